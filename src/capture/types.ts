@@ -1,0 +1,141 @@
+/**
+ * The normalised reply: what every capture reader yields, whatever the wire format.
+ *
+ * One `Reply` is one assistant turn (one choice of a Chat Completions response, one Anthropic
+ * message, one Responses object, one Claude Code message grouped by `message.id`, ...). Field
+ * meanings follow ../shared/research/capture-formats.md (OpenAI Chat / Responses and Anthropic
+ * Messages schemas as defined by their official SDKs).
+ */
+
+/** The capture formats guard reads. The `-sse` forms are raw `text/event-stream` bodies; the
+ * `-chunks` forms are the same event payloads recorded one JSON value per line. */
+export type CaptureFormat =
+  | 'openai-chat'
+  | 'openai-chat-sse'
+  | 'openai-chat-chunks'
+  | 'anthropic-messages'
+  | 'anthropic-sse'
+  | 'anthropic-chunks'
+  | 'openai-responses'
+  | 'openai-responses-sse'
+  | 'openai-responses-chunks'
+  | 'claude-code'
+  | 'codex-rollout'
+  | 'pair-log'
+  | 'guard-reply';
+
+/** Every value of {@link CaptureFormat}, for `--input-format` validation and docs. */
+export const CAPTURE_FORMATS: readonly CaptureFormat[] = [
+  'openai-chat',
+  'openai-chat-sse',
+  'openai-chat-chunks',
+  'anthropic-messages',
+  'anthropic-sse',
+  'anthropic-chunks',
+  'openai-responses',
+  'openai-responses-sse',
+  'openai-responses-chunks',
+  'claude-code',
+  'codex-rollout',
+  'pair-log',
+  'guard-reply',
+];
+
+/** A JSON Schema object as a request advertises it (`parameters` / `input_schema`). */
+export type JsonSchema = Record<string, unknown>;
+
+/** A tool the request advertised. `schema` is present only when the capture records it. */
+export interface AdvertisedTool {
+  name: string;
+  schema?: JsonSchema;
+}
+
+/**
+ * The kind of structured block that carried a tool call. `function` covers Chat
+ * `tool_calls[].function`, Anthropic `tool_use` and Responses `function_call`; the rest are the
+ * non-standard blocks that still run something (they are inspected like any call).
+ */
+export type ToolCallKind =
+  | 'function'
+  | 'custom'
+  | 'server_tool_use'
+  | 'mcp_tool_use'
+  | 'mcp_call'
+  | 'shell_call'
+  | 'local_shell_call'
+  | 'apply_patch_call'
+  | 'custom_tool_call';
+
+/** A structured tool call as captured. */
+export interface ToolCall {
+  /** The call id (`call_…`, `toolu_…`, Responses `call_id`), or null when the capture has none. */
+  id: string | null;
+  name: string;
+  kind: ToolCallKind;
+  /**
+   * The arguments exactly as captured. Formats that carry a JSON string (Chat, Responses, Codex)
+   * keep it byte for byte; formats that carry an object (Anthropic `input`, guard reply records
+   * with an object) hold `JSON.stringify` of it.
+   */
+  argumentsRaw: string;
+  /** The parsed arguments when `argumentsRaw` parses as a JSON object, else null. */
+  arguments: Record<string, unknown> | null;
+  /** Why `arguments` is null (JSON syntax error, or the value was not an object). */
+  argumentsError: string | null;
+}
+
+/** Where a reply came from: file path as given (or `-` for stdin) and 1-based line. For SSE,
+ * the line where the reply's first event starts. */
+export interface SourceLocation {
+  file: string;
+  line: number;
+}
+
+/** One assistant reply, normalised. */
+export interface Reply {
+  source: SourceLocation;
+  format: CaptureFormat;
+  /** The record's own id (response id, message id, guard record `id`), if any. */
+  id: string | null;
+  /** Tools the request advertised; null when the capture does not say. */
+  advertised: AdvertisedTool[] | null;
+  /** The visible text (reasoning and thinking excluded). */
+  text: string;
+  /** Reasoning / thinking text, kept apart from `text`; '' when none. */
+  reasoning: string;
+  toolCalls: ToolCall[];
+  /** True when the stream ended before its end marker, or the model stopped on a length limit. */
+  truncated: boolean;
+  /** Corpus label carried by a guard reply record. */
+  label?: 'leak' | 'quotation';
+  model?: string;
+  finishReason?: string;
+}
+
+/** Stable codes for input problems, shown in NDJSON error records and the summary. */
+export type CaptureErrorCode =
+  | 'INVALID_JSON'
+  | 'INVALID_UTF8'
+  | 'BINARY_FILE'
+  | 'EMPTY_FILE'
+  | 'UNKNOWN_FORMAT'
+  | 'UNREADABLE'
+  | 'TRUNCATED_STREAM'
+  | 'STREAM_ERROR'
+  | 'LINE_TOO_LONG'
+  | 'INVALID_RECORD'
+  | 'NO_MATCH';
+
+/** An input problem: it names the file and (when known) the 1-based line. */
+export interface CaptureError {
+  file: string;
+  line: number | null;
+  code: CaptureErrorCode;
+  message: string;
+}
+
+/** What a reader yields, in input order. `file-end` closes each file with what was seen. */
+export type CaptureItem =
+  | { kind: 'reply'; reply: Reply }
+  | { kind: 'error'; error: CaptureError }
+  | { kind: 'file-end'; file: string; formats: CaptureFormat[]; replies: number; errors: number };
