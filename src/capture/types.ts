@@ -126,12 +126,17 @@ export type CaptureErrorCode =
   | 'INVALID_RECORD'
   | 'NO_MATCH';
 
-/** An input problem: it names the file and (when known) the 1-based line. */
+/**
+ * An input problem: it names the file and (when known) the 1-based line. `error` means guard
+ * could not read part of the input (exit code 2); `warning` means the capture itself records a
+ * failure (an API error event inside a stream) and guard read everything there was.
+ */
 export interface CaptureError {
   file: string;
   line: number | null;
   code: CaptureErrorCode;
   message: string;
+  severity: 'error' | 'warning';
 }
 
 /** What a reader yields, in input order. `file-end` closes each file with what was seen. */
