@@ -1,0 +1,69 @@
+/**
+ * The commander program and `run(argv, io)`: parses arguments, dispatches to one module per
+ * command, and returns the exit code instead of exiting, so tests call it in process.
+ */
+
+import { Command, CommanderError, Option } from 'commander';
+import { ConfigError } from '../config/load.js';
+import { RuleSetError } from '../inspection/index.js';
+import { registerScan } from './commands/scan.js';
+import { UsageError, EXIT } from './errors.js';
+import type { CliIO } from './io.js';
+import { VERSION } from './version.js';
+
+/** A command module adds itself to the program and stores its exit code in `state`. */
+export interface CommandState {
+  exitCode: number;
+}
+
+/** Builds the program; output and errors go to `io`, never to `process`. */
+export function createProgram(io: CliIO, state: CommandState): Command {
+  const program = new Command('guard')
+    .description('Replay and triage captured LLM transcripts: leaked tool-call markup and dangerous tool calls.')
+    .version(VERSION, '-V, --version')
+    // --color first, then --no-color: the option stays undefined unless one is given
+    .addOption(new Option('--color', 'colour even when not on a terminal (default: only on a terminal, never under NO_COLOR)'))
+    .addOption(new Option('--no-color', 'no colour in output'))
+    .showHelpAfterError('(run guard --help for usage)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    });
+  registerScan(program, io, state);
+  return program;
+}
+
+/**
+ * Runs guard with `argv` (the arguments after the executable, e.g. `['scan', 'x.jsonl']`).
+ *
+ * @returns the exit code: 0 nothing to report, 1 findings at or above `--fail-on`, 2 guard could
+ *   not do its job (usage, configuration, unreadable or malformed input, internal error).
+ */
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  const state: CommandState = { exitCode: EXIT.OK };
+  const program = createProgram(io, state);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return state.exitCode;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return EXIT.OK;
+      return EXIT.FAILURE; // commander already printed the message
+    }
+    if (e instanceof ConfigError) {
+      io.stderr.write(`guard: invalid configuration\n${e.message}\n`);
+      return EXIT.FAILURE;
+    }
+    if (e instanceof RuleSetError) {
+      io.stderr.write(`guard: invalid rules\n${e.message}\n`);
+      return EXIT.FAILURE;
+    }
+    if (e instanceof UsageError) {
+      io.stderr.write(`guard: ${e.message}\n`);
+      return EXIT.FAILURE;
+    }
+    io.stderr.write(`guard: internal error: ${(e as Error).stack ?? String(e)}\n`);
+    return EXIT.FAILURE;
+  }
+}

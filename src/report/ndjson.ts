@@ -1,0 +1,26 @@
+/**
+ * NDJSON output (NDJSON 1.0 / JSON Lines): one record per reply, written as soon as the reply is
+ * judged, and one per input problem. Summary totals go to stderr, never into the stream.
+ */
+
+import type { CaptureError } from '../capture/types.js';
+import type { ReplyVerdict } from '../scan/judge.js';
+import { errorRecord, replyRecord } from './record.js';
+import type { Reporter } from './reporter.js';
+
+/** One JSON value on one line (JSON.stringify escapes every newline inside strings). */
+export function ndjsonLine(value: unknown): string {
+  return `${JSON.stringify(value)}\n`;
+}
+
+export class NdjsonReporter implements Reporter {
+  constructor(private readonly write: (s: string) => void) {}
+  reply(v: ReplyVerdict): void {
+    this.write(ndjsonLine(replyRecord(v)));
+  }
+  error(e: CaptureError): void {
+    this.write(ndjsonLine(errorRecord(e)));
+  }
+  fileEnd(): void {}
+  finish(): void {}
+}

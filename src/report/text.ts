@@ -1,0 +1,100 @@
+/**
+ * Human output of `guard scan`: grouped by file, one line per reply with its verdict, one indented
+ * line per rule hit, problems where they occur. Colour comes from the chalk instance the CLI passes
+ * (level 0 off a TTY or under NO_COLOR), so the text is the same with or without colour.
+ */
+
+import type { ChalkInstance } from 'chalk';
+import type { CaptureError } from '../capture/types.js';
+import { redactSecrets } from '../inspection/index.js';
+import type { ReplyVerdict } from '../scan/judge.js';
+import type { FileSummary, ScanSummary } from '../scan/summary.js';
+import type { Reporter } from './reporter.js';
+
+/** Longest excerpt of recovered arguments shown on a reply line, in characters. */
+const ARGS_EXCERPT = 80;
+
+/** Shortens `s` to `max` characters with an ellipsis, after masking secrets. */
+export function excerpt(s: string, max: number): string {
+  const clean = redactSecrets(s).replace(/\s+/g, ' ');
+  return clean.length <= max ? clean : `${clean.slice(0, max - 1)}…`;
+}
+
+export class TextReporter implements Reporter {
+  private currentFile: string | null = null;
+
+  constructor(
+    private readonly write: (s: string) => void,
+    private readonly c: ChalkInstance,
+  ) {}
+
+  private header(file: string): void {
+    if (this.currentFile === file) return;
+    if (this.currentFile !== null) this.write('\n');
+    this.currentFile = file;
+    this.write(`${this.c.underline(file)}\n`);
+  }
+
+  private verdictText(v: ReplyVerdict): string {
+    const { c } = this;
+    const r = v.recovery;
+    const ratio = r.proseRatio === null ? '' : `, prose ${r.proseRatio.toFixed(2)}`;
+    if (r.outcome === 'recovered') {
+      const calls = r.calls.map((k) => `${k.name} ${excerpt(JSON.stringify(k.arguments), ARGS_EXCERPT)}`).join('; ');
+      return `${c.yellow('leak recovered')} (${r.family}${ratio}) → ${calls}`;
+    }
+    if (r.outcome === 'refused') return `${c.red('leak refused')} ${c.bold(r.reason)} (${r.family ?? 'unknown'}${ratio}): ${r.detail}`;
+    const n = v.reply.toolCalls.length;
+    const calls = n === 0 ? 'no tool calls' : `${n} tool call${n === 1 ? '' : 's'} (${v.reply.toolCalls.map((k) => k.name).join(', ')})`;
+    return `${c.green('no leak')} · ${calls}${v.reply.truncated ? c.yellow(' · truncated') : ''}`;
+  }
+
+  reply(v: ReplyVerdict): void {
+    const { c } = this;
+    this.header(v.reply.source.file);
+    const where = c.dim(`${String(v.reply.source.line).padStart(5)}:`);
+    this.write(`${where} ${c.cyan(v.reply.format.padEnd(23))} ${this.verdictText(v)}\n`);
+    for (const h of v.inspection.hits) {
+      const blocked = v.inspection.mode === 'enforce' && h.action === 'block';
+      const tag = blocked ? c.red.bold('blocked') : c.magenta('flagged');
+      const call = h.callId ? `${h.tool}#${h.callId}` : h.tool;
+      this.write(`${' '.repeat(7)}${tag} ${c.bold(h.rule)} [${h.action}] ${call}: ${h.excerpt}${h.via === 'raw' ? c.dim(' (raw-text match)') : ''}\n`);
+    }
+  }
+
+  error(e: CaptureError): void {
+    const { c } = this;
+    this.header(e.file);
+    const where = c.dim(`${e.line === null ? '    -' : String(e.line).padStart(5)}:`);
+    const label = e.severity === 'error' ? c.red(`error ${e.code}`) : c.yellow(`warning ${e.code}`);
+    this.write(`${where} ${label} ${e.message}\n`);
+  }
+
+  fileEnd(f: FileSummary): void {
+    this.header(f.file);
+    const formats = f.formats.length ? f.formats.join(', ') : 'none recognised';
+    this.write(this.c.dim(`       ${f.replies} repl${f.replies === 1 ? 'y' : 'ies'} · format: ${formats}${f.errors ? ` · ${f.errors} problem${f.errors === 1 ? '' : 's'}` : ''}\n`));
+  }
+
+  finish(): void {}
+}
+
+/**
+ * The summary printed on stderr after every scan: files, replies, leaks recovered and refused
+ * (by reason), rule hits by rule, and input problems.
+ */
+export function formatSummary(s: ScanSummary, c: ChalkInstance): string {
+  const lines: string[] = [];
+  const refused = Object.entries(s.leaks.refusedByReason).map(([k, n]) => `${k} ${n}`).join(', ');
+  lines.push(
+    `${c.bold('guard')}: ${s.files.length} file${s.files.length === 1 ? '' : 's'}, ${s.replies} repl${s.replies === 1 ? 'y' : 'ies'}; ` +
+      `leaks recovered ${s.leaks.recovered}, refused ${s.leaks.refused}${refused ? ` (${refused})` : ''}; ` +
+      `rule hits ${s.hits.total}${s.hits.blocked ? `, replies blocked ${s.hits.blocked}` : ''}; ` +
+      `problems ${s.errors} error${s.errors === 1 ? '' : 's'}, ${s.warnings} warning${s.warnings === 1 ? '' : 's'}`,
+  );
+  const byRule = Object.entries(s.hits.byRule).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  if (byRule.length) lines.push(`  hits by rule: ${byRule.map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  const byCode = Object.entries(s.errorsByCode).sort((a, b) => a[0].localeCompare(b[0]));
+  if (byCode.length) lines.push(`  problems by code: ${byCode.map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,70 @@
+/**
+ * Judging one reply: the recovery engine reads its visible text, then the inspection engine checks
+ * every tool call the reply carries, structured or recovered. Pure: no fs, no process.
+ */
+
+import type { Reply } from '../capture/types.js';
+import { inspectCalls, type RuleSet } from '../inspection/index.js';
+import type { InspectableCall, InspectionMode, InspectionVerdict } from '../inspection/types.js';
+import { recoverReply } from '../recovery/index.js';
+import type { RecoveryOptions, RecoveryVerdict } from '../recovery/types.js';
+
+/** What {@link judgeReply} needs besides the reply. */
+export interface JudgeOptions {
+  recovery: RecoveryOptions;
+  ruleSet: RuleSet;
+  mode: InspectionMode;
+}
+
+/** A reply with both engines' verdicts. */
+export interface ReplyVerdict {
+  reply: Reply;
+  recovery: RecoveryVerdict;
+  inspection: InspectionVerdict;
+}
+
+/**
+ * The tool calls inspection sees for a reply: its structured calls, then the calls recovery read
+ * back out of its text.
+ */
+export function callsToInspect(reply: Reply, recovery: RecoveryVerdict): InspectableCall[] {
+  const structured: InspectableCall[] = reply.toolCalls.map((c) => ({
+    id: c.id,
+    name: c.name,
+    arguments: c.arguments,
+    argumentsRaw: c.argumentsRaw,
+    origin: 'structured',
+  }));
+  const recovered: InspectableCall[] = recovery.calls.map((c) => ({
+    id: c.id,
+    name: c.name,
+    arguments: c.arguments,
+    argumentsRaw: c.argumentsRaw,
+    origin: 'recovered',
+  }));
+  return [...structured, ...recovered];
+}
+
+/**
+ * Runs both engines on one reply.
+ *
+ * @param reply a normalised reply from any capture reader.
+ * @param options the prose ceiling and user-supplied tools, the compiled rule set and the mode.
+ * @returns the reply with its recovery and inspection verdicts. Never throws: both engines are
+ *   total on any input.
+ */
+export function judgeReply(reply: Reply, options: JudgeOptions): ReplyVerdict {
+  const recovery = recoverReply(
+    {
+      text: reply.text,
+      reasoning: reply.reasoning,
+      advertised: reply.advertised,
+      toolCalls: reply.toolCalls,
+      truncated: reply.truncated,
+      idSeed: `${reply.source.line}:${reply.id ?? ''}`,
+    },
+    options.recovery,
+  );
+  const inspection = inspectCalls(callsToInspect(reply, recovery), options.ruleSet, options.mode);
+  return { reply, recovery, inspection };
+}

@@ -1,0 +1,109 @@
+/**
+ * Counting a scan: what the summary line and the JSON `stats` report, and what decides the exit
+ * code. Pure.
+ */
+
+import type { CaptureError, CaptureFormat } from '../capture/types.js';
+import type { FailOn } from '../config/load.js';
+import type { ReplyVerdict } from './judge.js';
+
+/** The default `--fail-on`: any refused leak or any rule hit fails the scan. */
+export const DEFAULT_FAIL_ON: FailOn = 'refused';
+
+/**
+ * Does this reply count toward exit code 1 under `failOn`?
+ * - `block`: a rule hit graded `block` (it blocks the reply under enforce);
+ * - `flag`: any rule hit;
+ * - `refused`: any rule hit, or leaked markup that could not be recovered;
+ * - `none`: never.
+ * A recovered leak never fails a scan: guard read the call back out.
+ */
+export function isFailing(v: ReplyVerdict, failOn: FailOn): boolean {
+  switch (failOn) {
+    case 'none':
+      return false;
+    case 'block':
+      return v.inspection.hits.some((h) => h.action === 'block');
+    case 'flag':
+      return v.inspection.hits.length > 0;
+    case 'refused':
+      return v.inspection.hits.length > 0 || v.recovery.outcome === 'refused';
+  }
+}
+
+export interface FileSummary {
+  file: string;
+  formats: CaptureFormat[];
+  replies: number;
+  errors: number;
+}
+
+export interface ScanSummary {
+  files: FileSummary[];
+  replies: number;
+  leaks: { recovered: number; refused: number; refusedByReason: Record<string, number> };
+  hits: { total: number; blocked: number; byRule: Record<string, number> };
+  /** Replies that count toward exit code 1. */
+  failing: number;
+  errors: number;
+  warnings: number;
+  errorsByCode: Record<string, number>;
+}
+
+function bump(map: Record<string, number>, key: string): void {
+  map[key] = (map[key] ?? 0) + 1;
+}
+
+/** Accumulates a {@link ScanSummary} as results stream by. */
+export class SummaryBuilder {
+  private readonly s: ScanSummary = {
+    files: [],
+    replies: 0,
+    leaks: { recovered: 0, refused: 0, refusedByReason: {} },
+    hits: { total: 0, blocked: 0, byRule: {} },
+    failing: 0,
+    errors: 0,
+    warnings: 0,
+    errorsByCode: {},
+  };
+
+  constructor(private readonly failOn: FailOn) {}
+
+  /** Counts one judged reply; returns whether it fails the scan. */
+  addVerdict(v: ReplyVerdict): boolean {
+    this.s.replies++;
+    if (v.recovery.outcome === 'recovered') this.s.leaks.recovered++;
+    if (v.recovery.outcome === 'refused') {
+      this.s.leaks.refused++;
+      bump(this.s.leaks.refusedByReason, v.recovery.reason);
+    }
+    for (const h of v.inspection.hits) {
+      this.s.hits.total++;
+      bump(this.s.hits.byRule, h.rule);
+    }
+    if (v.inspection.outcome === 'block') this.s.hits.blocked++;
+    const failing = isFailing(v, this.failOn);
+    if (failing) this.s.failing++;
+    return failing;
+  }
+
+  addError(e: CaptureError): void {
+    if (e.severity === 'error') this.s.errors++;
+    else this.s.warnings++;
+    bump(this.s.errorsByCode, e.code);
+  }
+
+  addFile(f: FileSummary): void {
+    this.s.files.push(f);
+  }
+
+  get summary(): ScanSummary {
+    return this.s;
+  }
+
+  /** 2 when any input could not be read, else 1 when a reply fails, else 0 (2 wins over 1). */
+  exitCode(): number {
+    if (this.s.errors > 0) return 2;
+    return this.s.failing > 0 ? 1 : 0;
+  }
+}
