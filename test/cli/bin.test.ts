@@ -1,0 +1,54 @@
+// Spawned runs of the built launcher (npm test builds dist/ first).
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ndjson, ROOT } from './helpers.js';
+
+const BIN = join(ROOT, 'bin', 'guard.js');
+
+function guard(args: string[], input?: string) {
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    input,
+    encoding: 'utf8',
+    env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1' },
+    timeout: 60_000,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe.skipIf(!existsSync(join(ROOT, 'dist', 'cli', 'main.js')))('bin/guard.js', () => {
+  it('prints its version', () => {
+    const r = guard(['--version']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('writes only NDJSON on stdout when piped and the summary on stderr; exit 1 on findings', () => {
+    const r = guard(['scan', 'fixtures/cli/findings.jsonl']);
+    expect(r.code).toBe(1);
+    const recs = ndjson(r.stdout);
+    expect(recs.map((x) => x.id)).toEqual(['clean', 'hermes-leak', 'unadvertised-leak', 'dangerous-call']);
+    expect(r.stderr).toContain('guard: 1 file, 4 replies; leaks recovered 1, refused 1 (unadvertised 1); rule hits 1');
+    expect(r.stderr).toContain('hits by rule: curl-pipe-shell 1');
+  });
+
+  it('reads a piped capture from stdin and exits 0 when clean', () => {
+    const r = guard(['scan', '-'], `${JSON.stringify({ id: 'x', tools: ['bash'], text: 'fine' })}\n`);
+    expect(r.code).toBe(0);
+    expect(ndjson(r.stdout)).toMatchObject([{ file: '-', line: 1, id: 'x' }]);
+  });
+
+  it('exits 2 on malformed input and names the line', () => {
+    const r = guard(['scan', '-f', 'text', 'fixtures/cli/malformed.jsonl']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/2: error INVALID_JSON/);
+  });
+
+  it('exits 2 with a usage message for an unknown option', () => {
+    const r = guard(['scan', '--no-such-flag']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown option '--no-such-flag'");
+  });
+});

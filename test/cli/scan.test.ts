@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import { ndjson, runGuard } from './helpers.js';
+
+const FINDINGS = 'fixtures/cli/findings.jsonl';
+const CLEAN = 'fixtures/cli/clean.jsonl';
+const MALFORMED = 'fixtures/cli/malformed.jsonl';
+
+describe('guard scan: NDJSON contract', () => {
+  it('gives one record per reply with the contract fields and real verdicts', async () => {
+    const r = await runGuard(['scan', '--format', 'ndjson', FINDINGS]);
+    const recs = ndjson(r.stdout);
+    expect(recs.map((x) => [x.line, x.id, x.format])).toEqual([
+      [1, 'clean', 'guard-reply'],
+      [2, 'hermes-leak', 'guard-reply'],
+      [3, 'unadvertised-leak', 'guard-reply'],
+      [4, 'dangerous-call', 'guard-reply'],
+    ]);
+    for (const x of recs) {
+      expect(x.file).toBe(FINDINGS);
+      expect(Object.keys(x.recovery).sort()).toEqual(['calls', 'detail', 'family', 'outcome', 'prose_ratio', 'reason']);
+      expect(Object.keys(x.inspection).sort()).toEqual(['hits', 'mode', 'outcome']);
+      expect(x.inspection.mode).toBe('observe');
+    }
+    const [clean, leak, unadvertised, dangerous] = recs as [any, any, any, any];
+    expect(clean.advertised).toEqual(['get_weather']);
+    expect(clean.recovery).toMatchObject({ outcome: 'none', family: null, prose_ratio: null, calls: [] });
+    expect(leak.recovery.outcome).toBe('recovered');
+    expect(leak.recovery.reason).toBe('ok');
+    expect(leak.recovery.prose_ratio).toBe(0);
+    expect(leak.recovery.calls).toHaveLength(1);
+    expect(leak.recovery.calls[0].name).toBe('get_weather');
+    expect(leak.recovery.calls[0].arguments).toEqual({ city: 'Paris' });
+    expect(leak.recovery.calls[0].id).toMatch(/\S/);
+    expect(unadvertised.recovery).toMatchObject({ outcome: 'refused', reason: 'unadvertised', calls: [] });
+    expect(dangerous.tool_calls).toEqual([{ id: 'call_1', name: 'bash', kind: 'function', arguments_error: null }]);
+    expect(dangerous.inspection.outcome).toBe('flag');
+    expect(dangerous.inspection.hits).toHaveLength(1);
+    expect(dangerous.inspection.hits[0]).toMatchObject({ rule: 'curl-pipe-shell', action: 'block', tool: 'bash', call_id: 'call_1', event: 'tool_call_flagged' });
+    expect(dangerous.inspection.hits[0].excerpt).toContain('curl');
+    expect(dangerous.inspection.hits[0].excerpt.length).toBeLessThanOrEqual(120);
+  });
+
+  it('gives recovered calls the same ids on every run', async () => {
+    const a = ndjson((await runGuard(['scan', '-f', 'ndjson', FINDINGS])).stdout);
+    const b = ndjson((await runGuard(['scan', '-f', 'ndjson', FINDINGS])).stdout);
+    expect(a[1]!.recovery.calls[0].id).toBe(b[1]!.recovery.calls[0].id);
+  });
+
+  it('reports a malformed line with file and line, and still reads the rest', async () => {
+    const r = await runGuard(['scan', '-f', 'ndjson', MALFORMED]);
+    const recs = ndjson(r.stdout);
+    expect(recs).toHaveLength(3);
+    expect(recs[0]).toMatchObject({ line: 1, id: 'clean' });
+    expect(recs[1]).toMatchObject({ file: MALFORMED, line: 2, error: { code: 'INVALID_JSON', severity: 'error' } });
+    expect(recs[2]).toMatchObject({ line: 3, id: 'after' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/problems 1 error/);
+  });
+});
+
+describe('guard scan: exit codes', () => {
+  it('exits 0 when nothing is found', async () => {
+    expect((await runGuard(['scan', CLEAN])).code).toBe(0);
+  });
+  it('exits 1 on findings at the default --fail-on (refused)', async () => {
+    expect((await runGuard(['scan', FINDINGS])).code).toBe(1);
+  });
+  it('honours --fail-on', async () => {
+    expect((await runGuard(['scan', '--fail-on', 'none', FINDINGS])).code).toBe(0);
+    expect((await runGuard(['scan', '--fail-on', 'block', FINDINGS])).code).toBe(1);
+    expect((await runGuard(['scan', '--fail-on', 'block', '--mode', 'off', FINDINGS])).code).toBe(0);
+  });
+  it('lets 2 win over 1 when input is malformed and findings exist', async () => {
+    expect((await runGuard(['scan', FINDINGS, MALFORMED])).code).toBe(2);
+  });
+  it('maps usage errors to 2 and help to 0', async () => {
+    expect((await runGuard(['scan', '--bogus', CLEAN])).code).toBe(2);
+    expect((await runGuard(['scan', '--format', 'xml', CLEAN])).code).toBe(2);
+    expect((await runGuard(['scan', '--mode', 'loud', CLEAN])).code).toBe(2);
+    expect((await runGuard(['scan', '--prose-ceiling', '2', CLEAN])).code).toBe(2);
+    expect((await runGuard(['nonsense'])).code).toBe(2);
+    const help = await runGuard(['scan', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('--fail-on');
+  });
+  it('exits 2 for a missing file, naming it', async () => {
+    const r = await runGuard(['scan', '-f', 'ndjson', 'fixtures/cli/does-not-exist.jsonl']);
+    expect(r.code).toBe(2);
+    expect(r.stdout + r.stderr).toContain('does-not-exist.jsonl');
+  });
+  it('refuses to wait on a terminal when no capture is given', async () => {
+    const r = await runGuard(['scan'], { stdinTTY: true });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no captures given');
+  });
+});
+
+describe('guard scan: inputs, formats, configuration', () => {
+  it('reads stdin when no path is given and input is piped', async () => {
+    const line = JSON.stringify({ id: 'piped', tools: ['bash'], text: 'hello' });
+    const r = await runGuard(['scan', '-f', 'ndjson'], { stdin: `${line}\n` });
+    expect(ndjson(r.stdout)).toMatchObject([{ file: '-', line: 1, id: 'piped' }]);
+    expect(r.code).toBe(0);
+  });
+
+  it('writes one JSON document with results, errors and stats', async () => {
+    const r = await runGuard(['scan', '-f', 'json', FINDINGS, MALFORMED]);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.results).toHaveLength(6);
+    expect(doc.errors).toEqual([
+      expect.objectContaining({ file: MALFORMED, line: 2, error: expect.objectContaining({ code: 'INVALID_JSON' }) }),
+    ]);
+    expect(doc.stats.replies).toBe(6);
+    expect(doc.stats.leaks).toMatchObject({ recovered: 1, refused: 1, refusedByReason: { unadvertised: 1 } });
+    expect(doc.stats.hits.byRule).toEqual({ 'curl-pipe-shell': 1 });
+    expect(doc.stats.files.map((f: any) => f.file)).toEqual([FINDINGS, MALFORMED]);
+  });
+
+  it('prints text grouped by file without colour under NO_COLOR', async () => {
+    const r = await runGuard(['scan', '-f', 'text', FINDINGS], { stdoutTTY: true });
+    expect(r.stdout).not.toMatch(/\u001b\[/);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe(FINDINGS);
+    expect(r.stdout).toMatch(/2: guard-reply\s+leak recovered \(hermes/);
+    expect(r.stdout).toMatch(/3: guard-reply\s+leak refused unadvertised/);
+    expect(r.stdout).toMatch(/flagged curl-pipe-shell \[block\] bash#call_1/);
+  });
+
+  it('colours text on a terminal unless NO_COLOR is set', async () => {
+    const coloured = await runGuard(['scan', '-f', 'text', FINDINGS], { stdoutTTY: true, env: { NO_COLOR: '' } });
+    expect(coloured.stdout).toMatch(/\u001b\[/);
+    const forcedOff = await runGuard(['scan', '--no-color', '-f', 'text', FINDINGS], { stdoutTTY: true, env: { NO_COLOR: '' } });
+    expect(forcedOff.stdout).not.toMatch(/\u001b\[/);
+  });
+
+  it('defaults to ndjson off a terminal and to text on one', async () => {
+    expect(ndjson((await runGuard(['scan', CLEAN])).stdout)).toHaveLength(2);
+    expect((await runGuard(['scan', CLEAN], { stdoutTTY: true })).stdout.startsWith(CLEAN)).toBe(true);
+  });
+
+  it('blocks under enforce from the configuration file', async () => {
+    const r = await runGuard(['scan', '-f', 'ndjson', '--config', 'fixtures/cli/enforce.yaml', FINDINGS]);
+    const dangerous = ndjson(r.stdout)[3]!;
+    expect(dangerous.inspection).toMatchObject({ mode: 'enforce', outcome: 'block' });
+    expect(dangerous.inspection.hits[0].event).toBe('tool_call_blocked');
+  });
+
+  it('rejects an invalid configuration with its lines, before scanning', async () => {
+    const r = await runGuard(['scan', '-f', 'ndjson', '--config', 'fixtures/cli/bad-config.yaml', FINDINGS]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('fixtures/cli/bad-config.yaml:4: /inspection/actions/rm-rf-root: must be equal to one of the allowed values (block, record)');
+    expect(r.stderr).toContain('fixtures/cli/bad-config.yaml:6: /recovery/prose_ceiling: must be <= 1');
+  });
+
+  it('uses --tools when the capture records no advertised tools', async () => {
+    const line = JSON.stringify({ id: 'no-tools', text: '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n</tool_call>', label: 'leak' });
+    const without = ndjson((await runGuard(['scan', '-f', 'ndjson', '-'], { stdin: line })).stdout)[0]!;
+    expect(without.advertised).toBeNull();
+    expect(without.recovery).toMatchObject({ outcome: 'refused', reason: 'no_advertised_tools' });
+    const withTools = ndjson((await runGuard(['scan', '-f', 'ndjson', '--tools', 'get_weather', '-'], { stdin: line })).stdout)[0]!;
+    expect(withTools.recovery.outcome).toBe('recovered');
+    expect(withTools.recovery.calls[0].arguments).toEqual({ city: 'Oslo' });
+  });
+});
