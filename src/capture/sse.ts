@@ -1,0 +1,205 @@
+/**
+ * Reads raw `text/event-stream` bodies (OpenAI Chat, Anthropic Messages, OpenAI Responses) into
+ * normalised replies.
+ *
+ * SSE framing is done by the `eventsource-parser` package (WHATWG event-stream rules: CRLF, LF and
+ * lone CR line ends, `:` comments, `data:` with or without the space, multi-line data joined with
+ * `\n`); guard adds what captures need on top (../shared/research/capture-formats.md §6): a
+ * trailing event without a final blank line is still dispatched, a leading BOM is dropped, each
+ * event is tagged with the 1-based line where it starts, and a `data` value that is not JSON is
+ * reported (INVALID_JSON) without stopping the read. The API is sniffed from the first
+ * recognisable payload (src/capture/streams/index.ts).
+ */
+
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { Line } from './lines.js';
+import {
+  createStreamAccumulator,
+  SSE_FORMAT,
+  sniffStreamPayload,
+  type StreamAccumulator,
+  type StreamApi,
+  type StreamOutput,
+} from './streams/index.js';
+import { emptyOutput, mergeOutput } from './streams/common.js';
+import type { AdvertisedTool, CaptureError, CaptureFormat, CaptureItem } from './types.js';
+
+/** Events held while no payload has said which API the stream is; more are dropped (and reported). */
+const MAX_PENDING_EVENTS = 64;
+
+interface SessionContext {
+  file: string;
+  advertised: AdvertisedTool[] | null;
+  /** Known API; otherwise sniffed from the payloads. */
+  api?: StreamApi | undefined;
+  /** Format stamped on replies; defaults to the API's `-sse` format. */
+  format?: CaptureFormat | undefined;
+}
+
+interface DecodedEvent {
+  payload: unknown;
+  event: string | undefined;
+  line: number;
+}
+
+/**
+ * One SSE body being read: text goes in (`feed`, with the line it came from), replies and errors
+ * come out. Holds at most one pending SSE event plus one open reply.
+ */
+class SseSession {
+  private readonly parser;
+  private readonly ready: { msg: EventSourceMessage; line: number }[] = [];
+  /** Line where the event being framed started (null between events). */
+  private startLine: number | null = null;
+  private currentLine = 0;
+  private acc: StreamAccumulator | null = null;
+  private pending: DecodedEvent[] = [];
+  private dropped = 0;
+  private firstUnknownLine: number | null = null;
+
+  constructor(private readonly ctx: SessionContext) {
+    this.parser = createParser({
+      onEvent: (msg) => {
+        this.ready.push({ msg, line: this.startLine ?? this.currentLine });
+        this.startLine = null;
+      },
+    });
+  }
+
+  /**
+   * Feeds text that came from `line` (one physical line plus '\n', or a whole body). `startsEvent`
+   * says whether this text can open an event (not blank, not a comment).
+   */
+  feed(text: string, line: number, startsEvent: boolean): StreamOutput {
+    this.currentLine = line;
+    if (startsEvent && this.startLine === null) this.startLine = line;
+    this.parser.feed(text);
+    if (text === '\n') this.startLine = null; // a blank line ends any event, dispatched or not
+    return this.drain();
+  }
+
+  /** End of input: dispatches a trailing event that lacks its blank line, then closes the stream. */
+  end(): StreamOutput {
+    this.parser.feed('\n');
+    this.parser.reset({ consume: true });
+    const out = this.drain();
+    if (this.acc) return mergeOutput(out, this.acc.finish());
+    if (this.firstUnknownLine !== null) {
+      out.errors.push({
+        file: this.ctx.file,
+        line: this.firstUnknownLine,
+        code: 'UNKNOWN_FORMAT',
+        message: `no SSE event here belongs to a known streaming API (OpenAI Chat, Anthropic Messages, OpenAI Responses); ${this.pending.length + this.dropped} events skipped`,
+        severity: 'error',
+      });
+    }
+    return out;
+  }
+
+  private drain(): StreamOutput {
+    const out = emptyOutput();
+    for (const { msg, line } of this.ready.splice(0)) mergeOutput(out, this.onMessage(msg, line));
+    return out;
+  }
+
+  private onMessage(msg: EventSourceMessage, line: number): StreamOutput {
+    const data = msg.data;
+    if (data.trim() === '') return emptyOutput(); // keep-alive
+    let payload: unknown;
+    if (data.trim() === '[DONE]') payload = '[DONE]';
+    else {
+      try {
+        payload = JSON.parse(data);
+      } catch (e) {
+        const out = emptyOutput();
+        out.errors.push(this.error(line, 'INVALID_JSON', `SSE data is not valid JSON: ${(e as Error).message}`));
+        return out;
+      }
+    }
+    const ev: DecodedEvent = { payload, event: msg.event, line };
+    if (this.acc) return this.acc.push(ev.payload, ev.event, ev.line);
+    const api = this.ctx.api ?? sniffStreamPayload(payload, msg.event);
+    if (api === null) {
+      this.firstUnknownLine ??= line;
+      if (this.pending.length < MAX_PENDING_EVENTS) this.pending.push(ev);
+      else this.dropped++;
+      return emptyOutput();
+    }
+    this.acc = createStreamAccumulator(api, {
+      file: this.ctx.file,
+      format: this.ctx.format ?? SSE_FORMAT[api],
+      advertised: this.ctx.advertised,
+    });
+    const out = emptyOutput();
+    if (this.dropped > 0) {
+      out.errors.push(
+        this.error(this.firstUnknownLine ?? line, 'INVALID_RECORD', `${this.dropped} SSE events before the first recognisable one were skipped`),
+      );
+    }
+    for (const p of this.pending.splice(0)) mergeOutput(out, this.acc.push(p.payload, p.event, p.line));
+    return mergeOutput(out, this.acc.push(payload, msg.event, line));
+  }
+
+  private error(line: number, code: CaptureError['code'], message: string): CaptureError {
+    return { file: this.ctx.file, line, code, message, severity: 'error' };
+  }
+}
+
+function* itemsOf(out: StreamOutput): Generator<CaptureItem> {
+  for (const reply of out.replies) yield { kind: 'reply', reply };
+  for (const error of out.errors) yield { kind: 'error', error };
+}
+
+/**
+ * Reads a raw SSE body line by line.
+ *
+ * @param lines the body's lines (from `readLines` in src/capture/lines.ts: 1-based, terminator
+ *   and BOM already removed). A line flagged `tooLong` is skipped with a LINE_TOO_LONG error; a
+ *   line flagged `invalidUtf8` is reported (INVALID_UTF8) and read with U+FFFD in place.
+ * @param ctx `file` for the records, the request's `advertised` tools if known, and `api` to skip
+ *   sniffing.
+ * @returns replies (format `openai-chat-sse` / `anthropic-sse` / `openai-responses-sse`,
+ *   `source.line` = line where the reply's first event starts) and errors, in input order; no
+ *   `file-end` (the caller adds it). A reply is yielded as soon as its end marker is read.
+ *   Never throws on bad content (only if `lines` itself throws).
+ */
+export async function* readSseLines(
+  lines: AsyncIterable<Line>,
+  ctx: { file: string; advertised: AdvertisedTool[] | null; api?: StreamApi },
+): AsyncGenerator<CaptureItem> {
+  const session = new SseSession(ctx);
+  let first = true;
+  for await (const l of lines) {
+    if (l.tooLong) {
+      yield { kind: 'error', error: { file: ctx.file, line: l.line, code: 'LINE_TOO_LONG', message: `line of ${l.bytes} bytes skipped`, severity: 'error' } };
+      continue;
+    }
+    if (l.invalidUtf8) {
+      yield { kind: 'error', error: { file: ctx.file, line: l.line, code: 'INVALID_UTF8', message: 'line is not valid UTF-8; read with U+FFFD replacements', severity: 'error' } };
+    }
+    let text = l.text;
+    if (first && text.startsWith('\uFEFF')) text = text.slice(1);
+    first = false;
+    yield* itemsOf(session.feed(`${text}\n`, l.line, text !== '' && !text.startsWith(':')));
+  }
+  yield* itemsOf(session.end());
+}
+
+/**
+ * Reads an SSE body held in a string (pair logs keep it as `response.body_raw`).
+ *
+ * @param text the whole body.
+ * @param ctx `file`; `line` = the 1-based line of the record holding the body, used as every
+ *   reply's and error's line; the request's `advertised` tools; the `format` stamped on replies
+ *   (e.g. 'pair-log').
+ * @returns all replies and errors in the body (same rules as {@link readSseLines}). Never throws.
+ */
+export function parseSseText(
+  text: string,
+  ctx: { file: string; line: number; advertised: AdvertisedTool[] | null; format: CaptureFormat },
+): StreamOutput {
+  const session = new SseSession(ctx);
+  const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  const out = session.feed(body, ctx.line, true);
+  return mergeOutput(out, session.end());
+}

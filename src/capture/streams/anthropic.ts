@@ -1,0 +1,205 @@
+/**
+ * Accumulates Anthropic Messages stream events into one reply per message.
+ *
+ * Format and rules: ../shared/research/capture-formats.md §2.3 (the official SDK's message
+ * stream: content blocks keyed by `index`, `input_json_delta` buffered per block, an empty buffer
+ * meaning `{}`, `message_stop` ending the message, `error` events mid-stream).
+ */
+
+import { makeToolCall } from '../toolcall.js';
+import type { ToolCall, ToolCallKind } from '../types.js';
+import {
+  appendText,
+  buildReply,
+  describeApiError,
+  emptyOutput,
+  isObject,
+  nonEmpty,
+  streamError,
+  truncatedStream,
+  type StreamAccumulator,
+  type StreamContext,
+  type StreamOutput,
+} from './common.js';
+
+/** Event types of the Messages stream (capture-formats.md §2.3), for sniffing. */
+export const ANTHROPIC_EVENT_TYPES: ReadonlySet<string> = new Set([
+  'message_start',
+  'message_delta',
+  'message_stop',
+  'content_block_start',
+  'content_block_delta',
+  'content_block_stop',
+  'ping',
+  'error',
+]);
+
+/**
+ * The tool-call kind of an Anthropic content block type: `tool_use` (client tool) is
+ * `function`; `server_tool_use` (code execution, web search, tool search, advisor...) and
+ * `mcp_tool_use` keep their own kinds. Any other block type is not a tool call (null).
+ */
+export function anthropicToolKind(blockType: unknown): ToolCallKind | null {
+  if (blockType === 'tool_use') return 'function';
+  if (blockType === 'server_tool_use') return 'server_tool_use';
+  if (blockType === 'mcp_tool_use') return 'mcp_tool_use';
+  return null;
+}
+
+interface Block {
+  index: number;
+  type: string;
+  start: Record<string, unknown>;
+  text: string[];
+  json: string[];
+}
+
+interface Message {
+  line: number;
+  id: string | undefined;
+  model: string | undefined;
+  stopReason: string | undefined;
+  blocks: Map<number, Block>;
+}
+
+/** How a message ended: `message_stop`, a new `message_start`, an error event, end of input. */
+type CloseMode = 'stop' | 'next' | 'error' | 'end';
+
+/** The block type implied by a delta whose block never had a `content_block_start`. */
+function impliedBlockType(deltaType: unknown): string {
+  if (deltaType === 'thinking_delta' || deltaType === 'signature_delta') return 'thinking';
+  if (deltaType === 'input_json_delta') return 'tool_use';
+  return 'text';
+}
+
+function toolCallOf(block: Block, kind: ToolCallKind): ToolCall {
+  const buffered = block.json.join('');
+  const startInput = block.start['input'];
+  // the SDK parses the buffer when non-empty and otherwise keeps `{}`; a start block that already
+  // carries a non-empty input (replayed captures) keeps it
+  let args: unknown = buffered !== '' ? buffered : '{}';
+  if (buffered === '' && isObject(startInput) && Object.keys(startInput).length > 0) args = startInput;
+  return makeToolCall(nonEmpty(block.start['id']), nonEmpty(block.start['name']) ?? '', kind, args);
+}
+
+/**
+ * Creates the Anthropic Messages accumulator. A message ends at `message_stop`; a message whose
+ * stream stops earlier (end of input, or a new `message_start`) is yielded truncated with a
+ * TRUNCATED_STREAM warning; an `error` event closes the open message (truncated) and is reported
+ * as a STREAM_ERROR warning. `stop_reason:"max_tokens"` marks a reply truncated. `ping` and
+ * unknown events are ignored. Text blocks are concatenated without a separator (as the SDKs'
+ * final-text helpers do); thinking blocks go to `reasoning`.
+ */
+export function createAnthropicAccumulator(ctx: StreamContext): StreamAccumulator {
+  let msg: Message | null = null;
+
+  const open = (line: number, m: Record<string, unknown> | null): Message => ({
+    line,
+    id: m ? nonEmpty(m['id']) : undefined,
+    model: m ? nonEmpty(m['model']) : undefined,
+    stopReason: m ? nonEmpty(m['stop_reason']) : undefined,
+    blocks: new Map(),
+  });
+
+  const close = (mode: CloseMode): StreamOutput => {
+    const out = emptyOutput();
+    const m = msg;
+    msg = null;
+    if (!m) return out;
+    const text: string[] = [];
+    const reasoning: string[] = [];
+    const toolCalls: ToolCall[] = [];
+    for (const block of [...m.blocks.values()].sort((a, b) => a.index - b.index)) {
+      const kind = anthropicToolKind(block.type);
+      if (kind) toolCalls.push(toolCallOf(block, kind));
+      else if (block.type === 'text') text.push(...block.text);
+      else if (block.type === 'thinking') reasoning.push(...block.text);
+    }
+    const cut = mode !== 'stop';
+    out.replies.push(
+      buildReply(ctx, {
+        line: m.line,
+        id: m.id,
+        model: m.model,
+        text: text.join(''),
+        reasoning: reasoning.join(''),
+        toolCalls,
+        truncated: cut || m.stopReason === 'max_tokens',
+        finishReason: m.stopReason,
+      }),
+    );
+    if (mode === 'end' || mode === 'next') out.errors.push(truncatedStream(ctx, m.line, 'message_stop'));
+    return out;
+  };
+
+  const blockAt = (index: number, type: string, start: Record<string, unknown>): Block => {
+    let block = msg!.blocks.get(index);
+    if (!block) {
+      block = { index, type, start, text: [], json: [] };
+      msg!.blocks.set(index, block);
+    }
+    return block;
+  };
+
+  const applyDelta = (payload: Record<string, unknown>): void => {
+    const delta = isObject(payload['delta']) ? payload['delta'] : {};
+    const index = typeof payload['index'] === 'number' ? payload['index'] : 0;
+    const block = blockAt(index, impliedBlockType(delta['type']), {});
+    switch (delta['type']) {
+      case 'text_delta':
+        appendText(block.text, delta['text']);
+        break;
+      case 'thinking_delta':
+        appendText(block.text, delta['thinking']);
+        break;
+      case 'input_json_delta':
+        appendText(block.json, delta['partial_json']);
+        break;
+      default: // signature_delta, citations_delta: nothing guard reads
+    }
+  };
+
+  return {
+    push(payload, eventName, line) {
+      if (!isObject(payload)) return emptyOutput();
+      const type = nonEmpty(payload['type']) ?? eventName;
+      switch (type) {
+        case 'message_start': {
+          const out = close('next');
+          msg = open(line, isObject(payload['message']) ? payload['message'] : null);
+          return out;
+        }
+        case 'content_block_start': {
+          msg ??= open(line, null);
+          const cb = isObject(payload['content_block']) ? payload['content_block'] : {};
+          const index = typeof payload['index'] === 'number' ? payload['index'] : msg.blocks.size;
+          const block = blockAt(index, nonEmpty(cb['type']) ?? 'unknown', cb);
+          appendText(block.text, block.type === 'thinking' ? cb['thinking'] : cb['text']);
+          return emptyOutput();
+        }
+        case 'content_block_delta':
+          msg ??= open(line, null);
+          applyDelta(payload);
+          return emptyOutput();
+        case 'message_delta': {
+          const delta = isObject(payload['delta']) ? payload['delta'] : {};
+          if (msg) msg.stopReason = nonEmpty(delta['stop_reason']) ?? msg.stopReason;
+          return emptyOutput();
+        }
+        case 'message_stop':
+          return close('stop');
+        case 'error': {
+          const out = close('error');
+          const err = isObject(payload['error']) ? payload['error'] : payload;
+          out.errors.push(streamError(ctx, line, describeApiError(err)));
+          return out;
+        }
+        default: // ping, content_block_stop, legacy `completion`, managed-agent events
+          return emptyOutput();
+      }
+    },
+    finish() {
+      return close('end');
+    },
+  };
+}

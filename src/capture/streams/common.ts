@@ -1,0 +1,136 @@
+/**
+ * Helpers shared by the stream accumulators (OpenAI Chat, Anthropic Messages, OpenAI Responses):
+ * value guards, the reply builder and the error records they report.
+ */
+
+import type { AdvertisedTool, CaptureError, CaptureFormat, Reply, ToolCall } from '../types.js';
+
+/** What every accumulator knows about its input. */
+export interface StreamContext {
+  /** The file path as given (or `-` for stdin), copied into every reply and error. */
+  file: string;
+  /** The format stamped on every reply (`openai-chat-sse`, `anthropic-chunks`, `pair-log`, ...). */
+  format: CaptureFormat;
+  /** Tools the request advertised, when the caller knows them; null otherwise. */
+  advertised: AdvertisedTool[] | null;
+}
+
+/** What one accumulator step returns: replies completed by it, and input problems it found. */
+export interface StreamOutput {
+  replies: Reply[];
+  errors: CaptureError[];
+}
+
+/** Turns a stream's events into replies; see src/capture/streams/index.ts for the contract. */
+export interface StreamAccumulator {
+  /**
+   * Feeds one event.
+   * @param payload the decoded `data` value (the OpenAI `[DONE]` sentinel as the string '[DONE]').
+   * @param eventName the SSE `event:` field, if any.
+   * @param line 1-based line where the event starts.
+   * @returns the replies this event completed, and the problems it showed.
+   */
+  push(payload: unknown, eventName: string | undefined, line: number): StreamOutput;
+  /** End of input: the replies still open (truncated when their end marker never came) and errors. */
+  finish(): StreamOutput;
+}
+
+/** Returns a fresh empty output (callers may push into it). */
+export function emptyOutput(): StreamOutput {
+  return { replies: [], errors: [] };
+}
+
+/** Appends `more` to `into` and returns `into`. */
+export function mergeOutput(into: StreamOutput, more: StreamOutput): StreamOutput {
+  into.replies.push(...more.replies);
+  into.errors.push(...more.errors);
+  return into;
+}
+
+/** True for a JSON object (not null, not an array). */
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The value when it is a non-empty string, else undefined (servers send `""` and null for "unset"). */
+export function nonEmpty(v: unknown): string | undefined {
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/** Pushes `v` onto `parts` when it is a non-empty string. */
+export function appendText(parts: string[], v: unknown): void {
+  if (typeof v === 'string' && v !== '') parts.push(v);
+}
+
+/** The fields of a reply an accumulator fills in; the rest comes from the {@link StreamContext}. */
+export interface ReplyFields {
+  line: number;
+  id: string | undefined;
+  model: string | undefined;
+  text: string;
+  reasoning: string;
+  toolCalls: ToolCall[];
+  truncated: boolean;
+  finishReason: string | undefined;
+  /** Overrides `ctx.advertised` (Responses streams echo the request's tools). */
+  advertised?: AdvertisedTool[] | null;
+}
+
+/** Builds a normalised {@link Reply}; `model`/`finishReason` are set only when known. */
+export function buildReply(ctx: StreamContext, f: ReplyFields): Reply {
+  const reply: Reply = {
+    source: { file: ctx.file, line: f.line },
+    format: ctx.format,
+    id: f.id ?? null,
+    advertised: f.advertised !== undefined ? f.advertised : ctx.advertised,
+    text: f.text,
+    reasoning: f.reasoning,
+    toolCalls: f.toolCalls,
+    truncated: f.truncated,
+  };
+  if (f.model !== undefined) reply.model = f.model;
+  if (f.finishReason !== undefined) reply.finishReason = f.finishReason;
+  return reply;
+}
+
+/** A 'warning' STREAM_ERROR: the capture records an API error event at `line`. */
+export function streamError(ctx: StreamContext, line: number, message: string): CaptureError {
+  return { file: ctx.file, line, code: 'STREAM_ERROR', message, severity: 'warning' };
+}
+
+/**
+ * A 'warning' TRUNCATED_STREAM: the reply that started at `line` never reached its end marker
+ * (guard read everything there was; the capture itself is cut short).
+ */
+export function truncatedStream(ctx: StreamContext, line: number, endMarker: string): CaptureError {
+  return {
+    file: ctx.file,
+    line,
+    code: 'TRUNCATED_STREAM',
+    message: `stream ended before ${endMarker}; the reply starting here is incomplete`,
+    severity: 'warning',
+  };
+}
+
+/** An INVALID_RECORD problem at `line` (an event guard could not use, or inconsistent values). */
+export function invalidRecord(
+  ctx: StreamContext,
+  line: number,
+  message: string,
+  severity: 'error' | 'warning',
+): CaptureError {
+  return { file: ctx.file, line, code: 'INVALID_RECORD', message, severity };
+}
+
+/**
+ * A one-line description of an API error object, e.g. OpenAI `{message, type, code}`, Anthropic
+ * `{type:"overloaded_error", message}`, Responses `{code, message}`. Groq's
+ * `failed_generation` (the model's raw output that failed validation) is appended because it is
+ * often the only copy of a broken tool call.
+ */
+export function describeApiError(err: Record<string, unknown>): string {
+  const kind = nonEmpty(err['code']) ?? nonEmpty(err['type']) ?? 'error';
+  const message = nonEmpty(err['message']) ?? JSON.stringify(err);
+  const failed = nonEmpty(err['failed_generation']);
+  return `API error (${kind}): ${message}${failed !== undefined ? `; failed_generation: ${failed}` : ''}`;
+}

@@ -1,0 +1,109 @@
+/**
+ * Stream accumulation for guard's capture layer: turns the decoded event payloads of an OpenAI
+ * Chat, Anthropic Messages or OpenAI Responses stream into normalised replies.
+ *
+ * Callers: src/capture/sse.ts (raw `text/event-stream` bodies) and the JSONL-of-payloads readers
+ * (`*-chunks` formats, where each line is one event's `data` value). Formats:
+ * ../shared/research/capture-formats.md §1.3, §1.4, §2.3, §3.3.
+ */
+
+import type { CaptureFormat } from '../types.js';
+import { ANTHROPIC_EVENT_TYPES, createAnthropicAccumulator } from './anthropic.js';
+import { emptyOutput, invalidRecord, isObject, type StreamAccumulator, type StreamContext } from './common.js';
+import { createOpenAIChatAccumulator } from './openai-chat.js';
+import { createResponsesAccumulator } from './responses.js';
+
+export type { StreamAccumulator, StreamContext, StreamOutput } from './common.js';
+export { anthropicToolKind } from './anthropic.js';
+export { advertisedFromResponse, readResponsesItem, type ItemContent } from './responses-items.js';
+
+/** The streaming APIs guard understands. */
+export type StreamApi = 'openai-chat' | 'anthropic' | 'openai-responses';
+
+/** The raw-SSE capture format of each API (what {@link readSseLines} stamps on replies). */
+export const SSE_FORMAT: Readonly<Record<StreamApi, CaptureFormat>> = {
+  'openai-chat': 'openai-chat-sse',
+  anthropic: 'anthropic-sse',
+  'openai-responses': 'openai-responses-sse',
+};
+
+/** The JSONL-of-payloads capture format of each API. */
+export const CHUNKS_FORMAT: Readonly<Record<StreamApi, CaptureFormat>> = {
+  'openai-chat': 'openai-chat-chunks',
+  anthropic: 'anthropic-chunks',
+  'openai-responses': 'openai-responses-chunks',
+};
+
+/**
+ * Says which API a decoded SSE event payload belongs to.
+ *
+ * Recognises: the `[DONE]` sentinel and chunk objects (`object:"chat.completion.chunk"`, or any
+ * object with `choices[].delta`) → `openai-chat`; Anthropic event types (`message_start`,
+ * `content_block_*`, `message_delta`, `message_stop`, `ping`, and `error` with a nested
+ * `error` object) → `anthropic`; `response.*` types, and `type:"error"` with a top-level
+ * `code`/`message`/`sequence_number` → `openai-responses`; a bare `{"error":{...}}` (OpenAI and
+ * OpenAI-compatible servers) → `openai-chat`. When the payload has no `type`, the SSE event name
+ * is used the same way.
+ *
+ * @param payload the JSON-parsed `data` value ('[DONE]' as a string).
+ * @param eventName the SSE `event:` field, if any.
+ * @returns the API, or null when the payload says nothing about it.
+ */
+export function sniffStreamPayload(payload: unknown, eventName?: string): StreamApi | null {
+  if (payload === '[DONE]') return 'openai-chat';
+  if (!isObject(payload)) return null;
+  if (payload['object'] === 'chat.completion.chunk') return 'openai-chat';
+  const type = typeof payload['type'] === 'string' ? payload['type'] : eventName;
+  if (type !== undefined) {
+    if (type.startsWith('response.')) return 'openai-responses';
+    if (type === 'error') {
+      if (isObject(payload['error'])) return payload['type'] === 'error' ? 'anthropic' : 'openai-chat';
+      if ('sequence_number' in payload || 'code' in payload || 'message' in payload) return 'openai-responses';
+    } else if (ANTHROPIC_EVENT_TYPES.has(type)) {
+      return 'anthropic';
+    }
+  }
+  const choices = payload['choices'];
+  if (Array.isArray(choices) && choices.some((c) => isObject(c) && isObject(c['delta']))) return 'openai-chat';
+  if (isObject(payload['error'])) return 'openai-chat';
+  return null;
+}
+
+/**
+ * Creates the accumulator for one stream (or several back to back: a new message/response/chunk
+ * id after the previous one ended starts a new reply).
+ *
+ * Contract: `push` takes each event in order (payload already JSON-parsed, '[DONE]' as a string,
+ * `line` = 1-based line where the event starts) and returns the replies that event completed and
+ * the problems found; `finish` returns what is still open. A reply whose stream never reached its
+ * end marker is returned with `truncated: true` plus a 'warning' TRUNCATED_STREAM naming the
+ * line where the reply started. API error events are 'warning' STREAM_ERROR records. A payload
+ * that is neither an object nor '[DONE]' is an 'error' INVALID_RECORD. Never throws.
+ *
+ * @param api which API the events belong to (see {@link sniffStreamPayload}).
+ * @param ctx file name, the format stamped on replies, and the request's advertised tools.
+ */
+export function createStreamAccumulator(api: StreamApi, ctx: StreamContext): StreamAccumulator {
+  const inner =
+    api === 'openai-chat'
+      ? createOpenAIChatAccumulator(ctx)
+      : api === 'anthropic'
+        ? createAnthropicAccumulator(ctx)
+        : createResponsesAccumulator(ctx);
+  return {
+    push(payload, eventName, line) {
+      if (payload !== '[DONE]' && !isObject(payload)) {
+        const out = emptyOutput();
+        const shown = JSON.stringify(payload) ?? String(payload);
+        out.errors.push(
+          invalidRecord(ctx, line, `stream event is not a JSON object: ${shown.slice(0, 80)}`, 'error'),
+        );
+        return out;
+      }
+      return inner.push(payload, eventName, line);
+    },
+    finish() {
+      return inner.finish();
+    },
+  };
+}

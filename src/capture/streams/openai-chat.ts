@@ -1,0 +1,204 @@
+/**
+ * Accumulates OpenAI Chat Completions stream chunks (`object:"chat.completion.chunk"`) into
+ * replies, one per choice.
+ *
+ * Format and rules: ../shared/research/capture-formats.md §1.3 (the official SDK's chunk
+ * accumulation) and §1.4 (`reasoning_content` / `reasoning` from DeepSeek, vLLM, SGLang,
+ * OpenRouter, Groq).
+ */
+
+import { makeToolCall } from '../toolcall.js';
+import type { ToolCallKind } from '../types.js';
+import {
+  appendText,
+  buildReply,
+  describeApiError,
+  emptyOutput,
+  isObject,
+  nonEmpty,
+  streamError,
+  truncatedStream,
+  type StreamAccumulator,
+  type StreamContext,
+  type StreamOutput,
+} from './common.js';
+
+interface CallState {
+  /** `tool_calls[].index` when the server sent one. */
+  index: number | undefined;
+  id: string | undefined;
+  name: string | undefined;
+  kind: ToolCallKind;
+  args: string[];
+}
+
+interface ChoiceState {
+  index: number;
+  line: number;
+  text: string[];
+  reasoning: string[];
+  calls: CallState[];
+  finishReason: string | undefined;
+}
+
+interface ChatStream {
+  id: string | undefined;
+  model: string | undefined;
+  choices: Map<number, ChoiceState>;
+}
+
+/** How a stream ended: `[DONE]`, a new stream, an in-stream error, or the end of input. */
+type CloseMode = 'done' | 'next' | 'error' | 'end';
+
+/** Finds the call a `delta.tool_calls[pos]` entry continues, or creates it. */
+function callFor(choice: ChoiceState, entry: Record<string, unknown>, pos: number, count: number): CallState {
+  const id = nonEmpty(entry['id']);
+  const index = typeof entry['index'] === 'number' ? entry['index'] : undefined;
+  let found: CallState | undefined;
+  if (index !== undefined) {
+    // the latest call with this index; a different non-empty id at the same index is a new call
+    for (const c of choice.calls) if (c.index === index) found = c;
+    if (found && id !== undefined && found.id !== undefined && found.id !== id) found = undefined;
+  } else if (id !== undefined) {
+    found = choice.calls.find((c) => c.id === id);
+  } else if (count === 1) {
+    // no index and no id (capture-formats.md §1.3 [unverified]): a lone entry continues the last call
+    found = choice.calls.at(-1);
+  } else {
+    found = choice.calls[choice.calls.length - count + pos];
+  }
+  if (found) return found;
+  const created: CallState = { index, id: undefined, name: undefined, kind: 'function', args: [] };
+  choice.calls.push(created);
+  return created;
+}
+
+function mergeToolCall(choice: ChoiceState, entry: unknown, pos: number, count: number): void {
+  if (!isObject(entry)) return;
+  const call = callFor(choice, entry, pos, count);
+  call.id = nonEmpty(entry['id']) ?? call.id;
+  const fn = isObject(entry['function']) ? entry['function'] : null;
+  const custom = isObject(entry['custom']) ? entry['custom'] : null;
+  if (entry['type'] === 'custom' || custom) call.kind = 'custom';
+  const body = fn ?? custom;
+  if (!body) return;
+  // name is set, never concatenated; arguments (custom: input) are appended
+  call.name = nonEmpty(body['name']) ?? call.name;
+  appendText(call.args, fn ? body['arguments'] : body['input']);
+}
+
+function mergeChoice(stream: ChatStream, c: unknown, pos: number, line: number): void {
+  if (!isObject(c)) return;
+  const index = typeof c['index'] === 'number' ? c['index'] : pos;
+  let choice = stream.choices.get(index);
+  if (!choice) {
+    choice = { index, line, text: [], reasoning: [], calls: [], finishReason: undefined };
+    stream.choices.set(index, choice);
+  }
+  const delta = c['delta'];
+  if (isObject(delta)) {
+    appendText(choice.text, delta['content']);
+    appendText(choice.text, delta['refusal']);
+    appendText(choice.reasoning, delta['reasoning_content']);
+    appendText(choice.reasoning, delta['reasoning']);
+    const calls = delta['tool_calls'];
+    if (Array.isArray(calls)) calls.forEach((entry, i) => mergeToolCall(choice, entry, i, calls.length));
+    const legacy = delta['function_call'];
+    if (isObject(legacy)) {
+      let call = choice.calls.find((cs) => cs.index === -1);
+      if (!call) {
+        call = { index: -1, id: undefined, name: undefined, kind: 'function', args: [] };
+        choice.calls.push(call);
+      }
+      call.name = nonEmpty(legacy['name']) ?? call.name;
+      appendText(call.args, legacy['arguments']);
+    }
+  }
+  choice.finishReason = nonEmpty(c['finish_reason']) ?? choice.finishReason;
+}
+
+/** The error object of an in-stream OpenAI error payload (`{"error":{...}}`), else null. */
+function errorOf(payload: Record<string, unknown>, eventName: string | undefined): Record<string, unknown> | null {
+  if (isObject(payload['error'])) return payload['error'];
+  if ((eventName === 'error' || payload['type'] === 'error') && !Array.isArray(payload['choices'])) return payload;
+  return null;
+}
+
+/**
+ * Creates the OpenAI Chat accumulator.
+ *
+ * A stream ends at `[DONE]`. Chunk captures without `[DONE]` are complete when every choice got a
+ * `finish_reason`; a choice without one at the end of input is a truncated reply (plus a
+ * TRUNCATED_STREAM warning). `finish_reason:"length"` also marks a reply truncated. Payloads after
+ * `[DONE]` are ignored unless they carry a new chunk id (a second stream in the same file), and a
+ * new chunk id after every choice finished also starts a new stream.
+ */
+export function createOpenAIChatAccumulator(ctx: StreamContext): StreamAccumulator {
+  let current: ChatStream | null = null;
+  /** Set after `[DONE]` or an error: the id of the stream that ended (payloads with it are ignored). */
+  let ended: { id: string | undefined } | null = null;
+
+  const close = (mode: CloseMode): StreamOutput => {
+    const out = emptyOutput();
+    const stream = current;
+    current = null;
+    if (!stream) return out;
+    const choices = [...stream.choices.values()].sort((a, b) => a.index - b.index);
+    for (const ch of choices) {
+      const cut = ch.finishReason === undefined && mode !== 'done' && mode !== 'next';
+      out.replies.push(
+        buildReply(ctx, {
+          line: ch.line,
+          id: stream.id,
+          model: stream.model,
+          text: ch.text.join(''),
+          reasoning: ch.reasoning.join(''),
+          toolCalls: ch.calls.map((c) => makeToolCall(c.id, c.name ?? '', c.kind, c.args.join(''))),
+          truncated: cut || ch.finishReason === 'length',
+          finishReason: ch.finishReason,
+        }),
+      );
+      if (cut && mode === 'end') out.errors.push(truncatedStream(ctx, ch.line, 'data: [DONE] or a finish_reason'));
+    }
+    return out;
+  };
+
+  const allFinished = (s: ChatStream): boolean =>
+    s.choices.size > 0 && [...s.choices.values()].every((c) => c.finishReason !== undefined);
+
+  return {
+    push(payload, eventName, line) {
+      if (payload === '[DONE]') {
+        if (ended) return emptyOutput();
+        ended = { id: current?.id };
+        return close('done');
+      }
+      if (!isObject(payload)) return emptyOutput();
+      const err = errorOf(payload, eventName);
+      if (err) {
+        if (!ended) ended = { id: current?.id };
+        const out = close('error');
+        out.errors.push(streamError(ctx, line, describeApiError(err)));
+        return out;
+      }
+      const id = nonEmpty(payload['id']);
+      if (ended) {
+        if (id === undefined || id === ended.id) return emptyOutput();
+        ended = null;
+      }
+      let out = emptyOutput();
+      if (current && id !== undefined && current.id !== undefined && id !== current.id && allFinished(current)) {
+        out = close('next');
+      }
+      if (!current) current = { id, model: undefined, choices: new Map() };
+      current.id = current.id ?? id;
+      current.model = nonEmpty(payload['model']) ?? current.model;
+      const choices = payload['choices'];
+      if (Array.isArray(choices)) choices.forEach((c, pos) => mergeChoice(current!, c, pos, line));
+      return out;
+    },
+    finish() {
+      return close('end');
+    },
+  };
+}

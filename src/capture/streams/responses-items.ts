@@ -1,0 +1,97 @@
+/**
+ * Reading OpenAI Responses output items (`response.output[]`): text, reasoning and tool calls.
+ * Shared by the Responses stream accumulator and usable by the non-streaming body reader.
+ *
+ * Item shapes: ../shared/research/capture-formats.md §3.2 (openai-node
+ * `src/resources/responses/responses.ts`).
+ */
+
+import { advertisedTool, makeToolCall } from '../toolcall.js';
+import type { AdvertisedTool, ToolCall } from '../types.js';
+import { isObject, nonEmpty } from './common.js';
+
+/** What one output item contributes to a reply. */
+export interface ItemContent {
+  text: string;
+  reasoning: string;
+  toolCall: ToolCall | null;
+}
+
+function joinParts(parts: unknown, types: readonly string[], field: (p: Record<string, unknown>) => unknown): string {
+  if (!Array.isArray(parts)) return '';
+  let out = '';
+  for (const p of parts) {
+    if (!isObject(p) || !types.includes(p['type'] as string)) continue;
+    const v = field(p);
+    if (typeof v === 'string') out += v;
+  }
+  return out;
+}
+
+/**
+ * Reads one Responses output item.
+ *
+ * - `message`: `content[type=output_text].text` and `content[type=refusal].refusal` → text.
+ * - `reasoning`: `content[type=reasoning_text].text`, else `summary[type=summary_text].text` →
+ *   reasoning.
+ * - Tool calls (id = `call_id`, else the item `id`), arguments kept as captured so the inspection
+ *   engine sees the command text:
+ *   `function_call` (name, `arguments` string), `custom_tool_call` (name, `input` raw string),
+ *   `mcp_call` (name, `arguments` string), `shell_call` (name `shell`, the `action` object with
+ *   `commands[]`), `local_shell_call` (name `local_shell`, the `action` object with the
+ *   `command` argv), `apply_patch_call` (name `apply_patch`, the `operation` object).
+ * - Anything else (web_search_call, computer_call, ...) contributes nothing.
+ *
+ * @param item one element of `response.output` (or an `output_item.*` event's `item`).
+ */
+export function readResponsesItem(item: unknown): ItemContent {
+  const none: ItemContent = { text: '', reasoning: '', toolCall: null };
+  if (!isObject(item)) return none;
+  const id = nonEmpty(item['call_id']) ?? nonEmpty(item['id']);
+  const name = nonEmpty(item['name']) ?? '';
+  switch (item['type']) {
+    case 'message':
+      return {
+        ...none,
+        text: joinParts(item['content'], ['output_text', 'refusal'], (p) => (p['type'] === 'refusal' ? p['refusal'] : p['text'])),
+      };
+    case 'reasoning': {
+      const content = joinParts(item['content'], ['reasoning_text'], (p) => p['text']);
+      return { ...none, reasoning: content !== '' ? content : joinParts(item['summary'], ['summary_text'], (p) => p['text']) };
+    }
+    case 'function_call':
+      return { ...none, toolCall: makeToolCall(id, name, 'function', item['arguments']) };
+    case 'custom_tool_call':
+      return { ...none, toolCall: makeToolCall(id, name, 'custom_tool_call', item['input']) };
+    case 'mcp_call':
+      return { ...none, toolCall: makeToolCall(nonEmpty(item['id']) ?? id, name, 'mcp_call', item['arguments']) };
+    case 'shell_call':
+      return { ...none, toolCall: makeToolCall(id, 'shell', 'shell_call', item['action']) };
+    case 'local_shell_call':
+      return { ...none, toolCall: makeToolCall(id, 'local_shell', 'local_shell_call', item['action']) };
+    case 'apply_patch_call':
+      return { ...none, toolCall: makeToolCall(id, 'apply_patch', 'apply_patch_call', item['operation']) };
+    default:
+      return none;
+  }
+}
+
+/**
+ * The tools a Responses object echoes in `tools[]`. Function and custom tools keep their names;
+ * built-in tools without a name (`{type:"shell"}`, `{type:"apply_patch"}`, `{type:"local_shell"}`,
+ * `{type:"web_search"}`...) are listed under their type, which is the name
+ * {@link readResponsesItem} gives their calls.
+ *
+ * @returns the tools, or null when `response.tools` is absent.
+ */
+export function advertisedFromResponse(response: Record<string, unknown>): AdvertisedTool[] | null {
+  const tools = response['tools'];
+  if (!Array.isArray(tools)) return null;
+  const out: AdvertisedTool[] = [];
+  for (const t of tools) {
+    const tool = advertisedTool(t);
+    if (tool) out.push(tool);
+    else if (isObject(t) && nonEmpty(t['type']) !== undefined) out.push({ name: t['type'] as string });
+  }
+  return out;
+}
