@@ -78,9 +78,13 @@ class SseSession {
     return this.drain();
   }
 
-  /** End of input: dispatches a trailing event that lacks its blank line, then closes the stream. */
+  /**
+   * End of input: dispatches a trailing event that lacks its blank line (or even its line end:
+   * the first '\n' ends the line, the second is the blank line), then closes the stream.
+   * eventsource-parser's `reset({consume:true})` alone does not dispatch it (checked in v3.1.1).
+   */
   end(): StreamOutput {
-    this.parser.feed('\n');
+    this.parser.feed('\n\n');
     this.parser.reset({ consume: true });
     const out = this.drain();
     if (this.acc) return mergeOutput(out, this.acc.finish());
