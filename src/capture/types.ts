@@ -123,6 +123,8 @@ export type CaptureErrorCode =
   | 'TRUNCATED_STREAM'
   | 'STREAM_ERROR'
   | 'LINE_TOO_LONG'
+  /** A JSON document (or one element of a top-level array) is larger than the reader's cap. */
+  | 'DOCUMENT_TOO_LARGE'
   | 'INVALID_RECORD'
   | 'NO_MATCH';
 

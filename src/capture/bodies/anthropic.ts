@@ -1,0 +1,100 @@
+/**
+ * Anthropic Messages response bodies (`Message`, non-streaming), and the content-block reading
+ * shared with Claude Code session files.
+ *
+ * Schema: capture-formats.md §2.2 (anthropic-sdk-typescript `src/resources/messages/messages.ts`).
+ */
+
+import { anthropicToolKind } from '../streams/anthropic.js';
+import { makeToolCall } from '../toolcall.js';
+import type { Reply, ToolCall } from '../types.js';
+import { arr, captureError, isObject, str, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
+
+/**
+ * Separator put between consecutive text (and thinking) blocks of one message: none, as the SDKs'
+ * final-text helpers do and as the Anthropic stream accumulator does, so a message reads the same
+ * whether it was captured streamed or not.
+ */
+export const BLOCK_SEPARATOR = '';
+
+/** Stop reasons that mean the model was cut off by a length limit. */
+const TRUNCATING_STOP_REASONS = new Set(['max_tokens', 'model_context_window_exceeded']);
+
+/** True for an Anthropic Messages response body: `type: "message"`, `role: "assistant"`, `content[]`. */
+export function isAnthropicMessage(v: unknown): v is JsonObject {
+  return isObject(v) && v['type'] === 'message' && v['role'] === 'assistant' && Array.isArray(v['content']);
+}
+
+/** The reply parts read from a list of content blocks. */
+export interface BlockParts {
+  texts: string[];
+  reasoning: string[];
+  toolCalls: ToolCall[];
+}
+
+/**
+ * Reads one content block into `parts`: `text` → texts, `thinking` → reasoning, `tool_use` /
+ * `server_tool_use` / `mcp_tool_use` → tool calls (`input` is an object). Result blocks,
+ * `redacted_thinking` and unknown block types are ignored. A tool block without a name is reported
+ * as INVALID_RECORD at `line`.
+ */
+export function readContentBlock(block: unknown, parts: BlockParts, ctx: { file: string; line: number }, out: RecordOutput): void {
+  if (!isObject(block)) return;
+  const type = str(block['type']);
+  if (type === 'text') {
+    const text = str(block['text']);
+    if (text !== undefined) parts.texts.push(text);
+    return;
+  }
+  if (type === 'thinking') {
+    const thinking = str(block['thinking']);
+    if (thinking) parts.reasoning.push(thinking);
+    return;
+  }
+  const kind = anthropicToolKind(type);
+  if (kind === null) return;
+  const name = str(block['name']);
+  if (!name) {
+    out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `a ${type} block has no name; it was skipped`));
+    return;
+  }
+  parts.toolCalls.push(makeToolCall(str(block['id']), name, kind, block['input']));
+}
+
+/** Joins block parts into the text / reasoning / toolCalls of a {@link Reply}. */
+export function joinBlockParts(parts: BlockParts): Pick<Reply, 'text' | 'reasoning' | 'toolCalls'> {
+  return {
+    text: parts.texts.join(BLOCK_SEPARATOR),
+    reasoning: parts.reasoning.join(BLOCK_SEPARATOR),
+    toolCalls: parts.toolCalls,
+  };
+}
+
+/**
+ * Reads an Anthropic Messages response body into one {@link Reply}: text blocks joined by
+ * {@link BLOCK_SEPARATOR}, thinking into `reasoning`, tool blocks into tool calls;
+ * `stop_reason: "max_tokens"` marks it truncated.
+ *
+ * @param body a value for which {@link isAnthropicMessage} holds.
+ * @param ctx where the record starts, the format to stamp and the advertised tools.
+ * @returns the reply and any INVALID_RECORD problems; never throws.
+ */
+export function readAnthropicMessage(body: JsonObject, ctx: RecordContext): RecordOutput {
+  const out: RecordOutput = { replies: [], errors: [] };
+  const parts: BlockParts = { texts: [], reasoning: [], toolCalls: [] };
+  for (const block of arr(body['content'])) readContentBlock(block, parts, ctx, out);
+  const stopReason = str(body['stop_reason']);
+  const reply: Reply = {
+    source: { file: ctx.file, line: ctx.line },
+    format: ctx.format,
+    id: str(body['id']) ?? null,
+    advertised: ctx.advertised,
+    ...joinBlockParts(parts),
+    truncated: stopReason !== undefined && TRUNCATING_STOP_REASONS.has(stopReason),
+  };
+  const model = str(body['model']);
+  if (model) reply.model = model;
+  if (stopReason) reply.finishReason = stopReason;
+  out.replies.push(reply);
+  return out;
+}

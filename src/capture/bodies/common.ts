@@ -1,0 +1,57 @@
+/**
+ * Small helpers shared by the body and transcript readers: JSON value guards, the context a
+ * record is read in, and error construction.
+ */
+
+import type { AdvertisedTool, CaptureError, CaptureErrorCode, CaptureFormat, Reply } from '../types.js';
+
+/** A JSON object (not null, not an array). */
+export type JsonObject = Record<string, unknown>;
+
+/** True when `v` is a JSON object (not null, not an array). */
+export function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** `v` when it is a string, else undefined. */
+export function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** `v` when it is an array, else an empty array. */
+export function arr(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+
+/** Where and how one record is being read. */
+export interface RecordContext {
+  file: string;
+  /** 1-based line where the record starts. */
+  line: number;
+  /** The format stamped on replies made from this record. */
+  format: CaptureFormat;
+  /** Tools the surrounding request advertised; null when unknown. */
+  advertised: AdvertisedTool[] | null;
+}
+
+/** What reading one record produced, in input order within the record. */
+export interface RecordOutput {
+  replies: Reply[];
+  errors: CaptureError[];
+}
+
+/** An output with nothing in it. */
+export function emptyOutput(): RecordOutput {
+  return { replies: [], errors: [] };
+}
+
+/** Builds a {@link CaptureError}. `line` null means the problem concerns the whole file. */
+export function captureError(
+  file: string,
+  line: number | null,
+  code: CaptureErrorCode,
+  message: string,
+  severity: 'error' | 'warning' = 'error',
+): CaptureError {
+  return { file, line, code, message, severity };
+}

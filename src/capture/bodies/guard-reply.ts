@@ -1,0 +1,69 @@
+/**
+ * guard's own reply record: one assistant reply per JSON line, for corpora and hand-made tests.
+ *
+ * Shape (guard's format, documented in the README):
+ * `{"id"?, "tools": [name | tool definition], "text": "...", "tool_calls"?: [{"id"?, "name",
+ * "arguments": object | JSON string}], "label"?: "leak" | "quotation", "reasoning"?}`.
+ * Unknown fields are ignored. Tool definitions may take any shape `advertisedFromRequest` reads.
+ */
+
+import { advertisedFromRequest, makeToolCall } from '../toolcall.js';
+import type { Reply, ToolCall } from '../types.js';
+import { arr, captureError, isObject, str, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
+
+/** Keys that belong to API bodies or transcripts; a record with any of them is not a guard reply. */
+const FOREIGN_KEYS = ['object', 'type', 'choices', 'content', 'message', 'payload', 'output', 'request', 'response'];
+
+/**
+ * True for a guard reply record: a string `text` plus at least one of `tools` (array),
+ * `tool_calls` (array) or `label` (string), and none of the keys that mark API bodies or
+ * transcripts (`object`, `type`, `choices`, `content`, `message`, `payload`, `output`, `request`,
+ * `response`).
+ */
+export function isGuardReply(v: unknown): v is JsonObject {
+  if (!isObject(v) || typeof v['text'] !== 'string') return false;
+  if (FOREIGN_KEYS.some((k) => k in v)) return false;
+  return Array.isArray(v['tools']) || Array.isArray(v['tool_calls']) || typeof v['label'] === 'string';
+}
+
+/**
+ * Reads a guard reply record into one {@link Reply}. `tools` becomes `advertised` (null when the
+ * record has no `tools`); each `tool_calls[]` entry becomes a `function` tool call; an entry with
+ * no name, or a `label` other than `leak` / `quotation`, is reported as INVALID_RECORD (the reply
+ * is still yielded, without that call / label).
+ *
+ * @param record a value for which {@link isGuardReply} holds.
+ * @returns the reply and any INVALID_RECORD problems; never throws.
+ */
+export function readGuardReply(record: JsonObject, ctx: RecordContext): RecordOutput {
+  const out: RecordOutput = { replies: [], errors: [] };
+  const toolCalls: ToolCall[] = [];
+  for (const entry of arr(record['tool_calls'])) {
+    const name = isObject(entry) ? str(entry['name']) : undefined;
+    if (!isObject(entry) || !name) {
+      out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', 'a tool_calls entry has no name; it was skipped'));
+      continue;
+    }
+    toolCalls.push(makeToolCall(str(entry['id']), name, 'function', entry['arguments']));
+  }
+  const rawId = record['id'];
+  const reply: Reply = {
+    source: { file: ctx.file, line: ctx.line },
+    format: ctx.format,
+    id: typeof rawId === 'string' || typeof rawId === 'number' ? String(rawId) : null,
+    advertised: Array.isArray(record['tools']) ? advertisedFromRequest({ tools: record['tools'] }) : ctx.advertised,
+    text: record['text'] as string,
+    reasoning: str(record['reasoning']) ?? '',
+    toolCalls,
+    truncated: false,
+  };
+  const label = record['label'];
+  if (label === 'leak' || label === 'quotation') reply.label = label;
+  else if (label !== undefined) {
+    out.errors.push(
+      captureError(ctx.file, ctx.line, 'INVALID_RECORD', `label must be "leak" or "quotation", got ${JSON.stringify(label)}; it was ignored`),
+    );
+  }
+  out.replies.push(reply);
+  return out;
+}

@@ -1,0 +1,61 @@
+/**
+ * Dispatch over non-streaming API response bodies: OpenAI Chat Completions, Anthropic Messages,
+ * OpenAI Responses (capture-formats.md §1.2, §2.2, §3.2), and API error bodies.
+ */
+
+import type { CaptureFormat } from '../types.js';
+import { isAnthropicMessage, readAnthropicMessage } from './anthropic.js';
+import { describeApiError } from '../streams/common.js';
+import { captureError, isObject, type RecordContext, type RecordOutput } from './common.js';
+import { isChatCompletion, readChatCompletion } from './openai-chat.js';
+import { isResponsesObject, readResponsesObject } from './openai-responses.js';
+
+/** The API body formats, by the {@link CaptureFormat} a bare body of that kind is reported as. */
+export type ApiBodyFormat = Extract<CaptureFormat, 'openai-chat' | 'anthropic-messages' | 'openai-responses'>;
+
+/** Which API body `v` is, or null when it is none of them. */
+export function apiBodyFormat(v: unknown): ApiBodyFormat | null {
+  if (isChatCompletion(v)) return 'openai-chat';
+  if (isAnthropicMessage(v)) return 'anthropic-messages';
+  if (isResponsesObject(v)) return 'openai-responses';
+  return null;
+}
+
+/**
+ * True for an API error body: an object whose `error` is an object or string and that has no
+ * reply content (`{"error":{...}}` from OpenAI-compatible servers, `{"type":"error","error":{...}}`
+ * from Anthropic).
+ */
+export function isApiErrorBody(v: unknown): boolean {
+  if (!isObject(v)) return false;
+  const error = v['error'];
+  if (!(isObject(error) || typeof error === 'string')) return false;
+  return !('choices' in v) && !('content' in v) && !('output' in v) && (v['type'] === undefined || v['type'] === 'error');
+}
+
+/**
+ * Reads a body of the given API format (see {@link apiBodyFormat}).
+ *
+ * @returns the replies and problems; never throws.
+ */
+export function readApiBody(format: ApiBodyFormat, body: Record<string, unknown>, ctx: RecordContext): RecordOutput {
+  switch (format) {
+    case 'openai-chat':
+      return readChatCompletion(body, ctx);
+    case 'anthropic-messages':
+      return readAnthropicMessage(body, ctx);
+    case 'openai-responses':
+      return readResponsesObject(body, ctx);
+  }
+}
+
+/**
+ * The warning for an API error body: the capture records a failed call (STREAM_ERROR, severity
+ * `warning`: guard read everything there was).
+ */
+export function apiErrorOutput(body: Record<string, unknown>, ctx: { file: string; line: number }): RecordOutput {
+  return {
+    replies: [],
+    errors: [captureError(ctx.file, ctx.line, 'STREAM_ERROR', describeApiError(isObject(body['error']) ? body['error'] : { message: String(body['error']) }), 'warning')],
+  };
+}

@@ -1,0 +1,120 @@
+/**
+ * OpenAI Chat Completions response bodies (`ChatCompletion`, non-streaming).
+ *
+ * Schema: capture-formats.md §1.2 (openai-node `src/resources/chat/completions/completions.ts`)
+ * and §1.4 for `reasoning_content` / `reasoning` (DeepSeek, vLLM, SGLang, OpenRouter).
+ */
+
+import { makeToolCall } from '../toolcall.js';
+import type { Reply, ToolCall } from '../types.js';
+import { arr, captureError, isObject, str, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
+
+/**
+ * True for a Chat Completions response body: `object: "chat.completion"`, or (servers that omit
+ * `object`) a non-empty `choices[]` whose entries all carry a `message` object.
+ */
+export function isChatCompletion(v: unknown): v is JsonObject {
+  if (!isObject(v)) return false;
+  if (v['object'] === 'chat.completion') return true;
+  if (v['object'] !== undefined) return false;
+  const choices = v['choices'];
+  return Array.isArray(choices) && choices.length > 0 && choices.every((c) => isObject(c) && isObject(c['message']));
+}
+
+/** The text of a `content` that is a string or an array of `{type:"text", text}` parts. */
+export function chatContentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  return arr(content)
+    .map((part) => (isObject(part) ? (str(part['text']) ?? '') : ''))
+    .join('');
+}
+
+/** `reasoning_content` and `reasoning` (§1.4), each kept once, joined by a newline. */
+export function chatReasoning(message: JsonObject): string {
+  const parts: string[] = [];
+  for (const key of ['reasoning_content', 'reasoning']) {
+    const value = str(message[key]);
+    if (value && !parts.includes(value)) parts.push(value);
+  }
+  return parts.join('\n');
+}
+
+/**
+ * Reads the tool calls of one assistant message: `tool_calls[]` of type `function` (arguments a
+ * JSON string) or `custom` (`input` a raw string), and the legacy `function_call` (no id).
+ * Entries without a name are reported as INVALID_RECORD and skipped.
+ */
+export function chatToolCalls(message: JsonObject, ctx: RecordContext, out: RecordOutput): ToolCall[] {
+  const calls: ToolCall[] = [];
+  for (const entry of arr(message['tool_calls'])) {
+    if (!isObject(entry)) continue;
+    const custom = isObject(entry['custom']) ? entry['custom'] : null;
+    const fn = isObject(entry['function']) ? entry['function'] : null;
+    const id = str(entry['id']);
+    if (entry['type'] === 'custom' || (custom && !fn)) {
+      const name = custom ? str(custom['name']) : undefined;
+      if (!name) {
+        out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', 'a custom tool call has no name; it was skipped'));
+        continue;
+      }
+      calls.push(makeToolCall(id, name, 'custom', custom?.['input']));
+      continue;
+    }
+    const name = fn ? str(fn['name']) : undefined;
+    if (!name) {
+      out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', 'a tool call has no function name; it was skipped'));
+      continue;
+    }
+    calls.push(makeToolCall(id, name, 'function', fn?.['arguments']));
+  }
+  const legacy = message['function_call'];
+  if (isObject(legacy)) {
+    const name = str(legacy['name']);
+    if (name) calls.push(makeToolCall(null, name, 'function', legacy['arguments']));
+    else out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', 'function_call has no name; it was skipped'));
+  }
+  return calls;
+}
+
+/**
+ * Reads a Chat Completions response body: one {@link Reply} per `choices[]` entry (`n > 1` gives
+ * several). Text is `message.content` (plus `message.refusal` when present); reasoning is
+ * `reasoning_content` / `reasoning`; `finish_reason: "length"` marks the reply truncated.
+ *
+ * @param body a value for which {@link isChatCompletion} holds.
+ * @param ctx where the record starts, the format to stamp and the advertised tools.
+ * @returns replies in choice order and any INVALID_RECORD problems; never throws.
+ */
+export function readChatCompletion(body: JsonObject, ctx: RecordContext): RecordOutput {
+  const out: RecordOutput = { replies: [], errors: [] };
+  const choices = arr(body['choices']);
+  if (choices.length === 0) {
+    out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', 'chat.completion has no choices'));
+    return out;
+  }
+  for (const choice of choices) {
+    if (!isObject(choice) || !isObject(choice['message'])) {
+      out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', 'a choice has no message object; it was skipped'));
+      continue;
+    }
+    const message = choice['message'];
+    const refusal = str(message['refusal']) ?? '';
+    const content = chatContentText(message['content']);
+    const finishReason = str(choice['finish_reason']);
+    const reply: Reply = {
+      source: { file: ctx.file, line: ctx.line },
+      format: ctx.format,
+      id: str(body['id']) ?? null,
+      advertised: ctx.advertised,
+      text: refusal && content ? `${content}\n${refusal}` : content || refusal,
+      reasoning: chatReasoning(message),
+      toolCalls: chatToolCalls(message, ctx, out),
+      truncated: finishReason === 'length',
+    };
+    const model = str(body['model']);
+    if (model) reply.model = model;
+    if (finishReason) reply.finishReason = finishReason;
+    out.replies.push(reply);
+  }
+  return out;
+}

@@ -1,0 +1,33 @@
+/**
+ * The capture layer's public API: normalised types, the capture reader every command uses, input
+ * expansion, and the stream accumulators for callers that hold event payloads themselves.
+ */
+
+export type {
+  AdvertisedTool,
+  CaptureError,
+  CaptureErrorCode,
+  CaptureFormat,
+  CaptureItem,
+  JsonSchema,
+  Reply,
+  SourceLocation,
+  ToolCall,
+  ToolCallKind,
+} from './types.js';
+export { CAPTURE_FORMATS } from './types.js';
+export { DEFAULT_MAX_DOCUMENT_BYTES, readCapture, type ReadOptions } from './read.js';
+export { CAPTURE_EXTENSIONS, expandInputs } from './files.js';
+export { DEFAULT_MAX_LINE_BYTES, readLines, type Line, type LineReaderOptions } from './lines.js';
+export { advertisedFromRequest, advertisedTool, makeToolCall, parseArguments } from './toolcall.js';
+export {
+  CHUNKS_FORMAT,
+  createStreamAccumulator,
+  SSE_FORMAT,
+  sniffStreamPayload,
+  type StreamAccumulator,
+  type StreamApi,
+  type StreamContext,
+  type StreamOutput,
+} from './streams/index.js';
+export { parseSseText, readSseLines } from './sse.js';

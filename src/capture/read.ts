@@ -1,0 +1,390 @@
+/**
+ * The capture reader every command uses: one file (or stdin) in, normalised replies and input
+ * problems out, streamed in input order.
+ *
+ * Layout is decided from the first non-blank line (src/capture/detect.ts): raw SSE goes to the
+ * SSE reader (src/capture/sse.ts); JSON Lines are parsed line by line; a JSON document (pretty
+ * printed, an array, `jq .` output) is split into records without holding more than one record.
+ * Each record is classified and read by src/capture/records.ts. Line handling follows JSON Lines
+ * / NDJSON 1.0 (cli-conventions.md §6): 1-based numbers, CRLF accepted, one BOM stripped, blank
+ * lines skipped, a bad line reported with its number and the read goes on.
+ */
+
+import type { Readable } from 'node:stream';
+import { captureError } from './bodies/common.js';
+import { isSseLine, sniffLayout, tryParseJson } from './detect.js';
+import { JsonValueSplitter, jsonErrorLine, type SplitEvent } from './json-values.js';
+import { DEFAULT_MAX_LINE_BYTES, readLines, type Line } from './lines.js';
+import { RecordReader, type RecordStep } from './records.js';
+import { readSseLines } from './sse.js';
+import { SSE_FORMAT, type StreamApi } from './streams/index.js';
+import type { CaptureError, CaptureFormat, CaptureItem } from './types.js';
+
+export interface ReadOptions {
+  /** Read every file as this format instead of detecting it (`--input-format`). */
+  inputFormat?: CaptureFormat;
+  /** Longest line kept, in bytes (default 256 MiB); longer lines are LINE_TOO_LONG errors. */
+  maxLineBytes?: number;
+  /**
+   * Largest JSON value held when a file is a JSON document, in bytes (default
+   * {@link DEFAULT_MAX_DOCUMENT_BYTES}): the whole document, or one element of a top-level array.
+   * A larger one is a DOCUMENT_TOO_LARGE error and is skipped.
+   */
+  maxDocumentBytes?: number;
+}
+
+/** Default cap on one JSON document (or array element) in document mode: 64 MiB. */
+export const DEFAULT_MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
+
+/** A NUL byte within this many bytes from the start marks the file binary. */
+const BINARY_SNIFF_BYTES = 8192;
+
+/** Records held while no record of the file has been recognised; past this the file is given up. */
+const MAX_UNDECIDED_ITEMS = 10_000;
+
+/** Counts what was yielded for one file and builds its `file-end` item. */
+class Tally {
+  replies = 0;
+  errors = 0;
+  readonly formats = new Set<CaptureFormat>();
+
+  constructor(private readonly file: string) {}
+
+  count(item: CaptureItem): CaptureItem {
+    if (item.kind === 'reply') {
+      this.replies++;
+      this.formats.add(item.reply.format);
+    } else if (item.kind === 'error') this.errors++;
+    return item;
+  }
+
+  end(): CaptureItem {
+    return { kind: 'file-end', file: this.file, formats: [...this.formats], replies: this.replies, errors: this.errors };
+  }
+}
+
+const errorItem = (error: CaptureError): CaptureItem => ({ kind: 'error', error });
+
+/** A short description of a record's shape for UNKNOWN_FORMAT messages. */
+function describeShape(value: unknown): string {
+  if (value === null || typeof value !== 'object') return `a JSON ${value === null ? 'null' : typeof value}`;
+  if (Array.isArray(value)) return 'a JSON array';
+  const keys = Object.keys(value).slice(0, 6);
+  return keys.length === 0 ? 'an empty object' : `an object with keys ${keys.join(', ')}${Object.keys(value).length > 6 ? ', ...' : ''}`;
+}
+
+/**
+ * Holds a file's output until one record is in a known format, so a file with no known record at
+ * all gets one UNKNOWN_FORMAT error instead of one per line; once a record is recognised, held
+ * items are released and later unknown records are reported line by line.
+ */
+class UnknownGate {
+  private decided = false;
+  private held: (CaptureItem | { unknownLine: number; shape: string })[] = [];
+  private unknownCount = 0;
+
+  constructor(private readonly file: string) {}
+
+  /** True when the file has gone too long without a known record (see {@link giveUp}). */
+  get overflowing(): boolean {
+    return !this.decided && this.held.length > MAX_UNDECIDED_ITEMS;
+  }
+
+  /** Items to yield after one record was read. */
+  step(step: RecordStep, line: number, value: unknown): CaptureItem[] {
+    const items = [...step.replies.map((reply): CaptureItem => ({ kind: 'reply', reply })), ...step.errors.map(errorItem)];
+    items.sort((a, b) => lineOf(a) - lineOf(b));
+    if (!step.recognised && items.length === 0) {
+      this.unknownCount++;
+      if (this.decided) return [errorItem(this.unknownError(line, describeShape(value)))];
+      this.held.push({ unknownLine: line, shape: describeShape(value) });
+      return [];
+    }
+    if (step.recognised && !this.decided) {
+      this.decided = true;
+      const released = this.held.map((h) => ('unknownLine' in h ? errorItem(this.unknownError(h.unknownLine, h.shape)) : h));
+      this.held = [];
+      return [...released, ...items];
+    }
+    return this.pass(items);
+  }
+
+  /** Items to yield for problems found outside any record (bad lines). */
+  pass(items: CaptureItem[]): CaptureItem[] {
+    if (this.decided) return items;
+    this.held.push(...items);
+    return [];
+  }
+
+  /** End of file: held items, with one file-level UNKNOWN_FORMAT in place of the unknown records. */
+  end(): CaptureItem[] {
+    const out: CaptureItem[] = [];
+    let reported = false;
+    for (const h of this.held) {
+      if (!('unknownLine' in h)) out.push(h);
+      else if (!reported) {
+        reported = true;
+        out.push(errorItem(this.fileUnknownError(h.unknownLine, h.shape)));
+      }
+    }
+    this.held = [];
+    return out;
+  }
+
+  /** Stops holding: the held bad-line errors and one UNKNOWN_FORMAT for the file. */
+  giveUp(): CaptureItem[] {
+    return this.end();
+  }
+
+  private unknownError(line: number, shape: string): CaptureError {
+    return captureError(this.file, line, 'UNKNOWN_FORMAT', `record is in no known capture format (${shape})`);
+  }
+
+  private fileUnknownError(firstLine: number, shape: string): CaptureError {
+    const n = this.unknownCount;
+    return captureError(
+      this.file,
+      null,
+      'UNKNOWN_FORMAT',
+      `no record in this file is in a known capture format (${n} JSON record${n === 1 ? '' : 's'}; the first, at line ${firstLine}, is ${shape})`,
+    );
+  }
+}
+
+function lineOf(item: CaptureItem): number {
+  if (item.kind === 'reply') return item.reply.source.line;
+  if (item.kind === 'error') return item.error.line ?? Number.MAX_SAFE_INTEGER;
+  return Number.MAX_SAFE_INTEGER;
+}
+
+/** The stream API of a forced `-sse` format, else undefined. */
+function forcedSseApi(format: CaptureFormat | undefined): StreamApi | undefined {
+  for (const [api, f] of Object.entries(SSE_FORMAT) as [StreamApi, CaptureFormat][]) if (f === format) return api;
+  return undefined;
+}
+
+/** Yields `head`, then the rest of `rest`; closes `rest` (and so the input stream) when done. */
+async function* replay(head: Line[], rest: AsyncIterator<Line>): AsyncGenerator<Line> {
+  try {
+    yield* head;
+    for (;;) {
+      const r = await rest.next();
+      if (r.done) return;
+      yield r.value;
+    }
+  } finally {
+    await rest.return?.(undefined);
+  }
+}
+
+const isContent = (l: Line): boolean => !l.tooLong && !l.invalidUtf8 && l.text.trim() !== '';
+
+/**
+ * The problem (if any) of a line that cannot be read as text: LINE_TOO_LONG or INVALID_UTF8.
+ * Invalid UTF-8 lines are skipped rather than read with replacement characters, so that no
+ * reply is judged on altered text.
+ */
+function badLineError(file: string, l: Line, maxLineBytes: number): CaptureError | null {
+  if (l.tooLong) {
+    return captureError(file, l.line, 'LINE_TOO_LONG', `line of ${l.bytes} bytes is longer than the limit of ${maxLineBytes} bytes; skipped`);
+  }
+  if (l.invalidUtf8) return captureError(file, l.line, 'INVALID_UTF8', 'line is not valid UTF-8; skipped');
+  return null;
+}
+
+/**
+ * Reads one capture and yields, in input order, every reply and every problem, then one
+ * `file-end` item with the distinct formats seen and the counts.
+ *
+ * Formats (capture-formats.md): OpenAI Chat / Anthropic Messages / OpenAI Responses bodies (§1.2,
+ * §2.2, §3.2) as JSON Lines, a JSON document or a JSON array; pair logs (§5.1); Claude Code
+ * sessions (§4.1); Codex rollouts (§4.2); stream payloads one per line (`*-chunks`); raw SSE
+ * (§1.3, §2.3, §3.3, §6); guard reply records. Detected per file, then per record; `inputFormat`
+ * forces one.
+ *
+ * Problems are error items naming the file and 1-based line: INVALID_JSON, INVALID_UTF8,
+ * LINE_TOO_LONG, UNKNOWN_FORMAT (per record once the file has a known record, else once for the
+ * file), INVALID_RECORD, DOCUMENT_TOO_LARGE; BINARY_FILE (NUL in the first 8 KiB; reading stops);
+ * EMPTY_FILE (severity warning); UNREADABLE when the stream fails (EACCES, EISDIR). Replies of
+ * multi-line records (Claude Code groups, streams) are yielded when complete, with the line
+ * where they start.
+ *
+ * @param file the path as given, or '-' for stdin; copied into every item.
+ * @param input the byte stream to read (destroyed when reading stops early).
+ * @param options see {@link ReadOptions}.
+ * @returns an async generator; `file-end.errors` counts error items of both severities.
+ *   Never throws for bad content or a failing stream.
+ */
+export async function* readCapture(file: string, input: Readable, options: ReadOptions = {}): AsyncGenerator<CaptureItem> {
+  const tally = new Tally(file);
+  try {
+    for await (const item of readItems(file, input, options, tally)) yield tally.count(item);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    const what = err.code ? `${err.code}: ${err.message}` : String(err?.message ?? err);
+    yield tally.count(errorItem(captureError(file, null, 'UNREADABLE', `cannot read the input: ${what}`)));
+  }
+  yield tally.end();
+}
+
+async function* readItems(file: string, input: Readable, options: ReadOptions, tally: Tally): AsyncGenerator<CaptureItem> {
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const forced = options.inputFormat;
+  const lines = readLines(input, { maxLineBytes })[Symbol.asyncIterator]();
+  const head: Line[] = [];
+  let offset = 0;
+  let first: Line | undefined;
+  const pull = async (): Promise<Line | undefined> => {
+    const r = await lines.next();
+    if (r.done) return undefined;
+    head.push(r.value);
+    return r.value;
+  };
+  try {
+    for (let l = await pull(); l; l = await pull()) {
+      if (l.hasNul && offset < BINARY_SNIFF_BYTES) {
+        yield errorItem(captureError(file, l.line, 'BINARY_FILE', 'the input holds NUL bytes: it is binary, not a text capture; not read'));
+        return;
+      }
+      offset += l.bytes + 1;
+      if (isContent(l)) {
+        first = l;
+        break;
+      }
+    }
+    if (!first) {
+      const bad = head.map((l) => badLineError(file, l, maxLineBytes)).filter((e): e is CaptureError => e !== null);
+      if (bad.length > 0) yield* bad.map(errorItem);
+      else yield errorItem(captureError(file, null, 'EMPTY_FILE', head.length === 0 ? 'the input is empty' : 'the input holds only blank lines', 'warning'));
+      return;
+    }
+    const sseApi = forcedSseApi(forced);
+    let { layout, parsed } = await sniffLayout(first.text, async () => {
+      for (let l = await pull(); l; l = await pull()) if (isContent(l)) return l.text;
+      return undefined;
+    });
+    if (sseApi) layout = 'sse';
+    else if (forced && (layout === 'sse' || layout === 'unknown')) layout = 'jsonl';
+    const all = replay(head, lines);
+    if (layout === 'sse') {
+      if (forced) tally.formats.add(forced);
+      for await (const item of readSseLines(all, sseApi ? { file, advertised: null, api: sseApi } : { file, advertised: null })) {
+        if (item.kind !== 'file-end') yield item;
+      }
+      return;
+    }
+    if (layout === 'unknown') {
+      const start = first.text.trimStart().slice(0, 40);
+      yield errorItem(
+        captureError(file, null, 'UNKNOWN_FORMAT', `not a capture guard reads: line ${first.line} is neither JSON nor SSE (starts ${JSON.stringify(start)})`),
+      );
+      await all.return(undefined);
+      return;
+    }
+    const reader = new RecordReader(file, forced);
+    const gate = new UnknownGate(file);
+    const records = layout === 'jsonl'
+      ? jsonLines(file, all, maxLineBytes, parsed ? { line: first.line, value: parsed.value } : undefined)
+      : documentRecords(file, all, maxLineBytes, options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES);
+    for await (const r of records) {
+      if ('error' in r) {
+        yield* gate.pass([errorItem(r.error)]);
+      } else {
+        const step = reader.push(r.value, r.line);
+        if (step.format) tally.formats.add(step.format);
+        yield* gate.step(step, r.line, r.value);
+      }
+      if (gate.overflowing) {
+        yield* gate.giveUp();
+        await records.return(undefined);
+        return;
+      }
+    }
+    yield* gate.end();
+    const rest = reader.finish();
+    yield* rest.replies.map((reply): CaptureItem => ({ kind: 'reply', reply }));
+    yield* rest.errors.map(errorItem);
+  } finally {
+    await lines.return?.(undefined);
+  }
+}
+
+/** A record to read, or a problem found while splitting the input into records. */
+type RecordOrError = { value: unknown; line: number } | { error: CaptureError };
+
+/** JSON Lines: one record per non-blank line (cli-conventions.md §6). */
+async function* jsonLines(
+  file: string,
+  lines: AsyncIterable<Line>,
+  maxLineBytes: number,
+  preParsed: { line: number; value: unknown } | undefined,
+): AsyncGenerator<RecordOrError> {
+  for await (const l of lines) {
+    const bad = badLineError(file, l, maxLineBytes);
+    if (bad) {
+      yield { error: bad };
+      continue;
+    }
+    if (l.text.trim() === '') continue;
+    if (preParsed && preParsed.line === l.line) {
+      yield { value: preParsed.value, line: l.line };
+      continue;
+    }
+    try {
+      yield { value: JSON.parse(l.text), line: l.line };
+    } catch (e) {
+      const hint = isSseLine(l.text) ? ' (an SSE line inside a JSON file)' : '';
+      yield { error: captureError(file, l.line, 'INVALID_JSON', `${(e as Error).message}${hint}`) };
+    }
+  }
+}
+
+/** A JSON document: its top-level values, or the elements of a top-level array, one by one. */
+async function* documentRecords(
+  file: string,
+  lines: AsyncIterable<Line>,
+  maxLineBytes: number,
+  maxDocumentBytes: number,
+): AsyncGenerator<RecordOrError> {
+  const splitter = new JsonValueSplitter(maxDocumentBytes);
+  const convert = (ev: SplitEvent): RecordOrError | null => {
+    switch (ev.kind) {
+      case 'too-large':
+        return {
+          error: captureError(file, ev.line, 'DOCUMENT_TOO_LARGE', `the JSON value starting here is ${ev.bytes} bytes, over the limit of ${maxDocumentBytes} bytes; skipped`),
+        };
+      case 'error':
+        return { error: captureError(file, ev.line, 'INVALID_JSON', ev.message) };
+      case 'value': {
+        if (ev.tainted) return null; // its invalid UTF-8 line was reported
+        const parsed = tryParseJsonWithError(ev.text);
+        if ('value' in parsed) return { value: parsed.value, line: ev.line };
+        return { error: captureError(file, jsonErrorLine(parsed.message, ev.text, ev.line), 'INVALID_JSON', parsed.message) };
+      }
+    }
+  };
+  for await (const l of lines) {
+    if (l.tooLong) {
+      yield { error: badLineError(file, l, maxLineBytes)! };
+      yield { error: captureError(file, l.line, 'DOCUMENT_TOO_LARGE', 'the JSON document cannot be read past an over-long line; the rest of the file is skipped') };
+      return;
+    }
+    if (l.invalidUtf8) yield { error: captureError(file, l.line, 'INVALID_UTF8', 'line is not valid UTF-8; the JSON value holding it is skipped') };
+    for (const ev of splitter.feed(l.text, l.line, l.invalidUtf8)) {
+      const r = convert(ev);
+      if (r) yield r;
+    }
+  }
+  for (const ev of splitter.end()) {
+    const r = convert(ev);
+    if (r) yield r;
+  }
+}
+
+function tryParseJsonWithError(text: string): { value: unknown } | { message: string } {
+  try {
+    return { value: JSON.parse(text) };
+  } catch (e) {
+    return { message: (e as Error).message };
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * OpenAI Codex CLI rollout files (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`).
+ *
+ * Format: capture-formats.md §4.2. Each line is `{timestamp, type, payload}`; `response_item`
+ * payloads are Responses-API items. One model sampling writes its reasoning, assistant message
+ * and tool-call items one per line, so a run of consecutive assistant-side items (assistant
+ * `message`, `reasoning`, `function_call`, `custom_tool_call`, `local_shell_call`, ...) forms one
+ * reply. The run ends at a user/developer/system message, a tool output item
+ * (`function_call_output`, ...) or a `turn_context` line. `event_msg` lines are ignored: their
+ * `agent_message` duplicates the assistant `response_item`. Advertised tools are not persisted;
+ * replies carry `session_meta.payload.dynamic_tools` when present, else null.
+ */
+
+import { isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
+import { readResponsesItem } from '../streams/responses-items.js';
+import { advertisedFromRequest } from '../toolcall.js';
+import type { AdvertisedTool, Reply, ToolCall } from '../types.js';
+
+/** The `RolloutItem` variants (the line `type`). */
+const ROLLOUT_TYPES: ReadonlySet<string> = new Set([
+  'session_meta',
+  'turn_context',
+  'response_item',
+  'event_msg',
+  'compacted',
+  'world_state',
+]);
+
+/** Assistant-side `response_item` payload types that belong to a reply. */
+const REPLY_ITEM_TYPES: ReadonlySet<string> = new Set([
+  'reasoning',
+  'function_call',
+  'custom_tool_call',
+  'local_shell_call',
+  'shell_call',
+  'apply_patch_call',
+  'mcp_call',
+]);
+
+/**
+ * True for a Codex rollout line: an object `payload` and a string `type` that is a known
+ * `RolloutItem` variant (or any variant when the line also has a string `timestamp`).
+ */
+export function isCodexLine(v: unknown): v is JsonObject {
+  if (!isObject(v) || !isObject(v['payload'])) return false;
+  const type = v['type'];
+  if (typeof type !== 'string') return false;
+  return ROLLOUT_TYPES.has(type) || typeof v['timestamp'] === 'string';
+}
+
+interface Group {
+  line: number;
+  id: string | undefined;
+  text: string;
+  reasoning: string;
+  toolCalls: ToolCall[];
+}
+
+/**
+ * Stateful reader for one Codex rollout file. Feed every rollout line in order with
+ * {@link CodexReader.push}, then call {@link CodexReader.finish}.
+ */
+export class CodexReader {
+  private group: Group | null = null;
+  private advertised: AdvertisedTool[] | null = null;
+  private model: string | undefined;
+
+  constructor(private readonly file: string) {}
+
+  /**
+   * Reads one rollout line (`isCodexLine` holds).
+   *
+   * @param line 1-based line number.
+   * @returns the replies closed by this line.
+   */
+  push(record: JsonObject, line: number): RecordOutput {
+    const out: RecordOutput = { replies: [], errors: [] };
+    const payload = record['payload'] as JsonObject;
+    switch (record['type']) {
+      case 'session_meta': {
+        const dynamic = payload['dynamic_tools'];
+        this.advertised = Array.isArray(dynamic) ? advertisedFromRequest({ tools: dynamic }) : null;
+        return out;
+      }
+      case 'turn_context':
+        this.close(out);
+        this.model = str(payload['model']) ?? this.model;
+        return out;
+      case 'response_item':
+        this.item(payload, line, out);
+        return out;
+      default:
+        return out;
+    }
+  }
+
+  /** End of input: the reply of the open run, if any. */
+  finish(): RecordOutput {
+    const out: RecordOutput = { replies: [], errors: [] };
+    this.close(out);
+    return out;
+  }
+
+  private item(payload: JsonObject, line: number, out: RecordOutput): void {
+    const type = str(payload['type']);
+    const isAssistantMessage = type === 'message' && payload['role'] === 'assistant';
+    if (!isAssistantMessage && !(type !== undefined && REPLY_ITEM_TYPES.has(type))) {
+      // user/developer/system messages and tool outputs end the run; other items are ignored
+      if (type === 'message' || (type !== undefined && type.endsWith('_output'))) this.close(out);
+      return;
+    }
+    const g = (this.group ??= { line, id: undefined, text: '', reasoning: '', toolCalls: [] });
+    const content = readResponsesItem(payload);
+    if (isAssistantMessage) g.id ??= str(payload['id']);
+    g.text += content.text;
+    g.reasoning += content.reasoning;
+    if (content.toolCall) g.toolCalls.push(content.toolCall);
+  }
+
+  private close(out: RecordOutput): void {
+    const g = this.group;
+    this.group = null;
+    if (!g || (g.text === '' && g.reasoning === '' && g.toolCalls.length === 0)) return;
+    const reply: Reply = {
+      source: { file: this.file, line: g.line },
+      format: 'codex-rollout',
+      id: g.id ?? null,
+      advertised: this.advertised,
+      text: g.text,
+      reasoning: g.reasoning,
+      toolCalls: g.toolCalls,
+      truncated: false,
+    };
+    if (this.model) reply.model = this.model;
+    out.replies.push(reply);
+  }
+}
