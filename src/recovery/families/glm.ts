@@ -1,0 +1,86 @@
+/**
+ * GLM-4.5 / 4.6 (`<tool_call>NAME\n<arg_key>K</arg_key>\n<arg_value>V</arg_value>\n</tool_call>`)
+ * and GLM-4.7 / 5 (the same without newlines). The template writes strings raw and everything else
+ * as JSON, so values are typed from the tool's schema (else kept as strings); nothing is trimmed.
+ * Source: tool-call-markup.md §B.10 (GLM chat templates; sglang glm4_moe_detector).
+ */
+
+import { Scanner, skipWs } from '../scan.js';
+import {
+  callFromParameters,
+  degenerate,
+  match,
+  truncated,
+  type Family,
+  type FamilyCall,
+  type FamilyMatch,
+  type FamilyProblem,
+  type RawParameter,
+} from '../family.js';
+
+const OPENER = '<tool_call>';
+const CLOSER = '</tool_call>';
+const KEY = '<arg_key>';
+const END_KEY = '</arg_key>';
+const VAL = '<arg_value>';
+const END_VAL = '</arg_value>';
+
+/** A GLM block: the opener is directly followed by a name character. */
+function isGlmStart(text: string, o: number): boolean {
+  const c = text[o + OPENER.length];
+  return c !== undefined && !' \t\r\n<{['.includes(c);
+}
+
+/** Reads `<tag>…</tag>` at i. */
+function element(sc: Scanner, i: number, open: string, close: string): { value: string; end: number } | { problem: FamilyProblem } {
+  if (i >= sc.text.length) return { problem: truncated(`the text ends before ${open}`) };
+  if (!sc.at(i, open)) return { problem: degenerate(`expected ${open}`) };
+  const e = sc.find(close, i + open.length);
+  if (e < 0) return { problem: truncated(`the text ends before ${close}`) };
+  const value = sc.text.slice(i + open.length, e);
+  if (value.includes(KEY) || value.includes(VAL)) return { problem: degenerate(`${open} runs into another element (a closer is missing)`) };
+  return { value, end: e + close.length };
+}
+
+export const glm: Family = {
+  id: 'glm',
+  source: 'tool-call-markup.md §B.10 (GLM-4.5/4.7 templates; sglang glm4_moe_detector)',
+  markers: [KEY, END_KEY, VAL, END_VAL],
+  detect(text) {
+    for (let o = text.indexOf(OPENER); o >= 0; o = text.indexOf(OPENER, o + OPENER.length)) if (isGlmStart(text, o)) return o;
+    return -1;
+  },
+  parse(text, from, ctx): FamilyMatch {
+    const sc = new Scanner(text);
+    const spans: Array<[number, number]> = [];
+    const calls: FamilyCall[] = [];
+    let pos = from;
+    for (let o = sc.find(OPENER, pos); o >= 0; o = sc.find(OPENER, pos)) {
+      const fail = (p: FamilyProblem) => {
+        spans.push([o, text.length]);
+        return match('glm', spans, calls, p);
+      };
+      if (!isGlmStart(text, o)) return fail(degenerate('a <tool_call> block of another dialect'));
+      let k = o + OPENER.length;
+      while (k < text.length && text[k] !== '\n' && text[k] !== '<') k++;
+      if (k >= text.length) return fail(truncated('the text ends inside the tool name'));
+      const name = text.slice(o + OPENER.length, k);
+      const params: RawParameter[] = [];
+      for (;;) {
+        k = skipWs(text, k);
+        if (k >= text.length) return fail(truncated(`the text ends before ${CLOSER}`));
+        if (sc.at(k, CLOSER)) break;
+        const key = element(sc, k, KEY, END_KEY);
+        if ('problem' in key) return fail(key.problem);
+        const val = element(sc, skipWs(text, key.end), VAL, END_VAL);
+        if ('problem' in val) return fail(val.problem);
+        params.push({ key: key.value, value: val.value, mode: 'schema' });
+        k = val.end;
+      }
+      calls.push(callFromParameters(name, params, ctx));
+      pos = k + CLOSER.length;
+      spans.push([o, pos]);
+    }
+    return match('glm', spans, calls);
+  },
+};

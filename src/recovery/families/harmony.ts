@@ -1,0 +1,95 @@
+/**
+ * OpenAI harmony (gpt-oss): a call is a message whose header names a recipient,
+ * `<|start|>assistant<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|>`;
+ * the recipient may sit in the role or the channel part of the header. `<|call|>` is a stop token
+ * that engines often consume, so the end of the text after a complete JSON object also ends the call
+ * (raullenchai/Rapid-MLX#438). `functions.` is removed from the recipient; any other namespace
+ * (`browser.search`, `python`) is kept whole and so is only recovered if advertised under that name.
+ * Messages without a recipient (analysis, final) are markup whose bodies count as prose.
+ * Source: tool-call-markup.md §B.5 (harmony docs; sglang gpt_oss_detector).
+ */
+
+import { Scanner, skipWs } from '../scan.js';
+import { callFromJsonText, degenerate, jsonAt, match, truncated, type Family, type FamilyCall, type FamilyMatch, type FamilyProblem } from '../family.js';
+
+const START = '<|start|>';
+const CHANNEL = '<|channel|>';
+const MESSAGE = '<|message|>';
+const CONSTRAIN = '<|constrain|>';
+const CALL = '<|call|>';
+const ENDS = ['<|end|>', '<|return|>', CALL];
+const HEADER_TOKENS = [START, CHANNEL];
+const RECIPIENT = /(?:^|[\s>])to=([^\s<]+)/;
+
+function nearest(sc: Scanner, from: number, tokens: readonly string[]): { at: number; token: string } | null {
+  let best: { at: number; token: string } | null = null;
+  for (const t of tokens) {
+    const at = sc.find(t, from);
+    if (at >= 0 && (best === null || at < best.at)) best = { at, token: t };
+  }
+  return best;
+}
+
+/** Walks the messages from `from`; `stopAtFirstCall` makes it a cheap detector. */
+function walk(text: string, from: number, stopAtFirstCall: boolean): FamilyMatch & { firstCall: number } {
+  const sc = new Scanner(text);
+  const spans: Array<[number, number]> = [];
+  const calls: FamilyCall[] = [];
+  let firstCall = -1;
+  let pos = from;
+  const done = (p: FamilyProblem | null = null) => ({ ...match('harmony', spans, calls, p), firstCall });
+  for (let h = nearest(sc, pos, HEADER_TOKENS); h !== null; h = nearest(sc, pos, HEADER_TOKENS)) {
+    const hs = h.at;
+    const m = sc.find(MESSAGE, hs);
+    if (m < 0) {
+      spans.push([hs, text.length]);
+      return done(firstCall >= 0 ? truncated(`the text ends before ${MESSAGE}`) : null);
+    }
+    const header = text.slice(hs, m).split(CONSTRAIN).join(' ');
+    const r = RECIPIENT.exec(header);
+    const bodyStart = m + MESSAGE.length;
+    if (r) {
+      if (firstCall < 0) firstCall = hs;
+      if (stopAtFirstCall) return done();
+      let name = r[1]!;
+      if (name.startsWith('functions.')) name = name.slice('functions.'.length);
+      const j = jsonAt(text, bodyStart, 'arguments');
+      if (!j.ok) {
+        spans.push([hs, text.length]);
+        return done(j.problem);
+      }
+      calls.push(callFromJsonText(name, text.slice(j.start, j.end)));
+      let end = skipWs(text, j.end);
+      if (sc.at(end, CALL)) end += CALL.length;
+      else if (end < text.length && !HEADER_TOKENS.some((t) => sc.at(end, t))) {
+        spans.push([hs, text.length]);
+        return done(degenerate('text after the call arguments'));
+      } else end = j.end;
+      spans.push([hs, end]);
+      pos = end;
+    } else {
+      // A message with no recipient: its header and end token are markup, its body is prose.
+      spans.push([hs, bodyStart]);
+      const e = nearest(sc, bodyStart, [...ENDS, START]);
+      if (e === null) return done();
+      if (e.token !== START) spans.push([e.at, e.at + e.token.length]);
+      pos = e.token === START ? e.at : e.at + e.token.length;
+    }
+  }
+  return done();
+}
+
+export const harmony: Family = {
+  id: 'harmony',
+  source: 'tool-call-markup.md §B.5 (OpenAI harmony docs; sglang gpt_oss_detector)',
+  markers: [CHANNEL, MESSAGE, CONSTRAIN, CALL],
+  detect(text) {
+    const first = nearest(new Scanner(text), 0, HEADER_TOKENS);
+    if (first === null) return -1;
+    return walk(text, first.at, true).firstCall >= 0 ? first.at : -1;
+  },
+  parse: (text, from) => {
+    const { firstCall: _unused, ...m } = walk(text, from, false);
+    return m;
+  },
+};

@@ -1,0 +1,75 @@
+/**
+ * Shared reader for families whose blocks are `OPENER <JSON call object or array> [CLOSER]`:
+ * Hermes/Qwen `<tool_call>`, Granite `<|tool_call|>`, Llama `<|python_tag|>` / `<|python_start|>`.
+ * Not a family itself; each family module declares its tokens and calls {@link parseJsonBlocks}.
+ */
+
+import { Scanner, skipWs } from '../scan.js';
+import {
+  callsFromJsonCallValue,
+  degenerate,
+  jsonAt,
+  match,
+  truncated,
+  type FamilyCall,
+  type FamilyMatch,
+} from '../family.js';
+
+export interface JsonBlockGrammar {
+  family: string;
+  opener: string;
+  /** The closer, or null when the block ends with the JSON value (closer is a stop token). */
+  closer: string | null;
+  /** Also accept the end of the text in place of the closer (for stop-token closers that may or may not be printed). */
+  closerOptional?: boolean;
+}
+
+/**
+ * The first opener followed (after whitespace) by `{` or `[`, or -1. Linear: one indexOf pass.
+ */
+export function detectJsonBlock(text: string, opener: string): number {
+  for (let i = text.indexOf(opener); i >= 0; i = text.indexOf(opener, i + opener.length)) {
+    const j = skipWs(text, i + opener.length);
+    if (text[j] === '{' || text[j] === '[') return i;
+  }
+  return -1;
+}
+
+/**
+ * Reads every block from `from`. Stops at the first defect: the text ending inside a block or
+ * before its closer is `truncated`; a block whose body is not JSON, or text between the JSON and
+ * the closer, is `degenerate`.
+ */
+export function parseJsonBlocks(text: string, from: number, g: JsonBlockGrammar): FamilyMatch {
+  const sc = new Scanner(text);
+  const spans: Array<[number, number]> = [];
+  const calls: FamilyCall[] = [];
+  const toEnd = (o: number): [number, number] => [o, text.length];
+  for (let o = sc.find(g.opener, from); o >= 0; o = sc.find(g.opener, spans[spans.length - 1]![1])) {
+    const j = jsonAt(text, o + g.opener.length, 'tool call JSON');
+    if (!j.ok) {
+      spans.push(toEnd(o));
+      return match(g.family, spans, calls, j.problem);
+    }
+    const got = callsFromJsonCallValue(text, j);
+    if ('problem' in got) {
+      spans.push(toEnd(o));
+      return match(g.family, spans, calls, got.problem);
+    }
+    calls.push(...got.calls);
+    let end = j.end;
+    if (g.closer !== null) {
+      const k = skipWs(text, j.end);
+      if (sc.at(k, g.closer)) end = k + g.closer.length;
+      else if (k >= text.length && g.closerOptional) end = j.end;
+      else {
+        spans.push(toEnd(o));
+        if (k >= text.length) return match(g.family, spans, calls, truncated(`the text ends before ${g.closer}`));
+        if (sc.at(k, g.opener)) return match(g.family, spans, calls, truncated(`a block lacks ${g.closer} before the next ${g.opener}`));
+        return match(g.family, spans, calls, degenerate(`text between the call JSON and ${g.closer}`));
+      }
+    }
+    spans.push([o, end]);
+  }
+  return match(g.family, spans, calls);
+}

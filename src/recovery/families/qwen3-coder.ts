@@ -1,0 +1,134 @@
+/**
+ * Qwen3-Coder / Qwen3.5 XML: `<tool_call>\n<function=NAME>\n<parameter=K>\nV\n</parameter>\n</function>\n</tool_call>`,
+ * also the naked `<function=NAME>…</function>` seen without its `<tool_call>` (jundot/omlx#844, an
+ * orphan `</tool_call>` may follow), and the Llama 3.1 / Functionary form with a JSON body
+ * `<function=NAME>{…}</function>` (labelled `llama3-function`).
+ * Source: tool-call-markup.md §B.9 (Qwen3-Coder chat template; sglang qwen3_coder_detector), §B.18.
+ *
+ * Values: exactly one leading and one trailing "\n" are removed — the template's own framing, as
+ * sglang's parser does — and nothing else; the value is then typed from the tool's schema (else a
+ * string). A value runs to the first `</parameter>`; a value that contains `<parameter=`,
+ * `<function=` or `</function>` is ambiguous and degenerate.
+ */
+
+import { Scanner, skipWs, isWs } from '../scan.js';
+import {
+  callFromJsonText,
+  callFromParameters,
+  degenerate,
+  jsonAt,
+  match,
+  truncated,
+  type Family,
+  type FamilyCall,
+  type FamilyMatch,
+  type FamilyProblem,
+  type ParseContext,
+  type RawParameter,
+} from '../family.js';
+
+const WRAP = '<tool_call>';
+const UNWRAP = '</tool_call>';
+const FN = '<function=';
+const END_FN = '</function>';
+const PARAM = '<parameter=';
+const END_PARAM = '</parameter>';
+
+/** Index of a `<tool_call>` that precedes `f` with only whitespace between, or -1. */
+function wrapperBefore(text: string, f: number, floor: number): number {
+  let i = f;
+  while (i > floor && isWs(text[i - 1])) i--;
+  const w = i - WRAP.length;
+  return w >= floor && text.startsWith(WRAP, w) ? w : -1;
+}
+
+/** Reads `NAME>` from i; the name may not hold `<` or a newline. */
+function tagValue(sc: Scanner, i: number, what: string): { value: string; end: number } | { problem: FamilyProblem } {
+  const gt = sc.find('>', i);
+  if (gt < 0) return { problem: truncated(`the text ends inside the ${what}`) };
+  const value = sc.text.slice(i, gt);
+  if (value === '' || value.includes('<') || value.includes('\n')) return { problem: degenerate(`a malformed ${what}`) };
+  return { value, end: gt + 1 };
+}
+
+function stripFraming(v: string): string {
+  const a = v.startsWith('\n') ? 1 : 0;
+  const b = v.length > a && v.endsWith('\n') ? v.length - 1 : v.length;
+  return v.slice(a, b);
+}
+
+function readFunction(sc: Scanner, f: number, ctx: ParseContext): { call: FamilyCall; end: number; json: boolean } | { problem: FamilyProblem } {
+  const text = sc.text;
+  const n = tagValue(sc, f + FN.length, 'function name');
+  if ('problem' in n) return n;
+  let k = skipWs(text, n.end);
+  if (text[k] === '{') {
+    const j = jsonAt(text, k, 'arguments');
+    if (!j.ok) return j;
+    k = skipWs(text, j.end);
+    if (k >= text.length) return { problem: truncated(`the text ends before ${END_FN}`) };
+    if (!sc.at(k, END_FN)) return { problem: degenerate(`text after the arguments before ${END_FN}`) };
+    return { call: callFromJsonText(n.value, text.slice(j.start, j.end)), end: k + END_FN.length, json: true };
+  }
+  const params: RawParameter[] = [];
+  for (;;) {
+    k = skipWs(text, k);
+    if (k >= text.length) return { problem: truncated(`the text ends before ${END_FN}`) };
+    if (sc.at(k, END_FN)) return { call: callFromParameters(n.value, params, ctx), end: k + END_FN.length, json: false };
+    if (!sc.at(k, PARAM)) return { problem: degenerate('text inside a function outside any parameter') };
+    const key = tagValue(sc, k + PARAM.length, 'parameter name');
+    if ('problem' in key) return key;
+    const e = sc.find(END_PARAM, key.end);
+    if (e < 0) return { problem: truncated(`the text ends before ${END_PARAM}`) };
+    const raw = text.slice(key.end, e);
+    if (raw.includes(PARAM) || raw.includes(FN) || raw.includes(END_FN)) {
+      return { problem: degenerate(`parameter "${key.value}" runs into another tag (a closer is missing)`) };
+    }
+    params.push({ key: key.value, value: stripFraming(raw), mode: 'schema' });
+    k = e + END_PARAM.length;
+  }
+}
+
+export const qwen3Coder: Family = {
+  id: 'qwen3-coder',
+  source: 'tool-call-markup.md §B.9 (Qwen3-Coder template; sglang qwen3_coder_detector), §B.18 (Functionary / Llama 3.1 <function=…>)',
+  // Only the '=' forms are distinctive: `</parameter>` and `</function>` belong to other XML dialects too.
+  markers: [FN, PARAM],
+  detect(text) {
+    const f = text.indexOf(FN);
+    if (f < 0) return -1;
+    const w = wrapperBefore(text, f, 0);
+    return w >= 0 ? w : f;
+  },
+  parse(text, from, ctx): FamilyMatch {
+    const sc = new Scanner(text);
+    const spans: Array<[number, number]> = [];
+    const calls: FamilyCall[] = [];
+    let label = 'qwen3-coder';
+    let pos = from;
+    for (let f = sc.find(FN, pos); f >= 0; f = sc.find(FN, pos)) {
+      const w = wrapperBefore(text, f, pos);
+      const start = w >= 0 ? w : f;
+      const fail = (p: FamilyProblem) => {
+        spans.push([start, text.length]);
+        return match(label, spans, calls, p);
+      };
+      const r = readFunction(sc, f, ctx);
+      if ('problem' in r) return fail(r.problem);
+      if (r.json) label = 'llama3-function';
+      calls.push(r.call);
+      let end = r.end;
+      const k = skipWs(text, end);
+      if (w >= 0) {
+        if (k >= text.length) return fail(truncated(`the text ends before ${UNWRAP}`));
+        if (!sc.at(k, UNWRAP)) return fail(degenerate(`text after ${END_FN} before ${UNWRAP}`));
+        end = k + UNWRAP.length;
+      } else if (sc.at(k, UNWRAP)) {
+        end = k + UNWRAP.length; // the orphan closer of a naked function (jundot/omlx#844)
+      }
+      spans.push([start, end]);
+      pos = end;
+    }
+    return match(label, spans, calls);
+  },
+};

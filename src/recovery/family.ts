@@ -1,0 +1,179 @@
+/**
+ * The common interface of a markup family and the call builders the family parsers share.
+ *
+ * A family module (src/recovery/families/*.ts) knows one model family's tool-call grammar. It
+ * detects where its markup starts, parses every block into calls, and says whether the envelope is
+ * complete. It does not decide whether a call may be recovered: advertised names, quotation, prose
+ * and the order of refusal reasons belong to ../index.ts, the same for every family.
+ */
+
+import type { JsonSchema } from '../capture/types.js';
+import { parseArguments } from '../capture/toolcall.js';
+import { isObject, parseJsonValue, scanJson, skipWs, type JsonScan } from './scan.js';
+import { typeParameter } from './typing.js';
+
+/** One call as the markup spells it, before any recovery decision. */
+export interface FamilyCall {
+  /** The tool name exactly as written (decorations such as `functions.` already removed). */
+  name: string;
+  /** The argument text: the JSON slice for JSON families, `JSON.stringify` of the typed object for
+   * per-parameter families. */
+  argumentsRaw: string;
+  /** The arguments object, or null when they do not parse / type. */
+  arguments: Record<string, unknown> | null;
+  /** Why `arguments` is null. */
+  argumentsError: string | null;
+}
+
+/** A defect of the envelope itself. */
+export interface FamilyProblem {
+  reason: 'truncated' | 'degenerate';
+  detail: string;
+}
+
+/** What a family read from a text. */
+export interface FamilyMatch {
+  /** The family (or dialect) label reported in the verdict, e.g. `deepseek-v3`, `dsml`. */
+  family: string;
+  /** Markup spans [start, end) in the text, in order, non-overlapping. */
+  spans: Array<[number, number]>;
+  /** The calls read, in order (possibly only those before a problem). */
+  calls: FamilyCall[];
+  /** The first envelope defect met, or null when every block is complete and well formed. */
+  problem: FamilyProblem | null;
+}
+
+/** What a parser may ask about the request. */
+export interface ParseContext {
+  /** The advertised tool's parameters schema, when the capture recorded it. */
+  schemaOf(name: string): JsonSchema | undefined;
+}
+
+/** A model family's tool-call grammar. Adding a family is one module implementing this. */
+export interface Family {
+  /** Short id, also the default label. */
+  id: string;
+  /** Where the grammar comes from (spec, model card, research-note section). */
+  source: string;
+  /** Distinctive tokens of the family: seeing one that `detect` does not claim is a degenerate leak. */
+  markers: readonly string[];
+  /** Index of the first place this family's markup starts, or -1. Must be linear in the text. */
+  detect(text: string): number;
+  /** Parses every block from `from` (the value `detect` returned). Never throws on any text. */
+  parse(text: string, from: number, ctx: ParseContext): FamilyMatch;
+}
+
+/** Builds a match; `problem` defaults to none. */
+export function match(family: string, spans: Array<[number, number]>, calls: FamilyCall[], problem: FamilyProblem | null = null): FamilyMatch {
+  return { family, spans, calls, problem };
+}
+
+export const truncated = (detail: string): FamilyProblem => ({ reason: 'truncated', detail });
+export const degenerate = (detail: string): FamilyProblem => ({ reason: 'degenerate', detail });
+
+/** A call whose arguments are the JSON text `raw` (must be an object; duplicate keys refused). */
+export function callFromJsonText(name: string, raw: string): FamilyCall {
+  const dup = parseJsonValue(raw);
+  if (!dup.ok && dup.error.startsWith('duplicate key')) {
+    return { name, argumentsRaw: raw, arguments: null, argumentsError: `arguments have a ${dup.error}` };
+  }
+  const { value, error } = parseArguments(raw);
+  return { name, argumentsRaw: raw, arguments: value, argumentsError: error };
+}
+
+/** A JSON value delimited in the text: its extent, or why it could not be read. */
+export type JsonAt =
+  | { ok: true; start: number; end: number; scan: JsonScan }
+  | { ok: false; problem: FamilyProblem };
+
+/**
+ * Delimits the JSON object/array that starts at the first non-whitespace character from `i`.
+ * The text ending inside it is `truncated`; anything else where JSON should start is `degenerate`.
+ */
+export function jsonAt(text: string, i: number, what: string): JsonAt {
+  const start = skipWs(text, i);
+  if (start >= text.length) return { ok: false, problem: truncated(`the text ends before the ${what}`) };
+  if (text[start] !== '{' && text[start] !== '[') return { ok: false, problem: degenerate(`the ${what} is not JSON`) };
+  const scan = scanJson(text, start);
+  if (scan.end < 0) return { ok: false, problem: truncated(`the text ends inside the ${what}`) };
+  return { ok: true, start, end: scan.end, scan };
+}
+
+/**
+ * Reads the calls of a JSON call object or array (`{"name": N, "arguments": A}`; `parameters` is
+ * accepted for `arguments`, by key presence, never truthiness; `arguments` may be a JSON string
+ * holding the object, decoded once more as vLLM does for Hermes).
+ *
+ * @param text the whole text; `at` delimits the value.
+ * @returns the calls, or a problem when an entry has no string name.
+ */
+export function callsFromJsonCallValue(text: string, at: { start: number; end: number; scan: JsonScan }): { calls: FamilyCall[] } | { problem: FamilyProblem } {
+  const raw = text.slice(at.start, at.end);
+  const parsed = parseJsonValue(raw);
+  if (!parsed.ok) return { calls: [{ name: '', argumentsRaw: raw, arguments: null, argumentsError: `call object is ${parsed.error}` }] };
+  const entries = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
+  if (entries.length === 0) return { problem: degenerate('an empty call list') };
+  const calls: FamilyCall[] = [];
+  for (const entry of entries) {
+    if (!isObject(entry) || typeof entry['name'] !== 'string') return { problem: degenerate('a call entry has no string "name"') };
+    const name = entry['name'];
+    const hasArgs = Object.prototype.hasOwnProperty.call(entry, 'arguments');
+    const hasParams = Object.prototype.hasOwnProperty.call(entry, 'parameters');
+    if (hasArgs === hasParams) {
+      const why = hasArgs ? 'both "arguments" and "parameters"' : 'neither "arguments" nor "parameters"';
+      calls.push({ name, argumentsRaw: '', arguments: null, argumentsError: `call has ${why}` });
+      continue;
+    }
+    const key = hasArgs ? 'arguments' : 'parameters';
+    const value = entry[key];
+    // The exact argument text when the value is the root object's member; re-serialised for arrays.
+    const span = !Array.isArray(parsed.value) ? at.scan.members.get(key) : undefined;
+    if (typeof value === 'string') calls.push(callFromJsonText(name, value));
+    else if (isObject(value)) calls.push(callFromJsonText(name, span ? text.slice(span[0], span[1]) : JSON.stringify(value)));
+    else calls.push({ name, argumentsRaw: JSON.stringify(value) ?? '', arguments: null, argumentsError: `"${key}" is not a JSON object` });
+  }
+  return { calls };
+}
+
+/** One parameter of a per-parameter family, before typing. */
+export interface RawParameter {
+  key: string;
+  /** The value text after the family's framing has been removed. */
+  value: string;
+  /** `string`: keep the text (DSML string="true"); `json`: must parse (string="false"); `schema`: type from the schema. */
+  mode: 'string' | 'json' | 'schema';
+  /** Set when the markup itself makes the value unusable (e.g. a `string` flag that is neither true nor false). */
+  error?: string;
+}
+
+/** Builds a call from per-parameter values: duplicate keys and values that fail typing are errors. */
+export function callFromParameters(name: string, params: RawParameter[], ctx: ParseContext): FamilyCall {
+  const args: Record<string, unknown> = {};
+  // defineProperty, not assignment: a parameter named `__proto__` must become a key, as JSON.parse does.
+  const put = (key: string, value: unknown) =>
+    Object.defineProperty(args, key, { value, enumerable: true, writable: true, configurable: true });
+  const schema = ctx.schemaOf(name);
+  let error: string | null = null;
+  for (const p of params) {
+    if (Object.prototype.hasOwnProperty.call(args, p.key)) {
+      error ??= `parameter "${p.key}" appears twice`;
+      continue;
+    }
+    if (p.error !== undefined) {
+      error ??= p.error;
+    } else if (p.mode === 'string') {
+      put(p.key, p.value);
+    } else if (p.mode === 'json') {
+      const v = parseJsonValue(p.value);
+      if (v.ok) put(p.key, v.value);
+      else error ??= `parameter "${p.key}" is marked JSON but is ${v.error}`;
+    } else {
+      const v = typeParameter(p.value, schema, p.key);
+      if (v.ok) put(p.key, v.value);
+      else error ??= v.error;
+    }
+  }
+  const raw = JSON.stringify(args);
+  if (error) return { name, argumentsRaw: raw, arguments: null, argumentsError: error };
+  return { name, argumentsRaw: raw, arguments: args, argumentsError: null };
+}

@@ -1,0 +1,119 @@
+/**
+ * "Is the markup the reply, or a quotation of it?"
+ *
+ * Markup is a quotation when a markup span starts inside:
+ * - a Markdown fenced block (a line indented ≤ 3 spaces opening with ``` or ~~~, closed by a line
+ *   with a run of the same character at least as long, or by the end of the text);
+ * - an inline code span (a backtick run closed by the next run of the same length);
+ * or when the prose just before it frames it as an example ("for example", "e.g.", "like this", …).
+ * Fence and backtick runs that lie inside a markup span are ignored: DeepSeek V3's ```json and
+ * backticks inside argument values belong to the markup, not to Markdown (tool-call-markup.md §C.7).
+ */
+
+import { normaliseSpans } from './prose.js';
+
+/** Words that frame the following markup as an example; matched in the prose just before it. */
+const EXAMPLE_FRAME = /\b(?:for example|for instance|e\.g\.|an example|example:|like this|like so|looks like|syntax|such as)/i;
+/** How many characters of prose before a span are read for an example frame. */
+const FRAME_WINDOW = 160;
+
+type Span = [number, number];
+
+/** Index of the span containing i (spans sorted, merged), advancing a cursor; -1 when none. */
+class SpanCursor {
+  private k = 0;
+  constructor(private readonly spans: Span[]) {}
+  inside(i: number): boolean {
+    while (this.k < this.spans.length && this.spans[this.k]![1] <= i) this.k++;
+    return this.k < this.spans.length && this.spans[this.k]![0] <= i;
+  }
+}
+
+/** Fenced regions [open line start, end of closing line or text end). */
+function fencedRegions(text: string, spans: Span[]): Span[] {
+  const regions: Span[] = [];
+  const cursor = new SpanCursor(spans);
+  let open: { start: number; ch: string; len: number } | null = null;
+  for (let ls = 0; ls <= text.length; ) {
+    const nl = text.indexOf('\n', ls);
+    const le = nl < 0 ? text.length : nl;
+    let i = ls;
+    while (i < le && i - ls < 3 && text[i] === ' ') i++;
+    const ch = text[i];
+    if ((ch === '`' || ch === '~') && !cursor.inside(i)) {
+      let j = i;
+      while (j < le && text[j] === ch) j++;
+      const len = j - i;
+      if (len >= 3) {
+        if (open === null) open = { start: ls, ch, len };
+        else if (ch === open.ch && len >= open.len && text.slice(j, le).trim() === '') {
+          regions.push([open.start, le]);
+          open = null;
+        }
+      }
+    }
+    if (nl < 0) break;
+    ls = nl + 1;
+  }
+  if (open !== null) regions.push([open.start, text.length]);
+  return regions;
+}
+
+/** Inline code regions from backtick runs outside spans and fences. */
+function inlineCodeRegions(text: string, skip: Span[]): Span[] {
+  const runs: Array<{ at: number; len: number }> = [];
+  const cursor = new SpanCursor(skip);
+  for (let i = text.indexOf('`'); i >= 0; ) {
+    let j = i;
+    while (j < text.length && text[j] === '`') j++;
+    if (!cursor.inside(i)) runs.push({ at: i, len: j - i });
+    i = text.indexOf('`', j);
+  }
+  // next[k]: index of the next run with the same length, found by one backward pass.
+  const next = new Array<number>(runs.length).fill(-1);
+  const lastByLen = new Map<number, number>();
+  for (let k = runs.length - 1; k >= 0; k--) {
+    next[k] = lastByLen.get(runs[k]!.len) ?? -1;
+    lastByLen.set(runs[k]!.len, k);
+  }
+  const regions: Span[] = [];
+  for (let k = 0; k < runs.length; ) {
+    const m = next[k]!;
+    if (m < 0) { k++; continue; }
+    regions.push([runs[k]!.at, runs[m]!.at + runs[m]!.len]);
+    k = m + 1;
+  }
+  return regions;
+}
+
+function startsInside(spans: Span[], regions: Span[]): boolean {
+  let r = 0;
+  for (const [s] of spans) {
+    while (r < regions.length && regions[r]![1] <= s) r++;
+    if (r < regions.length && regions[r]![0] <= s) return true;
+  }
+  return false;
+}
+
+/**
+ * Says whether the markup spans are quoted.
+ *
+ * @param text the reply's visible text.
+ * @param markupSpans [start, end) offsets of the markup.
+ * @returns a short description of the quotation (`inside a Markdown fence`, …), or null.
+ */
+export function quotationOf(text: string, markupSpans: Array<[number, number]>): string | null {
+  const spans = normaliseSpans(markupSpans, text.length);
+  if (spans.length === 0) return null;
+  const fences = fencedRegions(text, spans);
+  if (startsInside(spans, fences)) return 'inside a Markdown fence';
+  if (startsInside(spans, inlineCodeRegions(text, normaliseSpans([...spans, ...fences], text.length)))) return 'inside backticks';
+  let prevEnd = 0;
+  for (const [s, e] of spans) {
+    const window = text.slice(Math.max(prevEnd, s - FRAME_WINDOW), s);
+    const m = EXAMPLE_FRAME.exec(window);
+    if (m) return `framed as an example ("${m[0]}")`;
+    prevEnd = e;
+  }
+  return null;
+}

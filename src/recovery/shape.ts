@@ -1,0 +1,73 @@
+/**
+ * Shape fallback for dialects no family knows (the CodeAF rule, tool-call-markup.md §A.2):
+ * the reply's symbol density is at least {@link SHAPE_DENSITY_FLOOR} and some advertised tool name
+ * appears "fenced in symbols" (the nearest character on both sides, after skipping `_` runs, is a
+ * symbol; the text's edges count as spacing). A symbol is any code point that is not a letter, a
+ * digit, whitespace or `_`. Such a reply is convicted as family `unknown` and never recovered.
+ */
+
+/** Minimum share (0..1) of symbol code points for the shape fallback (CodeAF machineryDensityFloor). */
+export const SHAPE_DENSITY_FLOOR = 0.1;
+
+import { Scanner } from './scan.js';
+
+const WORDISH = /[\p{L}\p{N}\s_]/u;
+
+function isSymbol(ch: string | undefined): boolean {
+  if (ch === undefined) return false;
+  const c = ch.charCodeAt(0);
+  if (c < 0x80) {
+    return !((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c <= 0x20 || c === 0x7f);
+  }
+  return !WORDISH.test(ch);
+}
+
+/** Symbol code points over all code points, 0..1 (0 for empty text). */
+export function symbolDensity(text: string): number {
+  let total = 0;
+  let symbols = 0;
+  for (const ch of text) {
+    total++;
+    if (isSymbol(ch)) symbols++;
+  }
+  return total === 0 ? 0 : symbols / total;
+}
+
+/** The code point that ends just before index i / starts at i. */
+function pointBefore(text: string, i: number): string | undefined {
+  if (i <= 0) return undefined;
+  const c = text.charCodeAt(i - 1);
+  return c >= 0xdc00 && c <= 0xdfff && i >= 2 ? text.slice(i - 2, i) : text[i - 1];
+}
+function pointAt(text: string, i: number): string | undefined {
+  if (i >= text.length) return undefined;
+  const c = text.charCodeAt(i);
+  return c >= 0xd800 && c <= 0xdbff ? text.slice(i, i + 2) : text[i];
+}
+
+/**
+ * The lines holding advertised names fenced in symbols, as spans, when the density floor is met;
+ * empty when the shape does not fire.
+ */
+export function shapeSpans(text: string, names: readonly string[]): Array<[number, number]> {
+  const wanted = names.map((n) => n.trim()).filter((n) => n !== '');
+  if (wanted.length === 0 || symbolDensity(text) < SHAPE_DENSITY_FLOOR) return [];
+  const spans: Array<[number, number]> = [];
+  const sc = new Scanner(text);
+  for (const name of wanted) {
+    // Line start tracked forward (occurrences only move right), so a 1 MB single line stays linear.
+    let lineStart = 0;
+    for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + name.length)) {
+      let a = at;
+      while (a > 0 && text[a - 1] === '_') a--;
+      let b = at + name.length;
+      while (b < text.length && text[b] === '_') b++;
+      if (isSymbol(pointBefore(text, a)) && isSymbol(pointAt(text, b))) {
+        for (let nl = sc.find('\n', lineStart); nl >= 0 && nl < a; nl = sc.find('\n', lineStart)) lineStart = nl + 1;
+        const nl = sc.find('\n', b);
+        spans.push([lineStart, nl < 0 ? text.length : nl]);
+      }
+    }
+  }
+  return spans;
+}
