@@ -122,7 +122,8 @@ class SseSession {
     }
     const ev: DecodedEvent = { payload, event: msg.event, line };
     if (this.acc) return this.acc.push(ev.payload, ev.event, ev.line);
-    const api = this.ctx.api ?? sniffStreamPayload(payload, msg.event);
+    // a keep-alive `{"type":"ping"}` says "Anthropic" but some OpenAI-compatible servers send it too
+    const api = this.ctx.api ?? (isPing(payload) ? null : sniffStreamPayload(payload, msg.event));
     if (api === null) {
       this.firstUnknownLine ??= line;
       if (this.pending.length < MAX_PENDING_EVENTS) this.pending.push(ev);
@@ -147,6 +148,10 @@ class SseSession {
   private error(line: number, code: CaptureError['code'], message: string): CaptureError {
     return { file: this.ctx.file, line, code, message, severity: 'error' };
   }
+}
+
+function isPing(payload: unknown): boolean {
+  return typeof payload === 'object' && payload !== null && (payload as Record<string, unknown>)['type'] === 'ping';
 }
 
 function* itemsOf(out: StreamOutput): Generator<CaptureItem> {

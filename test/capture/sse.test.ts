@@ -129,6 +129,13 @@ describe('readSseLines framing (synthetic fixtures written from capture-formats.
     ]);
   });
 
+  it('does not take a leading {"type":"ping"} keep-alive as proof of Anthropic', async () => {
+    const text = 'data: {"type":"ping"}\n\ndata: {"id":"c3","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"y"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n';
+    const items = await collect(readSseLines(linesOf(text), { file: 'x.sse', advertised: null }));
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ kind: 'reply', reply: { format: 'openai-chat-sse', id: 'c3', text: 'y', source: { line: 3 } } });
+  });
+
   it('holds unrecognised events until the API is known, then replays them', async () => {
     // the first event carries no `object` and no `type`: only the later chunk says it is Chat
     const text = 'data: {"id":"c2","choices":[]}\n\ndata: {"id":"c2","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"x"},"finish_reason":"stop"}]}\n\n';
