@@ -42,7 +42,7 @@ import { qwen3Coder } from './families/qwen3-coder.js';
 import { recoveredCallId } from './ids.js';
 import { normaliseSpans, proseRatio } from './prose.js';
 import { quotationOf } from './quotation.js';
-import { Scanner } from './scan.js';
+import { isWs } from './scan.js';
 import { shapeSpans } from './shape.js';
 import type { ReasonCode, RecoveredCall, RecoveryInput, RecoveryOptions, RecoveryOutcome, RecoveryVerdict } from './types.js';
 
@@ -104,12 +104,21 @@ function findMarkup(text: string, ctx: ParseContext): FamilyMatch | null {
   }
   const stray = strayMarker(text, []);
   if (stray === null) return null;
-  // Every occurrence of the family's tokens is markup; the rest is prose.
-  const sc = new Scanner(text);
-  const spans: Array<[number, number]> = [];
+  // Markup runs from the family's first token to the end of the non-whitespace run glued to its
+  // last one: `<parameter=command=create</parameter>` and `<|tool_call_begin|> … <|tool_call_end|>`
+  // are all markup, while in "[TOOL_CALLS] marks calls" only the token is.
+  let first = text.length;
+  let last = 0;
   for (const marker of FAMILIES.find((f) => f.id === stray.family)!.markers) {
-    for (let at = sc.find(marker, 0); at >= 0; at = text.indexOf(marker, at + marker.length)) spans.push([at, at + marker.length]);
+    const a = text.indexOf(marker);
+    if (a < 0) continue;
+    first = Math.min(first, a);
+    const z = text.lastIndexOf(marker);
+    let end = z + marker.length;
+    while (end < text.length && !isWs(text[end])) end++;
+    last = Math.max(last, end);
   }
+  const spans: Array<[number, number]> = [[first, last]];
   return match(stray.family, spans, [], degenerate(`${stray.marker} with no readable ${stray.family} call`));
 }
 

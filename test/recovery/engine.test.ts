@@ -1,0 +1,182 @@
+/**
+ * Engine-level tests: the prose ratio definition, reason precedence, typing from schemas,
+ * reasoning text, and large adversarial inputs (asserting the verdict, not the time).
+ */
+import { describe, expect, it } from 'vitest';
+import { makeToolCall } from '../../src/capture/toolcall.js';
+import { DEFAULT_PROSE_CEILING, proseRatio, recoverReply, type RecoveryInput } from '../../src/recovery/index.js';
+import { typeParameter } from '../../src/recovery/typing.js';
+import { scanJson } from '../../src/recovery/scan.js';
+
+const HERMES = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Tokyo"}}\n</tool_call>';
+const opts = { proseCeiling: DEFAULT_PROSE_CEILING };
+const input = (text: string, extra: Partial<RecoveryInput> = {}): RecoveryInput => ({
+  text,
+  advertised: [{ name: 'get_weather' }],
+  toolCalls: [],
+  truncated: false,
+  ...extra,
+});
+
+describe('proseRatio', () => {
+  it('counts non-whitespace code points outside the spans over all non-whitespace code points', () => {
+    // "ab" + "<x>" + "cd": 7 non-whitespace, 4 outside [3, 6).
+    expect(proseRatio('ab <x> cd', [[3, 6]])).toBe(4 / 7);
+  });
+  it('is 1 without spans, 0 for blank text, 0 when the markup is everything', () => {
+    expect(proseRatio('hello', [])).toBe(1);
+    expect(proseRatio(' \n\t ', [[0, 2]])).toBe(0);
+    expect(proseRatio('<a>', [[0, 3]])).toBe(0);
+  });
+  it('counts a surrogate pair once', () => {
+    expect(proseRatio('😀😀<t>', [[4, 7]])).toBe(2 / 5);
+  });
+  it('merges unsorted, overlapping spans and clamps out-of-range ones', () => {
+    expect(proseRatio('abcdefghij', [[5, 8], [-4, 2], [6, 99]])).toBe(3 / 10);
+  });
+  it('ignores Unicode whitespace such as U+3000 and U+00A0', () => {
+    expect(proseRatio('a\u3000\u00a0b<t>', [[4, 7]])).toBe(2 / 5);
+  });
+});
+
+describe('reason precedence (one reason per refusal)', () => {
+  it('structured calls win over any markup, and reasoning markup is still flagged', () => {
+    const v = recoverReply(
+      input(HERMES, { reasoning: HERMES, toolCalls: [makeToolCall('call_1', 'get_weather', 'function', '{"city":"Tokyo"}')] }),
+      opts,
+    );
+    expect(v).toEqual({ outcome: 'none', reason: 'structured', family: null, proseRatio: null, calls: [], detail: expect.any(String), reasoningMarkup: true });
+  });
+  it('quotation before truncated', () => {
+    const v = recoverReply(input('```\n<tool_call>\n{"name": "get_weather", "arguments": {"ci\n```'), opts);
+    expect([v.outcome, v.reason]).toEqual(['none', 'quotation']);
+  });
+  it('truncated before unadvertised', () => {
+    const v = recoverReply(input('<tool_call>\n{"name": "other", "arguments": {}}'), opts);
+    expect([v.outcome, v.reason]).toEqual(['refused', 'truncated']);
+  });
+  it('unadvertised before bad_arguments', () => {
+    const text = '<tool_call>{"name": "get_weather", "arguments": 3}</tool_call><tool_call>{"name": "other", "arguments": {}}</tool_call>';
+    expect(recoverReply(input(text), opts).reason).toBe('unadvertised');
+  });
+  it('truncated before no_advertised_tools', () => {
+    const v = recoverReply(input('<tool_call>\n{"name": "get_weather"', { advertised: null }), opts);
+    expect(v.reason).toBe('truncated');
+  });
+  it('an empty advertised list (the request declared no tools) makes every call unadvertised', () => {
+    expect(recoverReply(input(HERMES, { advertised: [] }), { proseCeiling: 0.5, tools: ['get_weather'] }).reason).toBe('unadvertised');
+  });
+  it('the prose ceiling is honoured exactly: ratio equal to the ceiling still recovers', () => {
+    const text = 'abc ' + '<tool_call>{"name":"get_weather","arguments":{}}</tool_call>';
+    const r = proseRatio(text, [[4, text.length]]);
+    expect(recoverReply(input(text), { proseCeiling: r }).outcome).toBe('recovered');
+    expect(recoverReply(input(text), { proseCeiling: r - 0.001 }).reason).toBe('prose');
+  });
+});
+
+describe('ids', () => {
+  it('are stable for the same seed and differ between seeds and between identical calls', () => {
+    const two = HERMES + '\n' + HERMES;
+    const a = recoverReply(input(two, { idSeed: 'f.jsonl:3' }), opts).calls.map((c) => c.id);
+    const b = recoverReply(input(two, { idSeed: 'f.jsonl:3' }), opts).calls.map((c) => c.id);
+    const c = recoverReply(input(two, { idSeed: 'f.jsonl:4' }), opts).calls.map((k) => k.id);
+    expect(a).toEqual(b);
+    expect(a[0]).not.toBe(a[1]);
+    expect(a[0]).not.toBe(c[0]);
+    expect(a[0]).toMatch(/^guard_[0-9a-f]{16}$/);
+  });
+});
+
+describe('typeParameter (schema typing of untyped XML values)', () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      s: { type: 'string' },
+      n: { type: 'integer' },
+      x: { type: 'number' },
+      b: { type: 'boolean' },
+      o: { type: 'object' },
+      a: { type: 'array' },
+      sn: { type: ['string', 'null'] },
+      u: { anyOf: [{ type: 'integer' }, { type: 'boolean' }] },
+    },
+  };
+  it.each([
+    ['s', 'false', 'false'],
+    ['s', '12', '12'],
+    ['n', '-42', -42],
+    ['x', '2.5e3', 2500],
+    ['b', 'True', true],
+    ['b', 'false', false],
+    ['o', '{"k": [1]}', { k: [1] }],
+    ['a', '[1, "2"]', [1, '2']],
+    ['sn', 'null', null],
+    ['sn', 'nullish', 'nullish'],
+    ['u', 'true', true],
+    ['u', '7', 7],
+    ['missing', '7', '7'],
+  ])('%s = %j → %j', (key, raw, want) => {
+    expect(typeParameter(raw, schema, key)).toEqual({ ok: true, value: want });
+  });
+  it.each([
+    ['n', '1.5'],
+    ['n', '9007199254740993'],
+    ['b', 'yes'],
+    ['o', '[1]'],
+    ['a', '{"k": 1}'],
+    ['x', 'NaN'],
+  ])('%s = %j is refused', (key, raw) => {
+    expect(typeParameter(raw, schema, key).ok).toBe(false);
+  });
+  it('without a schema every value stays a string', () => {
+    expect(typeParameter('3', undefined, 'n')).toEqual({ ok: true, value: '3' });
+  });
+});
+
+describe('scanJson', () => {
+  it('skips brackets and escaped quotes inside strings and records root members exactly', () => {
+    const t = 'x{"a": "}\\"{", "b" : [1, {"c": 2}] }y';
+    const s = scanJson(t, 1);
+    expect(s.end).toBe(t.length - 1);
+    expect(t.slice(...s.members.get('b')!)).toBe('[1, {"c": 2}]');
+    expect(s.duplicateKey).toBeNull();
+  });
+  it('reports a nested duplicate key and a truncation', () => {
+    expect(scanJson('{"a": {"k": 1, "k": 2}}', 0).duplicateKey).toBe('k');
+    expect(scanJson('{"a": "unterminated', 0).end).toBe(-1);
+  });
+});
+
+describe('never throws; large adversarial inputs', () => {
+  it('a 1.1 MB reply of repeated <tool_call> is a degenerate hermes leak', () => {
+    const text = '<tool_call>'.repeat(100_000);
+    const v = recoverReply(input(text), opts);
+    expect([v.outcome, v.reason, v.family, v.proseRatio]).toEqual(['refused', 'degenerate', 'hermes', 0]);
+  });
+  it('a 1 MB unbalanced JSON body is truncated', () => {
+    const v = recoverReply(input('<tool_call>' + '[{"a":'.repeat(170_000)), opts);
+    expect([v.outcome, v.reason]).toEqual(['refused', 'truncated']);
+  });
+  it('100k complete calls are all recovered, each with a distinct id', () => {
+    const v = recoverReply(input(`${HERMES}\n`.repeat(20_000)), opts);
+    expect(v.outcome).toBe('recovered');
+    expect(v.calls).toHaveLength(20_000);
+    expect(new Set(v.calls.map((c) => c.id)).size).toBe(20_000);
+  });
+  it('repeated openers of every family and a sea of backticks stay readable', () => {
+    const parts = ['<｜tool▁calls▁begin｜>', '<｜DSML｜function_calls>', '<function=get_weather>', '[TOOL_CALLS]', '<|channel|>', '<arg_key>', '`', '"get_weather"'];
+    for (const p of parts) {
+      const v = recoverReply(input(p.repeat(Math.ceil(500_000 / p.length))), opts);
+      expect(v.outcome, p).not.toBe('recovered');
+    }
+  });
+  it('odd inputs give a verdict, not an exception', () => {
+    const odd = [
+      { text: undefined as unknown as string, advertised: null, toolCalls: [], truncated: false },
+      { text: '\ud800<tool_call>{"name":"get_weather","arguments":{"x":"\udfff"}}</tool_call>', advertised: [{ name: 'get_weather', schema: { properties: null } }], toolCalls: [], truncated: false },
+      { text: HERMES, advertised: [{ name: 'get_weather', schema: { properties: { city: { type: 'integer', anyOf: 'x' } } } }], toolCalls: null as unknown as [], truncated: false },
+    ];
+    for (const i of odd) expect(() => recoverReply(i as RecoveryInput, opts)).not.toThrow();
+    expect(recoverReply(odd[1] as RecoveryInput, opts).outcome).toBe('recovered');
+  });
+});
