@@ -177,16 +177,3 @@ export class JsonValueSplitter {
     this.parts.push(segment);
   }
 }
-
-/**
- * The 1-based line of a `JSON.parse` error inside a record's text, from the "position N" that V8
- * puts in its message; the record's first line when the message has none.
- */
-export function jsonErrorLine(message: string, text: string, startLine: number): number {
-  const m = /position (\d+)/.exec(message);
-  if (!m) return startLine;
-  const pos = Math.min(Number(m[1]), text.length);
-  let newlines = 0;
-  for (let i = 0; i < pos; i++) if (text.charCodeAt(i) === 10) newlines++;
-  return startLine + newlines;
-}

@@ -13,7 +13,7 @@
 import type { Readable } from 'node:stream';
 import { captureError } from './bodies/common.js';
 import { isSseLine, sniffLayout, tryParseJson } from './detect.js';
-import { JsonValueSplitter, jsonErrorLine, type SplitEvent } from './json-values.js';
+import { JsonValueSplitter, type SplitEvent } from './json-values.js';
 import { DEFAULT_MAX_LINE_BYTES, readLines, type Line } from './lines.js';
 import { RecordReader, type RecordStep } from './records.js';
 import { readSseLines } from './sse.js';
@@ -241,16 +241,15 @@ async function* readItems(file: string, input: Readable, options: ReadOptions, t
     return r.value;
   };
   try {
+    // find the first content line, and look for NUL bytes in the first BINARY_SNIFF_BYTES
     for (let l = await pull(); l; l = await pull()) {
-      if (l.hasNul && offset < BINARY_SNIFF_BYTES) {
+      if (l.hasNul) {
         yield errorItem(captureError(file, l.line, 'BINARY_FILE', 'the input holds NUL bytes: it is binary, not a text capture; not read'));
         return;
       }
       offset += l.bytes + 1;
-      if (isContent(l)) {
-        first = l;
-        break;
-      }
+      if (!first && isContent(l)) first = l;
+      if (first && offset >= BINARY_SNIFF_BYTES) break;
     }
     if (!first) {
       const bad = head.map((l) => badLineError(file, l, maxLineBytes)).filter((e): e is CaptureError => e !== null);
@@ -359,7 +358,7 @@ async function* documentRecords(
         if (ev.tainted) return null; // its invalid UTF-8 line was reported
         const parsed = tryParseJsonWithError(ev.text);
         if ('value' in parsed) return { value: parsed.value, line: ev.line };
-        return { error: captureError(file, jsonErrorLine(parsed.message, ev.text, ev.line), 'INVALID_JSON', parsed.message) };
+        return { error: captureError(file, ev.line, 'INVALID_JSON', `${parsed.message} (in the JSON value starting at this line)`) };
       }
     }
   };
