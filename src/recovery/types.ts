@@ -7,7 +7,11 @@
 
 import type { AdvertisedTool, ToolCall } from '../capture/types.js';
 
-/** Model families whose tool-call markup the engine knows; `unknown` is the shape fallback. */
+/**
+ * Model family (dialect) label of convicted markup: `deepseek-v3`, `deepseek-v3.1`, `dsml-v3.2`,
+ * `dsml-v4`, `hermes`, `qwen3-coder`, `llama3-function`, `glm`, `minimax`, `kimi-k2`, `harmony`,
+ * `mistral`, `llama`, `llama4`, `granite`; `unknown` is the shape fallback.
+ */
 export type MarkupFamily = string;
 
 /** Why a reply was (not) recovered. */
@@ -16,6 +20,7 @@ export type ReasonCode =
   | 'ok'
   /** The reply has no visible text. */
   | 'no_text'
+  /* Outcome `none` for no_text, no_markup, structured, quotation, prose; `refused` for the rest. */
   /** No tool-call markup in the text. */
   | 'no_markup'
   /** The reply already carries structured tool calls: not a leak, whatever its text says. */
@@ -85,5 +90,10 @@ export interface RecoveryOptions {
   tools?: string[] | null;
 }
 
-/** The default prose ceiling (ratio 0..1). `guard ceiling` checks it against the corpus. */
+/**
+ * The default prose ceiling (ratio 0..1): a convicted reply is recovered only when at most half of
+ * its non-whitespace text lies outside the markup. Calibrated on the cases (docs/recovery.md):
+ * real leaks measure 0–0.16 (a short preface at most), prose that mentions markup 0.76–0.91.
+ * `guard ceiling` checks it against a labelled corpus.
+ */
 export const DEFAULT_PROSE_CEILING = 0.5;

@@ -1,6 +1,6 @@
 /**
  * Qwen3-Coder / Qwen3.5 XML: `<tool_call>\n<function=NAME>\n<parameter=K>\nV\n</parameter>\n</function>\n</tool_call>`,
- * also the naked `<function=NAME>…</function>` seen without its `<tool_call>` (jundot/omlx#844, an
+ * Seed-OSS's `<seed:tool_call>` wrapper around the same body (§B.12), also the naked `<function=NAME>…</function>` seen without its `<tool_call>` (jundot/omlx#844, an
  * orphan `</tool_call>` may follow), and the Llama 3.1 / Functionary form with a JSON body
  * `<function=NAME>{…}</function>` (labelled `llama3-function`).
  * Source: tool-call-markup.md §B.9 (Qwen3-Coder chat template; sglang qwen3_coder_detector), §B.18.
@@ -27,19 +27,23 @@ import {
   type RawParameter,
 } from '../family.js';
 
-const WRAP = '<tool_call>';
+/** Wrappers and their closers: Qwen3-Coder `<tool_call>`, Seed-OSS `<seed:tool_call>` (§B.12, same body grammar). */
+const WRAPS: ReadonlyArray<readonly [string, string]> = [['<tool_call>', '</tool_call>'], ['<seed:tool_call>', '</seed:tool_call>']];
 const UNWRAP = '</tool_call>';
 const FN = '<function=';
 const END_FN = '</function>';
 const PARAM = '<parameter=';
 const END_PARAM = '</parameter>';
 
-/** Index of a `<tool_call>` that precedes `f` with only whitespace between, or -1. */
-function wrapperBefore(text: string, f: number, floor: number): number {
+/** A wrapper that precedes `f` with only whitespace between: its index and closer, or at -1. */
+function wrapperBefore(text: string, f: number, floor: number): { at: number; closer: string } {
   let i = f;
   while (i > floor && isWs(text[i - 1])) i--;
-  const w = i - WRAP.length;
-  return w >= floor && text.startsWith(WRAP, w) ? w : -1;
+  for (const [open, closer] of WRAPS) {
+    const w = i - open.length;
+    if (w >= floor && text.startsWith(open, w)) return { at: w, closer };
+  }
+  return { at: -1, closer: UNWRAP };
 }
 
 /** Reads `NAME>` from i; the name may not hold `<` or a newline. */
@@ -97,7 +101,7 @@ export const qwen3Coder: Family = {
   detect(text) {
     const f = text.indexOf(FN);
     if (f < 0) return -1;
-    const w = wrapperBefore(text, f, 0);
+    const w = wrapperBefore(text, f, 0).at;
     return w >= 0 ? w : f;
   },
   parse(text, from, ctx): FamilyMatch {
@@ -107,7 +111,8 @@ export const qwen3Coder: Family = {
     let label = 'qwen3-coder';
     let pos = from;
     for (let f = sc.find(FN, pos); f >= 0; f = sc.find(FN, pos)) {
-      const w = wrapperBefore(text, f, pos);
+      const wrap = wrapperBefore(text, f, pos);
+      const w = wrap.at;
       const start = w >= 0 ? w : f;
       const fail = (p: FamilyProblem) => {
         spans.push([start, text.length]);
@@ -120,9 +125,9 @@ export const qwen3Coder: Family = {
       let end = r.end;
       const k = skipWs(text, end);
       if (w >= 0) {
-        if (k >= text.length) return fail(truncated(`the text ends before ${UNWRAP}`));
-        if (!sc.at(k, UNWRAP)) return fail(degenerate(`text after ${END_FN} before ${UNWRAP}`));
-        end = k + UNWRAP.length;
+        if (k >= text.length) return fail(truncated(`the text ends before ${wrap.closer}`));
+        if (!sc.at(k, wrap.closer)) return fail(degenerate(`text after ${END_FN} before ${wrap.closer}`));
+        end = k + wrap.closer.length;
       } else if (sc.at(k, UNWRAP)) {
         end = k + UNWRAP.length; // the orphan closer of a naked function (jundot/omlx#844)
       }
