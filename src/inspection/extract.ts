@@ -1,0 +1,118 @@
+/**
+ * Finds what to inspect in a tool call's decoded arguments: command-bearing values (shell
+ * strings, argv arrays, interpreter code) and the file paths of file-writing and file-reading
+ * tools. Field names follow research note §D.1: Claude Code `Bash {command}`, Gemini
+ * `run_shell_command {command}`, OpenHands `execute_bash {command}`, Codex `shell`/`local_shell`
+ * `{command: string[]}` (also nested under `action`), Responses `shell_call {commands: string[]}`,
+ * file tools `Write`/`Edit`/`create_file`/`str_replace_based_edit_tool {path|file_path}`,
+ * `apply_patch` (`*** Add File:` / `*** Update File:` / `*** Move to:` headers, or unified diff).
+ */
+import type { InspectableCall } from './types.js';
+import type { PathAccess } from './rule.js';
+import { normalizePath } from './shell/words.js';
+
+/** A command to analyse: shell text, or an argv vector. */
+export type CommandValue = { kind: 'text'; text: string } | { kind: 'argv'; argv: string[] };
+
+/** Everything inspectable in one call. */
+export interface CallSurfaces {
+  commands: CommandValue[];
+  paths: PathAccess[];
+  /** Raw text to match when nothing decoded (arguments did not parse). */
+  raw: string | null;
+}
+
+const COMMAND_KEYS = new Set(['command', 'cmd', 'cmds', 'commands', 'script', 'shell', 'bash', 'sh', 'argv', 'command_line', 'commandline']);
+const CODE_KEYS = new Set(['code', 'source', 'program']);
+const PATH_KEYS = new Set(['file_path', 'filepath', 'path', 'filename', 'file', 'target_file', 'notebook_path', 'destination', 'dest', 'target', 'new_path', 'to', 'output_path']);
+const CONTENT_KEYS = ['content', 'contents', 'text', 'new_string', 'new_str', 'file_text', 'new_source', 'patch', 'diff', 'input', 'data', 'body'];
+const WRITER = /write|edit|create|patch|replace|append|save|insert|update|move|rename|copy|put|mkfile|touch/i;
+const READER = /read|view|cat|open|get_?file|show|load/i;
+const SHELLISH = /shell|bash|exec|terminal|run|command|cmd|sh$|console|process/i;
+const MAX_DEPTH = 5;
+
+/**
+ * Collects the command values and file paths of a call. Never throws.
+ * Arguments that did not decode (`arguments === null`) give `raw`; a shell-like tool whose raw
+ * argument text is not JSON (Responses `custom_tool_call.input`) is taken as shell text.
+ */
+export function callSurfaces(call: InspectableCall): CallSurfaces {
+  const out: CallSurfaces = { commands: [], paths: [], raw: null };
+  const name = call.name ?? '';
+  if (call.arguments === null || typeof call.arguments !== 'object') {
+    const raw = call.argumentsRaw ?? '';
+    const looksJson = /^\s*[[{"]/.test(raw);
+    if (!looksJson && SHELLISH.test(name) && raw.trim()) out.commands.push({ kind: 'text', text: raw });
+    else if (!looksJson && /apply_patch/i.test(name)) patchPaths(raw, name, out.paths);
+    else out.raw = raw;
+    return out;
+  }
+  walk(call.arguments, name, out, 0);
+  fileAccess(call.arguments, name, out.paths);
+  return out;
+}
+
+function walk(value: unknown, tool: string, out: CallSurfaces, depth: number): void {
+  if (depth > MAX_DEPTH || value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (const v of value) walk(v, tool, out, depth + 1);
+    return;
+  }
+  const obj = value as Record<string, unknown>;
+  for (const [key, v] of Object.entries(obj)) {
+    const k = key.toLowerCase();
+    if (COMMAND_KEYS.has(k)) {
+      if (typeof v === 'string') {
+        // str_replace_based_edit_tool's `command` is a verb (view/create/…), not shell.
+        if (!(k === 'command' && /^(?:view|create|str_replace|insert|undo_edit)$/.test(v) && ('path' in obj || 'file_path' in obj))) out.commands.push({ kind: 'text', text: v });
+      } else if (Array.isArray(v) && v.every((x) => typeof x === 'string')) {
+        if (k === 'commands' || k === 'cmds') for (const s of v as string[]) out.commands.push({ kind: 'text', text: s });
+        else if (v.length) out.commands.push({ kind: 'argv', argv: v as string[] });
+      } else {
+        walk(v, tool, out, depth + 1);
+      }
+    } else if (CODE_KEYS.has(k) && typeof v === 'string') {
+      const lang = String(obj['language'] ?? obj['lang'] ?? tool).toLowerCase();
+      if (/python|ipython|jupyter|notebook/.test(lang)) out.commands.push({ kind: 'argv', argv: ['python3', '-c', v] });
+      else if (/node|javascript|\bjs\b/.test(lang)) out.commands.push({ kind: 'argv', argv: ['node', '-e', v] });
+      else if (/bash|shell|\bsh\b|zsh|terminal/.test(lang)) out.commands.push({ kind: 'text', text: v });
+    } else if (typeof v === 'object') {
+      walk(v, tool, out, depth + 1);
+    }
+  }
+}
+
+/** Expands `$HOME`/`${HOME}` to `~` and normalises a file tool's path. */
+function toolPath(p: string): string {
+  return normalizePath(p.trim().replace(/^(?:\$HOME|\$\{HOME\})(?=\/|$)/, '~'));
+}
+
+function fileAccess(args: Record<string, unknown>, tool: string, paths: PathAccess[]): void {
+  const content = CONTENT_KEYS.map((k) => args[k]).find((v): v is string => typeof v === 'string') ?? null;
+  const verb = typeof args['command'] === 'string' ? (args['command'] as string) : '';
+  const writes = /^(?:create|str_replace|insert|undo_edit|write|append)$/.test(verb) || (verb !== 'view' && (WRITER.test(tool) || (content !== null && CONTENT_KEYS.slice(0, 7).some((k) => k in args))));
+  const reads = verb === 'view' || (!writes && READER.test(tool));
+  if (writes || reads) {
+    for (const [key, v] of Object.entries(args)) {
+      if (PATH_KEYS.has(key.toLowerCase()) && typeof v === 'string' && v.trim()) {
+        paths.push({ path: toolPath(v), mode: writes ? 'write' : 'read', content, tool });
+      }
+    }
+  }
+  for (const v of [args['patch'], args['input'], args['diff']]) if (typeof v === 'string' && (/apply_patch|patch/i.test(tool) || /^\*\*\* Begin Patch/m.test(v))) patchPaths(v, tool, paths);
+  // Responses apply_patch_call: {operation: {type, path, diff}}
+  const op = args['operation'];
+  if (op && typeof op === 'object' && !Array.isArray(op)) {
+    const o = op as Record<string, unknown>;
+    if (typeof o['path'] === 'string' && o['type'] !== 'delete_file') paths.push({ path: toolPath(o['path']), mode: 'write', content: typeof o['diff'] === 'string' ? o['diff'] : null, tool });
+  }
+}
+
+/** Paths a patch writes: `*** Add File:`, `*** Update File:`, `*** Move to:` (Codex apply_patch
+ * grammar) and `+++ b/…` (unified diff). */
+export function patchPaths(patch: string, tool: string, paths: PathAccess[]): void {
+  for (const m of patch.matchAll(/^\*\*\* (?:Add File|Update File|Move to): (.+)$|^\+\+\+ (?:b\/)?(.+?)(?:\t.*)?$/gm)) {
+    const p = (m[1] ?? m[2] ?? '').trim();
+    if (p && p !== '/dev/null') paths.push({ path: toolPath(p), mode: 'write', content: patch, tool });
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * guard's inspection engine: checks the decoded arguments of tool calls against rules that
+ * understand shell (research note inspection-rules.md §C, §D). Pure: no fs access of its own
+ * (the bash grammar is loaded once by {@link initInspection}), no process, no console.
+ *
+ * Use: `await initInspection()` once, then `compileRuleSet(config)`, then `inspectCalls(...)`
+ * for each reply.
+ */
+export type { Rule, RuleMatcher, PathAccess } from './rule.js';
+export type { RuleSet, RuleSetConfig, RuleSetProblem } from './ruleset.js';
+export { compileRuleSet, RuleSetError, checkExamples, CUSTOM_LIMITS } from './ruleset.js';
+export { inspectCalls, inspectCall, excerpt, MAX_EXCERPT } from './engine.js';
+export { redactSecrets, findSecrets, SECRET_PATTERNS } from './redact.js';
+export type { SecretPattern } from './redact.js';
+export { BUILTIN_RULES } from './rules/index.js';
+export { initInspection, inspectionReady } from './shell/parser.js';
+export type { InitInspectionOptions } from './shell/parser.js';
+export { analyzeCommandLine, analyzeArgv } from './shell/analyze.js';
+export type { CommandLine, ShellCommand, Word, Redirect, Substitution, Span, FunctionDef, Pipeline } from './shell/model.js';
+export * from './types.js';

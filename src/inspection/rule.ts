@@ -1,0 +1,54 @@
+/**
+ * The shape of an inspection rule and of the matchers it may carry. A rule fires on a tool call
+ * when any of its matchers does; the engine parses each command once and runs every rule over
+ * the result.
+ */
+import type { CommandLine, ShellCommand, Span } from './shell/model.js';
+import type { RuleAction } from './types.js';
+
+/** A file path a tool call writes or reads: from a file tool's path argument, or from a shell
+ * command (redirect target, `tee`/`cp`/`mv`/`sed -i` destination, read operand). */
+export interface PathAccess {
+  /** Normalised path (`~` for the home directory, `//` and `/./` collapsed). */
+  path: string;
+  mode: 'write' | 'read';
+  /** What is written, when known (a file tool's content or patch; a command line's text). */
+  content: string | null;
+  /** The tool name. */
+  tool: string;
+}
+
+/** How a rule recognises a dangerous call. Every member is optional; at least one is set. */
+export interface RuleMatcher {
+  /** Predicate over one simple command (at any depth) of a parsed command line. */
+  command?: (cmd: ShellCommand, line: CommandLine) => boolean;
+  /** Predicate over a whole command line (functions, patterns across commands); returns where. */
+  line?: (line: CommandLine) => Span | null;
+  /** Predicate over a path a call writes or reads (file tools and shell commands alike). */
+  path?: (access: PathAccess) => boolean;
+  /** Labelled fallback on raw text (unparseable arguments or command text with syntax errors). */
+  raw?: RegExp;
+  /** Custom rules: a pattern on decoded command text and on each normalised simple command. */
+  text?: RegExp;
+  /** Custom rules: only calls of tools whose name matches. */
+  tool?: RegExp;
+}
+
+/** An inspection rule: identity, grading, documentation, self-test examples and matcher. */
+export interface Rule {
+  /** Stable kebab-case id (research note §C). */
+  id: string;
+  name: string;
+  category: string;
+  /** Default action; the operator may re-grade it. */
+  action: RuleAction;
+  /** One line. */
+  description: string;
+  /** What to check and what to do about a hit. */
+  help: string;
+  /** Command lines (or, for path-only rules, file paths) the rule must match and must not. */
+  examples: { match: string[]; not_match: string[] };
+  match: RuleMatcher;
+  /** True for the operator's own rules. */
+  custom?: boolean;
+}

@@ -1,0 +1,196 @@
+/** destructive-fs rules (research note §C rows 1–9). */
+import type { Rule } from '../rule.js';
+import type { ShellCommand } from '../shell/model.js';
+import { normalizePath } from '../shell/words.js';
+import { isBlockDevice, opts, writeTargets } from './util.js';
+
+/** Normalised operands of a recursive `rm`, or null when the command is not one. */
+function recursiveRmTargets(cmd: ShellCommand): string[] | null {
+  if (cmd.name !== 'rm') return null;
+  const o = opts(cmd);
+  if (!(o.short.has('r') || o.short.has('R') || o.long.has('recursive'))) return null;
+  return o.operands.map(normalizePath);
+}
+
+const RM_RAW = String.raw`\brm\s+(?=(?:-{1,2}[\w-]+\s+)*(?:-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)\s)(?:-{1,2}[\w-]+\s+)+(?:--\s+)?`;
+const END = String.raw`\\?["']?(?=$|[\s;&|)"'\x60\\])`;
+
+const SYSTEM_DIR = /^\/(?:etc|usr|var|bin|sbin|boot|lib|lib32|lib64|libx32|home|root|opt|srv|dev|proc|sys|snap|System|Library|Applications|Users|Volumes|private\/etc|private\/var)(?:\/\*)?$/;
+
+export const DESTRUCTIVE_RULES: Rule[] = [
+  {
+    id: 'rm-rf-root',
+    name: 'Recursive delete of /',
+    category: 'destructive-fs',
+    action: 'block',
+    description: 'Recursive rm of an operand that collapses to / (any flag spelling, --no-preserve-root, --, globs).',
+    help: 'Deletes the whole filesystem. No legitimate agent task needs it; check what the model was asked to clean up.',
+    examples: {
+      match: ['rm -rf /', 'sudo rm -r -f --no-preserve-root -- /*', 'rm --recursive --force //', "r''m -rf /.", 'bash -c "rm -rf /"', 'echo $(rm -fr /)'],
+      not_match: ['rm -rf ./build', 'grep -rn "rm -rf /" docs/', 'rm -f /', 'git commit -m "rm -rf / guard"'],
+    },
+    match: {
+      command: (c) => recursiveRmTargets(c)?.some((p) => p === '/' || p === '/*' || p === '/.*') ?? false,
+      raw: new RegExp(RM_RAW + String.raw`\\?["']?\/+\.?\*?` + END),
+    },
+  },
+  {
+    id: 'rm-rf-home',
+    name: 'Recursive delete of the home directory',
+    category: 'destructive-fs',
+    action: 'block',
+    description: 'Recursive rm of ~, ~/, ~/*, $HOME, ${HOME} or "$HOME"/*.',
+    help: 'Deletes every file of the user. Check whether a subdirectory was meant.',
+    examples: {
+      match: ['rm -rf ~', 'rm -fr "$HOME"/*', 'rm -rf ${HOME}/', 'rm -r $HOME'],
+      not_match: ['rm -rf ~/project/node_modules', 'rm -rf "$HOME/.cache/pip"', 'ls ~'],
+    },
+    match: {
+      command: (c) => recursiveRmTargets(c)?.some((p) => p === '~' || p === '~/*' || p === '~/.*') ?? false,
+      raw: new RegExp(RM_RAW + String.raw`\\?["']?(?:~|\$HOME|\$\{HOME\})\\?["']?\/?\*?` + END),
+    },
+  },
+  {
+    id: 'rm-rf-system-dir',
+    name: 'Recursive delete of a system directory',
+    category: 'destructive-fs',
+    action: 'block',
+    description: 'Recursive rm of a top-level system directory (/etc, /usr, /var, /bin, /boot, /lib*, /home, …) or its contents.',
+    help: 'Breaks the host. Check whether a project-local directory of the same name was meant.',
+    examples: {
+      match: ['sudo rm -rf /etc', 'rm -Rf /usr/*', 'rm -rf /var/', 'rm -rf /private/etc'],
+      not_match: ['rm -rf /tmp/build', 'rm -rf ./etc/generated', 'rm -rf /usr/local/lib/node_modules/foo'],
+    },
+    match: {
+      command: (c) => recursiveRmTargets(c)?.some((p) => SYSTEM_DIR.test(p)) ?? false,
+      raw: new RegExp(RM_RAW + String.raw`\\?["']?\/(?:etc|usr|var|bin|sbin|boot|lib\w*|home|root|opt|srv)\/?\*?` + END),
+    },
+  },
+  {
+    id: 'find-delete-root',
+    name: 'find deleting from / or ~',
+    category: 'destructive-fs',
+    action: 'block',
+    description: 'find rooted at /, ~ or $HOME with -delete or -exec/-execdir rm.',
+    help: 'Deletes matching files across the whole disk or home directory. Check the starting point.',
+    examples: {
+      match: ["find / -name '*.log' -delete", 'find ~ -type f -exec rm -f {} +', 'find $HOME -name x -execdir rm {} ;'],
+      not_match: ["find . -name '*.pyc' -delete", 'find / -name id_rsa -print 2>/dev/null'],
+    },
+    match: {
+      command: (c) => {
+        if (c.name !== 'find') return false;
+        const args = c.argv.slice(1);
+        const starts: string[] = [];
+        for (const a of args) {
+          if (a.startsWith('-') || a === '(' || a === '!') break;
+          starts.push(normalizePath(a));
+        }
+        if (!starts.some((p) => p === '/' || p === '~' || p === '/*' || p === '~/*')) return false;
+        if (args.includes('-delete')) return true;
+        return args.some((a, i) => /^-(?:exec|execdir|ok|okdir)$/.test(a) && /^(?:.*\/)?(?:rm|shred|unlink)$/.test(args[i + 1] ?? ''));
+      },
+    },
+  },
+  {
+    id: 'xargs-rm',
+    name: 'xargs or parallel running rm',
+    category: 'destructive-fs',
+    action: 'record',
+    description: 'Input piped into xargs/parallel running rm -r/-f, shred, unlink or a shell that does.',
+    help: 'Deletes whatever the upstream command lists. Check the list cannot contain more than intended.',
+    examples: {
+      match: ['find . -name node_modules -type d | xargs rm -rf', "cat paths.txt | xargs -I{} sh -c 'rm -rf {}'", 'ls | parallel rm -f'],
+      not_match: ["find . -name '*.md' | xargs grep -l TODO", 'git ls-files | xargs wc -l', 'rm -rf build'],
+    },
+    match: {
+      command: (c) => {
+        if (c.launcher !== 'xargs' && c.launcher !== 'parallel') return false;
+        if (c.name === 'shred' || c.name === 'unlink') return true;
+        if (c.name !== 'rm') return false;
+        const o = opts(c);
+        return o.short.has('r') || o.short.has('R') || o.short.has('f') || o.long.has('recursive') || o.long.has('force');
+      },
+    },
+  },
+  {
+    id: 'dd-to-block-device',
+    name: 'dd onto a block device',
+    category: 'destructive-fs',
+    action: 'block',
+    description: 'dd with of= a raw block device (/dev/sd*, /dev/nvme*, /dev/disk*, …).',
+    help: 'Overwrites a disk. Check the device and whether an image file was meant.',
+    examples: {
+      match: ['dd if=/dev/zero of=/dev/sda bs=1M', 'sudo dd if=ubuntu.iso of=/dev/rdisk2 bs=4m'],
+      not_match: ['dd if=/dev/zero of=./disk.img bs=1M count=64', 'dd if=/dev/sda of=./mbr.bin bs=512 count=1'],
+    },
+    match: {
+      command: (c) => c.name === 'dd' && c.argv.some((a) => a.startsWith('of=') && isBlockDevice(normalizePath(a.slice(3)))),
+      raw: /\bdd\b[^|;&\n]*\bof=\/dev\/(?:sd|hd|vd|xvd|nvme|mmcblk|md|dm-|r?disk)/,
+    },
+  },
+  {
+    id: 'mkfs-or-wipe',
+    name: 'Filesystem creation or disk wipe',
+    category: 'destructive-fs',
+    action: 'block',
+    description: 'mkfs*, mke2fs, mkswap/newfs on a device, wipefs -a, sgdisk -Z, blkdiscard, shred of a device, diskutil eraseDisk, format C:.',
+    help: 'Destroys the data on a disk or partition. Check the device.',
+    examples: {
+      match: ['mkfs.ext4 /dev/sdb1', 'sudo wipefs -a /dev/nvme0n1', 'sgdisk --zap-all /dev/sda', 'diskutil eraseDisk APFS X disk2'],
+      not_match: ['wipefs /dev/sda', 'echo "mkfs.ext4 /dev/sdb1" >> runbook.md', 'mkswap ./swapfile'],
+    },
+    match: {
+      command: (c) => {
+        const o = opts(c);
+        const onDevice = o.operands.some((p) => isBlockDevice(normalizePath(p)));
+        if (/^mkfs(?:\..+)?$|^mke2fs$|^mkdosfs$|^mkntfs$/.test(c.name)) return true;
+        if (c.name === 'mkswap' || c.name === 'newfs' || c.name === 'shred') return onDevice;
+        if (c.name === 'wipefs') return o.short.has('a') || o.long.has('all');
+        if (c.name === 'sgdisk') return o.short.has('Z') || o.short.has('o') || o.long.has('zap-all') || o.long.has('clear');
+        if (c.name === 'blkdiscard') return true;
+        if (c.name === 'diskutil') return /^(?:erase(?:Disk|Volume)|zeroDisk|randomDisk|secureErase|partitionDisk|reformat)$/.test(c.argv[1] ?? '');
+        if (c.name.toLowerCase() === 'format') return /^[a-z]:$/i.test(c.argv[1] ?? '');
+        return false;
+      },
+      raw: /(?:^|[\s;&|(`"]|\\")(?:mkfs(?:\.\w+)?|mke2fs|blkdiscard)\s+\S|\bwipefs\s+(?:-\w*a|--all)/,
+    },
+  },
+  {
+    id: 'redirect-to-block-device',
+    name: 'Write redirected into a block device',
+    category: 'destructive-fs',
+    action: 'block',
+    description: '>, >> or tee into a raw block device.',
+    help: 'Overwrites a disk. Check the target.',
+    examples: {
+      match: ['cat /dev/urandom > /dev/sda', 'echo 0 | sudo tee /dev/nvme0n1'],
+      not_match: ['make 2>&1 > /dev/null', 'echo hi > /dev/stderr', 'cat /dev/sda > disk.img'],
+    },
+    match: {
+      command: (c) => c.name !== 'dd' && writeTargets(c).some(isBlockDevice),
+    },
+  },
+  {
+    id: 'fork-bomb',
+    name: 'Fork bomb',
+    category: 'destructive-fs',
+    action: 'block',
+    description: 'A function that pipes itself into itself (in the background) and is called.',
+    help: 'Exhausts the process table until the host is rebooted.',
+    examples: {
+      match: [':(){ :|:& };:', 'bomb(){ bomb|bomb& }; bomb'],
+      not_match: ['f(){ echo hi; }; f', "echo ':(){ :|:& };:' > fork-bomb-explained.txt", 'f(){ ls | grep x; }; f'],
+    },
+    match: {
+      line: (line) => {
+        for (const f of line.functions) {
+          if (f.body.some((c) => c.name === f.name && c.pipeline !== null)) return f.span;
+        }
+        return null;
+      },
+      raw: /([\w:]+)\s*\(\)\s*\{\s*\1\s*\|\s*\1\s*&/,
+    },
+  },
+];
+

