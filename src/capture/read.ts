@@ -258,7 +258,11 @@ async function* readItems(file: string, input: Readable, options: ReadOptions, t
       return;
     }
     const sseApi = forcedSseApi(forced);
+    const firstLine = first.line;
     let { layout, parsed } = await sniffLayout(first.text, async () => {
+      // the next content line: already read during the binary check, or read now
+      const seen = head.find((l) => l.line > firstLine && isContent(l));
+      if (seen) return seen.text;
       for (let l = await pull(); l; l = await pull()) if (isContent(l)) return l.text;
       return undefined;
     });

@@ -20,6 +20,21 @@ describe('line-level problems in JSON Lines', () => {
     expect(r.end).toMatchObject({ formats: ['openai-chat'], replies: 2, errors: 1 });
   });
 
+  it('reads a JSONL file whose first line is broken as JSON Lines, not as a document', async () => {
+    const r = await readText(`{"id": "a", "object": "chat.compl\n${chat('b', 'two')}\n${chat('c', 'three')}\n`);
+    expect(r.replies.map((x) => [x.source.line, x.id])).toEqual([
+      [2, 'b'],
+      [3, 'c'],
+    ]);
+    expect(r.errors.map((e) => [e.code, e.line])).toEqual([['INVALID_JSON', 1]]);
+  });
+
+  it('also when the broken first line is longer than the 8 KiB binary check', async () => {
+    const r = await readText(`{"text": "${'p'.repeat(10_000)}\n${chat('b', 'two')}\n`);
+    expect(r.replies.map((x) => [x.source.line, x.id])).toEqual([[2, 'b']]);
+    expect(r.errors.map((e) => [e.code, e.line])).toEqual([['INVALID_JSON', 1]]);
+  });
+
   it('skips an invalid UTF-8 line (never judging altered text) and reads the next', async () => {
     const bad = Buffer.concat([Buffer.from('{"text":"caf'), Buffer.from([0xc3, 0x28]), Buffer.from('","tools":[]}\n')]);
     const r = await readText(Buffer.concat([Buffer.from(`${chat('a', 'ok')}\n`), bad, Buffer.from(`${chat('c', 'fine')}\n`)]));
