@@ -56,7 +56,7 @@ export const NETWORK_RULES: Rule[] = [
         if (c.name === 'socat') return c.argv.slice(1).some((a) => /^(?:exec|system):.*\b(?:ba|z|k|da)?sh\b/i.test(a));
         return false;
       },
-      raw: /\b(?:nc|ncat|netcat)\s+(?:-\w+\s+)*-\w*[ec]\s+\S*sh\b|\bsocat\b[^;\n]*\b(?:exec|system):[^;\n]*sh\b/,
+      raw: /\b(?:nc|ncat|netcat)\s+(?:-\w+\s+)*-\w*[ec]\s+\S*sh\b|\|\s*\S*\bsh\s+-i\b[^|;\n]*\|\s*(?:nc|ncat|netcat)\b|\bsocat\b[^;\n]*\b(?:exec|system):[^;\n]*sh\b/,
     },
   },
   {

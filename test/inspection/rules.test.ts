@@ -1,0 +1,80 @@
+/**
+ * Every built-in rule against its own examples and against the vectors of
+ * fixtures/inspection/commands.yaml (copied from the project's real cases; see fixtures/SOURCES.md),
+ * each run as a decoded `command` string, as a Codex argv `["bash","-lc",v]`, and, for rules with a
+ * raw pattern, through the raw fallback (`arguments: null`, JSON text only).
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, test } from 'vitest';
+import YAML from 'yaml';
+import { BUILTIN_RULES, compileRuleSet, initInspection, inspectCalls, type InspectableCall, type RuleSet } from '../../src/inspection/index.js';
+
+const vectors = YAML.parse(readFileSync(fileURLToPath(new URL('../../fixtures/inspection/commands.yaml', import.meta.url)), 'utf8')) as Record<string, { positive: string[]; negative: string[] }>;
+
+let rules: RuleSet;
+beforeAll(async () => {
+  await initInspection();
+  rules = compileRuleSet();
+});
+
+const shapes: Record<string, (v: string) => InspectableCall> = {
+  decoded: (v) => ({ id: 'call_1', name: 'Bash', arguments: { command: v }, argumentsRaw: JSON.stringify({ command: v }), origin: 'structured' }),
+  argv: (v) => ({ id: 'call_1', name: 'shell', arguments: { command: ['bash', '-lc', v] }, argumentsRaw: JSON.stringify({ command: ['bash', '-lc', v] }), origin: 'structured' }),
+  raw: (v) => ({ id: 'call_1', name: 'Bash', arguments: null, argumentsRaw: JSON.stringify({ command: v }), origin: 'recovered' }),
+};
+const ruleIds = (call: InspectableCall) => inspectCalls([call], rules, 'observe').hits.map((h) => h.rule);
+
+test('the built-in rules load, with unique kebab-case ids and examples of both kinds', () => {
+  expect(() => compileRuleSet()).not.toThrow();
+  expect(BUILTIN_RULES).toHaveLength(45);
+  const ids = BUILTIN_RULES.map((r) => r.id);
+  expect(new Set(ids).size).toBe(ids.length);
+  for (const r of BUILTIN_RULES) {
+    expect(r.id).toMatch(/^[a-z0-9]+(?:-[a-z0-9]+)*$/);
+    expect(['block', 'record']).toContain(r.action);
+    expect(r.examples.match.length).toBeGreaterThan(0);
+    expect(r.examples.not_match.length).toBeGreaterThan(0);
+    expect(r.description.length).toBeGreaterThan(10);
+  }
+});
+
+test('every rule of the fixture vectors is a built-in rule', () => {
+  expect(Object.keys(vectors).sort()).toEqual(BUILTIN_RULES.map((r) => r.id).sort());
+});
+
+describe.each(BUILTIN_RULES.map((r) => [r.id, r] as const))('%s', (id, rule) => {
+  test.each(rule.examples.match)('own example matches: %s', (v) => {
+    expect(ruleIds(shapes.decoded!(v))).toContain(id);
+  });
+  test.each(rule.examples.not_match)('own near miss does not: %s', (v) => {
+    expect(ruleIds(shapes.decoded!(v))).not.toContain(id);
+  });
+  for (const shape of ['decoded', 'argv'] as const) {
+    test.each(vectors[id]?.positive ?? [])(`${shape}: positive vector hits: %s`, (v) => {
+      expect(ruleIds(shapes[shape]!(v))).toContain(id);
+    });
+    test.each(vectors[id]?.negative ?? [])(`${shape}: near miss does not hit: %s`, (v) => {
+      expect(ruleIds(shapes[shape]!(v))).not.toContain(id);
+    });
+  }
+  if (rule.match.raw) {
+    test.each(vectors[id]?.positive ?? [])('raw fallback: positive vector hits, labelled raw: %s', (v) => {
+      const { hits } = inspectCalls([shapes.raw!(v)], rules, 'observe');
+      expect(hits.find((h) => h.rule === id)?.via).toBe('raw');
+    });
+  }
+});
+
+test('the raw fallback cannot tell quoted data from a command: exactly the quote-dependent near misses hit', () => {
+  const falseHits: string[] = [];
+  for (const r of BUILTIN_RULES) {
+    if (!r.match.raw) continue;
+    for (const v of vectors[r.id]?.negative ?? []) if (ruleIds(shapes.raw!(v)).includes(r.id)) falseHits.push(`${r.id}: ${v}`);
+  }
+  expect(falseHits).toEqual([
+    'rm-rf-root: grep -rn "rm -rf /" docs/',
+    'mkfs-or-wipe: echo "mkfs.ext4 /dev/sdb1" >> runbook.md',
+    "fork-bomb: echo ':(){ :|:& };:' > fork-bomb-explained.txt",
+  ]);
+});
