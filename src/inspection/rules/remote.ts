@@ -19,7 +19,8 @@ export function executedSubstitutions(c: ShellCommand): ShellCommand[][] {
         if (idx < 0 && s.kind === 'process-in') out.push(s.commands);
       }
     });
-    // `bash <<< "$(curl …)"` feeds the output on stdin.
+    // `sh < <(curl …)` and `bash <<< "$(curl …)"` feed the output on stdin.
+    if (idx < 0) for (const r of c.redirects) for (const s of r.subs ?? []) if (r.op === '<' || r.op === '<<<') out.push(s.commands);
   } else if (c.name === 'eval' || c.name === 'source' || c.name === '.') {
     for (const w of c.words.slice(1)) for (const s of w.subs) if (s.kind !== 'process-out') out.push(s.commands);
   }

@@ -226,11 +226,13 @@ function redirectOf(node: SyntaxNode, ctx: Ctx): Redirect {
   if (node.type === 'herestring_redirect') {
     const w = node.namedChildren[0];
     const words = w ? wordsOf(w, ctx) : [];
-    return { op: '<<<', target: '', input: words.map((x) => x.text).join(' ') };
+    const subs = words.flatMap((x) => x.subs);
+    return { op: '<<<', target: '', input: words.map((x) => x.text).join(' '), ...(subs.length ? { subs } : {}) };
   }
   let op = '';
   let fd = '';
   const dests: string[] = [];
+  const subs: Substitution[] = [];
   for (const child of node.children) {
     if (!child) continue;
     if (!child.isNamed) {
@@ -238,10 +240,12 @@ function redirectOf(node: SyntaxNode, ctx: Ctx): Redirect {
     } else if (child.type === 'file_descriptor') {
       fd = child.text;
     } else {
-      dests.push(wordsOf(child, ctx).map((w) => w.text).join(' '));
+      const words = wordsOf(child, ctx);
+      for (const w of words) subs.push(...w.subs);
+      dests.push(words.map((w) => w.text).join(' '));
     }
   }
-  return { op: fd && op !== '&>' && op !== '&>>' ? fd + op : op, target: dests[0] ?? '' };
+  return { op: fd && op !== '&>' && op !== '&>>' ? fd + op : op, target: dests[0] ?? '', ...(subs.length ? { subs } : {}) };
 }
 
 /** Builds one simple command from a `command` node plus the redirects around it. */

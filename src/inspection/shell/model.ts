@@ -48,6 +48,8 @@ export interface Redirect {
   target: string;
   /** Heredoc body or herestring text fed to stdin. */
   input?: string;
+  /** Substitutions in the target (`< <(curl …)`). */
+  subs?: Substitution[];
 }
 
 /** A pipeline the command is a stage of. */
