@@ -205,7 +205,7 @@ function badLineError(file: string, l: Line, maxLineBytes: number): CaptureError
  * Problems are error items naming the file and 1-based line: INVALID_JSON, INVALID_UTF8,
  * LINE_TOO_LONG, UNKNOWN_FORMAT (per record once the file has a known record, else once for the
  * file), INVALID_RECORD, DOCUMENT_TOO_LARGE; BINARY_FILE (NUL in the first 8 KiB; reading stops);
- * EMPTY_FILE (severity warning); UNREADABLE when the stream fails (EACCES, EISDIR). Replies of
+ * EMPTY_FILE (severity error: an empty capture is bad input); UNREADABLE when the stream fails (EACCES, EISDIR). Replies of
  * multi-line records (Claude Code groups, streams) are yielded when complete, with the line
  * where they start.
  *
@@ -254,7 +254,7 @@ async function* readItems(file: string, input: Readable, options: ReadOptions, t
     if (!first) {
       const bad = head.map((l) => badLineError(file, l, maxLineBytes)).filter((e): e is CaptureError => e !== null);
       if (bad.length > 0) yield* bad.map(errorItem);
-      else yield errorItem(captureError(file, null, 'EMPTY_FILE', head.length === 0 ? 'the input is empty' : 'the input holds only blank lines', 'warning'));
+      else yield errorItem(captureError(file, null, 'EMPTY_FILE', head.length === 0 ? 'the input is empty' : 'the input holds only blank lines', 'error'));
       return;
     }
     const sseApi = forcedSseApi(forced);

@@ -46,7 +46,10 @@ export class TextReporter implements Reporter {
     if (r.outcome === 'refused') return `${c.red('leak refused')} ${c.bold(r.reason)} (${r.family ?? 'unknown'}${ratio}): ${r.detail}`;
     const n = v.reply.toolCalls.length;
     const calls = n === 0 ? 'no tool calls' : `${n} tool call${n === 1 ? '' : 's'} (${v.reply.toolCalls.map((k) => k.name).join(', ')})`;
-    return `${c.green('no leak')} · ${calls}${v.reply.truncated ? c.yellow(' · truncated') : ''}`;
+    // markup seen but judged not a leak (quoted, prose, structured calls present): keep it visible
+    const seen = r.family !== null ? ` · ${c.yellow(`${r.family} markup`)} ${c.bold(r.reason)}${ratio ? ` (${ratio.slice(2)})` : ''}` : '';
+    const reasoning = r.reasoningMarkup ? ` · ${c.yellow('markup in reasoning')}` : '';
+    return `${c.green('no leak')} · ${calls}${seen}${reasoning}${v.reply.truncated ? c.yellow(' · truncated') : ''}`;
   }
 
   reply(v: ReplyVerdict): void {

@@ -123,7 +123,7 @@ describe('OpenAI Responses objects', () => {
 
 describe('guard reply records', () => {
   it('reads tools, tool calls, labels and reasoning; reports bad entries', async () => {
-    const r = await readFixture('guard-reply/replies.synthetic.jsonl');
+    const r = await readFixture('../bad-input/guard-reply/replies.synthetic.jsonl');
     expect(r.end).toMatchObject({ formats: ['guard-reply'], replies: 3, errors: 2 });
     const [leak, quote, calls] = r.replies;
     expect(leak).toMatchObject({ id: 'r1', label: 'leak', advertised: [{ name: 'get_weather' }, { name: 'run_shell', schema: { type: 'object' } }] });
@@ -139,6 +139,14 @@ describe('guard reply records', () => {
       ['INVALID_RECORD', 3, 'error'],
       ['INVALID_RECORD', 3, 'error'],
     ]);
+  });
+
+  it('reads a record with only id and text as a reply whose advertised tools are unknown', async () => {
+    // bug: such records (corpus cases with no tools) were reported UNKNOWN_FORMAT
+    const r = await readText(`${JSON.stringify({ id: 'no-tools', text: '<tool_call>{"name": "x", "arguments": {}}</tool_call>', expected: 'refuse' })}\n`);
+    expect(r.errors).toEqual([]);
+    expect(r.replies).toHaveLength(1);
+    expect(r.replies[0]).toMatchObject({ id: 'no-tools', format: 'guard-reply', advertised: null, toolCalls: [] });
   });
 
   it('does not take an Anthropic text block or a Responses object for a guard reply', async () => {

@@ -71,7 +71,7 @@ describe('line-level problems in JSON Lines', () => {
 describe('file-level problems', () => {
   it('reports an empty file as a warning', async () => {
     const r = await readText('');
-    expect(r.errors).toEqual([{ file: 'mem.jsonl', line: null, code: 'EMPTY_FILE', message: 'the input is empty', severity: 'warning' }]);
+    expect(r.errors).toEqual([{ file: 'mem.jsonl', line: null, code: 'EMPTY_FILE', message: 'the input is empty', severity: 'error' }]);
     expect(r.end).toMatchObject({ formats: [], replies: 0, errors: 1 });
   });
 

@@ -67,8 +67,8 @@ describe('readSseLines framing (synthetic fixtures written from capture-formats.
     expect(r.toolCalls[0]!.arguments).toEqual({});
   });
 
-  it('yields a stream cut before [DONE] as truncated, with a TRUNCATED_STREAM warning at its first line', async () => {
-    const { items } = await readSseFixture('synthetic-openai-chat-truncated.sse');
+  it('yields a stream cut before [DONE] as truncated, with a TRUNCATED_STREAM error at its first line', async () => {
+    const { items } = await readSseFixture('bad-input:synthetic-openai-chat-truncated.sse');
     expect(items.map((i) => i.kind)).toEqual(['reply', 'error']);
     const reply = items[0]!.kind === 'reply' ? items[0]!.reply : null;
     expect(reply!.truncated).toBe(true);
@@ -77,12 +77,12 @@ describe('readSseLines framing (synthetic fixtures written from capture-formats.
     expect(reply!.toolCalls[0]!.arguments).toBeNull();
     expect(reply!.toolCalls[0]!.argumentsError).toMatch(/not valid JSON/);
     const error = items[1]!.kind === 'error' ? items[1]!.error : null;
-    expect(error).toMatchObject({ line: 1, code: 'TRUNCATED_STREAM', severity: 'warning' });
+    expect(error).toMatchObject({ line: 1, code: 'TRUNCATED_STREAM', severity: 'error' });
     expect(error!.file).toMatch(/synthetic-openai-chat-truncated\.sse$/);
   });
 
   it('reports malformed JSON data as INVALID_JSON at its line and reads the rest', async () => {
-    const { items } = await readSseFixture('synthetic-openai-chat-bad-json.sse');
+    const { items } = await readSseFixture('bad-input:synthetic-openai-chat-bad-json.sse');
     expect(items.map((i) => i.kind)).toEqual(['error', 'reply']);
     expect(items[0]).toMatchObject({ kind: 'error', error: { line: 3, code: 'INVALID_JSON', severity: 'error' } });
     expect(items[1]).toMatchObject({ kind: 'reply', reply: { text: 'Hello world', truncated: false, finishReason: 'stop' } });

@@ -109,13 +109,13 @@ describe('Anthropic chunk captures (vercel/ai fixtures)', () => {
   });
 
   it('two messages: max_tokens marks the first truncated; the second, never stopped, gets TRUNCATED_STREAM (synthetic)', async () => {
-    const { replies, errors } = await readChunksFixture('synthetic-anthropic-two-messages.chunks.jsonl');
+    const { replies, errors } = await readChunksFixture('bad-input:synthetic-anthropic-two-messages.chunks.jsonl');
     expect(replies.map((r) => [r.id, r.source.line, r.text, r.finishReason, r.truncated])).toEqual([
       ['msg_syn3', 1, 'Long answer', 'max_tokens', true],
       ['msg_syn4', 7, '', undefined, true],
     ]);
     expect(callSummary(replies[1]!)).toEqual([{ id: 'toolu_syn4', name: 'Write', kind: 'function', argumentsRaw: '{"file_path":"/tmp/a"' }]);
-    expect(errors).toEqual([expect.objectContaining({ line: 7, code: 'TRUNCATED_STREAM', severity: 'warning' })]);
+    expect(errors).toEqual([expect.objectContaining({ line: 7, code: 'TRUNCATED_STREAM', severity: 'error' })]);
   });
 });
 

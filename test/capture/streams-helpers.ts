@@ -17,10 +17,17 @@ import {
 import type { CaptureError, CaptureItem, Reply } from '../../src/capture/types.js';
 
 export const FIXTURES = fileURLToPath(new URL('../../fixtures/capture/', import.meta.url));
+/** Deliberately broken inputs (truncated streams, bad JSON) live apart, so `guard scan fixtures/capture` stays a clean demo. */
+export const BAD_INPUT = fileURLToPath(new URL('../../fixtures/bad-input/', import.meta.url));
+
+/** `name` in fixtures/capture/<kind>/, or `bad-input:<name>` in fixtures/bad-input/<kind>/. */
+function fixturePath(kind: 'sse' | 'chunks', name: string): string {
+  return name.startsWith('bad-input:') ? `${BAD_INPUT}${kind}/${name.slice('bad-input:'.length)}` : `${FIXTURES}${kind}/${name}`;
+}
 
 /** Reads `fixtures/capture/sse/<name>` with readSseLines; keeps the item order too. */
 export async function readSseFixture(name: string): Promise<{ items: CaptureItem[]; replies: Reply[]; errors: CaptureError[] }> {
-  const file = `${FIXTURES}sse/${name}`;
+  const file = fixturePath('sse', name);
   const items: CaptureItem[] = [];
   for await (const item of readSseLines(readLines(createReadStream(file)), { file, advertised: null })) items.push(item);
   return {
@@ -32,7 +39,7 @@ export async function readSseFixture(name: string): Promise<{ items: CaptureItem
 
 /** Feeds `fixtures/capture/chunks/<name>` line by line (API sniffed from the first payload). */
 export async function readChunksFixture(name: string): Promise<StreamOutput> {
-  const file = `${FIXTURES}chunks/${name}`;
+  const file = fixturePath('chunks', name);
   const out: StreamOutput = { replies: [], errors: [] };
   let acc: StreamAccumulator | null = null;
   for await (const l of readLines(createReadStream(file))) {

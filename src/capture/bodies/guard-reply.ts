@@ -15,15 +15,14 @@ import { arr, captureError, isObject, str, type JsonObject, type RecordContext, 
 const FOREIGN_KEYS = ['object', 'type', 'choices', 'content', 'message', 'payload', 'output', 'request', 'response'];
 
 /**
- * True for a guard reply record: a string `text` plus at least one of `tools` (array),
- * `tool_calls` (array) or `label` (string), and none of the keys that mark API bodies or
+ * True for a guard reply record: a string `text` and none of the keys that mark API bodies or
  * transcripts (`object`, `type`, `choices`, `content`, `message`, `payload`, `output`, `request`,
- * `response`).
+ * `response`). `tools`, `tool_calls` and `label` are optional: a record without `tools` is a reply
+ * whose advertised tools are unknown (`advertised: null`).
  */
 export function isGuardReply(v: unknown): v is JsonObject {
   if (!isObject(v) || typeof v['text'] !== 'string') return false;
-  if (FOREIGN_KEYS.some((k) => k in v)) return false;
-  return Array.isArray(v['tools']) || Array.isArray(v['tool_calls']) || typeof v['label'] === 'string';
+  return !FOREIGN_KEYS.some((k) => k in v);
 }
 
 /**

@@ -85,7 +85,7 @@ function toolCallOf(block: Block, kind: ToolCallKind): ToolCall {
 /**
  * Creates the Anthropic Messages accumulator. A message ends at `message_stop`; a message whose
  * stream stops earlier (end of input, or a new `message_start`) is yielded truncated with a
- * TRUNCATED_STREAM warning; an `error` event closes the open message (truncated) and is reported
+ * TRUNCATED_STREAM error; an `error` event closes the open message (truncated) and is reported
  * as a STREAM_ERROR warning. `stop_reason:"max_tokens"` marks a reply truncated. `ping` and
  * unknown events are ignored. Text blocks are concatenated without a separator (as the SDKs'
  * final-text helpers do); thinking blocks go to `reasoning`.

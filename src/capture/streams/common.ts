@@ -99,8 +99,9 @@ export function streamError(ctx: StreamContext, line: number, message: string): 
 }
 
 /**
- * A 'warning' TRUNCATED_STREAM: the reply that started at `line` never reached its end marker
- * (guard read everything there was; the capture itself is cut short).
+ * An 'error' TRUNCATED_STREAM: the reply that started at `line` never reached its end marker.
+ * The reply is still yielded (marked truncated) and judged, but the capture is cut short, so the
+ * scan exits 2: a half capture never passes.
  */
 export function truncatedStream(ctx: StreamContext, line: number, endMarker: string): CaptureError {
   return {
@@ -108,7 +109,7 @@ export function truncatedStream(ctx: StreamContext, line: number, endMarker: str
     line,
     code: 'TRUNCATED_STREAM',
     message: `stream ended before ${endMarker}; the reply starting here is incomplete`,
-    severity: 'warning',
+    severity: 'error',
   };
 }
 

@@ -76,7 +76,7 @@ export function sniffStreamPayload(payload: unknown, eventName?: string): Stream
  * Contract: `push` takes each event in order (payload already JSON-parsed, '[DONE]' as a string,
  * `line` = 1-based line where the event starts) and returns the replies that event completed and
  * the problems found; `finish` returns what is still open. A reply whose stream never reached its
- * end marker is returned with `truncated: true` plus a 'warning' TRUNCATED_STREAM naming the
+ * end marker is returned with `truncated: true` plus an 'error' TRUNCATED_STREAM naming the
  * line where the reply started. API error events are 'warning' STREAM_ERROR records. A payload
  * that is neither an object nor '[DONE]' is an 'error' INVALID_RECORD. Never throws.
  *

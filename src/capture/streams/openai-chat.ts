@@ -129,7 +129,7 @@ function errorOf(payload: Record<string, unknown>, eventName: string | undefined
  *
  * A stream ends at `[DONE]`. Chunk captures without `[DONE]` are complete when every choice got a
  * `finish_reason`; a choice without one at the end of input is a truncated reply (plus a
- * TRUNCATED_STREAM warning). `finish_reason:"length"` also marks a reply truncated. Payloads after
+ * TRUNCATED_STREAM error). `finish_reason:"length"` also marks a reply truncated. Payloads after
  * `[DONE]` are ignored unless they carry a new chunk id (a second stream in the same file), and a
  * new chunk id after every choice finished also starts a new stream.
  */

@@ -119,7 +119,7 @@ function currentItem(s: ItemState): Record<string, unknown> {
  * or `response.failed` (truncated, plus a STREAM_ERROR warning with `response.error`). An
  * `error` event closes the open response (truncated) with a STREAM_ERROR warning; end of input
  * or a new `response.created` before the end yields it truncated with a TRUNCATED_STREAM
- * warning. When the context has no advertised tools, `response.tools` is used. A `*.done` value
+ * error. When the context has no advertised tools, `response.tools` is used. A `*.done` value
  * that differs from the concatenated deltas is reported as an INVALID_RECORD warning (the done
  * value wins).
  */
