@@ -14,10 +14,13 @@ import type { Reporter } from './reporter.js';
 /** Longest excerpt of recovered arguments shown on a reply line, in characters. */
 const ARGS_EXCERPT = 80;
 
-/** Shortens `s` to `max` characters with an ellipsis, after masking secrets. */
-export function excerpt(s: string, max: number): string {
-  const clean = redactSecrets(s).replace(/\s+/g, ' ');
-  return clean.length <= max ? clean : `${clean.slice(0, max - 1)}…`;
+/**
+ * The start of `s`, at most `max` characters with an ellipsis, whitespace collapsed and secrets
+ * masked. Secrets are masked on a wider prefix first, so a key cut by the edge never shows in part.
+ */
+export function headExcerpt(s: string, max: number): string {
+  const clean = redactSecrets(s.slice(0, max + 400)).replace(/\s+/g, ' ');
+  return clean.length <= max && s.length <= max + 400 ? clean : `${clean.slice(0, max - 1)}…`;
 }
 
 export class TextReporter implements Reporter {
@@ -40,7 +43,7 @@ export class TextReporter implements Reporter {
     const r = v.recovery;
     const ratio = r.proseRatio === null ? '' : `, prose ${r.proseRatio.toFixed(2)}`;
     if (r.outcome === 'recovered') {
-      const calls = r.calls.map((k) => `${k.name} ${excerpt(JSON.stringify(k.arguments), ARGS_EXCERPT)}`).join('; ');
+      const calls = r.calls.map((k) => `${k.name} ${headExcerpt(JSON.stringify(k.arguments), ARGS_EXCERPT)}`).join('; ');
       return `${c.yellow('leak recovered')} (${r.family}${ratio}) → ${calls}`;
     }
     if (r.outcome === 'refused') return `${c.red('leak refused')} ${c.bold(r.reason)} (${r.family ?? 'unknown'}${ratio}): ${r.detail}`;

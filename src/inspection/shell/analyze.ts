@@ -466,27 +466,30 @@ function operandsAfterOptions(args: string[], valued: string): string[] {
   return args.slice(i);
 }
 
-function xargsCommand(words: Word[]): Word[] {
-  const valued = new Set(['-I', '-L', '-n', '-P', '-s', '-d', '-E', '-a', '--arg-file', '--delimiter', '--max-args', '--max-procs', '--max-chars', '--max-lines', '--eof', '--process-slot-var']);
+/**
+ * Index of the first word after the options of a command runner (`xargs`, `parallel`): options in
+ * `valued` take the next word as their value; `--` ends the options.
+ */
+function afterOptions(words: Word[], valued: ReadonlySet<string>): number {
   let i = 1;
   while (i < words.length) {
     const t = words[i]!.text;
-    if (t === '--') { i++; break; }
+    if (t === '--') return i + 1;
     if (!t.startsWith('-')) break;
     i += valued.has(t) ? 2 : 1;
   }
-  return words.slice(i);
+  return i;
+}
+
+const XARGS_VALUED: ReadonlySet<string> = new Set(['-I', '-L', '-n', '-P', '-s', '-d', '-E', '-a', '--arg-file', '--delimiter', '--max-args', '--max-procs', '--max-chars', '--max-lines', '--eof', '--process-slot-var']);
+const PARALLEL_VALUED: ReadonlySet<string> = new Set(['-j', '--jobs', '-S', '--sshlogin', '-a', '--arg-file', '-d', '--delimiter', '-I', '--joblog', '--results', '--tmpdir', '-n', '-N', '-L', '--timeout', '--retries']);
+
+function xargsCommand(words: Word[]): Word[] {
+  return words.slice(afterOptions(words, XARGS_VALUED));
 }
 
 function parallelCommand(words: Word[]): Word[] {
-  const valued = new Set(['-j', '--jobs', '-S', '--sshlogin', '-a', '--arg-file', '-d', '--delimiter', '-I', '--joblog', '--results', '--tmpdir', '-n', '-N', '-L', '--timeout', '--retries']);
-  let i = 1;
-  while (i < words.length) {
-    const t = words[i]!.text;
-    if (t === '--') { i++; break; }
-    if (!t.startsWith('-')) break;
-    i += valued.has(t) ? 2 : 1;
-  }
+  const i = afterOptions(words, PARALLEL_VALUED);
   const end = words.findIndex((w, k) => k >= i && (w.text === ':::' || w.text === '::::' || w.text === ':::+'));
   return words.slice(i, end < 0 ? words.length : end);
 }

@@ -1,0 +1,25 @@
+/**
+ * guard as a library: the capture readers, the recovery and inspection engines, and `judgeReply`,
+ * which runs both engines on one normalised reply. The engines are pure (no fs, no process), so a
+ * gateway can import them and call them per reply.
+ *
+ * @example
+ * ```ts
+ * import { initInspection, compileRuleSet, judgeReply, readCapture } from 'guard';
+ * await initInspection();
+ * const ruleSet = compileRuleSet();
+ * for await (const item of readCapture('x.jsonl', createReadStream('x.jsonl'))) {
+ *   if (item.kind === 'reply') console.log(judgeReply(item.reply, { recovery: { proseCeiling: 0.5 }, ruleSet, mode: 'observe' }));
+ * }
+ * ```
+ */
+
+export * from './capture/index.js';
+export * from './recovery/index.js';
+export * from './inspection/index.js';
+export { judgeReply, callsToInspect, type JudgeOptions, type ReplyVerdict } from './scan/judge.js';
+export { scanInputs, type ScanEvent, type ScanOptions } from './scan/scan.js';
+export { SummaryBuilder, isFailing, DEFAULT_FAIL_ON, type ScanSummary, type FileSummary } from './scan/summary.js';
+export { replyRecord, errorRecord, type ReplyRecord, type ErrorRecord, type HitRecord, type CallRecord } from './report/record.js';
+export { loadConfig, parseConfig, ConfigError, type GuardConfig, type FailOn } from './config/load.js';
+export { run } from './cli/program.js';
