@@ -5,7 +5,7 @@
  * or no parser loaded) falls back to each rule's raw pattern, labelled `via: 'raw'`.
  */
 import type { PathAccess, Rule } from './rule.js';
-import type { CommandLine, Span } from './shell/model.js';
+import type { CommandLine, ShellCommand, Span } from './shell/model.js';
 import type { InspectableCall, InspectionMode, InspectionVerdict, RuleHit } from './types.js';
 import type { RuleSet } from './ruleset.js';
 import { analyzeArgv, analyzeCommandLine } from './shell/analyze.js';
@@ -23,7 +23,7 @@ const MAX_RAW = 64 * 1024;
  * hits. Each rule fires at most once per call. Never throws: a failing rule predicate counts as
  * no match.
  */
-export function inspectCalls(calls: InspectableCall[], ruleSet: RuleSet, mode: InspectionMode): InspectionVerdict {
+export function inspectCalls(calls: InspectableCall[], ruleSet: Pick<RuleSet, 'rules'>, mode: InspectionMode): InspectionVerdict {
   if (mode === 'off') return { mode, outcome: 'pass', hits: [] };
   const hits: RuleHit[] = [];
   for (const call of calls ?? []) {
@@ -41,7 +41,8 @@ export function inspectCalls(calls: InspectableCall[], ruleSet: RuleSet, mode: I
 export function inspectCall(call: InspectableCall, rules: readonly Rule[]): RuleHit[] {
   const found = new Map<string, RuleHit>();
   const tool = String(call.name ?? '');
-  const active = rules.filter((r) => !r.match.tool || safeTest(r.match.tool, tool));
+  const lower = tool.toLowerCase();
+  const active = rules.filter((r) => !r.match.tools || r.match.tools.includes(lower));
   const add = (rule: Rule, via: RuleHit['via'], span: Span) => {
     if (found.has(rule.id)) return;
     found.set(rule.id, { rule: rule.id, action: rule.action, category: rule.category, tool, callId: call.id ?? null, excerpt: excerpt(span), via });
@@ -83,27 +84,23 @@ function matchLine(line: CommandLine, rules: Rule[], tool: string, add: Add): vo
       if (hit) return;
       if (m.command && safe(() => m.command!(c, line))) hit = true;
       else if (m.path && accesses[i]!.some((a) => safe(() => m.path!(a)))) hit = true;
-      else if (m.text && safeTest(m.text, c.argv.join(' '))) hit = true;
+      else if (m.argv && argvStartsWith(c, m.argv)) hit = true;
+      else if (m.text && m.text.find(c.argv.join(' '))) hit = true;
       if (hit) add(rule, 'shell', c.span);
     });
     if (!hit && m.text) {
-      const match = safeExec(m.text, line.text);
-      if (match) add(rule, 'shell', { source: line.text, start: match.index, end: match.index + match[0].length });
+      const found = m.text.find(cap(line.text));
+      if (found) add(rule, 'shell', { source: line.text, ...found });
     }
   }
 }
 
 function matchRaw(text: string, rules: Rule[], add: Add): void {
-  const capped = text.length > MAX_RAW ? text.slice(0, MAX_RAW) : text;
+  const capped = cap(text);
   for (const rule of rules) {
-    for (const re of [rule.match.raw, rule.match.text]) {
-      if (!re) continue;
-      const m = safeExec(re, capped);
-      if (m) {
-        add(rule, 'raw', { source: capped, start: m.index, end: m.index + m[0].length });
-        break;
-      }
-    }
+    const m = rule.match.raw ? safeExec(rule.match.raw, capped) : null;
+    const found = m ? { start: m.index, end: m.index + m[0].length } : rule.match.text?.find(capped);
+    if (found) add(rule, 'raw', { source: capped, ...found });
   }
 }
 
@@ -119,17 +116,26 @@ function safe<T>(f: () => T): T | false {
   }
 }
 
-function safeTest(re: RegExp, text: string): boolean {
-  return safeExec(re, text) !== null;
+function cap(text: string): string {
+  return text.length > MAX_RAW ? text.slice(0, MAX_RAW) : text;
 }
 
+/** Built-in raw patterns only (trusted, written to run in linear time); custom ones run on RE2. */
 function safeExec(re: RegExp, text: string): RegExpExecArray | null {
   try {
     re.lastIndex = 0;
-    return re.exec(text.length > MAX_RAW ? text.slice(0, MAX_RAW) : text);
+    return re.exec(cap(text));
   } catch {
     return null;
   }
+}
+
+/** True when the command's normalised argv starts with `prefix` (argv[0] compared by basename). */
+function argvStartsWith(cmd: ShellCommand, prefix: readonly string[]): boolean {
+  if (cmd.argv.length < prefix.length || prefix.length === 0) return false;
+  const first = prefix[0]!;
+  if (first.includes('/') ? cmd.argv[0] !== first : cmd.name !== first) return false;
+  return prefix.every((w, i) => i === 0 || cmd.argv[i] === w);
 }
 
 /**

@@ -10,6 +10,7 @@
 import type { InspectableCall } from './types.js';
 import type { PathAccess } from './rule.js';
 import { normalizePath } from './shell/words.js';
+import { salvageJsonObject, unescapeJsonText } from './partial-json.js';
 
 /** A command to analyse: shell text, or an argv vector. */
 export type CommandValue = { kind: 'text'; text: string } | { kind: 'argv'; argv: string[] };
@@ -33,22 +34,28 @@ const MAX_DEPTH = 5;
 
 /**
  * Collects the command values and file paths of a call. Never throws.
- * Arguments that did not decode (`arguments === null`) give `raw`; a shell-like tool whose raw
- * argument text is not JSON (Responses `custom_tool_call.input`) is taken as shell text.
+ * Arguments that did not decode (`arguments === null`) but are JSON cut short are completed
+ * ({@link salvageJsonObject}) and read like decoded ones; a shell-like tool whose raw argument
+ * text is not JSON (Responses `custom_tool_call.input`) is taken as shell text; anything else
+ * gives `raw` (JSON string escapes decoded) for the labelled raw fallback.
  */
 export function callSurfaces(call: InspectableCall): CallSurfaces {
   const out: CallSurfaces = { commands: [], paths: [], raw: null };
   const name = call.name ?? '';
-  if (call.arguments === null || typeof call.arguments !== 'object') {
+  let args = call.arguments;
+  if (args === null || typeof args !== 'object') {
     const raw = call.argumentsRaw ?? '';
     const looksJson = /^\s*[[{"]/.test(raw);
-    if (!looksJson && SHELLISH.test(name) && raw.trim()) out.commands.push({ kind: 'text', text: raw });
-    else if (!looksJson && /apply_patch/i.test(name)) patchPaths(raw, name, out.paths);
-    else out.raw = raw;
-    return out;
+    args = looksJson ? salvageJsonObject(raw) : null;
+    if (!args) {
+      if (!looksJson && SHELLISH.test(name) && raw.trim()) out.commands.push({ kind: 'text', text: raw });
+      else if (!looksJson && /apply_patch/i.test(name)) patchPaths(raw, name, out.paths);
+      else out.raw = looksJson ? unescapeJsonText(raw) : raw;
+      return out;
+    }
   }
-  walk(call.arguments, name, out, 0);
-  fileAccess(call.arguments, name, out.paths);
+  walk(args, name, out, 0);
+  fileAccess(args, name, out.paths);
   return out;
 }
 

@@ -5,6 +5,7 @@
  */
 import type { CommandLine, ShellCommand, Span } from './shell/model.js';
 import type { RuleAction } from './types.js';
+import type { TextPattern } from './pattern.js';
 
 /** A file path a tool call writes or reads: from a file tool's path argument, or from a shell
  * command (redirect target, `tee`/`cp`/`mv`/`sed -i` destination, read operand). */
@@ -28,10 +29,14 @@ export interface RuleMatcher {
   path?: (access: PathAccess) => boolean;
   /** Labelled fallback on raw text (unparseable arguments or command text with syntax errors). */
   raw?: RegExp;
-  /** Custom rules: a pattern on decoded command text and on each normalised simple command. */
-  text?: RegExp;
-  /** Custom rules: only calls of tools whose name matches. */
-  tool?: RegExp;
+  /** Custom rules: a pattern (RE2, linear time) on decoded command text and on each normalised
+   * simple command. */
+  text?: TextPattern;
+  /** Custom rules: a simple command (at any depth) whose normalised argv starts with these words;
+   * the first is compared with the command's basename (`/usr/bin/git` → `git`). */
+  argv?: readonly string[];
+  /** Custom rules: only calls of these tools (names compared case-insensitively). */
+  tools?: readonly string[];
 }
 
 /** An inspection rule: identity, grading, documentation, self-test examples and matcher. */

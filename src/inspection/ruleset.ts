@@ -9,16 +9,34 @@ import type { InspectableCall, RuleAction } from './types.js';
 import { BUILTIN_RULES } from './rules/index.js';
 import { inspectCall } from './engine.js';
 import { inspectionReady } from './shell/parser.js';
+import { compilePattern, PATTERN_FLAGS, type TextPattern } from './pattern.js';
+
+/** A rule's standing in a rule set: whether it is on, and where it comes from. */
+export interface RuleStatus {
+  /** The rule with the action in force (after `actions`). */
+  rule: Rule;
+  enabled: boolean;
+  source: 'builtin' | 'custom';
+}
 
 /** The effective rules, after configuration. */
 export interface RuleSet {
+  /** The rules switched on, built-ins first, each with its action in force. */
   rules: Rule[];
+  /** Every rule, on or off, in the same order (for `guard rules list`). */
+  catalogue: RuleStatus[];
 }
 
-/** One problem found while building a rule set; `rule` is null when it concerns no single rule. */
+/**
+ * One problem found while building a rule set. `rule` is null when it concerns no single rule;
+ * `pointer` (RFC 6901) says where in the {@link RuleSetConfig} it sits, e.g. `/disabled/0`,
+ * `/actions/rm-rf-root`, `/custom/2/command`, `/custom/0/examples/match/1`, so a caller that
+ * knows the file (src/config/load.ts) can name the line.
+ */
 export interface RuleSetProblem {
   rule: string | null;
   message: string;
+  pointer?: string;
 }
 
 /** Thrown by {@link compileRuleSet} with every problem found, not just the first. */
@@ -31,136 +49,166 @@ export class RuleSetError extends Error {
   }
 }
 
-/** Operator configuration accepted by {@link compileRuleSet}. */
+/** Operator configuration accepted by {@link compileRuleSet} (`custom` is `inspection.rules` of
+ * guard.config.yaml; format in docs/rules.md). */
 export interface RuleSetConfig {
   disabled?: string[];
   actions?: Record<string, RuleAction>;
   custom?: unknown[];
 }
 
-/** Limits on custom rules (JS regular expressions backtrack; these bound the cost). */
-export const CUSTOM_LIMITS = { rules: 100, patternChars: 1000, examples: 50 } as const;
+/** Limits on custom rules. Patterns run on RE2 (linear time); these bound the rest of the cost. */
+export const CUSTOM_LIMITS = { rules: 100, patternChars: 1000, examples: 50, argvWords: 20 } as const;
 
-const ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** A custom rule id: kebab-case. */
+export const RULE_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 let builtinProblems: RuleSetProblem[] | null = null;
 
 /**
  * Builds the effective rule set. Requires the shell parser: await `initInspection()` first.
- * @throws RuleSetError listing every problem: parser not loaded, unknown rule id in `disabled`
- * or `actions`, a bad action, a malformed custom rule or one whose pattern does not compile, a
- * duplicate id, and any rule example (built-in or custom) that fails.
+ * @throws RuleSetError listing every problem, each with a `pointer` into `config`: parser not
+ * loaded, unknown rule id in `disabled` or `actions`, a bad action, a malformed custom rule, one
+ * whose pattern does not compile, a duplicate or empty id or name, and any rule example
+ * (built-in or custom) that fails.
  */
 export function compileRuleSet(config: RuleSetConfig = {}): RuleSet {
   if (!inspectionReady()) {
     throw new RuleSetError([{ rule: null, message: 'the shell parser is not loaded: await initInspection() before compileRuleSet()' }]);
   }
   const problems: RuleSetProblem[] = [];
-  builtinProblems ??= BUILTIN_RULES.flatMap(checkExamples);
+  builtinProblems ??= BUILTIN_RULES.flatMap((r) => checkExamples(r));
   problems.push(...builtinProblems);
 
   const custom: Rule[] = [];
   const customIn = config.custom ?? [];
-  if (!Array.isArray(customIn)) problems.push({ rule: null, message: '`custom` must be a list of rules' });
+  if (!Array.isArray(customIn)) problems.push({ rule: null, message: '`custom` must be a list of rules', pointer: '/custom' });
   else {
-    if (customIn.length > CUSTOM_LIMITS.rules) problems.push({ rule: null, message: `at most ${CUSTOM_LIMITS.rules} custom rules (got ${customIn.length})` });
+    if (customIn.length > CUSTOM_LIMITS.rules) problems.push({ rule: null, message: `at most ${CUSTOM_LIMITS.rules} custom rules (got ${customIn.length})`, pointer: '/custom' });
     customIn.slice(0, CUSTOM_LIMITS.rules).forEach((raw, i) => {
+      const at = `/custom/${i}`;
       const r = parseCustomRule(raw, i, problems);
       if (!r) return;
-      if (BUILTIN_RULES.some((b) => b.id === r.id)) problems.push({ rule: r.id, message: 'custom rule id clashes with a built-in rule' });
-      else if (custom.some((c) => c.id === r.id)) problems.push({ rule: r.id, message: 'duplicate custom rule id' });
-      else {
-        problems.push(...checkExamples(r));
-        custom.push(r);
-      }
+      const before = problems.length;
+      if (BUILTIN_RULES.some((b) => b.id === r.id)) problems.push({ rule: r.id, message: 'custom rule id clashes with a built-in rule', pointer: `${at}/id` });
+      else if (custom.some((c) => c.id === r.id)) problems.push({ rule: r.id, message: 'duplicate custom rule id', pointer: `${at}/id` });
+      const sameName = [...BUILTIN_RULES, ...custom].find((c) => c.name.toLowerCase() === r.name.toLowerCase());
+      if (sameName) problems.push({ rule: r.id, message: `duplicate rule name ${JSON.stringify(r.name)} (also ${sameName.custom ? 'custom rule' : 'built-in rule'} ${sameName.id})`, pointer: `${at}/${raw && typeof raw === 'object' && 'name' in raw ? 'name' : 'id'}` });
+      if (problems.length > before) return;
+      problems.push(...checkExamples(r, at));
+      custom.push(r);
     });
   }
 
   const known = new Set([...BUILTIN_RULES.map((r) => r.id), ...custom.map((r) => r.id)]);
   const disabled = new Set<string>();
-  for (const id of config.disabled ?? []) {
-    if (!known.has(id)) problems.push({ rule: id, message: 'unknown rule id in `disabled`' });
+  (config.disabled ?? []).forEach((id, i) => {
+    if (!known.has(id)) problems.push({ rule: id, message: unknownId(id, '`disabled`'), pointer: `/disabled/${i}` });
     disabled.add(id);
-  }
+  });
   const actions = config.actions ?? {};
   for (const [id, action] of Object.entries(actions)) {
-    if (!known.has(id)) problems.push({ rule: id, message: 'unknown rule id in `actions`' });
-    if (action !== 'block' && action !== 'record') problems.push({ rule: id, message: `action must be "block" or "record" (got ${JSON.stringify(action)})` });
+    const pointer = `/actions/${id.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    if (!known.has(id)) problems.push({ rule: id, message: unknownId(id, '`actions`'), pointer });
+    if (action !== 'block' && action !== 'record') problems.push({ rule: id, message: `action must be "block" or "record" (got ${JSON.stringify(action)})`, pointer });
   }
   if (problems.length) throw new RuleSetError(problems);
 
-  const rules = [...BUILTIN_RULES, ...custom]
-    .filter((r) => !disabled.has(r.id))
-    .map((r) => (actions[r.id] && actions[r.id] !== r.action ? { ...r, action: actions[r.id]! } : r));
-  return { rules };
+  const catalogue: RuleStatus[] = [...BUILTIN_RULES, ...custom].map((r) => ({
+    rule: actions[r.id] && actions[r.id] !== r.action ? { ...r, action: actions[r.id]! } : r,
+    enabled: !disabled.has(r.id),
+    source: r.custom ? 'custom' : 'builtin',
+  }));
+  return { rules: catalogue.filter((s) => s.enabled).map((s) => s.rule), catalogue };
 }
 
-/** Runs a rule on its own examples; returns the failures. */
-export function checkExamples(rule: Rule): RuleSetProblem[] {
+function unknownId(id: string, where: string): string {
+  return `unknown rule id ${JSON.stringify(id)} in ${where} (not a built-in or custom rule)`;
+}
+
+/**
+ * Runs a rule on its own examples.
+ * @param rule the rule.
+ * @param at JSON pointer of a custom rule in its config (`/custom/N`), to point at each failing
+ *   example; omitted for built-ins.
+ * @returns the failures (empty when every example behaves).
+ */
+export function checkExamples(rule: Rule, at?: string): RuleSetProblem[] {
   const problems: RuleSetProblem[] = [];
   const hits = (example: string) => inspectCall(exampleCall(rule, example), [rule]).length > 0;
-  for (const ex of rule.examples.match) if (!hits(ex)) problems.push({ rule: rule.id, message: `example should match but does not: ${JSON.stringify(ex)}` });
-  for (const ex of rule.examples.not_match) if (hits(ex)) problems.push({ rule: rule.id, message: `example should not match but does: ${JSON.stringify(ex)}` });
+  const where = (k: string, i: number) => (at ? { pointer: `${at}/examples/${k}/${i}` } : {});
+  rule.examples.match.forEach((ex, i) => {
+    if (!hits(ex)) problems.push({ rule: rule.id, message: `example should match but does not: ${JSON.stringify(ex)}`, ...where('match', i) });
+  });
+  rule.examples.not_match.forEach((ex, i) => {
+    if (hits(ex)) problems.push({ rule: rule.id, message: `example should not match but does: ${JSON.stringify(ex)}`, ...where('not_match', i) });
+  });
   return problems;
 }
 
-/** The call an example stands for: a `bash` command, or for path-only rules a file write. */
+/** The call an example stands for: a shell command (`bash`, or the rule's first tool), or for
+ * path-only rules a file write (`Write`, or the rule's first tool). */
 function exampleCall(rule: Rule, example: string): InspectableCall {
-  const pathOnly = !!rule.custom && !rule.match.command && !rule.match.line && !rule.match.text && !!rule.match.path;
-  const tool = rule.match.tool && /^[\w.-]+$/.test(rule.match.tool.source) ? rule.match.tool.source : null;
+  const m = rule.match;
+  const pathOnly = !!rule.custom && !m.command && !m.line && !m.text && !m.argv && !!m.path;
   const args = pathOnly ? { file_path: example, content: '' } : { command: example };
-  return { id: null, name: tool ?? (pathOnly ? 'Write' : 'bash'), arguments: args, argumentsRaw: JSON.stringify(args), origin: 'structured' };
+  const name = m.tools?.[0] ?? (pathOnly ? 'Write' : 'bash');
+  return { id: null, name, arguments: args, argumentsRaw: JSON.stringify(args), origin: 'structured' };
 }
 
 /** Validates one custom rule (format: docs/rules.md); records problems and returns null when bad. */
 function parseCustomRule(raw: unknown, index: number, problems: RuleSetProblem[]): Rule | null {
+  const at = `/custom/${index}`;
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
-    problems.push({ rule: null, message: `custom rule #${index + 1} is not a mapping` });
+    problems.push({ rule: null, message: `custom rule #${index + 1} is not a mapping`, pointer: at });
     return null;
   }
   const o = raw as Record<string, unknown>;
-  const id = typeof o['id'] === 'string' ? o['id'] : null;
+  const id = typeof o['id'] === 'string' && o['id'] !== '' ? o['id'] : null;
   const label = id ?? `custom rule #${index + 1}`;
-  const bad = (message: string) => problems.push({ rule: label, message });
+  const bad = (key: string | null, message: string) => problems.push({ rule: label, message, pointer: key ? `${at}/${key}` : at });
   const before = problems.length;
-  if (!id) bad('`id` is required');
-  else if (!ID.test(id)) bad('`id` must be kebab-case (a-z, 0-9, -)');
-  const description = typeof o['description'] === 'string' ? o['description'] : '';
-  if (!description) bad('`description` is required');
+  if (!id) bad(o['id'] === undefined ? null : 'id', o['id'] === undefined ? '`id` is required' : '`id` must be a non-empty string');
+  else if (!RULE_ID.test(id)) bad('id', '`id` must be kebab-case (a-z, 0-9, -)');
+  if (o['name'] !== undefined && (typeof o['name'] !== 'string' || !o['name'].trim())) bad('name', '`name` must be a non-empty string');
+  const description = typeof o['description'] === 'string' ? o['description'].trim() : '';
+  if (!description) bad(o['description'] === undefined ? null : 'description', '`description` is required');
   const action = o['action'] ?? 'record';
-  if (action !== 'block' && action !== 'record') bad(`\`action\` must be "block" or "record" (got ${JSON.stringify(action)})`);
+  if (action !== 'block' && action !== 'record') bad('action', `\`action\` must be "block" or "record" (got ${JSON.stringify(action)})`);
   const flags = typeof o['flags'] === 'string' ? o['flags'] : '';
-  if (!/^[ims]*$/.test(flags)) bad('`flags` may only hold i, m and s');
-  const compile = (key: string): RegExp | undefined => {
+  if (o['flags'] !== undefined && (typeof o['flags'] !== 'string' || !PATTERN_FLAGS.test(flags))) bad('flags', '`flags` may only hold i, m and s');
+  const compile = (key: string): TextPattern | undefined => {
     const v = o[key];
     if (v === undefined) return undefined;
     if (typeof v !== 'string' || !v) {
-      bad(`\`${key}\` must be a non-empty string`);
+      bad(key, `\`${key}\` must be a non-empty string`);
       return undefined;
     }
     if (v.length > CUSTOM_LIMITS.patternChars) {
-      bad(`\`${key}\` pattern is longer than ${CUSTOM_LIMITS.patternChars} characters`);
+      bad(key, `\`${key}\` pattern is longer than ${CUSTOM_LIMITS.patternChars} characters`);
       return undefined;
     }
     try {
-      return new RegExp(v, flags.replace(/[^ims]/g, ''));
+      return compilePattern(v, PATTERN_FLAGS.test(flags) ? flags : '');
     } catch (err) {
-      bad(`\`${key}\` pattern does not compile: ${(err as Error).message}`);
+      bad(key, `\`${key}\` pattern does not compile: ${(err as Error).message}`);
       return undefined;
     }
   };
   const text = compile('command');
   const pathRe = compile('path');
-  const tool = compile('tool');
-  if (o['command'] === undefined && o['path'] === undefined) bad('a custom rule needs `command` and/or `path`');
+  const argv = stringList(o['argv_prefix'], 'argv_prefix', CUSTOM_LIMITS.argvWords, bad);
+  const tools = stringList(o['tools'], 'tools', CUSTOM_LIMITS.rules, bad);
+  if (o['command'] === undefined && o['path'] === undefined && o['argv_prefix'] === undefined) bad(null, 'a custom rule needs `command`, `argv_prefix` or `path`');
   const examples = { match: [] as string[], not_match: [] as string[] };
   const ex = o['examples'];
   if (ex !== undefined) {
-    if (!ex || typeof ex !== 'object' || Array.isArray(ex)) bad('`examples` must be a mapping with `match` and `not_match` lists');
+    if (!ex || typeof ex !== 'object' || Array.isArray(ex)) bad('examples', '`examples` must be a mapping with `match` and `not_match` lists');
     else {
       for (const k of ['match', 'not_match'] as const) {
         const list = (ex as Record<string, unknown>)[k] ?? [];
-        if (!Array.isArray(list) || !list.every((s) => typeof s === 'string')) bad(`\`examples.${k}\` must be a list of strings`);
-        else examples[k] = (list as string[]).slice(0, CUSTOM_LIMITS.examples);
+        if (!Array.isArray(list) || !list.every((s) => typeof s === 'string')) bad(`examples/${k}`, `\`examples.${k}\` must be a list of strings`);
+        else if (list.length > CUSTOM_LIMITS.examples) bad(`examples/${k}`, `at most ${CUSTOM_LIMITS.examples} examples in \`examples.${k}\``);
+        else examples[k] = list as string[];
       }
     }
   }
@@ -168,7 +216,7 @@ function parseCustomRule(raw: unknown, index: number, problems: RuleSetProblem[]
   const category = typeof o['category'] === 'string' && o['category'] ? o['category'] : 'custom';
   return {
     id,
-    name: typeof o['name'] === 'string' && o['name'] ? o['name'] : id,
+    name: typeof o['name'] === 'string' ? o['name'].trim() : id,
     category,
     action: action as RuleAction,
     description,
@@ -177,17 +225,23 @@ function parseCustomRule(raw: unknown, index: number, problems: RuleSetProblem[]
     custom: true,
     match: {
       ...(text ? { text } : {}),
-      ...(pathRe ? { path: (a) => safePathTest(pathRe, a.path) } : {}),
-      ...(tool ? { tool } : {}),
+      ...(pathRe ? { path: (a) => pathRe.find(a.path) !== null } : {}),
+      ...(argv ? { argv } : {}),
+      ...(tools ? { tools: tools.map((t) => t.toLowerCase()) } : {}),
     },
   };
 }
 
-function safePathTest(re: RegExp, path: string): boolean {
-  try {
-    re.lastIndex = 0;
-    return re.test(path);
-  } catch {
-    return false;
+/** A non-empty list of non-empty strings, or undefined when absent (problems recorded). */
+function stringList(v: unknown, key: string, max: number, bad: (key: string, message: string) => void): string[] | undefined {
+  if (v === undefined) return undefined;
+  if (!Array.isArray(v) || v.length === 0 || !v.every((s) => typeof s === 'string' && s !== '')) {
+    bad(key, `\`${key}\` must be a non-empty list of non-empty strings`);
+    return undefined;
   }
+  if (v.length > max) {
+    bad(key, `at most ${max} entries in \`${key}\``);
+    return undefined;
+  }
+  return v as string[];
 }

@@ -62,9 +62,9 @@ describe('configuration', () => {
     } catch (err) {
       expect(err).toBeInstanceOf(RuleSetError);
       expect((err as RuleSetError).problems).toEqual([
-        { rule: 'no-such-rule', message: 'unknown rule id in `disabled`' },
-        { rule: 'also-missing', message: 'unknown rule id in `actions`' },
-        { rule: 'rm-rf-root', message: 'action must be "block" or "record" (got "cut")' },
+        { rule: 'no-such-rule', message: 'unknown rule id "no-such-rule" in `disabled` (not a built-in or custom rule)', pointer: '/disabled/0' },
+        { rule: 'also-missing', message: 'unknown rule id "also-missing" in `actions` (not a built-in or custom rule)', pointer: '/actions/also-missing' },
+        { rule: 'rm-rf-root', message: 'action must be "block" or "record" (got "cut")', pointer: '/actions/rm-rf-root' },
       ]);
     }
   });
@@ -109,8 +109,14 @@ describe('custom rules', () => {
       expect.unreachable();
     } catch (err) {
       const problems = (err as RuleSetError).problems;
-      expect(problems.map((p) => p.rule)).toEqual(['bad-pattern', 'wrong-example', 'wrong-example', 'rm-rf-root', 'custom rule #4']);
-      expect(problems[0]!.message).toMatch(/^`command` pattern does not compile: Invalid regular expression/);
+      expect(problems.map((p) => [p.rule, p.pointer])).toEqual([
+        ['bad-pattern', '/custom/0/command'],
+        ['wrong-example', '/custom/1/examples/match/0'],
+        ['wrong-example', '/custom/1/examples/not_match/0'],
+        ['rm-rf-root', '/custom/2/id'],
+        ['custom rule #4', '/custom/3'],
+      ]);
+      expect(problems[0]!.message).toBe('`command` pattern does not compile: missing ): rm (-rf');
       expect(problems[1]!.message).toBe('example should match but does not: "bar"');
       expect(problems[2]!.message).toBe('example should not match but does: "foo"');
       expect(problems[3]!.message).toBe('custom rule id clashes with a built-in rule');

@@ -21,7 +21,8 @@ beforeAll(async () => {
 const shapes: Record<string, (v: string) => InspectableCall> = {
   decoded: (v) => ({ id: 'call_1', name: 'Bash', arguments: { command: v }, argumentsRaw: JSON.stringify({ command: v }), origin: 'structured' }),
   argv: (v) => ({ id: 'call_1', name: 'shell', arguments: { command: ['bash', '-lc', v] }, argumentsRaw: JSON.stringify({ command: ['bash', '-lc', v] }), origin: 'structured' }),
-  raw: (v) => ({ id: 'call_1', name: 'Bash', arguments: null, argumentsRaw: JSON.stringify({ command: v }), origin: 'recovered' }),
+  // a stray closing brace: not JSON, and not JSON cut short either, so only the raw fallback reads it
+  raw: (v) => ({ id: 'call_1', name: 'Bash', arguments: null, argumentsRaw: `${JSON.stringify({ command: v })}}`, origin: 'recovered' }),
 };
 const ruleIds = (call: InspectableCall) => inspectCalls([call], rules, 'observe').hits.map((h) => h.rule);
 
