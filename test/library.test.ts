@@ -19,7 +19,7 @@ describe('library entry point', () => {
     // the recovered call is inspected; re-graded to record, so enforce flags but does not block
     expect(leak!.inspection.outcome).toBe('flag');
     expect(leak!.inspection.hits.map((h) => [h.rule, h.action, h.callId])).toEqual([['curl-pipe-shell', 'record', leak!.recovery.calls[0]!.id]]);
-    expect(plain!.recovery.reason).toBe('no_markup');
+    expect(plain!.recovery.reason).toBe('no_tags');
     expect(plain!.inspection).toEqual({ mode: 'enforce', outcome: 'pass', hits: [] });
   });
 });

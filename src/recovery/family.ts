@@ -27,7 +27,9 @@ export interface FamilyCall {
 
 /** A defect of the envelope itself. */
 export interface FamilyProblem {
-  reason: 'truncated' | 'degenerate';
+  /** `truncated`: the envelope was cut (the text ends inside it, a closer is missing);
+   * `shape`: the structure is malformed rather than cut. */
+  reason: 'truncated' | 'shape';
   detail: string;
 }
 
@@ -55,7 +57,7 @@ export interface Family {
   id: string;
   /** Where the grammar comes from (spec, model card, research-note section). */
   source: string;
-  /** Distinctive tokens of the family: seeing one that `detect` does not claim is a degenerate leak. */
+  /** Distinctive tokens of the family: seeing one that `detect` does not claim is a `shape` leak. */
   markers: readonly string[];
   /** Index of the first place this family's markup starts, or -1. Must be linear in the text. */
   detect(text: string): number;
@@ -69,7 +71,7 @@ export function match(family: string, spans: Array<[number, number]>, calls: Fam
 }
 
 export const truncated = (detail: string): FamilyProblem => ({ reason: 'truncated', detail });
-export const degenerate = (detail: string): FamilyProblem => ({ reason: 'degenerate', detail });
+export const shape = (detail: string): FamilyProblem => ({ reason: 'shape', detail });
 
 /** A call whose arguments are the JSON text `raw` (must be an object; duplicate keys refused). */
 export function callFromJsonText(name: string, raw: string): FamilyCall {
@@ -88,12 +90,12 @@ export type JsonAt =
 
 /**
  * Delimits the JSON object/array that starts at the first non-whitespace character from `i`.
- * The text ending inside it is `truncated`; anything else where JSON should start is `degenerate`.
+ * The text ending inside it is `truncated`; anything else where JSON should start is `shape`.
  */
 export function jsonAt(text: string, i: number, what: string): JsonAt {
   const start = skipWs(text, i);
   if (start >= text.length) return { ok: false, problem: truncated(`the text ends before the ${what}`) };
-  if (text[start] !== '{' && text[start] !== '[') return { ok: false, problem: degenerate(`the ${what} is not JSON`) };
+  if (text[start] !== '{' && text[start] !== '[') return { ok: false, problem: shape(`the ${what} is not JSON`) };
   const scan = scanJson(text, start);
   if (scan.end < 0) return { ok: false, problem: truncated(`the text ends inside the ${what}`) };
   return { ok: true, start, end: scan.end, scan };
@@ -112,10 +114,10 @@ export function callsFromJsonCallValue(text: string, at: { start: number; end: n
   const parsed = parseJsonValue(raw);
   if (!parsed.ok) return { calls: [{ name: '', argumentsRaw: raw, arguments: null, argumentsError: `call object is ${parsed.error}` }] };
   const entries = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
-  if (entries.length === 0) return { problem: degenerate('an empty call list') };
+  if (entries.length === 0) return { problem: shape('an empty call list') };
   const calls: FamilyCall[] = [];
   for (const entry of entries) {
-    if (!isObject(entry) || typeof entry['name'] !== 'string') return { problem: degenerate('a call entry has no string "name"') };
+    if (!isObject(entry) || typeof entry['name'] !== 'string') return { problem: shape('a call entry has no string "name"') };
     const name = entry['name'];
     const hasArgs = Object.prototype.hasOwnProperty.call(entry, 'arguments');
     const hasParams = Object.prototype.hasOwnProperty.call(entry, 'parameters');

@@ -1,18 +1,40 @@
 /**
- * Deterministic ids for recovered calls.
+ * Deterministic ids for recovered calls (issue 3, point 6).
  */
 
 import { createHash } from 'node:crypto';
 
 /**
- * `guard_` + the first 16 hex digits of SHA-256 over the JSON array
- * `[idSeed, index, name, argumentsRaw]`. The same reply (same seed) always yields the same ids, and
- * two identical calls in one reply differ by their 0-based index.
+ * Canonical JSON of a parsed value: object keys sorted by code unit, no whitespace, numbers and
+ * strings as `JSON.stringify` writes them. Two argument objects that are equal as JSON values have
+ * the same canonical text, however the markup spaced or ordered them.
  *
- * @param idSeed the caller's seed (e.g. `file:line`); '' when none.
- * @param index the call's 0-based position in the reply.
+ * @param value a value produced by `JSON.parse` or the parameter typing (no cycles, no undefined).
  */
-export function recoveredCallId(idSeed: string, index: number, name: string, argumentsRaw: string): string {
-  const digest = createHash('sha256').update(JSON.stringify([idSeed, index, name, argumentsRaw]), 'utf8').digest('hex');
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const obj = value as Record<string, unknown>;
+    const keys = Object.keys(obj).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * `guard_` + the first 16 hex digits of SHA-256 (UTF-8) over the JSON array
+ * `[idSeed, index, name, canonicalJson(arguments)]`.
+ *
+ * Occurrence is `idSeed` (the reply's place in its transcript) plus `index` (the call's place in the
+ * reply), so the same unchanged reply always yields byte-identical ids, and identical calls, in one
+ * reply or in two replies of one session, get different ids.
+ *
+ * @param idSeed the reply's occurrence, e.g. `${line}:${reply id}`; '' when none.
+ * @param index the call's 0-based position in the reply.
+ * @param name the tool name exactly as recovered.
+ * @param args the recovered arguments object.
+ */
+export function recoveredCallId(idSeed: string, index: number, name: string, args: Record<string, unknown>): string {
+  const digest = createHash('sha256').update(JSON.stringify([idSeed, index, name, canonicalJson(args)]), 'utf8').digest('hex');
   return `guard_${digest.slice(0, 16)}`;
 }

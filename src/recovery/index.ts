@@ -2,19 +2,26 @@
  * guard's recovery engine: judges one reply's visible text for leaked tool-call markup
  * (conviction) and decides whether its calls may be read back out (recovery). Pure: no fs, no
  * process, no console. Formats: see ./families/*.ts, each citing its source; docs/recovery.md.
+ * Reason codes: ./types.ts REASON_CODES (the one list), docs/reason-codes.md.
  *
  * Order of judgement — the first rule that applies gives the verdict and its single reason code:
  *
- *  1. `structured` (none)   the reply already carries structured tool calls.
- *  2. `no_text` (none)      the visible text is blank.
- *  3. `no_markup` (none)    no family's markup, no stray family token, no markup-like shape.
- *  4. `quotation` (none)    the markup starts inside a Markdown fence, backticks, or after an
- *                           example frame ("for example", "e.g.", "like this", ...).
+ *  1. `structured` (none)   the reply already carries structured tool calls (the family of any
+ *                           markup fragment in its text is still reported).
+ *  2. `no_text` (none)      the visible text is blank and the reasoning holds no markup.
+ *  3. `no_tags` (none)      no family's markup, no stray family token, no markup-like shape, and
+ *                           none in the reasoning either.
+ *     `quoted` (none)       (2–3 with markup in the reasoning) markup only in the reasoning:
+ *                           reported with its family, never recovered.
+ *  4. `fenced` (none)       the markup starts inside a Markdown fence (not the family's own).
+ *     `quoted` (none)       ... inside inline code, a block quote, or after an example frame.
  *  5. `prose` (none)        prose ratio above options.proseCeiling: a mention, not a leak.
  *  6. `unknown_family` (refused)  only the shape fallback fired: never recovered.
- *  7. `degenerate` (refused)      malformed or mixed markup, stray tokens, or markup with no call.
- *  8. `truncated` (refused)       the text ends inside the envelope, a closer is missing, or the
- *                                 reply itself was cut (input.truncated).
+ *  7. `degenerate` (refused)      the broken markup repeats a family token back to back (a loop).
+ *  8. `truncated` (refused)       the envelope was cut: the text ends inside it or a closer is
+ *                                 missing; also a complete-looking envelope in a cut reply.
+ *     `shape` (refused)           malformed structure (junk inside the envelope, mixed or stray
+ *                                 tokens, a dialect no grammar reads, markup holding no call).
  *  9. `no_advertised_tools` (refused)  the capture lists no tools and options.tools is empty.
  * 10. `unadvertised` (refused)    any call names a tool not advertised (one refuses them all).
  * 11. `bad_arguments` (refused)   any call's arguments are not a JSON object / fail typing.
@@ -27,7 +34,7 @@
  */
 
 import type { AdvertisedTool } from '../capture/types.js';
-import { degenerate, match, type Family, type FamilyMatch, type ParseContext } from './family.js';
+import { match, shape, type Family, type FamilyMatch, type ParseContext } from './family.js';
 import { deepseek } from './families/deepseek.js';
 import { dsml } from './families/dsml.js';
 import { glm } from './families/glm.js';
@@ -42,15 +49,19 @@ import { qwen3Coder } from './families/qwen3-coder.js';
 import { recoveredCallId } from './ids.js';
 import { normaliseSpans, proseRatio } from './prose.js';
 import { quotationOf } from './quotation.js';
-import { isWs } from './scan.js';
+import { isWs, skipWs } from './scan.js';
 import { shapeSpans } from './shape.js';
-import type { ReasonCode, RecoveredCall, RecoveryInput, RecoveryOptions, RecoveryOutcome, RecoveryVerdict } from './types.js';
+import { REASON_OUTCOME, type ReasonCode, type RecoveredCall, type RecoveryInput, type RecoveryOptions, type RecoveryVerdict } from './types.js';
 
 export { proseRatio } from './prose.js';
+export { canonicalJson } from './ids.js';
 export * from './types.js';
 
 /** Every family the engine reads, in tie-break order (when two claim the same offset). */
 export const FAMILIES: readonly Family[] = [deepseek, dsml, kimi, harmony, minimax, qwen3Coder, glm, hermes, granite, mistral, llama];
+
+/** Every family's distinctive tokens (for the stray and repetition checks). */
+const ALL_MARKERS: ReadonlyArray<{ marker: string; family: string }> = FAMILIES.flatMap((f) => f.markers.map((marker) => ({ marker, family: f.id })));
 
 /** The first marker of any family that lies outside `spans`, or null. Linear per marker. */
 function strayMarker(text: string, spans: Array<[number, number]>): { at: number; marker: string; family: string } | null {
@@ -68,22 +79,35 @@ function strayMarker(text: string, spans: Array<[number, number]>): { at: number
     return false;
   };
   let first: { at: number; marker: string; family: string } | null = null;
-  for (const f of FAMILIES) {
-    for (const marker of f.markers) {
-      for (let at = text.indexOf(marker); at >= 0; at = text.indexOf(marker, at + marker.length)) {
-        if (inside(at)) continue;
-        if (first === null || at < first.at) first = { at, marker, family: f.id };
-        break;
-      }
+  for (const { marker, family } of ALL_MARKERS) {
+    for (let at = text.indexOf(marker); at >= 0; at = text.indexOf(marker, at + marker.length)) {
+      if (inside(at)) continue;
+      if (first === null || at < first.at) first = { at, marker, family };
+      break;
     }
   }
   return first;
 }
 
 /**
+ * The first family token that the text repeats back to back (only whitespace between): no
+ * family's grammar ever does that, so it is a generation loop (`degenerate`), e.g. DeepSeek's
+ * section opener stuttered (sgl-project/sglang#5224). Linear per marker.
+ */
+function repeatedMarker(text: string): string | null {
+  for (const { marker } of ALL_MARKERS) {
+    for (let at = text.indexOf(marker); at >= 0; at = text.indexOf(marker, at + marker.length)) {
+      if (text.startsWith(marker, skipWs(text, at + marker.length))) return marker;
+    }
+  }
+  return null;
+}
+
+/**
  * Finds and parses the family markup in a text: the family whose markup starts first wins; a
- * known token left outside its blocks makes the match degenerate; known tokens with no readable
- * block make a degenerate match of their family. Returns null when no family token is present.
+ * known token left outside its blocks makes the match `shape` (stray or mixed markup); known
+ * tokens with no readable block make a `shape` match of their family. Returns null when no family
+ * token is present.
  */
 function findMarkup(text: string, ctx: ParseContext): FamilyMatch | null {
   let best: { family: Family; at: number } | null = null;
@@ -97,7 +121,7 @@ function findMarkup(text: string, ctx: ParseContext): FamilyMatch | null {
       const stray = strayMarker(text, m.spans);
       if (stray !== null) {
         return match(m.family, [...m.spans, [stray.at, stray.at + stray.marker.length]], m.calls,
-          degenerate(`${stray.marker} stands outside the ${m.family} blocks (stray or mixed markup)`));
+          shape(`${stray.marker} stands outside the ${m.family} blocks (stray or mixed markup)`));
       }
     }
     return m;
@@ -119,7 +143,7 @@ function findMarkup(text: string, ctx: ParseContext): FamilyMatch | null {
     last = Math.max(last, end);
   }
   const spans: Array<[number, number]> = [[first, last]];
-  return match(stray.family, spans, [], degenerate(`${stray.marker} with no readable ${stray.family} call`));
+  return match(stray.family, spans, [], shape(`${stray.marker} with no readable ${stray.family} call`));
 }
 
 /** Advertised names: the capture's list, else the user's `--tools`, else null (unknown). */
@@ -129,18 +153,19 @@ function advertisedNames(advertised: AdvertisedTool[] | null | undefined, tools:
   return null;
 }
 
-function verdict(
-  outcome: RecoveryOutcome,
-  reason: ReasonCode,
-  family: string | null,
-  ratio: number | null,
-  detail: string,
-  calls: RecoveredCall[] = [],
-): RecoveryVerdict {
-  return { outcome, reason, family, proseRatio: ratio, calls, detail };
+/** A verdict; the outcome follows from the reason (types.ts REASON_OUTCOME). */
+function verdict(reason: ReasonCode, family: string | null, ratio: number | null, detail: string, calls: RecoveredCall[] = []): RecoveryVerdict {
+  return { outcome: REASON_OUTCOME[reason], reason, family, proseRatio: ratio, calls, detail };
 }
 
-function judge(input: RecoveryInput, options: RecoveryOptions): RecoveryVerdict {
+const NO_SCHEMA: ParseContext = { schemaOf: () => undefined };
+
+/** The family of markup in a text other than the visible text (reasoning, fragments), or null. */
+function familyIn(text: string): string | null {
+  return text.trim() === '' ? null : (findMarkup(text, NO_SCHEMA)?.family ?? null);
+}
+
+function judge(input: RecoveryInput, options: RecoveryOptions, reasoningFamily: string | null): RecoveryVerdict {
   const text = typeof input.text === 'string' ? input.text : '';
   const advertised = Array.isArray(input.advertised) ? input.advertised : null;
   const schemas = new Map((advertised ?? []).map((t) => [t.name, t.schema] as const));
@@ -149,49 +174,62 @@ function judge(input: RecoveryInput, options: RecoveryOptions): RecoveryVerdict 
   const ceiling = typeof options?.proseCeiling === 'number' ? options.proseCeiling : 0;
 
   if (Array.isArray(input.toolCalls) && input.toolCalls.length > 0) {
-    return verdict('none', 'structured', null, null, 'the reply carries structured tool calls, so its text is not judged');
+    // Not a leak; but a fragment of markup in the text (an opener left beside the structured call,
+    // NousResearch/hermes-agent#46537, llama-server qwen3-coder) stays visible through its family.
+    const frag = text.trim() === '' ? null : findMarkup(text, ctx);
+    const seen = frag === null ? '' : ` (its text holds ${frag.family} markup, not judged as a leak)`;
+    return verdict('structured', frag?.family ?? null, frag === null ? null : proseRatio(text, frag.spans),
+      `the reply carries structured tool calls${seen}`);
   }
-  if (text.trim() === '') return verdict('none', 'no_text', null, null, 'the reply has no visible text');
+  const inReasoning = (what: string) =>
+    verdict('quoted', reasoningFamily, null, `${what}; ${reasoningFamily} markup appears only in the reasoning, which is never recovered`);
+  if (text.trim() === '') return reasoningFamily !== null ? inReasoning('the visible text is blank') : verdict('no_text', null, null, 'the reply has no visible text');
 
   let m = findMarkup(text, ctx);
   if (m === null) {
     const spans = shapeSpans(text, names ? [...names] : []);
     if (spans.length > 0) m = match('unknown', spans, []);
   }
-  if (m === null) return verdict('none', 'no_markup', null, null, 'no tool-call markup in the text');
+  if (m === null) {
+    return reasoningFamily !== null ? inReasoning('no markup in the visible text') : verdict('no_tags', null, null, 'no tool-call markup in the text');
+  }
 
   const ratio = proseRatio(text, m.spans);
   const quoted = quotationOf(text, m.spans);
-  if (quoted !== null) return verdict('none', 'quotation', m.family, ratio, `the ${m.family} markup is quoted (${quoted})`);
+  if (quoted !== null) return verdict(quoted.reason, m.family, ratio, `the ${m.family} markup is quoted (${quoted.detail})`);
   if (ratio > ceiling) {
-    return verdict('none', 'prose', m.family, ratio, `prose ratio ${ratio.toFixed(2)} is above the ceiling ${ceiling}: the markup is mentioned, not emitted`);
+    return verdict('prose', m.family, ratio, `prose ratio ${ratio.toFixed(2)} is above the ceiling ${ceiling}: the markup is mentioned, not emitted`);
   }
   if (m.family === 'unknown') {
-    return verdict('refused', 'unknown_family', 'unknown', ratio, 'markup-like text around an advertised tool name, in no known family');
+    return verdict('unknown_family', 'unknown', ratio, 'markup-like text around an advertised tool name, in no known family');
   }
-  if (m.problem !== null) return verdict('refused', m.problem.reason, m.family, ratio, `${m.family} markup: ${m.problem.detail}`);
-  if (input.truncated === true) return verdict('refused', 'truncated', m.family, ratio, 'the reply itself was cut off, so more calls may be missing');
-  if (m.calls.length === 0) return verdict('refused', 'degenerate', m.family, ratio, `${m.family} markup holds no call`);
+  if (m.problem !== null || m.calls.length === 0) {
+    const loop = repeatedMarker(text);
+    if (loop !== null) return verdict('degenerate', m.family, ratio, `${m.family} markup repeats ${loop} back to back (a generation loop)`);
+  }
+  if (m.problem !== null) return verdict(m.problem.reason, m.family, ratio, `${m.family} markup: ${m.problem.detail}`);
+  if (input.truncated === true) return verdict('truncated', m.family, ratio, 'the reply itself was cut off, so more calls may be missing');
+  if (m.calls.length === 0) return verdict('shape', m.family, ratio, `${m.family} markup holds no call`);
   if (names === null) {
-    return verdict('refused', 'no_advertised_tools', m.family, ratio, 'the capture does not list the advertised tools and none were given');
+    return verdict('no_advertised_tools', m.family, ratio, 'the capture does not list the advertised tools and none were given');
   }
   const stranger = m.calls.find((c) => !names.has(c.name));
   if (stranger !== undefined) {
-    return verdict('refused', 'unadvertised', m.family, ratio, `the markup calls "${stranger.name.slice(0, 80)}", which the request did not advertise`);
+    return verdict('unadvertised', m.family, ratio, `the markup calls "${stranger.name.slice(0, 80)}", which the request did not advertise`);
   }
   const bad = m.calls.find((c) => c.arguments === null);
   if (bad !== undefined) {
-    return verdict('refused', 'bad_arguments', m.family, ratio, `arguments of "${bad.name}": ${bad.argumentsError ?? 'not a JSON object'}`);
+    return verdict('bad_arguments', m.family, ratio, `arguments of "${bad.name}": ${bad.argumentsError ?? 'not a JSON object'}`);
   }
   const seed = typeof input.idSeed === 'string' ? input.idSeed : '';
   const calls: RecoveredCall[] = m.calls.map((c, i) => ({
-    id: recoveredCallId(seed, i, c.name, c.argumentsRaw),
+    id: recoveredCallId(seed, i, c.name, c.arguments!),
     name: c.name,
     arguments: c.arguments!,
     argumentsRaw: c.argumentsRaw,
   }));
   const n = calls.length;
-  return verdict('recovered', 'ok', m.family, ratio, `${n} ${m.family} call${n === 1 ? '' : 's'} recovered`, calls);
+  return verdict('ok', m.family, ratio, `${n} ${m.family} call${n === 1 ? '' : 's'} recovered`, calls);
 }
 
 /**
@@ -199,27 +237,31 @@ function judge(input: RecoveryInput, options: RecoveryOptions): RecoveryVerdict 
  * calls be read back out (recovery)?
  *
  * @param input the reply: visible `text`, `reasoning` (judged apart: `reasoningMarkup` is set when
- *   it holds family markup; it is never recovered into a call), `advertised` tools (null when the
- *   capture does not say), structured `toolCalls`, `truncated`, and `idSeed` for call ids.
+ *   it holds family markup, and markup found only there gives `quoted` with its family; it is never
+ *   recovered into a call), `advertised` tools (null when the capture does not say), structured
+ *   `toolCalls`, `truncated`, and `idSeed`, the reply's occurrence in its transcript, for call ids.
  * @param options `proseCeiling` (ratio 0..1; use DEFAULT_PROSE_CEILING) and `tools`, the names
  *   to trust when `advertised` is null.
  * @returns the verdict: outcome none | recovered | refused, one reason code (precedence in the
- *   module header), the family, the prose ratio 0..1 (null without markup) and the calls (only
- *   when recovered; arguments exactly as the markup gave them).
- * Never throws: an internal failure on some text is reported as refused / `degenerate`.
+ *   module header; the list is REASON_CODES), the family seen, the prose ratio 0..1 (null without
+ *   visible markup) and the calls (only when recovered; arguments exactly as the markup gave them;
+ *   ids per ./ids.ts).
+ * Never throws: an internal failure on some text is reported as refused / `shape`.
  */
 export function recoverReply(input: RecoveryInput, options: RecoveryOptions): RecoveryVerdict {
+  let reasoningFamily: string | null = null;
+  let reasoningUnreadable = false;
+  try {
+    reasoningFamily = familyIn(typeof input?.reasoning === 'string' ? input.reasoning : '');
+  } catch {
+    reasoningUnreadable = true;
+  }
   let v: RecoveryVerdict;
   try {
-    v = judge(input, options);
+    v = judge(input, options, reasoningFamily);
   } catch (e) {
-    v = verdict('refused', 'degenerate', null, null, `the markup could not be read: ${(e as Error)?.message ?? String(e)}`);
+    v = verdict('shape', null, null, `the markup could not be read: ${(e as Error)?.message ?? String(e)}`);
   }
-  try {
-    const reasoning = typeof input?.reasoning === 'string' ? input.reasoning : '';
-    if (reasoning.trim() !== '' && findMarkup(reasoning, { schemaOf: () => undefined }) !== null) v.reasoningMarkup = true;
-  } catch {
-    v.reasoningMarkup = true;
-  }
+  if (reasoningFamily !== null || reasoningUnreadable) v.reasoningMarkup = true;
   return v;
 }

@@ -3,9 +3,11 @@
  *
  * Markup is a quotation when a markup span starts inside:
  * - a Markdown fenced block (a line indented ≤ 3 spaces opening with ``` or ~~~, closed by a line
- *   with a run of the same character at least as long, or by the end of the text);
- * - an inline code span (a backtick run closed by the next run of the same length);
- * or when the prose just before it frames it as an example ("for example", "e.g.", "like this", …).
+ *   with a run of the same character at least as long, or by the end of the text) → `fenced`;
+ * - an inline code span (a backtick run closed by the next run of the same length) → `quoted`;
+ * - a Markdown block quote (its line starts, after ≤ 3 spaces, with `>`) → `quoted`;
+ * or when the prose just before it frames it as an example ("for example", "e.g.", "like this",
+ * "the syntax is", "do not run", …) → `quoted`.
  * Fence and backtick runs that lie inside a markup span are ignored: DeepSeek V3's ```json and
  * backticks inside argument values belong to the markup, not to Markdown (tool-call-markup.md §C.7).
  */
@@ -13,7 +15,8 @@
 import { normaliseSpans } from './prose.js';
 
 /** Words that frame the following markup as an example; matched in the prose just before it. */
-const EXAMPLE_FRAME = /\b(?:for example|for instance|e\.g\.|an example|example:|like this|like so|looks like|syntax|such as)/i;
+const EXAMPLE_FRAME =
+  /\b(?:for example|for instance|e\.g\.|an example|example:|like this|like so|looks like|syntax|such as|do not (?:run|execute|call|use)|don't (?:run|execute|call|use)|never (?:run|execute|call|emit))/i;
 /** How many characters of prose before a span are read for an example frame. */
 const FRAME_WINDOW = 160;
 
@@ -95,24 +98,50 @@ function startsInside(spans: Span[], regions: Span[]): boolean {
   return false;
 }
 
+/** True when the line holding some span's start opens (after ≤ 3 spaces) with `>`: a Markdown
+ * block quote. Spans sorted; one forward pass over the text. */
+function startsInBlockQuote(text: string, spans: Span[]): boolean {
+  let lineStart = 0;
+  let nl = text.indexOf('\n');
+  for (const [s] of spans) {
+    while (nl >= 0 && nl < s) {
+      lineStart = nl + 1;
+      nl = text.indexOf('\n', nl + 1);
+    }
+    let k = lineStart;
+    while (k < s && k - lineStart < 3 && text[k] === ' ') k++;
+    if (k < s && text[k] === '>') return true;
+  }
+  return false;
+}
+
+/** How the markup is quoted: `fenced` (a Markdown fence) or `quoted` (everything else), and how. */
+export interface Quotation {
+  reason: 'fenced' | 'quoted';
+  detail: string;
+}
+
 /**
- * Says whether the markup spans are quoted.
+ * Says whether the markup spans are quoted (module header for the rules).
  *
  * @param text the reply's visible text.
- * @param markupSpans [start, end) offsets of the markup.
- * @returns a short description of the quotation (`inside a Markdown fence`, …), or null.
+ * @param markupSpans [start, end) offsets of the markup (String indices).
+ * @returns the quotation (`fenced` / `quoted` with a short description), or null.
  */
-export function quotationOf(text: string, markupSpans: Array<[number, number]>): string | null {
+export function quotationOf(text: string, markupSpans: Array<[number, number]>): Quotation | null {
   const spans = normaliseSpans(markupSpans, text.length);
   if (spans.length === 0) return null;
   const fences = fencedRegions(text, spans);
-  if (startsInside(spans, fences)) return 'inside a Markdown fence';
-  if (startsInside(spans, inlineCodeRegions(text, normaliseSpans([...spans, ...fences], text.length)))) return 'inside backticks';
+  if (startsInside(spans, fences)) return { reason: 'fenced', detail: 'inside a Markdown fence' };
+  if (startsInside(spans, inlineCodeRegions(text, normaliseSpans([...spans, ...fences], text.length)))) {
+    return { reason: 'quoted', detail: 'inside backticks (inline code)' };
+  }
+  if (startsInBlockQuote(text, spans)) return { reason: 'quoted', detail: 'inside a Markdown block quote' };
   let prevEnd = 0;
   for (const [s, e] of spans) {
     const window = text.slice(Math.max(prevEnd, s - FRAME_WINDOW), s);
     const m = EXAMPLE_FRAME.exec(window);
-    if (m) return `framed as an example ("${m[0]}")`;
+    if (m) return { reason: 'quoted', detail: `framed as an example ("${m[0]}")` };
     prevEnd = e;
   }
   return null;

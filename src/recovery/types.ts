@@ -1,8 +1,9 @@
 /**
  * Public types of the recovery engine (pure: no fs, no process, no chalk).
  *
- * Reason codes follow the proposal in ../shared/research/tool-call-markup.md §A.4, extended with
- * the checks recovery needs. Every refusal names one code; the README lists them all.
+ * Reason codes are the contract of issue 3 (tool-call-markup.md §A.4 proposed the first ones),
+ * extended with the checks recovery needs. Every verdict names one code; docs/reason-codes.md
+ * documents each with an example.
  */
 
 import type { AdvertisedTool, ToolCall } from '../capture/types.js';
@@ -14,33 +15,66 @@ import type { AdvertisedTool, ToolCall } from '../capture/types.js';
  */
 export type MarkupFamily = string;
 
-/** Why a reply was (not) recovered. */
-export type ReasonCode =
-  /** Recovered: every point of the contract holds. */
-  | 'ok'
-  /** The reply has no visible text. */
-  | 'no_text'
-  /* Outcome `none` for no_text, no_markup, structured, quotation, prose; `refused` for the rest. */
-  /** No tool-call markup in the text. */
-  | 'no_markup'
-  /** The reply already carries structured tool calls: not a leak, whatever its text says. */
-  | 'structured'
-  /** The markup sits inside a Markdown fence, backticks or an "example" frame: a quotation. */
-  | 'quotation'
-  /** Too much prose around the markup (prose ratio above the ceiling). */
-  | 'prose'
-  /** A call names a tool the request did not advertise. */
-  | 'unadvertised'
-  /** The capture does not record the advertised tools and the user supplied none. */
-  | 'no_advertised_tools'
-  /** Arguments do not parse as a JSON object (or a typed parameter fails). */
-  | 'bad_arguments'
-  /** The envelope is incomplete: the reply ends inside the markup. */
-  | 'truncated'
-  /** Markup is malformed or mixes dialects in a way no grammar reads unambiguously. */
-  | 'degenerate'
-  /** Markup-like text of no known family: reported, never recovered by guesswork. */
-  | 'unknown_family';
+/**
+ * Every reason code, in precedence order (the first that applies to a reply decides its verdict;
+ * see ./index.ts). This list is the single source of the codes: the type below, docs/reason-codes.md
+ * (checked by test/recovery/reason-codes.test.ts) and the README table follow it.
+ *
+ * The first eleven of the issue's contract (`ok`, `no_text`, `no_tags`, `fenced`, `quoted`,
+ * `unadvertised`, `bad_arguments`, `truncated`, `shape`, `degenerate`, `prose`) plus three
+ * extensions: `structured`, `unknown_family`, `no_advertised_tools`.
+ */
+export const REASON_CODES = [
+  /** none: the reply already carries structured tool calls; not a leak, whatever its text says. */
+  'structured',
+  /** none: the reply has no visible text (and its reasoning holds no markup). */
+  'no_text',
+  /** none: no tool-call markup in the visible text (and none in the reasoning). */
+  'no_tags',
+  /** none: the markup sits inside a Markdown fence that is not part of the family's grammar. */
+  'fenced',
+  /** none: the markup is inline code, in a block quote, framed as an example, or only in reasoning. */
+  'quoted',
+  /** none: too much prose around the markup (prose ratio above the ceiling). */
+  'prose',
+  /** refused: markup-like text of no known family (shape fallback): never recovered by guesswork. */
+  'unknown_family',
+  /** refused: degenerate repetition of markup (a token repeated back to back, a stutter loop). */
+  'degenerate',
+  /** refused: the envelope was cut: the text ends inside it, a closer is missing, or the reply was cut. */
+  'truncated',
+  /** refused: structure malformed rather than cut: junk inside the envelope, mixed dialects, stray tokens. */
+  'shape',
+  /** refused: the capture does not record the advertised tools and the user supplied none. */
+  'no_advertised_tools',
+  /** refused: a call names a tool the request did not advertise (one refuses the whole reply). */
+  'unadvertised',
+  /** refused: arguments are not a JSON object, or a typed parameter fails its type. */
+  'bad_arguments',
+  /** recovered: every point of the contract holds. */
+  'ok',
+] as const;
+
+/** Why a reply was (not) recovered: one of {@link REASON_CODES}. */
+export type ReasonCode = (typeof REASON_CODES)[number];
+
+/** The outcome each reason code goes with (`none`: not a leak to act on; `refused`: a leak not recovered). */
+export const REASON_OUTCOME: Readonly<Record<ReasonCode, RecoveryOutcome>> = {
+  structured: 'none',
+  no_text: 'none',
+  no_tags: 'none',
+  fenced: 'none',
+  quoted: 'none',
+  prose: 'none',
+  unknown_family: 'refused',
+  degenerate: 'refused',
+  truncated: 'refused',
+  shape: 'refused',
+  no_advertised_tools: 'refused',
+  unadvertised: 'refused',
+  bad_arguments: 'refused',
+  ok: 'recovered',
+};
 
 export type RecoveryOutcome = 'none' | 'recovered' | 'refused';
 
@@ -59,7 +93,11 @@ export interface RecoveredCall {
 export interface RecoveryVerdict {
   outcome: RecoveryOutcome;
   reason: ReasonCode;
-  /** The markup family convicted, or null when there is no markup. */
+  /**
+   * The markup family seen, or null when there is none. Set whenever markup was seen, even when
+   * nothing is recovered: for `structured` (markup fragments beside structured calls) and for
+   * `quoted` markup found only in the reasoning, it names the family of that markup.
+   */
   family: MarkupFamily | null;
   /** Prose outside the markup / whole visible text, 0..1; null when there is no markup. */
   proseRatio: number | null;
@@ -79,7 +117,11 @@ export interface RecoveryInput {
   advertised: AdvertisedTool[] | null;
   toolCalls: ToolCall[];
   truncated: boolean;
-  /** Seed for deterministic call ids, e.g. `file:line`. */
+  /**
+   * The reply's occurrence in its transcript, mixed into every call id so identical calls in two
+   * replies of one session get different ids (src/scan/judge.ts passes `${line}:${reply id}`).
+   * Must not depend on anything that changes between runs over the same capture.
+   */
   idSeed?: string;
 }
 

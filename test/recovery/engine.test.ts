@@ -2,6 +2,7 @@
  * Engine-level tests: the prose ratio definition, reason precedence, typing from schemas,
  * reasoning text, and large adversarial inputs (asserting the verdict, not the time).
  */
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { makeToolCall } from '../../src/capture/toolcall.js';
 import { DEFAULT_PROSE_CEILING, proseRatio, recoverReply, type RecoveryInput } from '../../src/recovery/index.js';
@@ -45,11 +46,35 @@ describe('reason precedence (one reason per refusal)', () => {
       input(HERMES, { reasoning: HERMES, toolCalls: [makeToolCall('call_1', 'get_weather', 'function', '{"city":"Tokyo"}')] }),
       opts,
     );
-    expect(v).toEqual({ outcome: 'none', reason: 'structured', family: null, proseRatio: null, calls: [], detail: expect.any(String), reasoningMarkup: true });
+    expect(v).toEqual({ outcome: 'none', reason: 'structured', family: 'hermes', proseRatio: 0, calls: [], detail: expect.any(String), reasoningMarkup: true });
   });
-  it('quotation before truncated', () => {
+  it('structured with prose only: no family', () => {
+    const v = recoverReply(input('Done.', { toolCalls: [makeToolCall('call_1', 'get_weather', 'function', '{}')] }), opts);
+    expect([v.reason, v.family, v.proseRatio]).toEqual(['structured', null, null]);
+  });
+  it('fenced before truncated', () => {
     const v = recoverReply(input('```\n<tool_call>\n{"name": "get_weather", "arguments": {"ci\n```'), opts);
-    expect([v.outcome, v.reason]).toEqual(['none', 'quotation']);
+    expect([v.outcome, v.reason]).toEqual(['none', 'fenced']);
+  });
+  it('a block quote, "do not run" and "the syntax is" framing are quoted', () => {
+    expect(recoverReply(input(`> ${HERMES}`), opts).reason).toBe('quoted');
+    expect(recoverReply(input(`Do not run this:\n${HERMES}`), opts).reason).toBe('quoted');
+    expect(recoverReply(input(`The syntax is\n${HERMES}`), opts).reason).toBe('quoted');
+  });
+  it('a stuttered opener is degenerate; junk inside an envelope is shape; a missing closer is truncated', () => {
+    expect(recoverReply(input('<tool_call>\n<tool_call>\n<tool_call>'), opts).reason).toBe('degenerate');
+    expect(recoverReply(input('<｜DSML｜function_calls><｜DSML｜function_calls>x'), opts).reason).toBe('degenerate');
+    expect(recoverReply(input('<tool_call>{"name": "get_weather", "arguments": {}} junk </tool_call>'), opts).reason).toBe('shape');
+    expect(recoverReply(input('<tool_call>{"name": "get_weather", "arguments": {}}\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>'), opts).reason).toBe('truncated');
+  });
+  it('markup only in the reasoning of a reply with blank text is quoted, with its family, never no_text', () => {
+    const v = recoverReply(input('', { reasoning: HERMES }), opts);
+    expect(v).toEqual({ outcome: 'none', reason: 'quoted', family: 'hermes', proseRatio: null, calls: [], detail: expect.any(String), reasoningMarkup: true });
+  });
+  it('markup in both: the visible text is judged, the reasoning flagged, its calls never added', () => {
+    const dsml = '<｜DSML｜function_calls>\n<｜DSML｜invoke name="get_weather">\n<｜DSML｜parameter name="city" string="true">Osaka</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>';
+    const v = recoverReply(input(HERMES, { reasoning: dsml }), opts);
+    expect([v.reason, v.family, v.reasoningMarkup, v.calls.map((c) => c.arguments)]).toEqual(['ok', 'hermes', true, [{ city: 'Tokyo' }]]);
   });
   it('truncated before unadvertised', () => {
     const v = recoverReply(input('<tool_call>\n{"name": "other", "arguments": {}}'), opts);
@@ -75,6 +100,12 @@ describe('reason precedence (one reason per refusal)', () => {
 });
 
 describe('ids', () => {
+  it('use canonical arguments: spacing and key order do not change an id', () => {
+    const a = recoverReply(input('<tool_call>{"name": "get_weather", "arguments": {"a": 1, "b": [2]}}</tool_call>', { idSeed: 's' }), opts);
+    const b = recoverReply(input('<tool_call>{"name":"get_weather","arguments":{ "b" : [ 2 ], "a":1 }}</tool_call>', { idSeed: 's' }), opts);
+    expect(a.calls[0]!.id).toBe(b.calls[0]!.id);
+    expect(a.calls[0]!.id).toBe('guard_' + createHash('sha256').update('["s",0,"get_weather","{\\"a\\":1,\\"b\\":[2]}"]').digest('hex').slice(0, 16));
+  });
   it('are stable for the same seed and differ between seeds and between identical calls', () => {
     const two = HERMES + '\n' + HERMES;
     const a = recoverReply(input(two, { idSeed: 'f.jsonl:3' }), opts).calls.map((c) => c.id);
@@ -148,7 +179,7 @@ describe('scanJson', () => {
 });
 
 describe('never throws; large adversarial inputs', () => {
-  it('a 1.1 MB reply of repeated <tool_call> is a degenerate hermes leak', () => {
+  it('a 1.1 MB reply of repeated <tool_call> is a degenerate (looping) hermes leak', () => {
     const text = '<tool_call>'.repeat(100_000);
     const v = recoverReply(input(text), opts);
     expect([v.outcome, v.reason, v.family, v.proseRatio]).toEqual(['refused', 'degenerate', 'hermes', 0]);

@@ -11,7 +11,7 @@
  */
 
 import { Scanner, skipWs } from '../scan.js';
-import { callFromJsonText, degenerate, jsonAt, match, truncated, type Family, type FamilyCall, type FamilyMatch } from '../family.js';
+import { callFromJsonText, shape, jsonAt, match, truncated, type Family, type FamilyCall, type FamilyMatch } from '../family.js';
 
 const CALLS_BEGIN = '<｜tool▁calls▁begin｜>';
 const CALLS_END = '<｜tool▁calls▁end｜>';
@@ -26,7 +26,7 @@ function readCall(sc: Scanner, i: number): { call: FamilyCall; end: number; v3: 
   const sep = sc.find(SEP, i);
   const callEnd = sc.find(CALL_END, i);
   if (sep < 0) return { problem: truncated('the text ends before <｜tool▁sep｜>') };
-  if (callEnd >= 0 && callEnd < sep) return { problem: degenerate('a call has no <｜tool▁sep｜>') };
+  if (callEnd >= 0 && callEnd < sep) return { problem: shape('a call has no <｜tool▁sep｜>') };
   const head = text.slice(i, sep);
   const afterSep = skipWs(text, sep + SEP.length);
   let v3: boolean;
@@ -38,27 +38,27 @@ function readCall(sc: Scanner, i: number): { call: FamilyCall; end: number; v3: 
     name = head;
     jsonFrom = afterSep;
   } else {
-    if (head !== 'function') return { problem: degenerate(`a call's type is "${head.slice(0, 40)}", not "function"`) };
+    if (head !== 'function') return { problem: shape(`a call's type is "${head.slice(0, 40)}", not "function"`) };
     v3 = true;
     const nl = text.indexOf('\n', sep);
     if (nl < 0) return { problem: truncated('the text ends inside the tool name') };
     name = text.slice(sep + SEP.length, nl);
     const f = skipWs(text, nl);
     if (f >= text.length || text.length - f < FENCE.length + 4) return { problem: truncated('the text ends before ```json') };
-    if (!text.startsWith('```json', f)) return { problem: degenerate('the arguments are not in a ```json fence') };
+    if (!text.startsWith('```json', f)) return { problem: shape('the arguments are not in a ```json fence') };
     jsonFrom = f + '```json'.length;
   }
-  if (name === '' || name.includes('<') || name.includes('\n')) return { problem: degenerate('a call has no usable tool name') };
+  if (name === '' || name.includes('<') || name.includes('\n')) return { problem: shape('a call has no usable tool name') };
   const j = jsonAt(text, jsonFrom, 'arguments');
   if (!j.ok) return { problem: j.problem };
   let k = skipWs(text, j.end);
   if (v3) {
     if (k >= text.length) return { problem: truncated('the text ends before the closing ```') };
-    if (!text.startsWith(FENCE, k)) return { problem: degenerate('text after the arguments inside the fence') };
+    if (!text.startsWith(FENCE, k)) return { problem: shape('text after the arguments inside the fence') };
     k = skipWs(text, k + FENCE.length);
   }
   if (k >= text.length) return { problem: truncated('the text ends before <｜tool▁call▁end｜>') };
-  if (!sc.at(k, CALL_END)) return { problem: degenerate('text after the arguments before <｜tool▁call▁end｜>') };
+  if (!sc.at(k, CALL_END)) return { problem: shape('text after the arguments before <｜tool▁call▁end｜>') };
   return { call: callFromJsonText(name, text.slice(j.start, j.end)), end: k + CALL_END.length, v3 };
 }
 
@@ -74,7 +74,7 @@ export const deepseek: Family = {
     let label = 'deepseek-v3';
     for (let o = sc.find(CALLS_BEGIN, from); o >= 0; o = sc.find(CALLS_BEGIN, spans[spans.length - 1]![1])) {
       let i = o + CALLS_BEGIN.length;
-      const fail = (p: { reason: 'truncated' | 'degenerate'; detail: string }) => {
+      const fail = (p: { reason: 'truncated' | 'shape'; detail: string }) => {
         spans.push([o, text.length]);
         return match(label, spans, calls, p);
       };
@@ -83,8 +83,8 @@ export const deepseek: Family = {
         i = skipWs(text, i);
         if (i >= text.length) return fail(truncated('the text ends before <｜tool▁calls▁end｜>'));
         if (sc.at(i, CALLS_END)) break;
-        if (sc.at(i, CALLS_BEGIN)) return fail(degenerate('<｜tool▁calls▁begin｜> repeated inside a call section'));
-        if (!sc.at(i, CALL_BEGIN)) return fail(degenerate('text inside the call section outside any call'));
+        if (sc.at(i, CALLS_BEGIN)) return fail(shape('<｜tool▁calls▁begin｜> repeated inside a call section'));
+        if (!sc.at(i, CALL_BEGIN)) return fail(shape('text inside the call section outside any call'));
         const r = readCall(sc, i + CALL_BEGIN.length);
         if ('problem' in r) return fail(r.problem);
         label = r.v3 ? 'deepseek-v3' : 'deepseek-v3.1';
@@ -92,7 +92,7 @@ export const deepseek: Family = {
         seen++;
         i = r.end;
       }
-      if (seen === 0) return fail(degenerate('an empty call section'));
+      if (seen === 0) return fail(shape('an empty call section'));
       spans.push([o, i + CALLS_END.length]);
     }
     return match(label, spans, calls);

@@ -11,7 +11,7 @@
  * Marker spellings seen in the wild are read when used consistently: `｜DSML｜`, doubled
  * `｜｜DSML｜｜` (xorbitsai/xagent#806) and ASCII `|DSML|` (kittors/deepseek-web-api#11). Any DSML tag
  * that is not a container opener where a container should start (the CodeAF dialect
- * `<｜DSML｜_web_search>{…}<｜/DSML｜_web_search>`, §A.3) is degenerate: reported, not recovered.
+ * `<｜DSML｜_web_search>{…}<｜/DSML｜_web_search>`, §A.3) is `shape`: reported, not recovered.
  */
 
 import type { Family, FamilyMatch } from '../family.js';
@@ -32,7 +32,8 @@ function firstTag(text: string): { at: number; prefix: string } | null {
 export const dsml: Family = {
   id: 'dsml',
   source: 'tool-call-markup.md §B.3 (DeepSeek V3.2 tools prompt; sglang deepseekv32/deepseekv4 detectors)',
-  markers: ['｜DSML｜', '|DSML|'],
+  // The container openers too, so a stuttered opener reads as a loop (`degenerate`).
+  markers: ['｜DSML｜', '|DSML|', ...PREFIXES.flatMap((p) => [`<${p}function_calls>`, `<${p}tool_calls>`])],
   detect: (text) => firstTag(text)?.at ?? -1,
   parse(text, from, ctx): FamilyMatch {
     const prefix = firstTag(text.slice(from, from + 16))?.prefix ?? '｜DSML｜';

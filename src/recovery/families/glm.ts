@@ -8,7 +8,7 @@
 import { Scanner, skipWs } from '../scan.js';
 import {
   callFromParameters,
-  degenerate,
+  shape,
   match,
   truncated,
   type Family,
@@ -34,11 +34,11 @@ function isGlmStart(text: string, o: number): boolean {
 /** Reads `<tag>…</tag>` at i. */
 function element(sc: Scanner, i: number, open: string, close: string): { value: string; end: number } | { problem: FamilyProblem } {
   if (i >= sc.text.length) return { problem: truncated(`the text ends before ${open}`) };
-  if (!sc.at(i, open)) return { problem: degenerate(`expected ${open}`) };
+  if (!sc.at(i, open)) return { problem: shape(`expected ${open}`) };
   const e = sc.find(close, i + open.length);
   if (e < 0) return { problem: truncated(`the text ends before ${close}`) };
   const value = sc.text.slice(i + open.length, e);
-  if (value.includes(KEY) || value.includes(VAL)) return { problem: degenerate(`${open} runs into another element (a closer is missing)`) };
+  if (value.includes(KEY) || value.includes(VAL)) return { problem: truncated(`${open} runs into another element (a closer is missing)`) };
   return { value, end: e + close.length };
 }
 
@@ -60,7 +60,7 @@ export const glm: Family = {
         spans.push([o, text.length]);
         return match('glm', spans, calls, p);
       };
-      if (!isGlmStart(text, o)) return fail(degenerate('a <tool_call> block of another dialect'));
+      if (!isGlmStart(text, o)) return fail(shape('a <tool_call> block of another dialect'));
       let k = o + OPENER.length;
       while (k < text.length && text[k] !== '\n' && text[k] !== '<') k++;
       if (k >= text.length) return fail(truncated('the text ends inside the tool name'));

@@ -10,7 +10,7 @@
  */
 
 import { Scanner, skipWs } from '../scan.js';
-import { callFromJsonText, degenerate, jsonAt, match, truncated, type Family, type FamilyCall, type FamilyMatch, type FamilyProblem } from '../family.js';
+import { callFromJsonText, shape, jsonAt, match, truncated, type Family, type FamilyCall, type FamilyMatch, type FamilyProblem } from '../family.js';
 
 const START = '<|start|>';
 const CHANNEL = '<|channel|>';
@@ -63,7 +63,7 @@ function walk(text: string, from: number, stopAtFirstCall: boolean): FamilyMatch
       if (sc.at(end, CALL)) end += CALL.length;
       else if (end < text.length && !HEADER_TOKENS.some((t) => sc.at(end, t))) {
         spans.push([hs, text.length]);
-        return done(degenerate('text after the call arguments'));
+        return done(shape('text after the call arguments'));
       } else end = j.end;
       spans.push([hs, end]);
       pos = end;

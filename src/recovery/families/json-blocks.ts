@@ -7,7 +7,7 @@
 import { Scanner, skipWs } from '../scan.js';
 import {
   callsFromJsonCallValue,
-  degenerate,
+  shape,
   jsonAt,
   match,
   truncated,
@@ -38,7 +38,7 @@ export function detectJsonBlock(text: string, opener: string): number {
 /**
  * Reads every block from `from`. Stops at the first defect: the text ending inside a block or
  * before its closer is `truncated`; a block whose body is not JSON, or text between the JSON and
- * the closer, is `degenerate`.
+ * the closer, is `shape`.
  */
 export function parseJsonBlocks(text: string, from: number, g: JsonBlockGrammar): FamilyMatch {
   const sc = new Scanner(text);
@@ -66,7 +66,7 @@ export function parseJsonBlocks(text: string, from: number, g: JsonBlockGrammar)
         spans.push(toEnd(o));
         if (k >= text.length) return match(g.family, spans, calls, truncated(`the text ends before ${g.closer}`));
         if (sc.at(k, g.opener)) return match(g.family, spans, calls, truncated(`a block lacks ${g.closer} before the next ${g.opener}`));
-        return match(g.family, spans, calls, degenerate(`text between the call JSON and ${g.closer}`));
+        return match(g.family, spans, calls, shape(`text between the call JSON and ${g.closer}`));
       }
     }
     spans.push([o, end]);

@@ -4,11 +4,11 @@
  * (vLLM also accepts the singular `tool_call_section`). The call id is `functions.NAME:IDX` or
  * `NAME:IDX`; the name is everything between the optional `functions.` and the last `:`, so names
  * with dots survive. Source: tool-call-markup.md §B.4 (sglang kimik2_detector; vLLM kimi_k2_tool_parser).
- * A call outside a section, or without `<|tool_call_argument_begin|>`, is degenerate.
+ * A call outside a section, or without `<|tool_call_argument_begin|>`, is `shape` (malformed).
  */
 
 import { Scanner, skipWs, trimEnd } from '../scan.js';
-import { callFromJsonText, degenerate, jsonAt, match, truncated, type Family, type FamilyCall, type FamilyMatch, type FamilyProblem } from '../family.js';
+import { callFromJsonText, shape, jsonAt, match, truncated, type Family, type FamilyCall, type FamilyMatch, type FamilyProblem } from '../family.js';
 
 const SECTION_BEGIN = ['<|tool_calls_section_begin|>', '<|tool_call_section_begin|>'];
 const SECTION_END = ['<|tool_calls_section_end|>', '<|tool_call_section_end|>'];
@@ -51,24 +51,24 @@ export const kimi: Family = {
           end = i + closer.length;
           break;
         }
-        if (!sc.at(i, CALL_BEGIN)) return fail(degenerate('text inside the tool-call section outside any call'));
+        if (!sc.at(i, CALL_BEGIN)) return fail(shape('text inside the tool-call section outside any call'));
         const a = sc.find(ARG_BEGIN, i);
         const ce = sc.find(CALL_END, i);
-        if (a < 0) return fail(ce < 0 ? truncated(`the text ends before ${ARG_BEGIN}`) : degenerate(`a call without ${ARG_BEGIN}`));
-        if (ce >= 0 && ce < a) return fail(degenerate(`a call without ${ARG_BEGIN}`));
+        if (a < 0) return fail(ce < 0 ? truncated(`the text ends before ${ARG_BEGIN}`) : shape(`a call without ${ARG_BEGIN}`));
+        if (ce >= 0 && ce < a) return fail(shape(`a call without ${ARG_BEGIN}`));
         // Whitespace around the call id is framing (sglang allows it); the id itself is exact.
         const idStart = skipWs(text, i + CALL_BEGIN.length);
         const id = CALL_ID.exec(text.slice(idStart, trimEnd(text, idStart, a)));
-        if (!id) return fail(degenerate('a call id that is not [functions.]NAME:INDEX'));
+        if (!id) return fail(shape('a call id that is not [functions.]NAME:INDEX'));
         const j = jsonAt(text, a + ARG_BEGIN.length, 'arguments');
         if (!j.ok) return fail(j.problem);
         const k = skipWs(text, j.end);
         if (k >= text.length) return fail(truncated(`the text ends before ${CALL_END}`));
-        if (!sc.at(k, CALL_END)) return fail(degenerate(`text after the arguments before ${CALL_END}`));
+        if (!sc.at(k, CALL_END)) return fail(shape(`text after the arguments before ${CALL_END}`));
         calls.push(callFromJsonText(id[1]!, text.slice(j.start, j.end)));
         i = k + CALL_END.length;
       }
-      if (calls.length === 0) return fail(degenerate('an empty tool-call section'));
+      if (calls.length === 0) return fail(shape('an empty tool-call section'));
       spans.push([o, end]);
     }
     return match('kimi-k2', spans, calls);

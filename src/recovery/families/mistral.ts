@@ -3,7 +3,7 @@
  * `[TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…}` and v13+ `[TOOL_CALLS]NAME[ARGS]{…}`, `[TOOL_CALLS]` repeated
  * per call. The turn ends with `</s>`, usually not printed, so a block is complete when its JSON
  * closes. Source: tool-call-markup.md §B.7 (sglang mistral_detector; Mistral tokenizer notes).
- * `[TOOL_CALLS]` not followed by a call grammar is degenerate with a span of the token alone, so a
+ * `[TOOL_CALLS]` not followed by a call grammar is `shape` with a span of the token alone, so a
  * sentence that merely names the token reads as prose.
  */
 
@@ -11,7 +11,7 @@ import { Scanner, skipWs, isWs } from '../scan.js';
 import {
   callFromJsonText,
   callsFromJsonCallValue,
-  degenerate,
+  shape,
   jsonAt,
   match,
   truncated,
@@ -55,16 +55,16 @@ export const mistral: Family = {
         let n = k;
         while (n < text.length && text[n] !== '[' && !isWs(text[n])) n++;
         if (n >= text.length) return fail(truncated('the text ends inside the tool name'));
-        if (text[n] !== '[') return fail(degenerate(`${TOKEN} is not followed by NAME[ARGS]`), false);
+        if (text[n] !== '[') return fail(shape(`${TOKEN} is not followed by NAME[ARGS]`), false);
         const name = text.slice(k, n);
         let a = n;
         if (sc.at(a, CALL_ID)) {
           a = sc.find(ARGS, a);
           if (a < 0) return fail(truncated(`the text ends before ${ARGS}`));
-          if (/[\s[]/.test(text.slice(n + CALL_ID.length, a))) return fail(degenerate('a malformed [CALL_ID]'));
+          if (/[\s[]/.test(text.slice(n + CALL_ID.length, a))) return fail(shape('a malformed [CALL_ID]'));
         }
         if (!sc.at(a, ARGS)) {
-          return ARGS.startsWith(text.slice(a)) ? fail(truncated(`the text ends inside ${ARGS}`)) : fail(degenerate(`${TOKEN} is not followed by NAME[ARGS]`), false);
+          return ARGS.startsWith(text.slice(a)) ? fail(truncated(`the text ends inside ${ARGS}`)) : fail(shape(`${TOKEN} is not followed by NAME[ARGS]`), false);
         }
         const j = jsonAt(text, a + ARGS.length, 'arguments');
         if (!j.ok) return fail(j.problem);

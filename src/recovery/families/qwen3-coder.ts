@@ -8,14 +8,14 @@
  * Values: exactly one leading and one trailing "\n" are removed — the template's own framing, as
  * sglang's parser does — and nothing else; the value is then typed from the tool's schema (else a
  * string). A value runs to the first `</parameter>`; a value that contains `<parameter=`,
- * `<function=` or `</function>` is ambiguous and degenerate.
+ * `<function=` or `</function>` lacks its closer (`truncated`: a missing closer, issue 3 point 3).
  */
 
 import { Scanner, skipWs, isWs } from '../scan.js';
 import {
   callFromJsonText,
   callFromParameters,
-  degenerate,
+  shape,
   jsonAt,
   match,
   truncated,
@@ -51,7 +51,7 @@ function tagValue(sc: Scanner, i: number, what: string): { value: string; end: n
   const gt = sc.find('>', i);
   if (gt < 0) return { problem: truncated(`the text ends inside the ${what}`) };
   const value = sc.text.slice(i, gt);
-  if (value === '' || value.includes('<') || value.includes('\n')) return { problem: degenerate(`a malformed ${what}`) };
+  if (value === '' || value.includes('<') || value.includes('\n')) return { problem: shape(`a malformed ${what}`) };
   return { value, end: gt + 1 };
 }
 
@@ -71,7 +71,7 @@ function readFunction(sc: Scanner, f: number, ctx: ParseContext): { call: Family
     if (!j.ok) return j;
     k = skipWs(text, j.end);
     if (k >= text.length) return { problem: truncated(`the text ends before ${END_FN}`) };
-    if (!sc.at(k, END_FN)) return { problem: degenerate(`text after the arguments before ${END_FN}`) };
+    if (!sc.at(k, END_FN)) return { problem: shape(`text after the arguments before ${END_FN}`) };
     return { call: callFromJsonText(n.value, text.slice(j.start, j.end)), end: k + END_FN.length, json: true };
   }
   const params: RawParameter[] = [];
@@ -79,14 +79,14 @@ function readFunction(sc: Scanner, f: number, ctx: ParseContext): { call: Family
     k = skipWs(text, k);
     if (k >= text.length) return { problem: truncated(`the text ends before ${END_FN}`) };
     if (sc.at(k, END_FN)) return { call: callFromParameters(n.value, params, ctx), end: k + END_FN.length, json: false };
-    if (!sc.at(k, PARAM)) return { problem: degenerate('text inside a function outside any parameter') };
+    if (!sc.at(k, PARAM)) return { problem: shape('text inside a function outside any parameter') };
     const key = tagValue(sc, k + PARAM.length, 'parameter name');
     if ('problem' in key) return key;
     const e = sc.find(END_PARAM, key.end);
     if (e < 0) return { problem: truncated(`the text ends before ${END_PARAM}`) };
     const raw = text.slice(key.end, e);
     if (raw.includes(PARAM) || raw.includes(FN) || raw.includes(END_FN)) {
-      return { problem: degenerate(`parameter "${key.value}" runs into another tag (a closer is missing)`) };
+      return { problem: truncated(`parameter "${key.value}" runs into another tag (a closer is missing)`) };
     }
     params.push({ key: key.value, value: stripFraming(raw), mode: 'schema' });
     k = e + END_PARAM.length;
@@ -126,7 +126,7 @@ export const qwen3Coder: Family = {
       const k = skipWs(text, end);
       if (w >= 0) {
         if (k >= text.length) return fail(truncated(`the text ends before ${wrap.closer}`));
-        if (!sc.at(k, wrap.closer)) return fail(degenerate(`text after ${END_FN} before ${wrap.closer}`));
+        if (!sc.at(k, wrap.closer)) return fail(shape(`text after ${END_FN} before ${wrap.closer}`));
         end = k + wrap.closer.length;
       } else if (sc.at(k, UNWRAP)) {
         end = k + UNWRAP.length; // the orphan closer of a naked function (jundot/omlx#844)

@@ -14,7 +14,7 @@ import { Scanner, skipWs } from '../scan.js';
 import {
   callFromJsonText,
   callFromParameters,
-  degenerate,
+  shape,
   jsonAt,
   match,
   truncated,
@@ -33,7 +33,7 @@ const NAME_CHAR = /[A-Za-z0-9_:.-]/;
 /**
  * Reads ` key="value"` pairs from `i` (just after the tag name) to the tag's `>`.
  * The text ending first is `truncated`; typographic quotes, missing whitespace, unquoted values or a
- * repeated attribute are `degenerate`.
+ * repeated attribute are `shape`.
  */
 export function readAttributes(text: string, i: number): Attributes {
   const attrs = new Map<string, string>();
@@ -42,20 +42,20 @@ export function readAttributes(text: string, i: number): Attributes {
     if (text[i] === '>') return { attrs, end: i + 1, selfClosing: false };
     if (text.startsWith('/>', i)) return { attrs, end: i + 2, selfClosing: true };
     const j = skipWs(text, i);
-    if (j === i) return { problem: degenerate('a tag has no whitespace before an attribute, or junk in it') };
+    if (j === i) return { problem: shape('a tag has no whitespace before an attribute, or junk in it') };
     if (j >= text.length) return { problem: truncated('the text ends inside a tag') };
     if (text[j] === '>' || text.startsWith('/>', j)) { i = j; continue; }
     let k = j;
     while (k < text.length && NAME_CHAR.test(text[k]!)) k++;
     const key = text.slice(j, k);
     if (k >= text.length) return { problem: truncated('the text ends inside a tag') };
-    if (key === '' || text[k] !== '=') return { problem: degenerate('a malformed attribute') };
+    if (key === '' || text[k] !== '=') return { problem: shape('a malformed attribute') };
     const q = text[k + 1];
     if (q === undefined) return { problem: truncated('the text ends inside a tag') };
-    if (q !== '"') return { problem: degenerate(q === '“' || q === '”' ? 'an attribute in typographic quotes' : 'an unquoted attribute') };
+    if (q !== '"') return { problem: shape(q === '“' || q === '”' ? 'an attribute in typographic quotes' : 'an unquoted attribute') };
     const close = text.indexOf('"', k + 2);
     if (close < 0) return { problem: truncated('the text ends inside an attribute value') };
-    if (attrs.has(key)) return { problem: degenerate(`attribute "${key}" repeated`) };
+    if (attrs.has(key)) return { problem: shape(`attribute "${key}" repeated`) };
     attrs.set(key, text.slice(k + 2, close));
     i = close + 1;
   }
@@ -90,10 +90,10 @@ export function parseInvokeContainers(text: string, from: number, g: InvokeGramm
       return match(g.family, spans, calls, p);
     };
     const container = g.containers.find((c) => sc.at(o + open.length, c));
-    if (container === undefined) return fail(degenerate(`a ${g.family} tag that is not a call container`));
+    if (container === undefined) return fail(shape(`a ${g.family} tag that is not a call container`));
     let i = o + open.length + container.length;
     if (i >= text.length) return fail(truncated('the text ends inside the container tag'));
-    if (text[i] !== '>') return fail(degenerate(`the ${container} opener is not closed by ">"`));
+    if (text[i] !== '>') return fail(shape(`the ${container} opener is not closed by ">"`));
     i++;
     const endTag = `${close}${container}>`;
     let invokes = 0;
@@ -101,14 +101,14 @@ export function parseInvokeContainers(text: string, from: number, g: InvokeGramm
       i = skipWs(text, i);
       if (i >= text.length) return fail(truncated(`the text ends before ${endTag}`));
       if (sc.at(i, endTag)) break;
-      if (!sc.at(i, `${open}invoke`)) return fail(degenerate(`text inside ${container} outside any invoke`));
+      if (!sc.at(i, `${open}invoke`)) return fail(shape(`text inside ${container} outside any invoke`));
       const r = readInvoke(sc, i + open.length + 'invoke'.length, g, ctx);
       if ('problem' in r) return fail(r.problem);
       calls.push(r.call);
       invokes++;
       i = r.end;
     }
-    if (invokes === 0) return fail(degenerate(`an empty ${container}`));
+    if (invokes === 0) return fail(shape(`an empty ${container}`));
     spans.push([o, i + endTag.length]);
     o = nextContainer(sc, i + endTag.length, open, g.containers);
   }
@@ -130,15 +130,15 @@ function readInvoke(sc: Scanner, i: number, g: InvokeGrammar, ctx: ParseContext)
   const a = readAttributes(text, i);
   if ('problem' in a) return a;
   const name = a.attrs.get('name');
-  if (name === undefined || a.attrs.size !== 1) return { problem: degenerate('an invoke without exactly one name attribute') };
-  if (a.selfClosing) return { problem: degenerate('a self-closing invoke') };
+  if (name === undefined || a.attrs.size !== 1) return { problem: shape('an invoke without exactly one name attribute') };
+  if (a.selfClosing) return { problem: shape('a self-closing invoke') };
   let k = skipWs(text, a.end);
   if (g.jsonBody && text[k] === '{') {
     const j = jsonAt(text, k, 'invoke JSON body');
     if (!j.ok) return j;
     k = skipWs(text, j.end);
     if (k >= text.length) return { problem: truncated(`the text ends before ${endInvoke}`) };
-    if (!sc.at(k, endInvoke)) return { problem: degenerate(`text after the invoke JSON body before ${endInvoke}`) };
+    if (!sc.at(k, endInvoke)) return { problem: shape(`text after the invoke JSON body before ${endInvoke}`) };
     return { call: callFromJsonText(name, text.slice(j.start, j.end)), end: k + endInvoke.length };
   }
   const params: RawParameter[] = [];
@@ -146,12 +146,12 @@ function readInvoke(sc: Scanner, i: number, g: InvokeGrammar, ctx: ParseContext)
     k = skipWs(text, k);
     if (k >= text.length) return { problem: truncated(`the text ends before ${endInvoke}`) };
     if (sc.at(k, endInvoke)) return { call: callFromParameters(name, params, ctx), end: k + endInvoke.length };
-    if (!sc.at(k, `${open}parameter`)) return { problem: degenerate('text inside an invoke outside any parameter') };
+    if (!sc.at(k, `${open}parameter`)) return { problem: shape('text inside an invoke outside any parameter') };
     const p = readAttributes(text, k + open.length + 'parameter'.length);
     if ('problem' in p) return p;
     const key = p.attrs.get('name');
-    if (key === undefined) return { problem: degenerate('a parameter without a name') };
-    if (p.selfClosing) return { problem: degenerate('a self-closing parameter') };
+    if (key === undefined) return { problem: shape('a parameter without a name') };
+    if (p.selfClosing) return { problem: shape('a self-closing parameter') };
     const endParam = `</${g.prefix}parameter>`;
     const e = sc.find(endParam, p.end);
     if (e < 0) return { problem: truncated(`the text ends before ${endParam}`) };
@@ -159,7 +159,7 @@ function readInvoke(sc: Scanner, i: number, g: InvokeGrammar, ctx: ParseContext)
     const value = text.slice(p.end, e);
     const forged = g.prefix !== '' ? [open, `</${g.prefix}`] : ['<parameter', '<invoke', '</invoke'];
     if (forged.some((f) => value.includes(f))) {
-      return { problem: degenerate(`parameter "${key}" holds another ${g.family} tag (nested or forged closer)`) };
+      return { problem: shape(`parameter "${key}" holds another ${g.family} tag (nested or forged closer)`) };
     }
     params.push({ key, value, ...g.mode(p.attrs) });
     k = e + endParam.length;
