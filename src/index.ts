@@ -22,4 +22,5 @@ export { scanInputs, type ScanEvent, type ScanOptions } from './scan/scan.js';
 export { SummaryBuilder, isFailing, DEFAULT_FAIL_ON, type ScanSummary, type FileSummary } from './scan/summary.js';
 export { replyRecord, errorRecord, type ReplyRecord, type ErrorRecord, type HitRecord, type CallRecord } from './report/record.js';
 export { loadConfig, parseConfig, ConfigError, type GuardConfig, type FailOn } from './config/load.js';
+export * from './ceiling/index.js';
 export { run } from './cli/program.js';

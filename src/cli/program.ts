@@ -6,6 +6,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { ConfigError } from '../config/load.js';
 import { RuleSetError } from '../inspection/index.js';
+import { registerCeiling } from './commands/ceiling.js';
 import { registerScan } from './commands/scan.js';
 import { UsageError, EXIT } from './errors.js';
 import type { CliIO } from './io.js';
@@ -31,6 +32,7 @@ export function createProgram(io: CliIO, state: CommandState): Command {
       writeErr: (s) => io.stderr.write(s),
     });
   registerScan(program, io, state);
+  registerCeiling(program, io, state);
   return program;
 }
 
