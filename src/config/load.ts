@@ -6,8 +6,9 @@
 
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { LineCounter, isMap, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
+import { compileRuleSet, initInspection, RuleSetError } from '../inspection/index.js';
 import type { InspectionMode, RuleAction } from '../inspection/types.js';
 import { CONFIG_SCHEMA } from './schema.js';
 
@@ -23,6 +24,9 @@ export interface GuardConfig {
   scan: { failOn?: FailOn };
   /** 1-based line of each custom rule entry, for messages about it. */
   ruleLines: number[];
+  /** 1-based line of every node of the file by JSON pointer (`/inspection/rules/0/command`);
+   * empty when there is no file. Read it with {@link configLine}. */
+  lines: Record<string, number>;
 }
 
 /** A configuration problem with where it is. */
@@ -43,31 +47,72 @@ export class ConfigError extends Error {
 /** The file name looked for in the working directory. */
 export const CONFIG_FILE_NAME = 'guard.config.yaml';
 
-const ajv = new Ajv2020({ allErrors: true, strict: true });
+const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
 const validate = ajv.compile(CONFIG_SCHEMA);
 
-/** Finds the YAML node at a JSON pointer path such as `/inspection/actions/rm-rf-root`. */
-function nodeAt(root: unknown, pointer: string): YamlNode | null {
-  let node = root as YamlNode | null;
-  const parts = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-  for (const part of parts) {
-    if (isMap(node)) {
-      const pair = node.items.find((it) => (it.key as { value?: unknown } | null)?.value === part);
-      node = (pair?.value as YamlNode | undefined) ?? ((pair?.key as YamlNode | undefined) ?? null);
-    } else if (isSeq(node)) {
-      node = (node.items[Number(part)] as YamlNode | undefined) ?? null;
-    } else return node;
+/**
+ * The 1-based line of every node of a YAML document, by JSON pointer (RFC 6901): a mapping
+ * entry's line is its key's, a sequence item's its own.
+ */
+function collectLines(node: unknown, pointer: string, counter: LineCounter, out: Record<string, number>): void {
+  const line = (n: unknown) => {
+    const start = (n as YamlNode | null)?.range?.[0];
+    return start === undefined ? null : counter.linePos(start).line;
+  };
+  const here = line(node);
+  if (here !== null && out[pointer] === undefined) out[pointer] = here;
+  if (isMap(node)) {
+    for (const pair of node.items) {
+      const key = String((pair.key as { value?: unknown } | null)?.value ?? '');
+      const child = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      const at = line(pair.key) ?? line(pair.value);
+      if (at !== null) out[child] = at;
+      collectLines(pair.value, child, counter, out);
+    }
+  } else if (isSeq(node)) {
+    node.items.forEach((item, i) => collectLines(item, `${pointer}/${i}`, counter, out));
   }
-  return node;
-}
-
-function lineOf(node: YamlNode | null, counter: LineCounter): number | null {
-  const start = node?.range?.[0];
-  return start === undefined ? null : counter.linePos(start).line;
 }
 
 /**
- * Parses and validates configuration text.
+ * The line of the node at `pointer`, or of its nearest ancestor present in the file (a missing
+ * property is reported on the object that lacks it); null when not even the root has a line.
+ *
+ * @param config a configuration from {@link parseConfig} or {@link loadConfig}.
+ * @param pointer a JSON pointer into the file, e.g. `/inspection/rules/0/command`.
+ */
+export function configLine(config: Pick<GuardConfig, 'lines'>, pointer: string): number | null {
+  for (let p = pointer; ; p = p.slice(0, p.lastIndexOf('/'))) {
+    const line = config.lines[p];
+    if (line !== undefined) return line;
+    if (p === '') return null;
+  }
+}
+
+/** A schema error in words, with the offending property or the allowed values. */
+function schemaMessage(e: ErrorObject): { pointer: string; message: string } {
+  const at = e.instancePath || '/';
+  if (e.keyword === 'additionalProperties') {
+    const prop = String((e.params as { additionalProperty?: string }).additionalProperty);
+    return { pointer: `${e.instancePath}/${prop}`, message: `${at}: unknown property '${prop}'` };
+  }
+  if (e.keyword === 'enum') return { pointer: e.instancePath, message: `${at}: ${e.message ?? 'invalid'} (${((e.params as { allowedValues?: unknown[] }).allowedValues ?? []).join(', ')})` };
+  if (e.keyword === 'anyOf') {
+    const names = ((e.schema as Array<{ required?: string[] }>) ?? []).flatMap((s) => s.required ?? []);
+    return { pointer: e.instancePath, message: `${at}: needs one of ${names.map((n) => `'${n}'`).join(', ')}` };
+  }
+  if (e.keyword === 'pattern' && /\/(?:description|name)$/.test(e.instancePath)) return { pointer: e.instancePath, message: `${at}: must not be blank` };
+  if (e.keyword === 'required') {
+    const prop = String((e.params as { missingProperty?: string }).missingProperty);
+    return { pointer: e.instancePath, message: `${at}: missing required property '${prop}'` };
+  }
+  return { pointer: e.instancePath, message: `${at}: ${e.message ?? 'invalid'}` };
+}
+
+/**
+ * Parses and validates configuration text against {@link CONFIG_SCHEMA}. The rules themselves
+ * (ids in `disabled`/`actions`, patterns, examples) are checked by {@link checkInspection}, which
+ * {@link loadConfig} runs too.
  *
  * @param text the YAML text.
  * @param file the path used in messages.
@@ -82,13 +127,14 @@ export function parseConfig(text: string, file: string): GuardConfig {
     problems.push({ file, line: counter.linePos(err.pos[0]).line, message: `YAML: ${err.message.split('\n')[0]}` });
   }
   if (problems.length) throw new ConfigError(problems);
+  const lines: Record<string, number> = {};
+  collectLines(doc.contents, '', counter, lines);
   const data = (doc.toJS() ?? {}) as Record<string, unknown>;
   if (!validate(data)) {
-    for (const e of validate.errors ?? []) {
-      const at = e.instancePath || '/';
-      const extra = e.keyword === 'additionalProperties' ? ` '${String((e.params as { additionalProperty?: string }).additionalProperty)}'` : '';
-      const allowed = e.keyword === 'enum' ? ` (${((e.params as { allowedValues?: unknown[] }).allowedValues ?? []).join(', ')})` : '';
-      problems.push({ file, line: lineOf(nodeAt(doc.contents, e.instancePath), counter), message: `${at}: ${e.message ?? 'invalid'}${extra}${allowed}` });
+    // an unmet anyOf is reported once, in words, not as one `required` error per branch
+    for (const e of (validate.errors ?? []).filter((x) => !x.schemaPath.includes('/anyOf/'))) {
+      const { pointer, message } = schemaMessage(e);
+      problems.push({ file, line: configLine({ lines }, pointer), message });
     }
     throw new ConfigError(problems);
   }
@@ -106,15 +152,56 @@ export function parseConfig(text: string, file: string): GuardConfig {
       rules,
     },
     scan: { failOn: scan['fail_on'] as FailOn | undefined },
-    ruleLines: (rules ?? []).map((_, i) => lineOf(nodeAt(doc.contents, `/inspection/rules/${i}`), counter) ?? 0),
+    ruleLines: (rules ?? []).map((_, i) => lines[`/inspection/rules/${i}`] ?? 0),
+    lines,
   };
+}
+
+/** Where each part of {@link RuleSetConfig} sits in guard.config.yaml. */
+const RULESET_TO_FILE: Record<string, string> = { custom: '/inspection/rules', disabled: '/inspection/disabled', actions: '/inspection/actions' };
+
+/**
+ * Turns the problems of a rule set built from `config` into configuration problems on the YAML
+ * lines they concern (a problem of a built-in rule, which is a broken build, has no line).
+ *
+ * @param config the configuration the rule set was built from.
+ * @param err the error thrown by `compileRuleSet`.
+ */
+export function ruleSetConfigError(config: GuardConfig, err: RuleSetError): ConfigError {
+  const file = config.path ?? CONFIG_FILE_NAME;
+  const byLine = (a: ConfigProblem, b: ConfigProblem) => (a.line ?? Infinity) - (b.line ?? Infinity);
+  return new ConfigError(
+    err.problems.map((p): ConfigProblem => {
+      const m = /^\/([a-z]+)(.*)$/.exec(p.pointer ?? '');
+      const pointer = m && RULESET_TO_FILE[m[1]!] ? `${RULESET_TO_FILE[m[1]!]}${m[2]}` : null;
+      return { file, line: pointer ? configLine(config, pointer) : null, message: `${p.rule ? `rule ${p.rule}: ` : ''}${p.message}` };
+    }).sort(byLine),
+  );
+}
+
+/**
+ * Builds the configured rule set once, so that unknown rule ids, duplicate ids or names,
+ * patterns that do not compile and failing examples refuse the file before any scan.
+ *
+ * @param config a configuration from {@link parseConfig}.
+ * @throws ConfigError with the YAML line of each problem.
+ */
+export async function checkInspection(config: GuardConfig): Promise<void> {
+  await initInspection();
+  try {
+    compileRuleSet({ disabled: config.inspection.disabled, actions: config.inspection.actions, custom: config.inspection.rules });
+  } catch (err) {
+    if (err instanceof RuleSetError) throw ruleSetConfigError(config, err);
+    throw err;
+  }
 }
 
 /**
  * Loads the configuration: `explicit` when given (it must exist), else `guard.config.yaml` in
- * `cwd` when present, else an empty configuration.
+ * `cwd` when present, else an empty configuration. The file is checked against the schema and
+ * its rules are built once ({@link checkInspection}) before it is returned.
  *
- * @throws ConfigError when the file cannot be read or is invalid.
+ * @throws ConfigError when the file cannot be read or is invalid, each problem with its line.
  */
 export async function loadConfig(explicit: string | undefined, cwd: string): Promise<GuardConfig> {
   const path = explicit ? resolve(cwd, explicit) : join(cwd, CONFIG_FILE_NAME);
@@ -123,8 +210,10 @@ export async function loadConfig(explicit: string | undefined, cwd: string): Pro
     text = await readFile(path, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (!explicit && code === 'ENOENT') return { path: null, recovery: {}, inspection: {}, scan: {}, ruleLines: [] };
+    if (!explicit && code === 'ENOENT') return { path: null, recovery: {}, inspection: {}, scan: {}, ruleLines: [], lines: {} };
     throw new ConfigError([{ file: explicit ?? path, line: null, message: `cannot read the configuration (${code ?? (e as Error).message})` }]);
   }
-  return parseConfig(text, explicit ?? CONFIG_FILE_NAME);
+  const config = parseConfig(text, explicit ?? CONFIG_FILE_NAME);
+  await checkInspection(config);
+  return config;
 }

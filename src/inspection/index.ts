@@ -7,8 +7,11 @@
  * for each reply.
  */
 export type { Rule, RuleMatcher, PathAccess } from './rule.js';
-export type { RuleSet, RuleSetConfig, RuleSetProblem } from './ruleset.js';
-export { compileRuleSet, RuleSetError, checkExamples, CUSTOM_LIMITS } from './ruleset.js';
+export type { RuleSet, RuleSetConfig, RuleSetProblem, RuleStatus } from './ruleset.js';
+export { compileRuleSet, RuleSetError, checkExamples, CUSTOM_LIMITS, RULE_ID } from './ruleset.js';
+export { compilePattern, PATTERN_FLAGS } from './pattern.js';
+export type { TextPattern } from './pattern.js';
+export { salvageJsonObject, unescapeJsonText } from './partial-json.js';
 export { inspectCalls, inspectCall, excerpt, MAX_EXCERPT } from './engine.js';
 export { redactSecrets, findSecrets, SECRET_PATTERNS } from './redact.js';
 export type { SecretPattern } from './redact.js';

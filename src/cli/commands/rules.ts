@@ -1,0 +1,165 @@
+/**
+ * `guard rules list|test|check`: the inspection rules in force, a sample tried against the
+ * configuration being edited, and a check of that configuration (docs/rules.md).
+ *
+ * Exit codes: `list` 0; `test` 1 when the sample hits any rule, 0 when none; `check` 0 when the
+ * configuration is valid; every subcommand 2 on a bad configuration or input.
+ */
+
+import { Option, type Command } from 'commander';
+import { loadConfig, type GuardConfig } from '../../config/load.js';
+import { inspectCalls, type InspectableCall, type RuleHit, type RuleSet, type RuleStatus } from '../../inspection/index.js';
+import type { InspectionMode } from '../../inspection/types.js';
+import { resolveEngines } from '../engines.js';
+import { EXIT, UsageError } from '../errors.js';
+import type { CliIO } from '../io.js';
+import type { CommandState } from '../program.js';
+
+const FORMATS = ['text', 'json'] as const;
+type Format = (typeof FORMATS)[number];
+
+/** Largest sample read from stdin, in bytes. */
+const MAX_SAMPLE_BYTES = 16 * 1024 * 1024;
+
+interface ConfigFlag {
+  config?: string;
+}
+
+/** The configuration and the rule set it builds (shared with `guard scan` through resolveEngines). */
+async function loadRules(flags: ConfigFlag, io: CliIO): Promise<{ config: GuardConfig; ruleSet: RuleSet; mode: InspectionMode }> {
+  const config = await loadConfig(flags.config, io.cwd);
+  const { ruleSet, mode } = await resolveEngines(config, {});
+  return { config, ruleSet, mode };
+}
+
+export function registerRules(program: Command, io: CliIO, state: CommandState): void {
+  const rules = program.command('rules').description('list the inspection rules, try a sample against them, or check the configuration');
+  const configOption = () => new Option('-c, --config <file>', 'configuration file (default: ./guard.config.yaml when present)');
+  const formatOption = () => new Option('-f, --format <format>', 'output format').choices([...FORMATS]).default('text');
+
+  rules
+    .command('list')
+    .description('every rule with its category, the action in force, whether it is on, and its source')
+    .addOption(configOption())
+    .addOption(formatOption())
+    .action(async (flags: ConfigFlag & { format: Format }) => {
+      state.exitCode = await listCommand(flags, io);
+    });
+
+  rules
+    .command('test')
+    .description('run a sample (a command string, or a JSON arguments object) against the rules; exit 1 when any rule hits')
+    .argument('<sample>', 'a shell command, an arguments object as JSON, or - to read the sample from stdin')
+    .addOption(configOption())
+    .option('--tool <name>', 'the tool the sample is a call of', 'bash')
+    .addOption(formatOption())
+    .action(async (sample: string, flags: ConfigFlag & { tool: string; format: Format }) => {
+      state.exitCode = await testCommand(sample, flags, io);
+    });
+
+  rules
+    .command('check')
+    .description('validate the configuration (schema, rule ids, patterns, examples); exit 2 on any problem')
+    .addOption(configOption())
+    .action(async (flags: ConfigFlag) => {
+      state.exitCode = await checkCommand(flags, io);
+    });
+}
+
+/** Where a rule comes from: `builtin`, or the configuration file that defines it. */
+function sourceOf(status: RuleStatus, config: GuardConfig): string {
+  return status.source === 'builtin' ? 'builtin' : (config.path ?? 'config');
+}
+
+async function listCommand(flags: ConfigFlag & { format: Format }, io: CliIO): Promise<number> {
+  const { config, ruleSet, mode } = await loadRules(flags, io);
+  const rows = ruleSet.catalogue.map((s) => ({
+    id: s.rule.id,
+    name: s.rule.name,
+    category: s.rule.category,
+    action: s.rule.action,
+    enabled: s.enabled,
+    source: sourceOf(s, config),
+    description: s.rule.description,
+  }));
+  if (flags.format === 'json') {
+    io.stdout.write(`${JSON.stringify({ config: config.path, mode, rules: rows }, null, 2)}\n`);
+    return EXIT.OK;
+  }
+  const width = (k: 'id' | 'category' | 'source') => Math.max(k.length, ...rows.map((r) => r[k].length));
+  const [wi, wc, ws] = [width('id'), width('category'), width('source')];
+  const line = (id: string, cat: string, action: string, on: string, source: string, desc: string) =>
+    `${id.padEnd(wi)}  ${cat.padEnd(wc)}  ${action.padEnd(6)}  ${on.padEnd(3)}  ${source.padEnd(ws)}  ${desc}`.trimEnd() + '\n';
+  io.stdout.write(line('id', 'category', 'action', 'on', 'source', 'description'));
+  for (const r of rows) io.stdout.write(line(r.id, r.category, r.action, r.enabled ? 'on' : 'off', r.source, r.description));
+  const on = rows.filter((r) => r.enabled).length;
+  io.stdout.write(`${rows.length} rules, ${on} on, ${rows.length - on} off; mode ${mode}${config.path ? ` (${config.path})` : ''}\n`);
+  return EXIT.OK;
+}
+
+/** Reads all of stdin as UTF-8, refusing more than {@link MAX_SAMPLE_BYTES}. */
+async function readStdin(io: CliIO): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of io.stdin) {
+    const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += b.length;
+    if (size > MAX_SAMPLE_BYTES) throw new UsageError(`the sample on stdin is larger than ${MAX_SAMPLE_BYTES} bytes`);
+    chunks.push(b);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * The call a sample stands for. Text that opens a JSON object (`{"…` or `{}`) must parse as one
+ * and is the arguments object; anything else is a command string, passed as `{command: …}`.
+ *
+ * @throws UsageError for an empty sample or JSON that does not parse to an object.
+ */
+export function sampleCall(sample: string, tool: string): InspectableCall {
+  if (sample.trim() === '') throw new UsageError('the sample is empty: give a command string or a JSON arguments object');
+  if (/^\s*\{\s*["}]/.test(sample)) {
+    let value: unknown;
+    try {
+      value = JSON.parse(sample);
+    } catch (err) {
+      throw new UsageError(`the sample looks like a JSON arguments object but does not parse: ${(err as Error).message}`);
+    }
+    if (!value || typeof value !== 'object' || Array.isArray(value)) throw new UsageError('a JSON sample must be an arguments object');
+    return { id: null, name: tool, arguments: value as Record<string, unknown>, argumentsRaw: sample, origin: 'structured' };
+  }
+  const args = { command: sample };
+  return { id: null, name: tool, arguments: args, argumentsRaw: JSON.stringify(args), origin: 'structured' };
+}
+
+function describeOutcome(hits: RuleHit[], mode: InspectionMode): string {
+  const blockers = hits.filter((h) => h.action === 'block').length;
+  const count = `${hits.length} hit${hits.length === 1 ? '' : 's'}`;
+  if (mode === 'off') return `${count}; mode off: guard scan would not inspect this call`;
+  if (mode === 'enforce') return `${count}; mode enforce: ${blockers ? 'the reply would be blocked' : hits.length ? 'flagged, not blocked' : 'pass'}`;
+  return `${count}; mode observe: ${hits.length ? `flagged${blockers ? ` (${blockers} graded block: enforce would block)` : ''}` : 'pass'}`;
+}
+
+async function testCommand(sample: string, flags: ConfigFlag & { tool: string; format: Format }, io: CliIO): Promise<number> {
+  const { ruleSet, mode } = await loadRules(flags, io);
+  const text = sample === '-' ? await readStdin(io) : sample;
+  const call = sampleCall(text, flags.tool);
+  // the rules run whatever the mode, so a rule can be tried before inspection is switched on
+  const { hits } = inspectCalls([call], ruleSet, 'observe');
+  if (flags.format === 'json') {
+    io.stdout.write(`${JSON.stringify({ tool: call.name, mode, hits, summary: describeOutcome(hits, mode) }, null, 2)}\n`);
+  } else {
+    for (const h of hits) io.stdout.write(`${h.rule}  ${h.action}  ${h.category}  via ${h.via}  ${h.excerpt}\n`);
+    io.stdout.write(`${describeOutcome(hits, mode)}\n`);
+  }
+  return hits.length ? EXIT.FINDINGS : EXIT.OK;
+}
+
+async function checkCommand(flags: ConfigFlag, io: CliIO): Promise<number> {
+  const { config, ruleSet, mode } = await loadRules(flags, io);
+  const custom = ruleSet.catalogue.filter((s) => s.source === 'custom').length;
+  const off = ruleSet.catalogue.filter((s) => !s.enabled).length;
+  const what = `${ruleSet.catalogue.length - custom} built-in and ${custom} custom rules, ${off} off, mode ${mode}`;
+  io.stdout.write(config.path ? `${config.path}: ok (${what})\n` : `no configuration file found: built-in rules only, ok (${what})\n`);
+  return EXIT.OK;
+}
