@@ -43,6 +43,8 @@ function walk(text: string, from: number, stopAtFirstCall: boolean): FamilyMatch
     const m = sc.find(MESSAGE, hs);
     if (m < 0) {
       spans.push([hs, text.length]);
+      // A header that already names a recipient is a call cut before its arguments.
+      if (firstCall < 0 && RECIPIENT.test(text.slice(hs).split(CONSTRAIN).join(' '))) firstCall = hs;
       return done(firstCall >= 0 ? truncated(`the text ends before ${MESSAGE}`) : null);
     }
     const header = text.slice(hs, m).split(CONSTRAIN).join(' ');
@@ -82,7 +84,7 @@ function walk(text: string, from: number, stopAtFirstCall: boolean): FamilyMatch
 export const harmony: Family = {
   id: 'harmony',
   source: 'tool-call-markup.md §B.5 (OpenAI harmony docs; sglang gpt_oss_detector)',
-  markers: [CHANNEL, MESSAGE, CONSTRAIN, CALL],
+  markers: [START, CHANNEL, MESSAGE, CONSTRAIN, CALL],
   detect(text) {
     const first = nearest(new Scanner(text), 0, HEADER_TOKENS);
     if (first === null) return -1;

@@ -20,7 +20,8 @@ export interface JsonBlockGrammar {
   opener: string;
   /** The closer, or null when the block ends with the JSON value (closer is a stop token). */
   closer: string | null;
-  /** Also accept the end of the text in place of the closer (for stop-token closers that may or may not be printed). */
+  /** The closer is a stop token that may or may not be printed: without it the block ends with its
+   * JSON value, and text after it is prose (counted by the prose ratio), as for Mistral and Granite. */
   closerOptional?: boolean;
 }
 
@@ -61,7 +62,7 @@ export function parseJsonBlocks(text: string, from: number, g: JsonBlockGrammar)
     if (g.closer !== null) {
       const k = skipWs(text, j.end);
       if (sc.at(k, g.closer)) end = k + g.closer.length;
-      else if (k >= text.length && g.closerOptional) end = j.end;
+      else if (g.closerOptional && !sc.at(k, g.opener)) end = j.end; // the block ends with its JSON; any tail is prose
       else {
         spans.push(toEnd(o));
         if (k >= text.length) return match(g.family, spans, calls, truncated(`the text ends before ${g.closer}`));
