@@ -110,6 +110,12 @@ export interface Reply {
   label?: 'leak' | 'quotation';
   model?: string;
   finishReason?: string;
+  /**
+   * Allow marks from harness-written metadata of the record (a guard reply record's
+   * `"guard": {"allow": [...]}`), never from reply text: each names a rule id and a reason.
+   * Reports show the findings they name as suppressed.
+   */
+  allow?: Array<{ rule: string; reason: string }>;
 }
 
 /** Stable codes for input problems, shown in NDJSON error records and the summary. */

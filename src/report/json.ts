@@ -1,12 +1,13 @@
 /**
  * JSON output: one document `{version, results, errors, stats}` written at the end. The results
- * are held until then, so prefer NDJSON for very large scans.
+ * are held until then, so prefer NDJSON for very large scans. With `--baseline`, `stats.baseline`
+ * lists the stale entries.
  */
 
 import type { CaptureError } from '../capture/types.js';
-import type { ReplyVerdict } from '../scan/judge.js';
 import type { ScanSummary } from '../scan/summary.js';
-import { errorRecord, replyRecord, type ErrorRecord, type ReplyRecord } from './record.js';
+import type { JudgedReply } from './findings.js';
+import { errorRecord, replyRecord, type ErrorRecord, type RecordOptions, type ReplyRecord } from './record.js';
 import type { Reporter } from './reporter.js';
 
 export class JsonReporter implements Reporter {
@@ -16,10 +17,11 @@ export class JsonReporter implements Reporter {
   constructor(
     private readonly write: (s: string) => void,
     private readonly version: string,
+    private readonly options: RecordOptions = {},
   ) {}
 
-  reply(v: ReplyVerdict): void {
-    this.results.push(replyRecord(v));
+  reply(j: JudgedReply): void {
+    this.results.push(replyRecord(j.verdict, j.findings, this.options));
   }
   error(e: CaptureError): void {
     this.errors.push(errorRecord(e));

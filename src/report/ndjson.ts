@@ -4,8 +4,8 @@
  */
 
 import type { CaptureError } from '../capture/types.js';
-import type { ReplyVerdict } from '../scan/judge.js';
-import { errorRecord, replyRecord } from './record.js';
+import type { JudgedReply } from './findings.js';
+import { errorRecord, replyRecord, type RecordOptions } from './record.js';
 import type { Reporter } from './reporter.js';
 
 /** One JSON value on one line (JSON.stringify escapes every newline inside strings). */
@@ -14,9 +14,12 @@ export function ndjsonLine(value: unknown): string {
 }
 
 export class NdjsonReporter implements Reporter {
-  constructor(private readonly write: (s: string) => void) {}
-  reply(v: ReplyVerdict): void {
-    this.write(ndjsonLine(replyRecord(v)));
+  constructor(
+    private readonly write: (s: string) => void,
+    private readonly options: RecordOptions = {},
+  ) {}
+  reply(j: JudgedReply): void {
+    this.write(ndjsonLine(replyRecord(j.verdict, j.findings, this.options)));
   }
   error(e: CaptureError): void {
     this.write(ndjsonLine(errorRecord(e)));

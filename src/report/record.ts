@@ -5,6 +5,10 @@
 
 import type { CaptureError, CaptureFormat } from '../capture/types.js';
 import type { ReplyVerdict } from '../scan/judge.js';
+import { findingsOf, type Finding, type Suppression } from './findings.js';
+
+/** A suppressed finding in records: `inline` (allow mark) or `baseline`, with its justification. */
+export type SuppressionRecord = Suppression;
 
 export interface CallRecord {
   id: string;
@@ -21,7 +25,20 @@ export interface HitRecord {
   /** `tool_call_blocked` when the reply is blocked by this hit under enforce, else `tool_call_flagged`. */
   event: 'tool_call_flagged' | 'tool_call_blocked';
   via: 'shell' | 'path' | 'raw';
+  /** At most 120 characters around the match; secrets masked unless `--no-redact`. */
   excerpt: string;
+}
+
+/** One finding of a reply (src/report/findings.ts): a rule hit, a refused leak or a recovered leak. */
+export interface FindingRecord {
+  /** Inspection rule id, `guard/leak-refused/<reason>` or `guard/leak-recovered`. */
+  rule_id: string;
+  kind: 'rule-hit' | 'leak-refused' | 'leak-recovered';
+  level: 'error' | 'warning' | 'note';
+  /** Line-independent fingerprint (32 hex digits), the key of baseline entries. */
+  fingerprint: string;
+  /** Null when the finding counts; else why it does not (`inline` allow mark or `baseline`). */
+  suppressed: SuppressionRecord | null;
 }
 
 export interface ReplyRecord {
@@ -46,6 +63,8 @@ export interface ReplyRecord {
     outcome: 'pass' | 'flag' | 'block';
     hits: HitRecord[];
   };
+  /** The reply's findings: one per hit, then the leak (refused or recovered), if any. */
+  findings: FindingRecord[];
 }
 
 export interface ErrorRecord {
@@ -59,9 +78,22 @@ function round4(x: number | null): number | null {
   return x === null ? null : Math.round(x * 10_000) / 10_000;
 }
 
-/** Converts a judged reply into its output record. */
-export function replyRecord(v: ReplyVerdict): ReplyRecord {
+/** Options of {@link replyRecord}. */
+export interface RecordOptions {
+  /** Mask secrets in excerpts (default true); false cuts them from the raw text (`--no-redact`). */
+  redact?: boolean;
+}
+
+/**
+ * Converts a judged reply into its output record.
+ *
+ * @param findings the reply's findings with their suppressions (default: {@link findingsOf}, none
+ *   suppressed), in findingsOf order: one per hit, then the leak.
+ */
+export function replyRecord(v: ReplyVerdict, findings: readonly Finding[] = findingsOf(v), options: RecordOptions = {}): ReplyRecord {
   const { reply, recovery, inspection } = v;
+  const redact = options.redact ?? true;
+  const hitFindings = findings.filter((f) => f.kind === 'rule-hit');
   return {
     file: reply.source.file,
     line: reply.source.line,
@@ -82,7 +114,7 @@ export function replyRecord(v: ReplyVerdict): ReplyRecord {
     inspection: {
       mode: inspection.mode,
       outcome: inspection.outcome,
-      hits: inspection.hits.map((h) => ({
+      hits: inspection.hits.map((h, i) => ({
         rule: h.rule,
         action: h.action,
         category: h.category,
@@ -90,9 +122,10 @@ export function replyRecord(v: ReplyVerdict): ReplyRecord {
         call_id: h.callId,
         event: inspection.mode === 'enforce' && h.action === 'block' ? 'tool_call_blocked' : 'tool_call_flagged',
         via: h.via,
-        excerpt: h.excerpt,
+        excerpt: redact ? h.excerpt : (hitFindings[i]?.rawExcerpt ?? h.excerpt),
       })),
     },
+    findings: findings.map((f) => ({ rule_id: f.ruleId, kind: f.kind, level: f.level, fingerprint: f.fingerprint, suppressed: f.suppressed })),
   };
 }
 

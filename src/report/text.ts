@@ -9,6 +9,7 @@ import type { CaptureError } from '../capture/types.js';
 import { redactSecrets } from '../inspection/index.js';
 import type { ReplyVerdict } from '../scan/judge.js';
 import type { FileSummary, ScanSummary } from '../scan/summary.js';
+import type { Finding, JudgedReply } from './findings.js';
 import type { Reporter } from './reporter.js';
 
 /** Longest excerpt of recovered arguments shown on a reply line, in characters. */
@@ -16,10 +17,12 @@ const ARGS_EXCERPT = 80;
 
 /**
  * The start of `s`, at most `max` characters with an ellipsis, whitespace collapsed and secrets
- * masked. Secrets are masked on a wider prefix first, so a key cut by the edge never shows in part.
+ * masked (unless `redact` is false). Secrets are masked on a wider prefix first, so a key cut by
+ * the edge never shows in part.
  */
-export function headExcerpt(s: string, max: number): string {
-  const clean = redactSecrets(s.slice(0, max + 400)).replace(/\s+/g, ' ');
+export function headExcerpt(s: string, max: number, redact = true): string {
+  const head = s.slice(0, max + 400);
+  const clean = (redact ? redactSecrets(head) : head).replace(/\s+/g, ' ');
   return clean.length <= max && s.length <= max + 400 ? clean : `${clean.slice(0, max - 1)}…`;
 }
 
@@ -29,6 +32,7 @@ export class TextReporter implements Reporter {
   constructor(
     private readonly write: (s: string) => void,
     private readonly c: ChalkInstance,
+    private readonly redact = true,
   ) {}
 
   private header(file: string): void {
@@ -43,7 +47,7 @@ export class TextReporter implements Reporter {
     const r = v.recovery;
     const ratio = r.proseRatio === null ? '' : `, prose ${r.proseRatio.toFixed(2)}`;
     if (r.outcome === 'recovered') {
-      const calls = r.calls.map((k) => `${k.name} ${headExcerpt(JSON.stringify(k.arguments), ARGS_EXCERPT)}`).join('; ');
+      const calls = r.calls.map((k) => `${k.name} ${headExcerpt(JSON.stringify(k.arguments), ARGS_EXCERPT, this.redact)}`).join('; ');
       return `${c.yellow('leak recovered')} (${r.family}${ratio}) → ${calls}`;
     }
     if (r.outcome === 'refused') return `${c.red('leak refused')} ${c.bold(r.reason)} (${r.family ?? 'unknown'}${ratio}): ${r.detail}`;
@@ -55,17 +59,27 @@ export class TextReporter implements Reporter {
     return `${c.green('no leak')} · ${calls}${seen}${reasoning}${v.reply.truncated ? c.yellow(' · truncated') : ''}`;
   }
 
-  reply(v: ReplyVerdict): void {
+  private suppressedText(f: Finding | undefined): string {
+    const s = f?.suppressed;
+    return s ? this.c.dim(` (suppressed: ${s.kind === 'inline' ? `allowed: ${s.justification}` : 'baseline'})`) : '';
+  }
+
+  reply(j: JudgedReply): void {
     const { c } = this;
+    const v = j.verdict;
     this.header(v.reply.source.file);
     const where = c.dim(`${String(v.reply.source.line).padStart(5)}:`);
-    this.write(`${where} ${c.cyan(v.reply.format.padEnd(23))} ${this.verdictText(v)}\n`);
-    for (const h of v.inspection.hits) {
+    const leak = j.findings.find((f) => f.kind !== 'rule-hit');
+    this.write(`${where} ${c.cyan(v.reply.format.padEnd(23))} ${this.verdictText(v)}${this.suppressedText(leak)}\n`);
+    const hitFindings = j.findings.filter((f) => f.kind === 'rule-hit');
+    v.inspection.hits.forEach((h, i) => {
       const blocked = v.inspection.mode === 'enforce' && h.action === 'block';
       const tag = blocked ? c.red.bold('blocked') : c.magenta('flagged');
       const call = h.callId ? `${h.tool}#${h.callId}` : h.tool;
-      this.write(`${' '.repeat(7)}${tag} ${c.bold(h.rule)} [${h.action}] ${call}: ${h.excerpt}${h.via === 'raw' ? c.dim(' (raw-text match)') : ''}\n`);
-    }
+      const f = hitFindings[i];
+      const excerpt = this.redact ? h.excerpt : (f?.rawExcerpt ?? h.excerpt);
+      this.write(`${' '.repeat(7)}${tag} ${c.bold(h.rule)} [${h.action}] ${call}: ${excerpt}${h.via === 'raw' ? c.dim(' (raw-text match)') : ''}${this.suppressedText(f)}\n`);
+    });
   }
 
   error(e: CaptureError): void {
@@ -102,5 +116,14 @@ export function formatSummary(s: ScanSummary, c: ChalkInstance): string {
   if (byRule.length) lines.push(`  hits by rule: ${byRule.map(([k, n]) => `${k} ${n}`).join(', ')}`);
   const byCode = Object.entries(s.errorsByCode).sort((a, b) => a[0].localeCompare(b[0]));
   if (byCode.length) lines.push(`  problems by code: ${byCode.map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  const { inline, baseline } = s.suppressed;
+  if (inline || baseline) lines.push(`  suppressed: ${inline} allowed in record metadata, ${baseline} in baseline (not counted)`);
+  if (s.unusedAllows) lines.push(`  ${s.unusedAllows} allow mark${s.unusedAllows === 1 ? '' : 's'} matched no finding`);
+  if (s.baseline) {
+    const { file, matched, stale } = s.baseline;
+    lines.push(`  baseline ${file}: ${matched} entr${matched === 1 ? 'y' : 'ies'} matched, ${stale.length} stale`);
+    for (const e of stale.slice(0, 20)) lines.push(`    stale: ${e.rule_id || '?'} ${e.file}:${e.line} (${e.fingerprint})`);
+    if (stale.length > 20) lines.push(`    … ${stale.length - 20} more stale entries (see --format json)`);
+  }
   return `${lines.join('\n')}\n`;
 }

@@ -3,15 +3,18 @@
  * code. Pure.
  */
 
+import type { BaselineEntry } from '../baseline/baseline.js';
 import type { CaptureError, CaptureFormat } from '../capture/types.js';
 import type { FailOn } from '../config/load.js';
+import { findingFails, findingsOf, type JudgedReply } from '../report/findings.js';
 import type { ReplyVerdict } from './judge.js';
 
 /** The default `--fail-on`: any refused leak or any rule hit fails the scan. */
 export const DEFAULT_FAIL_ON: FailOn = 'refused';
 
 /**
- * Does this reply count toward exit code 1 under `failOn`?
+ * Does this reply count toward exit code 1 under `failOn`, with no suppression? See
+ * `findingFails` (src/report/findings.ts) for each level:
  * - `block`: a rule hit graded `block` (it blocks the reply under enforce);
  * - `flag`: any rule hit;
  * - `refused`: any rule hit, or leaked markup that could not be recovered;
@@ -19,16 +22,7 @@ export const DEFAULT_FAIL_ON: FailOn = 'refused';
  * A recovered leak never fails a scan: guard read the call back out.
  */
 export function isFailing(v: ReplyVerdict, failOn: FailOn): boolean {
-  switch (failOn) {
-    case 'none':
-      return false;
-    case 'block':
-      return v.inspection.hits.some((h) => h.action === 'block');
-    case 'flag':
-      return v.inspection.hits.length > 0;
-    case 'refused':
-      return v.inspection.hits.length > 0 || v.recovery.outcome === 'refused';
-  }
+  return findingsOf(v).some((f) => findingFails(f, failOn));
 }
 
 export interface FileSummary {
@@ -48,6 +42,12 @@ export interface ScanSummary {
   errors: number;
   warnings: number;
   errorsByCode: Record<string, number>;
+  /** Findings not counted: allowed by a mark in the record's metadata, or in the baseline. */
+  suppressed: { inline: number; baseline: number };
+  /** Allow marks that matched no finding of their reply. */
+  unusedAllows: number;
+  /** With `--baseline`: the file, entries used, and entries no finding used (stale). */
+  baseline: { file: string; matched: number; stale: BaselineEntry[] } | null;
 }
 
 function bump(map: Record<string, number>, key: string): void {
@@ -65,12 +65,25 @@ export class SummaryBuilder {
     errors: 0,
     warnings: 0,
     errorsByCode: {},
+    suppressed: { inline: 0, baseline: 0 },
+    unusedAllows: 0,
+    baseline: null,
   };
 
   constructor(private readonly failOn: FailOn) {}
 
-  /** Counts one judged reply; returns whether it fails the scan. */
+  /** Counts one judged reply with its findings unsuppressed; returns whether it fails the scan. */
   addVerdict(v: ReplyVerdict): boolean {
+    const findings = findingsOf(v);
+    return this.addReply({ verdict: v, findings, failing: findings.some((f) => findingFails(f, this.failOn)) });
+  }
+
+  /**
+   * Counts one judged reply (leaks, hits, suppressed findings, and whether it fails, as
+   * `judged.failing` says); returns whether it fails the scan.
+   */
+  addReply(judged: JudgedReply, unusedAllows = 0): boolean {
+    const v = judged.verdict;
     this.s.replies++;
     if (v.recovery.outcome === 'recovered') this.s.leaks.recovered++;
     if (v.recovery.outcome === 'refused') {
@@ -82,9 +95,15 @@ export class SummaryBuilder {
       bump(this.s.hits.byRule, h.rule);
     }
     if (v.inspection.outcome === 'block') this.s.hits.blocked++;
-    const failing = isFailing(v, this.failOn);
-    if (failing) this.s.failing++;
-    return failing;
+    for (const f of judged.findings) if (f.suppressed) this.s.suppressed[f.suppressed.kind]++;
+    this.s.unusedAllows += unusedAllows;
+    if (judged.failing) this.s.failing++;
+    return judged.failing;
+  }
+
+  /** Records the baseline's outcome at the end of a scan. */
+  setBaseline(b: { file: string; matched: number; stale: BaselineEntry[] }): void {
+    this.s.baseline = b;
   }
 
   addError(e: CaptureError): void {

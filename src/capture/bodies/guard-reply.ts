@@ -3,7 +3,9 @@
  *
  * Shape (guard's format, documented in the README):
  * `{"id"?, "tools": [name | tool definition], "text": "...", "tool_calls"?: [{"id"?, "name",
- * "arguments": object | JSON string}], "label"?: "leak" | "quotation", "reasoning"?}`.
+ * "arguments": object | JSON string}], "label"?: "leak" | "quotation", "reasoning"?,
+ * "guard"?: {"allow": [{"rule", "reason"}]}}`; `guard` is metadata the harness writes, never
+ * the model.
  * Unknown fields are ignored. Tool definitions may take any shape `advertisedFromRequest` reads.
  */
 
@@ -63,6 +65,40 @@ export function readGuardReply(record: JsonObject, ctx: RecordContext): RecordOu
       captureError(ctx.file, ctx.line, 'INVALID_RECORD', `label must be "leak" or "quotation", got ${JSON.stringify(label)}; it was ignored`),
     );
   }
+  const allow = readAllowMarks(record['guard'], ctx, out);
+  if (allow.length) reply.allow = allow;
   out.replies.push(reply);
   return out;
+}
+
+/**
+ * Reads the allow marks of a record's harness metadata: `"guard": {"allow": [{"rule": "<rule
+ * id>", "reason": "<why>"}]}` (guard's format, docs/reports.md). A mark without a non-empty rule
+ * id and reason, or a `guard` / `allow` of the wrong type, is reported as an INVALID_RECORD
+ * warning and ignored.
+ *
+ * @param meta the record's `guard` value (undefined when absent).
+ * @returns the valid marks; problems are pushed to `out.errors`.
+ */
+export function readAllowMarks(meta: unknown, ctx: RecordContext, out: RecordOutput): Array<{ rule: string; reason: string }> {
+  if (meta === undefined) return [];
+  const warn = (message: string) => out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', message, 'warning'));
+  if (!isObject(meta)) {
+    warn('"guard" must be an object; it was ignored');
+    return [];
+  }
+  const list = meta['allow'];
+  if (list === undefined) return [];
+  if (!Array.isArray(list)) {
+    warn('"guard.allow" must be a list of {rule, reason}; it was ignored');
+    return [];
+  }
+  const marks: Array<{ rule: string; reason: string }> = [];
+  list.forEach((m, i) => {
+    const rule = isObject(m) ? str(m['rule'])?.trim() : undefined;
+    const reason = isObject(m) ? str(m['reason'])?.trim() : undefined;
+    if (!rule || !reason) warn(`guard.allow[${i}] needs a rule id and a reason; it was ignored`);
+    else marks.push({ rule, reason });
+  });
+  return marks;
 }

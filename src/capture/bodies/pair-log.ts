@@ -11,6 +11,7 @@
 import { parseSseText } from '../sse.js';
 import { advertisedFromRequest } from '../toolcall.js';
 import type { AdvertisedTool } from '../types.js';
+import { readAllowMarks } from './guard-reply.js';
 import { apiBodyFormat, apiErrorOutput, isApiErrorBody, readApiBody } from './index.js';
 import { captureError, emptyOutput, isObject, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
 
@@ -72,12 +73,21 @@ function looksLikeSse(text: string): boolean {
  * Reads one pair-log record. Replies are stamped format `pair-log` (the context's) and carry the
  * request's advertised tools. A record with a null response (an orphaned request) yields nothing;
  * an API error body yields a STREAM_ERROR warning; a body that is neither a known API body, JSON
- * nor SSE yields INVALID_RECORD.
+ * nor SSE yields INVALID_RECORD. Allow marks in a top-level `"guard": {"allow": [...]}` (harness
+ * metadata, see readAllowMarks) are put on every reply of the record.
  *
  * @param record a value for which {@link isPairLog} holds.
  * @returns replies and problems; never throws.
  */
 export function readPairLog(record: JsonObject, ctx: RecordContext): RecordOutput {
+  const out = readPair(record, ctx);
+  // allow marks sit beside request and response, in what the harness (not the model) wrote
+  const allow = readAllowMarks(record['guard'], ctx, out);
+  if (allow.length) for (const reply of out.replies) reply.allow = allow;
+  return out;
+}
+
+function readPair(record: JsonObject, ctx: RecordContext): RecordOutput {
   const advertised = advertisedOf(requestBody(record['request'] as JsonObject));
   const inner: RecordContext = { ...ctx, advertised };
   const response = record['response'];

@@ -1,18 +1,23 @@
 /**
- * `guard scan [paths...]`: reads captures, prints a verdict for every assistant reply, a summary
- * on stderr, and sets the exit code (0 clean, 1 findings at or above --fail-on, 2 input problems).
+ * `guard scan [paths...]`: reads captures, reports a verdict for every assistant reply (to stdout
+ * or to `--output FILE`), a summary on stderr, and sets the exit code (0 clean, 1 unsuppressed
+ * findings at or above --fail-on, 2 input problems).
  */
 
 import { once } from 'node:events';
+import { createWriteStream, statSync, type WriteStream } from 'node:fs';
+import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import ora, { type Ora } from 'ora';
-import { CAPTURE_FORMATS, type CaptureFormat } from '../../capture/types.js';
+import { BaselineError, BaselineMatcher } from '../../baseline/baseline.js';
+import { readBaselineFile } from '../../baseline/file.js';
+import { expandInputs } from '../../capture/files.js';
+import { CAPTURE_FORMATS, type CaptureError, type CaptureFormat } from '../../capture/types.js';
 import { loadConfig, type FailOn } from '../../config/load.js';
-import { JsonReporter } from '../../report/json.js';
-import { NdjsonReporter } from '../../report/ndjson.js';
-import type { Reporter, ReportFormat } from '../../report/reporter.js';
-import { REPORT_FORMATS } from '../../report/reporter.js';
-import { formatSummary, TextReporter } from '../../report/text.js';
+import { createReporter } from '../../report/create.js';
+import { judgedReply } from '../../report/findings.js';
+import { formatFromFileName, REPORT_FORMATS, type ReportFormat } from '../../report/reporter.js';
+import { formatSummary } from '../../report/text.js';
 import { scanInputs } from '../../scan/scan.js';
 import { DEFAULT_FAIL_ON, SummaryBuilder } from '../../scan/summary.js';
 import { resolveEngines, type EngineFlags } from '../engines.js';
@@ -25,15 +30,20 @@ const FAIL_ON: readonly FailOn[] = ['none', 'refused', 'flag', 'block'];
 
 interface ScanFlags extends EngineFlags {
   format?: ReportFormat;
+  output?: string;
   inputFormat?: CaptureFormat;
   config?: string;
   failOn?: FailOn;
+  baseline?: string;
+  inlineAllow?: boolean;
+  redact?: boolean;
   maxLineBytes?: string;
   quiet?: boolean;
   color?: boolean;
 }
 
-function positiveInt(flag: string, value: string): number {
+/** Parses a positive whole number flag. @throws UsageError otherwise. */
+export function positiveInt(flag: string, value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive whole number, got '${value}'`);
   return n;
@@ -54,13 +64,21 @@ export function registerScan(program: Command, io: CliIO, state: CommandState): 
     .command('scan')
     .description('print a verdict for every assistant reply in the captures (files, directories, globs, - for stdin)')
     .argument('[paths...]', 'captures to read; stdin when none are given and input is piped')
-    .addOption(new Option('-f, --format <format>', 'output format (default: text on a terminal, ndjson otherwise)').choices([...REPORT_FORMATS]))
+    .addOption(
+      new Option('-f, --format <format>', 'output format (default: from the --output extension, else text on a terminal and ndjson otherwise)').choices([
+        ...REPORT_FORMATS,
+      ]),
+    )
+    .option('-o, --output <file>', 'write the report to this file (- for stdout); the summary still goes to stderr')
     .addOption(new Option('--input-format <format>', 'read every input as this capture format instead of detecting it').choices([...CAPTURE_FORMATS]))
     .option('-c, --config <file>', 'configuration file (default: ./guard.config.yaml when present)')
     .option('--mode <mode>', 'inspection mode: off, observe or enforce (default: observe)')
     .option('--tools <names>', 'comma-separated tool names treated as advertised when a capture does not record them')
     .option('--prose-ceiling <ratio>', 'largest prose ratio (0..1) at which a leak is still recovered')
     .addOption(new Option('--fail-on <level>', `what makes the exit code 1 (default: ${DEFAULT_FAIL_ON})`).choices([...FAIL_ON]))
+    .option('--baseline <file>', 'report findings recorded in this baseline (guard baseline create) as suppressed; they do not count')
+    .option('--no-inline-allow', 'ignore allow marks in records\' harness metadata ("guard": {"allow": [...]})')
+    .option('--no-redact', 'show secrets in excerpts instead of masking them')
     .option('--max-line-bytes <bytes>', 'longest input line read; longer lines are reported and skipped (default: 256 MiB)')
     .option('-q, --quiet', 'no summary on stderr')
     .action(async (paths: string[], flags: ScanFlags) => {
@@ -68,37 +86,119 @@ export function registerScan(program: Command, io: CliIO, state: CommandState): 
     });
 }
 
+/** The report format: `--format`, else the `--output` extension, else text on a terminal and ndjson otherwise. */
+function chooseFormat(flags: ScanFlags, io: CliIO): ReportFormat {
+  if (flags.format) return flags.format;
+  if (flags.output !== undefined && flags.output !== '-') {
+    const inferred = formatFromFileName(flags.output);
+    if (!inferred) throw new UsageError(`cannot tell the report format from '${flags.output}' (.sarif, .json, .jsonl, .ndjson, .xml, .txt): give --format`);
+    return inferred;
+  }
+  return io.stdout.isTTY ? 'text' : 'ndjson';
+}
+
+/** Device and inode of a path, or null when it does not exist. */
+function identity(path: string): string | null {
+  try {
+    const st = statSync(path);
+    return `${st.dev}:${st.ino}`;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Expands the inputs once and refuses an output file that is one of them (same path, or the same
+ * file through a link).
+ *
+ * @throws UsageError naming the input.
+ */
+async function inputsBesideOutput(args: string[], output: string, cwd: string): Promise<{ inputs: string[]; errors: CaptureError[] }> {
+  const expanded = await expandInputs(args, cwd);
+  const out = resolve(cwd, output);
+  const outId = identity(out);
+  for (const input of expanded.inputs) {
+    if (input === '-') continue;
+    const abs = resolve(cwd, input);
+    if (abs === out || (outId !== null && identity(abs) === outId)) throw new UsageError(`--output ${output} is an input of this scan (${input}); refusing to overwrite it`);
+  }
+  return expanded;
+}
+
+/** Opens the report file before the scan, so an unwritable path fails fast (exit 2). */
+async function openReport(path: string, cwd: string): Promise<WriteStream> {
+  const stream = createWriteStream(resolve(cwd, path));
+  await new Promise<void>((ok, fail) => {
+    stream.once('open', () => ok());
+    stream.once('error', (e) => fail(new UsageError(`cannot write --output ${path}: ${e.message}`)));
+  });
+  return stream;
+}
+
+/** The baseline matcher for `--baseline FILE`. @throws UsageError when the file is unusable. */
+async function loadBaseline(path: string, cwd: string): Promise<BaselineMatcher> {
+  try {
+    return new BaselineMatcher(await readBaselineFile(path, cwd), path);
+  } catch (e) {
+    if (e instanceof BaselineError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
 async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promise<number> {
-  const args = paths.length ? paths : ['-'];
+  let args = paths.length ? paths : ['-'];
   if (paths.length === 0 && io.stdin.isTTY) throw new UsageError('no captures given (usage: guard scan <paths...>, or pipe a capture into guard scan)');
   const config = await loadConfig(flags.config, io.cwd);
   const judge = await resolveEngines(config, flags);
   const failOn = flags.failOn ?? config.scan.failOn ?? DEFAULT_FAIL_ON;
   const maxLineBytes = flags.maxLineBytes === undefined ? undefined : positiveInt('--max-line-bytes', flags.maxLineBytes);
-  const format: ReportFormat = flags.format ?? (io.stdout.isTTY ? 'text' : 'ndjson');
+  const format = chooseFormat(flags, io);
+  const baseline = flags.baseline === undefined ? null : await loadBaseline(flags.baseline, io.cwd);
   const out = chalkFor(io.stdout, io.env, flags.color);
   const err = chalkFor(io.stderr, io.env, flags.color);
+
+  // With a report file, the inputs are expanded before it is created, so it is never read as one.
+  const toFile = flags.output !== undefined && flags.output !== '-';
+  let expansionErrors: CaptureError[] = [];
+  if (toFile) {
+    const expanded = await inputsBesideOutput(args, flags.output!, io.cwd);
+    args = expanded.inputs;
+    expansionErrors = expanded.errors;
+  }
+  const file = toFile ? await openReport(flags.output!, io.cwd) : null;
+  const sink = file ?? io.stdout;
 
   const stdinUsed = args.includes('-');
   const spinner =
     io.stderr.isTTY && !inCI(io.env) && !flags.quiet
       ? ora({ stream: io.stderr, text: 'scanning', discardStdin: !stdinUsed, isEnabled: true }).start()
       : null;
-  const write = spinnerAwareWriter(io, spinner);
-  const reporter: Reporter =
-    format === 'json' ? new JsonReporter(write, VERSION) : format === 'ndjson' ? new NdjsonReporter(write) : new TextReporter(write, out);
+  const write = file ? (s: string) => void file.write(s) : spinnerAwareWriter(io, spinner);
+  const reporter = createReporter(format, write, {
+    version: VERSION,
+    rules: judge.ruleSet.rules,
+    failOn,
+    cwd: io.cwd,
+    redact: flags.redact !== false,
+    baseline: baseline !== null,
+    chalk: file ? chalkFor(file, io.env, false) : out,
+  });
   const summary = new SummaryBuilder(failOn);
+  const suppress = { failOn, inlineAllow: flags.inlineAllow !== false, baseline };
 
   try {
-    for await (const ev of scanInputs(args, {
-      judge,
-      read: { inputFormat: flags.inputFormat, maxLineBytes },
-      stdin: io.stdin,
-      cwd: io.cwd,
-    })) {
+    for (const error of expansionErrors) {
+      summary.addError(error);
+      reporter.error(error);
+    }
+    const events = args.length
+      ? scanInputs(args, { judge, read: { inputFormat: flags.inputFormat, maxLineBytes }, stdin: io.stdin, cwd: io.cwd })
+      : (async function* () {})();
+    for await (const ev of events) {
       if (ev.kind === 'reply') {
-        summary.addVerdict(ev.verdict);
-        reporter.reply(ev.verdict);
+        const { judged, unusedAllows } = judgedReply(ev.verdict, suppress);
+        summary.addReply(judged, unusedAllows);
+        reporter.reply(judged);
         if (spinner) spinner.text = `scanning ${ev.verdict.reply.source.file} (${summary.summary.replies} replies)`;
       } else if (ev.kind === 'error') {
         summary.addError(ev.error);
@@ -108,13 +208,15 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
         summary.addFile(f);
         reporter.fileEnd(f);
       }
-      // backpressure: a slow reader of stdout must not make guard buffer the whole report
-      if (io.stdout.writableNeedDrain) await once(io.stdout, 'drain');
+      // backpressure: a slow reader of the report must not make guard buffer the whole report
+      if (sink.writableNeedDrain) await once(sink, 'drain');
     }
+    if (baseline) summary.setBaseline({ file: flags.baseline!, matched: baseline.matched, stale: baseline.stale() });
+    reporter.finish(summary.summary);
   } finally {
     spinner?.stop();
+    if (file) await new Promise<void>((done) => file.end(() => done()));
   }
-  reporter.finish(summary.summary);
   if (!flags.quiet) io.stderr.write(formatSummary(summary.summary, err));
   return summary.exitCode();
 }

@@ -1,0 +1,138 @@
+/**
+ * Baselines (`.guard-baseline.json`): the findings a team has accepted, so that a scan reports
+ * only new ones. Entries are keyed by the line-independent fingerprint of src/report/findings.ts;
+ * the rule id, file and line are stored for people reading the file and are not used to match.
+ * A baseline holds no secret: no excerpt, no argument or reply text, only hashes.
+ *
+ * File format (guard's, docs/reports.md):
+ * `{"version": 1, "tool": "guard", "entries": [{"fingerprint": "<32 hex>", "rule_id": "…",
+ * "file": "…", "line": 42}]}`; entries sorted by file, line, rule id, so the file diffs well.
+ * Pure: reading and writing the file is the CLI's job.
+ */
+
+import type { Finding, Suppression } from '../report/findings.js';
+
+export const BASELINE_VERSION = 1;
+
+export interface BaselineEntry {
+  fingerprint: string;
+  rule_id: string;
+  /** Informative: where the finding was when the baseline was made. */
+  file: string;
+  /** Informative, 1-based. */
+  line: number;
+}
+
+export interface Baseline {
+  version: typeof BASELINE_VERSION;
+  tool: 'guard';
+  entries: BaselineEntry[];
+}
+
+/** A baseline file that cannot be used; `message` says why (and where, when known). */
+export class BaselineError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BaselineError';
+  }
+}
+
+/** The baseline entry for a finding seen at `file`:`line`. */
+export function baselineEntry(f: Finding, file: string, line: number): BaselineEntry {
+  return { fingerprint: f.fingerprint, rule_id: f.ruleId, file, line };
+}
+
+/** The baseline file text for these entries (sorted; 2-space JSON; final newline). */
+export function serializeBaseline(entries: readonly BaselineEntry[]): string {
+  const sorted = [...entries].sort(
+    (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.rule_id.localeCompare(b.rule_id) || a.fingerprint.localeCompare(b.fingerprint),
+  );
+  const doc: Baseline = { version: BASELINE_VERSION, tool: 'guard', entries: sorted };
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
+const FINGERPRINT = /^[0-9a-f]{32}$/;
+
+/**
+ * Parses a baseline file.
+ *
+ * @param text the file's contents; `name` is used in messages.
+ * @throws BaselineError when the text is not JSON, the version is not 1, or an entry lacks a
+ *   32-hex-digit `fingerprint` (the entry's index is named). `rule_id`, `file` and `line` are
+ *   optional when reading, since they are informative.
+ */
+export function parseBaseline(text: string, name: string): Baseline {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw new BaselineError(`${name}: not JSON: ${(e as Error).message}`);
+  }
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new BaselineError(`${name}: a baseline is a JSON object`);
+  const o = doc as Record<string, unknown>;
+  if (o['version'] !== BASELINE_VERSION) throw new BaselineError(`${name}: unsupported baseline version ${JSON.stringify(o['version'])} (expected ${BASELINE_VERSION})`);
+  if (!Array.isArray(o['entries'])) throw new BaselineError(`${name}: "entries" must be a list`);
+  const entries = o['entries'].map((raw, i): BaselineEntry => {
+    const e = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+    const fp = e['fingerprint'];
+    if (typeof fp !== 'string' || !FINGERPRINT.test(fp)) throw new BaselineError(`${name}: entries[${i}] has no valid "fingerprint" (32 hex digits)`);
+    return {
+      fingerprint: fp,
+      rule_id: typeof e['rule_id'] === 'string' ? e['rule_id'] : '',
+      file: typeof e['file'] === 'string' ? e['file'] : '',
+      line: typeof e['line'] === 'number' ? e['line'] : 0,
+    };
+  });
+  return { version: BASELINE_VERSION, tool: 'guard', entries };
+}
+
+/**
+ * Matches findings against a baseline. Each entry suppresses one finding with its fingerprint
+ * (so two identical findings need two entries); among entries with the same fingerprint, one
+ * recorded for the same file is used first. Entries left at the end are stale: their finding is
+ * gone (fixed, or its capture no longer scanned).
+ */
+export class BaselineMatcher {
+  private readonly open = new Map<string, BaselineEntry[]>();
+  private matchedCount = 0;
+
+  /** @param name the baseline file name, used as the suppression's justification. */
+  constructor(
+    baseline: Baseline,
+    private readonly name: string,
+  ) {
+    for (const e of baseline.entries) {
+      const list = this.open.get(e.fingerprint);
+      if (list) list.push(e);
+      else this.open.set(e.fingerprint, [e]);
+    }
+  }
+
+  /**
+   * Suppresses `f` (kind `baseline`) when an open entry has its fingerprint, and uses that entry
+   * up. A finding already suppressed inline is left alone and uses no entry.
+   *
+   * @returns true when the finding was suppressed by the baseline.
+   */
+  apply(f: Finding, file: string): boolean {
+    if (f.suppressed) return false;
+    const list = this.open.get(f.fingerprint);
+    if (!list?.length) return false;
+    const i = Math.max(0, list.findIndex((e) => e.file === file));
+    list.splice(i, 1);
+    this.matchedCount++;
+    const s: Suppression = { kind: 'baseline', justification: `in baseline ${this.name}` };
+    f.suppressed = s;
+    return true;
+  }
+
+  /** Entries that suppressed a finding so far. */
+  get matched(): number {
+    return this.matchedCount;
+  }
+
+  /** Entries no finding used, sorted as in the file. */
+  stale(): BaselineEntry[] {
+    return [...this.open.values()].flat().sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.rule_id.localeCompare(b.rule_id));
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * One-line human messages for findings, shared by the CI formats (SARIF `message.text`, JUnit
+ * failure messages, GitHub annotations). The first sentence names what happened, so it reads as
+ * an alert title (GitHub code scanning uses the first sentence). Excerpts are masked unless
+ * `redact` is false; recovery details never carry arguments (src/recovery/types.ts `detail`).
+ */
+
+import type { ReplyVerdict } from '../scan/judge.js';
+import type { Finding } from './findings.js';
+
+/** `s` trimmed, first letter upper-cased, ending with a full stop. */
+function sentence(s: string): string {
+  const t = s.trim();
+  const up = t.charAt(0).toUpperCase() + t.slice(1);
+  return /[.!?…]$/.test(up) ? up : `${up}.`;
+}
+
+/** Where a finding is: `file:line` (stdin is `-`). */
+export function whereOf(v: ReplyVerdict): string {
+  return `${v.reply.source.file}:${v.reply.source.line}`;
+}
+
+/**
+ * The message of one finding.
+ *
+ * @param redact mask secrets in the excerpt (default); false shows the raw excerpt when found.
+ * @returns one or more sentences, no line breaks.
+ */
+export function findingMessage(f: Finding, v: ReplyVerdict, redact = true): string {
+  const r = v.recovery;
+  const family = r.family ?? 'unknown';
+  let text: string;
+  if (f.kind === 'rule-hit' && f.hit) {
+    const h = f.hit;
+    const call = h.callId ? `${h.tool} (call ${h.callId})` : h.tool;
+    const excerpt = redact ? h.excerpt : (f.rawExcerpt ?? h.excerpt);
+    const verb = v.inspection.mode === 'enforce' && h.action === 'block' ? 'blocked' : 'flagged';
+    text = `Tool call ${call} ${verb} by rule ${h.rule} (${h.category}, action ${h.action}). Matched${h.via === 'raw' ? ' in raw text' : ''}: \`${excerpt}\``;
+  } else if (f.kind === 'leak-refused') {
+    text = `Leaked ${family} tool-call markup was not recovered (reason ${r.reason}). ${sentence(r.detail)}`;
+  } else {
+    const names = r.calls.map((c) => c.name).join(', ');
+    text = `Leaked ${family} tool-call markup was recovered as ${r.calls.length} tool call${r.calls.length === 1 ? '' : 's'} (${names}).`;
+  }
+  return sentence(text.replace(/\s+/g, ' '));
+}
