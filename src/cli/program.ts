@@ -8,6 +8,7 @@ import { ConfigError } from '../config/load.js';
 import { RuleSetError } from '../inspection/index.js';
 import { registerCeiling } from './commands/ceiling.js';
 import { registerScan } from './commands/scan.js';
+import { registerBaseline } from './commands/baseline.js';
 import { registerRules } from './commands/rules.js';
 import { UsageError, EXIT } from './errors.js';
 import type { CliIO } from './io.js';
@@ -33,6 +34,7 @@ export function createProgram(io: CliIO, state: CommandState): Command {
       writeErr: (s) => io.stderr.write(s),
     });
   registerScan(program, io, state);
+  registerBaseline(program, io, state);
   registerRules(program, io, state);
   registerCeiling(program, io, state);
   return program;
