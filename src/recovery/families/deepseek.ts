@@ -86,7 +86,12 @@ export const deepseek: Family = {
         if (sc.at(i, CALLS_BEGIN)) return fail(shape('<｜tool▁calls▁begin｜> repeated inside a call section'));
         if (!sc.at(i, CALL_BEGIN)) return fail(shape('text inside the call section outside any call'));
         const r = readCall(sc, i + CALL_BEGIN.length);
-        if ('problem' in r) return fail(r.problem);
+        if ('problem' in r) {
+          // Name the dialect of the broken call too: V3.1 puts the JSON right after the separator.
+          const sep = sc.find(SEP, i);
+          if (sep >= 0 && text[skipWs(text, sep + SEP.length)] === '{') label = 'deepseek-v3.1';
+          return fail(r.problem);
+        }
         label = r.v3 ? 'deepseek-v3' : 'deepseek-v3.1';
         calls.push(r.call);
         seen++;

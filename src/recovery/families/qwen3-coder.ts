@@ -119,7 +119,12 @@ export const qwen3Coder: Family = {
         return match(label, spans, calls, p);
       };
       const r = readFunction(sc, f, ctx);
-      if ('problem' in r) return fail(r.problem);
+      if ('problem' in r) {
+        // Name the dialect of the broken call too: a JSON body is the Llama 3.1 / Functionary form.
+        const gt = sc.find('>', f);
+        if (gt >= 0 && text[skipWs(text, gt + 1)] === '{') label = 'llama3-function';
+        return fail(r.problem);
+      }
       if (r.json) label = 'llama3-function';
       calls.push(r.call);
       let end = r.end;
