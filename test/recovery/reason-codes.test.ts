@@ -1,0 +1,67 @@
+/**
+ * docs/reason-codes.md documents exactly REASON_CODES (src/recovery/types.ts), in order, with the
+ * outcome REASON_OUTCOME gives; and every example on that page yields the code it illustrates.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { makeToolCall } from '../../src/capture/toolcall.js';
+import { DEFAULT_PROSE_CEILING, REASON_CODES, REASON_OUTCOME, recoverReply, type RecoveryInput } from '../../src/recovery/index.js';
+
+const doc = readFileSync(new URL('../../docs/reason-codes.md', import.meta.url), 'utf8');
+
+describe('docs/reason-codes.md', () => {
+  it('has one table row per code, in REASON_CODES order, with its outcome', () => {
+    const rows = [...doc.matchAll(/^\| `([a-z_]+)` \| (none|refused|recovered) \|/gm)].map((m) => [m[1], m[2]]);
+    expect(rows).toEqual(REASON_CODES.map((c) => [c, REASON_OUTCOME[c]]));
+  });
+  it('has one example section per code', () => {
+    expect([...doc.matchAll(/^### `([a-z_]+)`$/gm)].map((m) => m[1])).toEqual([...REASON_CODES]);
+  });
+  it("every code's outcome is the one the engine gives with it", () => {
+    expect(Object.keys(REASON_OUTCOME).sort()).toEqual([...REASON_CODES].sort());
+  });
+});
+
+const base = (text: string, tools: string[] | null = ['get_weather']): RecoveryInput => ({
+  text,
+  advertised: tools === null ? null : tools.map((name) => ({ name })),
+  toolCalls: [],
+  truncated: false,
+});
+
+/** The examples of docs/reason-codes.md, as inputs. */
+const EXAMPLES: Record<string, RecoveryInput[]> = {
+  structured: [{ ...base("I'll check.\n\n<｜DSML｜function_calls"), toolCalls: [makeToolCall('call_1', 'get_weather', 'function', '{"city":"Tokyo"}')] }],
+  no_text: [base('  \n')],
+  no_tags: [base('I will use web_search first, then summarise.', ['web_search'])],
+  fenced: [base('Like so:\n```\n<tool_call>\n{"name": "get_weather", "arguments": {}}\n</tool_call>\n```')],
+  quoted: [
+    base('Send `<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>` to call it.'),
+    { ...base(''), reasoning: '<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>' },
+  ],
+  prose: [base('The [TOOL_CALLS] token marks where a Mistral model starts its calls; guard reads what follows it as the call list when the endpoint leaves it in the text.')],
+  unknown_family: [base('[TOOL_REQUEST]{"name":"web_search","arguments":{"query":"x"}}[END_TOOL_REQUEST]', ['web_search'])],
+  degenerate: [base('<｜tool▁calls▁begin｜><｜tool▁calls▁begin｜><｜tool▁calls▁begin｜>MMMM')],
+  truncated: [base('I will check.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "San Fr')],
+  shape: [base('<｜DSML｜function_calls>\n<｜DSML｜invoke name=“get_weather”>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>')],
+  no_advertised_tools: [base('<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>', null)],
+  unadvertised: [base('<tool_call>{"name": "delete_all", "arguments": {}}</tool_call>')],
+  bad_arguments: [base('<tool_call>{"name": "get_weather", "arguments": "city=Tokyo"}</tool_call>')],
+  ok: [base('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Tokyo"}}\n</tool_call>')],
+};
+
+describe('reason code examples', () => {
+  it('cover every code', () => expect(Object.keys(EXAMPLES).sort()).toEqual([...REASON_CODES].sort()));
+  for (const [code, inputs] of Object.entries(EXAMPLES)) {
+    it.each(inputs.map((i, n) => [n, i] as const))(`${code} #%d`, (_n, input) => {
+      const v = recoverReply(input, { proseCeiling: DEFAULT_PROSE_CEILING });
+      expect([v.reason, v.outcome]).toEqual([code, REASON_OUTCOME[code as keyof typeof REASON_OUTCOME]]);
+      // Every example's text appears verbatim on the page (as a JSON string).
+      if (input.text.trim() !== '') expect(doc).toContain(JSON.stringify(input.text));
+    });
+  }
+  it('the structured fragment and the reasoning-only markup name their family', () => {
+    expect(recoverReply(EXAMPLES['structured']![0]!, { proseCeiling: DEFAULT_PROSE_CEILING }).family).toBe('dsml-v3.2');
+    expect(recoverReply(EXAMPLES['quoted']![1]!, { proseCeiling: DEFAULT_PROSE_CEILING }).family).toBe('hermes');
+  });
+});
