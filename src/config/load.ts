@@ -102,6 +102,7 @@ function schemaMessage(e: ErrorObject): { pointer: string; message: string } {
     return { pointer: e.instancePath, message: `${at}: needs one of ${names.map((n) => `'${n}'`).join(', ')}` };
   }
   if (e.keyword === 'pattern' && /\/(?:description|name)$/.test(e.instancePath)) return { pointer: e.instancePath, message: `${at}: must not be blank` };
+  if (e.keyword === 'pattern' && /\/rules\/\d+\/id$/.test(e.instancePath)) return { pointer: e.instancePath, message: `${at}: must be a non-empty kebab-case id (a-z, 0-9, -)` };
   if (e.keyword === 'required') {
     const prop = String((e.params as { missingProperty?: string }).missingProperty);
     return { pointer: e.instancePath, message: `${at}: missing required property '${prop}'` };
