@@ -20,8 +20,6 @@ import type { Reporter } from './reporter.js';
 
 /** The SARIF schema URI GitHub's documentation uses. */
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
-/** Where to learn about guard: its documentation of reports. */
-export const GUARD_INFORMATION_URI = 'https://github.com/guard-cli/guard#readme';
 /** The uriBaseId of capture paths: the directory guard ran in. */
 export const SRCROOT = '%SRCROOT%';
 /** The `partialFingerprints` key of guard's fingerprint (src/report/findings.ts). */
@@ -184,7 +182,7 @@ export class SarifReporter implements Reporter {
       runs: [
         {
           tool: {
-            driver: { name: 'guard', version: this.options.version, semanticVersion: this.options.version, informationUri: GUARD_INFORMATION_URI, rules },
+            driver: { name: 'guard', version: this.options.version, semanticVersion: this.options.version, rules },
           },
           originalUriBaseIds: { [SRCROOT]: { uri: pathToFileURL(this.options.cwd.endsWith(sep) ? this.options.cwd : this.options.cwd + sep).href } },
           invocations: [{ executionSuccessful: !this.failed, toolExecutionNotifications: this.notifications }],

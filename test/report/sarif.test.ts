@@ -49,7 +49,8 @@ describe('SARIF content', () => {
     expect(doc.$schema).toBe('https://json.schemastore.org/sarif-2.1.0.json');
     const driver = doc.runs[0].tool.driver;
     expect(driver).toMatchObject({ name: 'guard', version: VERSION, semanticVersion: VERSION });
-    expect(driver.informationUri).toMatch(/^https:\/\//);
+    // no informationUri until the project has a public home: a made-up URL would mislead
+    expect(driver.informationUri).toBeUndefined();
     const ids: string[] = driver.rules.map((r: any) => r.id);
     expect(ids).toContain('curl-pipe-shell');
     expect(ids).toContain('rm-rf-root');
