@@ -126,7 +126,7 @@ export const SCHEMA_FILE = 'schema/guard.config.schema.json';
 
 /**
  * The text of {@link SCHEMA_FILE}: {@link CONFIG_SCHEMA} as JSON, two-space indented, with a
- * final newline. `npm run schema` writes it; test/config/schema-file.test.ts fails when the
+ * final newline. `npm run schema` writes it; test/inspection/config.test.ts fails when the
  * shipped file differs.
  */
 export function schemaFileText(): string {
