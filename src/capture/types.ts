@@ -132,7 +132,9 @@ export type CaptureErrorCode =
   /** A JSON document (or one element of a top-level array) is larger than the reader's cap. */
   | 'DOCUMENT_TOO_LARGE'
   | 'INVALID_RECORD'
-  | 'NO_MATCH';
+  | 'NO_MATCH'
+  /** guard itself failed on one reply (a bug): reported, and the scan goes on. */
+  | 'INTERNAL_ERROR';
 
 /**
  * An input problem: it names the file and (when known) the 1-based line. `error` means guard

@@ -7,7 +7,7 @@ import type { Readable, Writable } from 'node:stream';
 import { Chalk, type ChalkInstance } from 'chalk';
 
 /** A writable stream that may be a terminal. */
-export type OutStream = Writable & { isTTY?: boolean };
+export type OutStream = Writable & { isTTY?: boolean; columns?: number };
 
 export interface CliIO {
   stdout: OutStream;
@@ -39,4 +39,14 @@ export function chalkFor(stream: OutStream, env: CliIO['env'], flag: boolean | u
 export function inCI(env: CliIO['env']): boolean {
   const v = env['CI'];
   return v !== undefined && v !== '' && v !== '0' && v !== 'false';
+}
+
+/**
+ * Whether to show the ora spinner on stderr: only on a real terminal with a known width (a
+ * terminal of 0 columns makes the spinner redraw without end), not in CI, not under TERM=dumb,
+ * and not with --quiet.
+ */
+export function spinnerWanted(io: CliIO, quiet: boolean): boolean {
+  const columns = io.stderr.columns ?? 0;
+  return io.stderr.isTTY === true && columns >= 20 && !inCI(io.env) && io.env['TERM'] !== 'dumb' && !quiet;
 }

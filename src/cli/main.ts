@@ -6,9 +6,13 @@ import { run } from './program.js';
 
 /** Runs guard on the real process; returns the exit code for the launcher to set. */
 export async function main(argv: string[]): Promise<number> {
-  // A reader that closes the pipe early (`guard scan … | head`) is not an error worth a stack trace.
+  // A reader that closes the pipe early (`guard scan … | head`): no stack trace, but the scan did
+  // not finish, so it must not pass (exit 2), whatever it had found so far.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    if (e.code === 'EPIPE') {
+      process.stderr.write('guard: the output was closed before the scan finished (EPIPE); exit 2\n');
+      process.exit(2);
+    }
     throw e;
   });
   return run(argv, {

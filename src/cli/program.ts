@@ -28,6 +28,7 @@ export function createProgram(io: CliIO, state: CommandState): Command {
     .addOption(new Option('--color', 'colour even when not on a terminal (default: only on a terminal, never under NO_COLOR)'))
     .addOption(new Option('--no-color', 'no colour in output'))
     .showHelpAfterError('(run guard --help for usage)')
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
@@ -49,6 +50,11 @@ export function createProgram(io: CliIO, state: CommandState): Command {
 export async function run(argv: string[], io: CliIO): Promise<number> {
   const state: CommandState = { exitCode: EXIT.OK };
   const program = createProgram(io, state);
+  if (argv.length === 0) {
+    // no command: a usage error (clig.dev), with the help on stderr so a pipe gets no noise
+    io.stderr.write(program.helpInformation());
+    return EXIT.FAILURE;
+  }
   try {
     await program.parseAsync(argv, { from: 'user' });
     return state.exitCode;

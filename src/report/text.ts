@@ -10,6 +10,7 @@ import { redactSecrets } from '../inspection/index.js';
 import type { ReplyVerdict } from '../scan/judge.js';
 import type { FileSummary, ScanSummary } from '../scan/summary.js';
 import type { Finding, JudgedReply } from './findings.js';
+import { plural, printable as p } from './printable.js';
 import type { Reporter } from './reporter.js';
 
 /** Longest excerpt of recovered arguments shown on a reply line, in characters. */
@@ -39,7 +40,7 @@ export class TextReporter implements Reporter {
     if (this.currentFile === file) return;
     if (this.currentFile !== null) this.write('\n');
     this.currentFile = file;
-    this.write(`${this.c.underline(file)}\n`);
+    this.write(`${this.c.underline(p(file))}\n`);
   }
 
   private verdictText(v: ReplyVerdict): string {
@@ -47,12 +48,12 @@ export class TextReporter implements Reporter {
     const r = v.recovery;
     const ratio = r.proseRatio === null ? '' : `, prose ${r.proseRatio.toFixed(2)}`;
     if (r.outcome === 'recovered') {
-      const calls = r.calls.map((k) => `${k.name} ${headExcerpt(JSON.stringify(k.arguments), ARGS_EXCERPT, this.redact)}`).join('; ');
+      const calls = r.calls.map((k) => `${p(k.name)} ${p(headExcerpt(JSON.stringify(k.arguments), ARGS_EXCERPT, this.redact))}`).join('; ');
       return `${c.yellow('leak recovered')} (${r.family}${ratio}) → ${calls}`;
     }
-    if (r.outcome === 'refused') return `${c.red('leak refused')} ${c.bold(r.reason)} (${r.family ?? 'unknown'}${ratio}): ${r.detail}`;
+    if (r.outcome === 'refused') return `${c.red('leak refused')} ${c.bold(r.reason)} (${r.family ?? 'unknown'}${ratio}): ${p(r.detail)}`;
     const n = v.reply.toolCalls.length;
-    const calls = n === 0 ? 'no tool calls' : `${n} tool call${n === 1 ? '' : 's'} (${v.reply.toolCalls.map((k) => k.name).join(', ')})`;
+    const calls = n === 0 ? 'no tool calls' : `${plural(n, 'tool call', 'tool calls')} (${v.reply.toolCalls.map((k) => p(k.name)).join(', ')})`;
     // markup seen but judged not a leak (quoted, prose, structured calls present): keep it visible
     const seen = r.family !== null ? ` · ${c.yellow(`${r.family} markup`)} ${c.bold(r.reason)}${ratio ? ` (${ratio.slice(2)})` : ''}` : '';
     const reasoning = r.reasoningMarkup ? ` · ${c.yellow('markup in reasoning')}` : '';
@@ -61,7 +62,7 @@ export class TextReporter implements Reporter {
 
   private suppressedText(f: Finding | undefined): string {
     const s = f?.suppressed;
-    return s ? this.c.dim(` (suppressed: ${s.kind === 'inline' ? `allowed: ${s.justification}` : 'baseline'})`) : '';
+    return s ? this.c.dim(` (suppressed: ${s.kind === 'inline' ? `allowed: ${p(s.justification)}` : 'baseline'})`) : '';
   }
 
   reply(j: JudgedReply): void {
@@ -75,10 +76,12 @@ export class TextReporter implements Reporter {
     v.inspection.hits.forEach((h, i) => {
       const blocked = v.inspection.mode === 'enforce' && h.action === 'block';
       const tag = blocked ? c.red.bold('blocked') : c.magenta('flagged');
-      const call = h.callId ? `${h.tool}#${h.callId}` : h.tool;
+      // under observe a block-graded hit is reported, not blocked: say what enforce would do
+      const action = h.action === 'block' && !blocked ? 'block, would block under enforce' : h.action;
+      const call = h.callId ? `${p(h.tool)}#${p(h.callId)}` : p(h.tool);
       const f = hitFindings[i];
       const excerpt = this.redact ? h.excerpt : (f?.rawExcerpt ?? h.excerpt);
-      this.write(`${' '.repeat(7)}${tag} ${c.bold(h.rule)} [${h.action}] ${call}: ${excerpt}${h.via === 'raw' ? c.dim(' (raw-text match)') : ''}${this.suppressedText(f)}\n`);
+      this.write(`${' '.repeat(7)}${tag} ${c.bold(p(h.rule))} [${action}] ${call}: ${p(excerpt)}${h.via === 'raw' ? c.dim(' (raw-text match)') : ''}${this.suppressedText(f)}\n`);
     });
   }
 
@@ -87,13 +90,13 @@ export class TextReporter implements Reporter {
     this.header(e.file);
     const where = c.dim(`${e.line === null ? '    -' : String(e.line).padStart(5)}:`);
     const label = e.severity === 'error' ? c.red(`error ${e.code}`) : c.yellow(`warning ${e.code}`);
-    this.write(`${where} ${label} ${e.message}\n`);
+    this.write(`${where} ${label} ${p(e.message)}\n`);
   }
 
   fileEnd(f: FileSummary): void {
     this.header(f.file);
     const formats = f.formats.length ? f.formats.join(', ') : 'none recognised';
-    this.write(this.c.dim(`       ${f.replies} repl${f.replies === 1 ? 'y' : 'ies'} · format: ${formats}${f.errors ? ` · ${f.errors} problem${f.errors === 1 ? '' : 's'}` : ''}\n`));
+    this.write(this.c.dim(`       ${plural(f.replies, 'reply', 'replies')} · format: ${formats}${f.errors ? ` · ${plural(f.errors, 'problem', 'problems')}` : ''}\n`));
   }
 
   finish(): void {}
@@ -122,7 +125,7 @@ export function formatSummary(s: ScanSummary, c: ChalkInstance): string {
   if (s.baseline) {
     const { file, matched, stale } = s.baseline;
     lines.push(`  baseline ${file}: ${matched} entr${matched === 1 ? 'y' : 'ies'} matched, ${stale.length} stale`);
-    for (const e of stale.slice(0, 20)) lines.push(`    stale: ${e.rule_id || '?'} ${e.file}:${e.line} (${e.fingerprint})`);
+    for (const e of stale.slice(0, 20)) lines.push(`    stale: ${p(e.rule_id || '?')} ${p(e.file)}:${e.line} (${p(e.fingerprint)})`);
     if (stale.length > 20) lines.push(`    … ${stale.length - 20} more stale entries (see --format json)`);
   }
   return `${lines.join('\n')}\n`;

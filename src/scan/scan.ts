@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { expandInputs } from '../capture/files.js';
 import { readCapture, type ReadOptions } from '../capture/read.js';
-import type { CaptureError, CaptureFormat } from '../capture/types.js';
+import type { CaptureError, CaptureFormat, Reply } from '../capture/types.js';
 import { judgeReply, type JudgeOptions, type ReplyVerdict } from './judge.js';
 
 /** What {@link scanInputs} yields, in input order. */
@@ -27,6 +27,24 @@ export interface ScanOptions {
 }
 
 /**
+ * Judges one reply; a failure of guard's own code on it (a bug, or an input that exhausts the
+ * stack) becomes an INTERNAL_ERROR naming the reply's file and line, and the scan goes on.
+ */
+export function judgeSafely(reply: Reply, options: JudgeOptions): ScanEvent {
+  try {
+    return { kind: 'reply', verdict: judgeReply(reply, options) };
+  } catch (e) {
+    return { kind: 'error', error: internalError(reply.source.file, reply.source.line, e) };
+  }
+}
+
+/** An INTERNAL_ERROR problem: guard failed on this record; the message names what failed. */
+export function internalError(file: string, line: number | null, e: unknown): CaptureError {
+  const what = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  return { file, line, code: 'INTERNAL_ERROR', message: `guard failed on this record (${what}); please report it`, severity: 'error' };
+}
+
+/**
  * Scans the captures named by `args` (files, directories, globs, `-` for stdin).
  *
  * @returns an async stream of events; a reply's verdict is yielded as soon as the reader has it,
@@ -38,7 +56,7 @@ export async function* scanInputs(args: string[], options: ScanOptions): AsyncGe
   for (const file of inputs) {
     const input: Readable = file === '-' ? options.stdin : createReadStream(resolve(options.cwd, file));
     for await (const item of readCapture(file, input, options.read)) {
-      if (item.kind === 'reply') yield { kind: 'reply', verdict: judgeReply(item.reply, options.judge) };
+      if (item.kind === 'reply') yield judgeSafely(item.reply, options.judge);
       else if (item.kind === 'error') yield { kind: 'error', error: item.error };
       else yield item;
     }

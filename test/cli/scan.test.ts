@@ -79,6 +79,10 @@ describe('guard scan: exit codes', () => {
     expect((await runGuard(['scan', '--mode', 'loud', CLEAN])).code).toBe(2);
     expect((await runGuard(['scan', '--prose-ceiling', '2', CLEAN])).code).toBe(2);
     expect((await runGuard(['nonsense'])).code).toBe(2);
+    const bare = await runGuard([]);
+    expect(bare.code).toBe(2);
+    expect(bare.stdout).toBe('');
+    expect(bare.stderr).toContain('Usage: guard');
     const help = await runGuard(['scan', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('--fail-on');
@@ -123,7 +127,7 @@ describe('guard scan: inputs, formats, configuration', () => {
     expect(lines[0]).toBe(FINDINGS);
     expect(r.stdout).toMatch(/2: guard-reply\s+leak recovered \(hermes/);
     expect(r.stdout).toMatch(/3: guard-reply\s+leak refused unadvertised/);
-    expect(r.stdout).toMatch(/flagged curl-pipe-shell \[block\] bash#call_1/);
+    expect(r.stdout).toMatch(/flagged curl-pipe-shell \[block, would block under enforce\] bash#call_1/);
   });
 
   it('colours text on a terminal unless NO_COLOR is set', async () => {
@@ -161,5 +165,19 @@ describe('guard scan: inputs, formats, configuration', () => {
     const withTools = ndjson((await runGuard(['scan', '-f', 'ndjson', '--tools', 'get_weather', '-'], { stdin: line })).stdout)[0]!;
     expect(withTools.recovery.outcome).toBe('recovered');
     expect(withTools.recovery.calls[0].arguments).toEqual({ city: 'Oslo' });
+  });
+});
+
+describe('guard scan: a failure on one reply', () => {
+  it('becomes an INTERNAL_ERROR naming file and line, not a crash', async () => {
+    const { judgeSafely } = await import('../../src/scan/scan.js');
+    const reply = {
+      source: { file: 'x.jsonl', line: 7 }, format: 'guard-reply' as const, id: null, advertised: null,
+      text: 'hi', reasoning: '', truncated: false,
+      toolCalls: [{ id: 'c1', name: 'bash', kind: 'function' as const, argumentsRaw: '{"command":"ls"}', arguments: { command: 'ls' }, argumentsError: null }],
+    };
+    // options that make judging throw stand in for a bug in guard's own code
+    const ev = judgeSafely(reply, null as never);
+    expect(ev).toMatchObject({ kind: 'error', error: { file: 'x.jsonl', line: 7, code: 'INTERNAL_ERROR', severity: 'error' } });
   });
 });

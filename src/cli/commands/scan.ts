@@ -17,12 +17,13 @@ import { loadConfig, type FailOn } from '../../config/load.js';
 import { createReporter } from '../../report/create.js';
 import { judgedReply } from '../../report/findings.js';
 import { formatFromFileName, REPORT_FORMATS, type ReportFormat } from '../../report/reporter.js';
+import { plural, printable } from '../../report/printable.js';
 import { formatSummary } from '../../report/text.js';
-import { scanInputs } from '../../scan/scan.js';
+import { internalError, scanInputs } from '../../scan/scan.js';
 import { DEFAULT_FAIL_ON, SummaryBuilder } from '../../scan/summary.js';
 import { resolveEngines, type EngineFlags } from '../engines.js';
 import { UsageError } from '../errors.js';
-import { chalkFor, inCI, type CliIO } from '../io.js';
+import { chalkFor, spinnerWanted, type CliIO } from '../io.js';
 import type { CommandState } from '../program.js';
 import { VERSION } from '../version.js';
 
@@ -169,10 +170,9 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
   const sink = file ?? io.stdout;
 
   const stdinUsed = args.includes('-');
-  const spinner =
-    io.stderr.isTTY && !inCI(io.env) && !flags.quiet
-      ? ora({ stream: io.stderr, text: 'scanning', discardStdin: !stdinUsed, isEnabled: true }).start()
-      : null;
+  const spinner = spinnerWanted(io, flags.quiet === true)
+    ? ora({ stream: io.stderr, text: 'scanning', discardStdin: !stdinUsed, isEnabled: true }).start()
+    : null;
   const write = file ? (s: string) => void file.write(s) : spinnerAwareWriter(io, spinner);
   const reporter = createReporter(format, write, {
     version: VERSION,
@@ -196,10 +196,17 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
       : (async function* () {})();
     for await (const ev of events) {
       if (ev.kind === 'reply') {
-        const { judged, unusedAllows } = judgedReply(ev.verdict, suppress);
-        summary.addReply(judged, unusedAllows);
-        reporter.reply(judged);
-        if (spinner) spinner.text = `scanning ${ev.verdict.reply.source.file} (${summary.summary.replies} replies)`;
+        try {
+          const { judged, unusedAllows } = judgedReply(ev.verdict, suppress);
+          reporter.reply(judged);
+          summary.addReply(judged, unusedAllows);
+        } catch (e) {
+          // one reply that guard cannot report must not end the scan or pass silently
+          const error = internalError(ev.verdict.reply.source.file, ev.verdict.reply.source.line, e);
+          summary.addError(error);
+          reporter.error(error);
+        }
+        if (spinner) spinner.text = `scanning ${printable(ev.verdict.reply.source.file)} (${plural(summary.summary.replies, 'reply', 'replies')})`;
       } else if (ev.kind === 'error') {
         summary.addError(ev.error);
         reporter.error(ev.error);
