@@ -14,7 +14,8 @@
  *     `quoted` (none)       (2–3 with markup in the reasoning) markup only in the reasoning:
  *                           reported with its family, never recovered.
  *  4. `fenced` (none)       the markup starts inside a Markdown fence (not the family's own).
- *     `quoted` (none)       ... inside inline code, a block quote, or after an example frame.
+ *     `quoted` (none)       ... inside inline code, a block quote, after an example frame, or
+ *                           inside a sentence (prose before and after it on its line).
  *  5. `prose` (none)        prose ratio above options.proseCeiling: a mention, not a leak.
  *  6. `unknown_family` (refused)  only the shape fallback fired: never recovered.
  *  7. `degenerate` (refused)      the broken markup repeats a family token back to back (a loop).
@@ -47,9 +48,10 @@ import { minimax } from './families/minimax.js';
 import { mistral } from './families/mistral.js';
 import { qwen3Coder } from './families/qwen3-coder.js';
 import { recoveredCallId } from './ids.js';
-import { normaliseSpans, proseRatio } from './prose.js';
+import { callEnvelopes, narratedMarkupSpans, unreadMarkupPieces } from './envelope.js';
+import { isSpaceCode, normaliseSpans, proseRatio } from './prose.js';
 import { quotationOf } from './quotation.js';
-import { isWs, skipWs } from './scan.js';
+import { skipWs } from './scan.js';
 import { shapeSpans } from './shape.js';
 import { REASON_OUTCOME, type ReasonCode, type RecoveredCall, type RecoveryInput, type RecoveryOptions, type RecoveryVerdict } from './types.js';
 
@@ -62,6 +64,7 @@ export const FAMILIES: readonly Family[] = [deepseek, dsml, kimi, harmony, minim
 
 /** Every family's distinctive tokens (for the stray and repetition checks). */
 const ALL_MARKERS: ReadonlyArray<{ marker: string; family: string }> = FAMILIES.flatMap((f) => f.markers.map((marker) => ({ marker, family: f.id })));
+const ALL_MARKER_TOKENS: readonly string[] = [...new Set(ALL_MARKERS.map((m) => m.marker))];
 
 /** The first marker of any family that lies outside `spans`, or null. Linear per marker. */
 function strayMarker(text: string, spans: Array<[number, number]>): { at: number; marker: string; family: string } | null {
@@ -116,7 +119,7 @@ function findMarkup(text: string, ctx: ParseContext): FamilyMatch | null {
     if (at >= 0 && (best === null || at < best.at)) best = { family, at };
   }
   if (best !== null) {
-    const m = best.family.parse(text, best.at, ctx);
+    const m = envelopeOf(text, best.family.parse(text, best.at, ctx));
     if (m.problem === null) {
       const stray = strayMarker(text, m.spans);
       if (stray !== null) {
@@ -128,22 +131,35 @@ function findMarkup(text: string, ctx: ParseContext): FamilyMatch | null {
   }
   const stray = strayMarker(text, []);
   if (stray === null) return null;
-  // Markup runs from the family's first token to the end of the non-whitespace run glued to its
-  // last one: `<parameter=command=create</parameter>` and `<|tool_call_begin|> … <|tool_call_end|>`
-  // are all markup, while in "[TOOL_CALLS] marks calls" only the token is.
-  let first = text.length;
-  let last = 0;
-  for (const marker of FAMILIES.find((f) => f.id === stray.family)!.markers) {
-    const a = text.indexOf(marker);
-    if (a < 0) continue;
-    first = Math.min(first, a);
-    const z = text.lastIndexOf(marker);
-    let end = z + marker.length;
-    while (end < text.length && !isWs(text[end])) end++;
-    last = Math.max(last, end);
-  }
-  const spans: Array<[number, number]> = [[first, last]];
+  // Tokens with no readable block: no grammar says where an envelope runs, so the markup is the
+  // words holding tokens, JSON and other non-prose words from the first token's word on, and the
+  // plain words between them are prose (./envelope.ts): `<parameter=command=create</parameter>` and
+  // `<|tool_call_begin|> functions.f:0 {"a": 1} <|tool_call_end|>` are all markup, while in
+  // "[TOOL_CALLS] marks calls, then the name follows" only the token is.
+  const spans = unreadMarkupPieces(text, runStart(text, stray.at), ALL_MARKER_TOKENS).map((p) => p.span);
   return match(stray.family, spans, [], shape(`${stray.marker} with no readable ${stray.family} call`));
+}
+
+/** The start of the non-whitespace run that holds index `i` (`function<｜tool▁sep｜>` → `f`). */
+function runStart(text: string, i: number): number {
+  while (i > 0 && !isSpaceCode(text.charCodeAt(i - 1))) i--;
+  return i;
+}
+
+/**
+ * The envelope of a match that failed. A family parser that stops at a defect marks its last block
+ * as running to the end of the text: right for a broken or cut call block, but a reply that
+ * narrates markup ("<tool_call>get_weather then <arg_key>city</arg_key> pairs and </tool_call>")
+ * would count all its sentences as markup. When that block's tokens sit inside sentences, its
+ * envelope is re-measured as pieces (./envelope.ts narratedMarkupSpans); complete blocks keep
+ * their spans.
+ */
+function envelopeOf(text: string, m: FamilyMatch): FamilyMatch {
+  if (m.problem === null || m.spans.length === 0) return m;
+  const last = m.spans[m.spans.length - 1]!;
+  if (last[1] < text.length) return m;
+  const narrated = narratedMarkupSpans(text, last[0], ALL_MARKER_TOKENS);
+  return narrated === null ? m : { ...m, spans: [...m.spans.slice(0, -1), ...narrated] };
 }
 
 /** Advertised names: the capture's list, else the user's `--tools`, else null (unknown). */
@@ -178,7 +194,7 @@ function judge(input: RecoveryInput, options: RecoveryOptions, reasoningFamily: 
     // NousResearch/hermes-agent#46537, llama-server qwen3-coder) stays visible through its family.
     const frag = text.trim() === '' ? null : findMarkup(text, ctx);
     const seen = frag === null ? '' : ` (its text holds ${frag.family} markup, not judged as a leak)`;
-    return verdict('structured', frag?.family ?? null, frag === null ? null : proseRatio(text, frag.spans),
+    return verdict('structured', frag?.family ?? null, frag === null ? null : proseRatio(text, callEnvelopes(text, frag.spans)),
       `the reply carries structured tool calls${seen}`);
   }
   const inReasoning = (what: string) =>
@@ -194,7 +210,7 @@ function judge(input: RecoveryInput, options: RecoveryOptions, reasoningFamily: 
     return reasoningFamily !== null ? inReasoning('no markup in the visible text') : verdict('no_tags', null, null, 'no tool-call markup in the text');
   }
 
-  const ratio = proseRatio(text, m.spans);
+  const ratio = proseRatio(text, callEnvelopes(text, m.spans));
   const quoted = quotationOf(text, m.spans);
   if (quoted !== null) return verdict(quoted.reason, m.family, ratio, `the ${m.family} markup is quoted (${quoted.detail})`);
   if (ratio > ceiling) {

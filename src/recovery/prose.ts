@@ -9,8 +9,8 @@
  * either way.
  */
 
-/** True for the code units of JavaScript's `\s`. */
-function isSpace(c: number): boolean {
+/** True for the UTF-16 code units of JavaScript's `\s` (`c` is a char code). */
+export function isSpaceCode(c: number): boolean {
   if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
   if (c < 0xa0) return false;
   return (
@@ -54,7 +54,7 @@ export function proseRatio(text: string, markupSpans: Array<[number, number]>): 
       const p = text.charCodeAt(i - 1);
       if (p >= 0xd800 && p <= 0xdbff) continue;
     }
-    if (isSpace(c)) continue;
+    if (isSpaceCode(c)) continue;
     total++;
     while (s < spans.length && spans[s]![1] <= i) s++;
     const inside = s < spans.length && spans[s]![0] <= i;

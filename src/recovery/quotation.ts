@@ -7,11 +7,14 @@
  * - an inline code span (a backtick run closed by the next run of the same length) → `quoted`;
  * - a Markdown block quote (its line starts, after ≤ 3 spaces, with `>`) → `quoted`;
  * or when the prose just before it frames it as an example ("for example", "e.g.", "like this",
- * "the syntax is", "do not run", …) → `quoted`.
+ * "the syntax is", "do not run", …) → `quoted`;
+ * or when it sits inside a sentence: prose words before it and after it on its own line, with no
+ * backticks (./envelope.ts inSentence) → `quoted`.
  * Fence and backtick runs that lie inside a markup span are ignored: DeepSeek V3's ```json and
  * backticks inside argument values belong to the markup, not to Markdown (tool-call-markup.md §C.7).
  */
 
+import { inSentence } from './envelope.js';
 import { normaliseSpans } from './prose.js';
 
 /** Words that frame the following markup as an example; matched in the prose just before it. */
@@ -144,5 +147,6 @@ export function quotationOf(text: string, markupSpans: Array<[number, number]>):
     if (m) return { reason: 'quoted', detail: `framed as an example ("${m[0]}")` };
     prevEnd = e;
   }
+  if (inSentence(text, spans).some(Boolean)) return { reason: 'quoted', detail: 'inside a sentence (prose before and after it on its line)' };
   return null;
 }

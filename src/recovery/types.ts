@@ -133,9 +133,11 @@ export interface RecoveryOptions {
 }
 
 /**
- * The default prose ceiling (ratio 0..1): a convicted reply is recovered only when at most half of
- * its non-whitespace text lies outside the markup. Calibrated on the cases (docs/recovery.md):
- * real leaks measure 0–0.16 (a short preface at most), prose that mentions markup 0.76–0.91.
- * `guard ceiling` checks it against a labelled corpus.
+ * The default prose ceiling (ratio 0..1): a convicted reply is recovered only when at most 43% of
+ * its non-whitespace text lies outside the call envelopes. Chosen on the labelled corpus
+ * (fixtures/corpus, docs/recovery.md "Default ceiling"): leaks measure at most 0.267, quotations at
+ * least 0.747; 0.43 is `guard ceiling --suggest`'s bound, one third of the gap above the largest
+ * leak, so it sits nearer the leaks (a false refusal loses a turn, a false acceptance runs a call
+ * nobody made). `guard ceiling` checks it; test/recovery/ceiling.test.ts pins both corpora.
  */
-export const DEFAULT_PROSE_CEILING = 0.5;
+export const DEFAULT_PROSE_CEILING = 0.43;

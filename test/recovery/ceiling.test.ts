@@ -1,8 +1,8 @@
 /**
  * Pins the measured prose ratios of the project's leak and quotation cases on either side of
  * DEFAULT_PROSE_CEILING, so moving the bound means moving the corpus with it (docs/recovery.md,
- * "Default ceiling"). Corpus: fixtures/recovery/cases.jsonl. The labelled corpus that `guard
- * ceiling` reads (fixtures/corpus/, built at the same time) should be pinned here too once it lands.
+ * "Default ceiling"). Corpora: fixtures/recovery/cases.jsonl and the labelled guard reply records
+ * of fixtures/corpus/ (the corpus `guard ceiling` reads; test/ceiling checks it through the CLI).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -48,16 +48,68 @@ describe('the prose ceiling separates the leak cases from the prose quotations',
   it('every prose quotation measures above the ceiling; all are pinned', () => {
     expect(proseQuotations.map((c) => [c.id, round(ratioOf(c))])).toEqual([
       ['hermes-prose', 0.757],
-      ['mistral-mention', 0.838],
+      ['mistral-mention-own-line', 0.941],
     ]);
     for (const c of proseQuotations) expect(ratioOf(c)!, c.id).toBeGreaterThan(DEFAULT_PROSE_CEILING);
   });
 
-  it('the ceiling sits in the gap (the margins are pinned: see docs/recovery.md on moving it nearer the leaks)', () => {
+  it('the ceiling sits in the gap, nearer the leaks than the quotations', () => {
     const maxLeak = Math.max(...leaks.map((c) => ratioOf(c) ?? 0));
     const minQuote = Math.min(...proseQuotations.map((c) => ratioOf(c)!));
     expect(maxLeak).toBeLessThan(DEFAULT_PROSE_CEILING);
     expect(DEFAULT_PROSE_CEILING).toBeLessThan(minQuote);
-    expect([round(DEFAULT_PROSE_CEILING - maxLeak), round(minQuote - DEFAULT_PROSE_CEILING)]).toEqual([0.34, 0.257]);
+    expect(DEFAULT_PROSE_CEILING - maxLeak).toBeLessThan(minQuote - DEFAULT_PROSE_CEILING);
+  });
+});
+
+interface Labelled {
+  id: string;
+  label: 'leak' | 'quotation';
+  tools?: string[];
+  text: string;
+}
+
+/** The guard reply records of fixtures/corpus (team-chat.jsonl holds OpenAI bodies: read by test/ceiling). */
+const corpus: Labelled[] = ['public.jsonl', 'team-leaks.jsonl', 'team-quotations.jsonl'].flatMap((f) =>
+  readFileSync(new URL(`../../fixtures/corpus/${f}`, import.meta.url), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Labelled),
+);
+
+describe('the prose ceiling on the labelled corpus (fixtures/corpus)', () => {
+  const measured = corpus.map((c) => ({ ...c, v: recoverReply({ text: c.text, advertised: (c.tools ?? []).map((name) => ({ name })), toolCalls: [], truncated: false }, { proseCeiling: DEFAULT_PROSE_CEILING }) }));
+
+  it('every measured leak is at most the ceiling; the highest are pinned', () => {
+    const top = measured.filter((c) => c.label === 'leak' && (c.v.proseRatio ?? 0) > 0.15).map((c) => [c.id, round(c.v.proseRatio)]);
+    expect(top.sort((a, b) => (b[1] as number) - (a[1] as number))).toEqual([
+      ['team-l-hermes-preface', 0.267],
+      ['team-l-qwen3coder-preface', 0.209],
+      ['team-l-dsml-preface', 0.205],
+      ['h032', 0.157],
+      ['team-l-minimax-preface', 0.155],
+    ]);
+    for (const c of measured.filter((m) => m.label === 'leak' && m.v.proseRatio !== null)) expect(c.v.proseRatio!, c.id).toBeLessThanOrEqual(DEFAULT_PROSE_CEILING);
+  });
+
+  it('every quotation is above the ceiling and never recovered; the lowest are pinned', () => {
+    const quotations = measured.filter((c) => c.label === 'quotation');
+    const low = quotations.filter((c) => c.v.proseRatio! < 1).map((c) => [c.id, c.v.reason, round(c.v.proseRatio)]);
+    expect(low.sort((a, b) => (a[2] as number) - (b[2] as number))).toEqual([
+      ['team-q-hermes-fenced-report', 'fenced', 0.747],
+      ['h052', 'fenced', 0.906],
+      ['team-q-mistral-control-token', 'prose', 0.935],
+      ['team-q-hermes-json-inline', 'quoted', 0.946],
+    ]);
+    for (const c of quotations) {
+      expect(c.v.proseRatio!, c.id).toBeGreaterThan(DEFAULT_PROSE_CEILING);
+      expect(c.v.outcome, c.id).toBe('none');
+    }
+  });
+
+  it('the narrations that once measured below the ceiling (0.07-0.49) are quoted inside sentences', () => {
+    const open = measured.filter((c) => c.id.startsWith('team-open-'));
+    expect(open.length).toBe(13);
+    for (const c of open) expect([c.id, c.v.outcome, c.v.reason, c.v.proseRatio], c.id).toEqual([c.id, 'none', 'quoted', 1]);
   });
 });

@@ -38,8 +38,9 @@ const EXAMPLES: Record<string, RecoveryInput[]> = {
   quoted: [
     base('Send `<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>` to call it.'),
     { ...base(''), reasoning: '<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>' },
+    base('The template emits <minimax:tool_call><invoke name="exec"><parameter name="command">ls</parameter></invoke></minimax:tool_call> and expects the server to parse it.', ['exec']),
   ],
-  prose: [base('The [TOOL_CALLS] token marks where a Mistral model starts its calls; guard reads what follows it as the call list when the endpoint leaves it in the text.')],
+  prose: [base('Mistral models start their calls with a control token, on a line of its own in our logs:\n[TOOL_CALLS]\nThe name and the arguments should follow it, but the reply stopped there.')],
   unknown_family: [base('[TOOL_REQUEST]{"name":"web_search","arguments":{"query":"x"}}[END_TOOL_REQUEST]', ['web_search'])],
   degenerate: [base('<｜tool▁calls▁begin｜><｜tool▁calls▁begin｜><｜tool▁calls▁begin｜>MMMM')],
   truncated: [base('I will check.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "San Fr')],
