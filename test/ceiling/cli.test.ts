@@ -27,6 +27,9 @@ function corpus(files: Record<string, string>): string {
 
 const small = () => corpus({ 'small.jsonl': SMALL.join('\n') + '\n' });
 
+/** The shipped ceiling as the text output prints it (two decimals), as a regular expression. */
+const SHIPPED = DEFAULT_PROSE_CEILING.toFixed(2).replace('.', '\\.');
+
 describe('guard ceiling on the shipped corpus', () => {
   it(`separates every leak from every quotation at the shipped ceiling ${DEFAULT_PROSE_CEILING}`, async () => {
     const r = await runGuard(['ceiling', '--corpus', 'fixtures/corpus', '--format', 'json']);
@@ -52,15 +55,23 @@ describe('guard ceiling on the shipped corpus', () => {
     const r = await runGuard(['ceiling', '--corpus', 'fixtures/corpus']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^reply +label +family +ratio +reason +check$/m);
-    expect(r.stdout).toMatch(/^---- ceiling 0\.50 -+$/m);
+    expect(r.stdout).toMatch(new RegExp(`^---- ceiling ${SHIPPED} -+$`, 'm'));
     expect(r.stdout).toMatch(/^separated: yes \(\d+ leaks, \d+ quotations\)$/m);
-    expect(r.stdout).toMatch(/^ +\^ ceiling 0\.50$/m);
+    expect(r.stdout).toMatch(new RegExp(`^ +\\^ ceiling ${SHIPPED}$`, 'm'));
+  });
+
+  it('--suggest on the shipped corpus proposes the shipped ceiling', async () => {
+    const r = await runGuard(['ceiling', '--corpus', 'fixtures/corpus', '--suggest', '--format', 'json']);
+    const out = JSON.parse(r.stdout);
+    expect(out.suggestion.ceiling).toBe(DEFAULT_PROSE_CEILING);
+    // nearer the leaks: the quotations keep the larger margin
+    expect(out.suggestion.leak_margin).toBeLessThan(out.suggestion.quotation_margin);
   });
 });
 
 describe('guard ceiling: table and exit codes', () => {
   it('exit 0: exact rows sorted by ratio with the ceiling marker between l1 and q1', async () => {
-    const r = await runGuard(['ceiling', '--corpus', 'small.jsonl'], { cwd: small() });
+    const r = await runGuard(['ceiling', '--corpus', 'small.jsonl', '--ceiling', '0.5'], { cwd: small() });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const [table, summary, plot] = r.stdout.split('\n\n');
@@ -93,7 +104,7 @@ describe('guard ceiling: table and exit codes', () => {
 
   it('exit 1 naming the quotation moved below the bound', async () => {
     const moved = [...SMALL, rec('q-moved', 'quotation', `${prose(20)} abcde ${BLOCK}`)];
-    const r = await runGuard(['ceiling', '--corpus', 'small.jsonl'], { cwd: corpus({ 'small.jsonl': moved.join('\n') + '\n' }) });
+    const r = await runGuard(['ceiling', '--corpus', 'small.jsonl', '--ceiling', '0.5'], { cwd: corpus({ 'small.jsonl': moved.join('\n') + '\n' }) });
     expect(r.code).toBe(1);
     const table = r.stdout.split('\n\n')[0]!.split('\n');
     expect(table.slice(1, 5)).toEqual([
@@ -267,7 +278,7 @@ describe('guard ceiling: json and markdown', () => {
 
   it('markdown is a valid table: header, separator, the same column count on every row, the ceiling row in place', async () => {
     const moved = [...SMALL, rec('q|pipe', 'quotation', `${prose(20)} abcde ${BLOCK}`)];
-    const r = await runGuard(['ceiling', '--corpus', 'm.jsonl', '--format', 'markdown'], { cwd: corpus({ 'm.jsonl': moved.join('\n') }) });
+    const r = await runGuard(['ceiling', '--corpus', 'm.jsonl', '--ceiling', '0.5', '--format', 'markdown'], { cwd: corpus({ 'm.jsonl': moved.join('\n') }) });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('guard: wrong side of the ceiling 0.5: m.jsonl:5 (q|pipe) quotation 0.33\n');
     const lines = r.stdout.split('\n');
