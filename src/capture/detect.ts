@@ -11,7 +11,7 @@ import { apiBodyFormat, isApiErrorBody, type ApiBodyFormat } from './bodies/inde
 import { isObject } from './bodies/common.js';
 import { isGuardReply } from './bodies/guard-reply.js';
 import { isPairLog } from './bodies/pair-log.js';
-import { sniffStreamPayload, type StreamApi } from './streams/index.js';
+import { fitsStreamApi, sniffStreamPayload, streamFormatApi, type StreamApi } from './streams/index.js';
 import { isClaudeCodeLine } from './transcripts/claude-code.js';
 import { isCodexLine } from './transcripts/codex.js';
 import type { CaptureFormat } from './types.js';
@@ -119,7 +119,8 @@ export function classifyRecord(v: unknown): RecordKind {
 /**
  * Whether `v` can be read as the forced format `format` (`--input-format`). Looser than
  * {@link classifyRecord}: the user has said what the file is, so only the fields the reader needs
- * are checked.
+ * are checked; for a `-chunks` format, the payload must fit that API's stream
+ * ({@link fitsStreamApi}: an event of another API never does).
  */
 export function acceptsForced(format: CaptureFormat, v: unknown): boolean {
   if (!isObject(v)) return false;
@@ -138,7 +139,10 @@ export function acceptsForced(format: CaptureFormat, v: unknown): boolean {
       return typeof v['type'] === 'string';
     case 'codex-rollout':
       return isCodexLine(v);
-    default:
-      return true; // stream formats: every payload goes to the accumulator
+    default: {
+      // stream formats: the payload must be an event of the forced API (see fitsStreamApi)
+      const stream = streamFormatApi(format);
+      return stream === null || fitsStreamApi(stream.api, v);
+    }
   }
 }

@@ -2,7 +2,8 @@
  * Expanding the CLI's path arguments into the list of captures to read.
  */
 
-import { readdir, stat } from 'node:fs/promises';
+import type { Dirent, Stats } from 'node:fs';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import fg from 'fast-glob';
 import { captureError } from './bodies/common.js';
@@ -15,6 +16,24 @@ import type { CaptureError } from './types.js';
  */
 export const CAPTURE_EXTENSIONS: readonly string[] = ['.jsonl', '.ndjson', '.json', '.sse', '.txt', '.log'];
 
+/**
+ * The file-system calls {@link expandInputs} makes (promise forms of `fs.stat` — which follows
+ * symbolic links —, `fs.readdir` with `withFileTypes`, and `fs.realpath`). Tests pass one that
+ * fails on chosen paths.
+ */
+export interface InputFs {
+  stat(path: string): Promise<Stats>;
+  readdir(path: string): Promise<Dirent[]>;
+  realpath(path: string): Promise<string>;
+}
+
+/** The real file system. */
+export const NODE_INPUT_FS: InputFs = {
+  stat: (path) => stat(path),
+  readdir: (path) => readdir(path, { withFileTypes: true }),
+  realpath: (path) => realpath(path),
+};
+
 /** Byte-order comparison (locale independent, so the order is the same on every machine). */
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -23,86 +42,183 @@ const hasCaptureExtension = (name: string): boolean => {
   return CAPTURE_EXTENSIONS.some((ext) => lower.endsWith(ext));
 };
 
-/** Files under `dir` (path as given), sorted, skipping `node_modules` and dot-entries. */
-async function walk(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
+const reason = (e: unknown): string => {
+  const err = e as NodeJS.ErrnoException;
+  return err?.code && !String(err.message).startsWith(err.code) ? `${err.code}: ${err.message}` : String(err?.message ?? err);
+};
+
+/** One directory walk: where files and errors go, and the real directories already walked. */
+interface Walk {
+  fs: InputFs;
+  files: string[];
+  errors: CaptureError[];
+  /** Real paths of the directories walked: a symbolic-link loop or a second link is not walked again. */
+  walked: Set<string>;
+}
+
+/**
+ * Appends the capture files under directory `shown` (the path as the user sees it; `abs` is the
+ * same directory absolute) to `w.files`, sorted by name, skipping `node_modules` and dot-entries,
+ * following symbolic links. Each entry that cannot be read is one UNREADABLE error naming it;
+ * its siblings are still walked.
+ */
+async function walk(shown: string, abs: string, w: Walk): Promise<void> {
+  let entries: Dirent[];
+  try {
+    entries = await w.fs.readdir(abs);
+  } catch (e) {
+    w.errors.push(captureError(shown, null, 'UNREADABLE', `cannot read directory ${shown}: ${reason(e)}`));
+    return;
+  }
   entries.sort((a, b) => byCodeUnit(a.name, b.name));
-  const out: string[] = [];
   for (const entry of entries) {
     if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await walk(path)));
-    else if (entry.isFile() && hasCaptureExtension(entry.name)) out.push(path);
+    const path = join(shown, entry.name);
+    const target = join(abs, entry.name);
+    let isDirectory = entry.isDirectory();
+    let isFile = entry.isFile();
+    if (entry.isSymbolicLink()) {
+      try {
+        const info = await w.fs.stat(target);
+        isDirectory = info.isDirectory();
+        isFile = info.isFile();
+      } catch (e) {
+        w.errors.push(captureError(path, null, 'UNREADABLE', `cannot follow the symbolic link ${path}: ${reason(e)}`));
+        continue;
+      }
+    }
+    if (isDirectory) {
+      let real: string;
+      try {
+        real = await w.fs.realpath(target);
+      } catch (e) {
+        w.errors.push(captureError(path, null, 'UNREADABLE', `cannot read directory ${path}: ${reason(e)}`));
+        continue;
+      }
+      if (w.walked.has(real)) continue; // a link back to a directory already walked (a loop): its files are listed once
+      w.walked.add(real);
+      await walk(path, target, w);
+    } else if (isFile && hasCaptureExtension(entry.name)) {
+      w.files.push(path);
+    }
   }
-  return out;
+}
+
+/**
+ * fast-glob's `fs` option built on `fs.readdir` of {@link InputFs}, recording every directory it
+ * cannot read (fast-glob itself is told to go on: `suppressErrors`). ELOOP (a symbolic-link loop,
+ * whose files are reached by the shorter path) is not recorded.
+ */
+function recordingGlobFs(fs: InputFs, failures: { path: string; error: unknown }[]): { readdir: (...args: unknown[]) => void } {
+  return {
+    readdir: (...args: unknown[]) => {
+      const path = args[0] as string;
+      const done = args[args.length - 1] as (err: unknown, entries?: Dirent[]) => void;
+      fs.readdir(path).then(
+        (entries) => done(null, entries),
+        (error: unknown) => {
+          if ((error as NodeJS.ErrnoException)?.code !== 'ELOOP') failures.push({ path, error });
+          done(error);
+        },
+      );
+    },
+  };
 }
 
 /**
  * Expands CLI path arguments into input paths.
  *
  * - `-` is stdin (kept as `-`).
- * - A glob pattern (fast-glob syntax; dot-files and `node_modules` excluded) expands to its
- *   matching files, sorted; a pattern that matches nothing is a NO_MATCH error.
+ * - A glob pattern (fast-glob syntax; dot-files and `node_modules` excluded; symbolic links
+ *   followed) expands to its matching files, sorted; a pattern that matches nothing is a
+ *   NO_MATCH error; each directory it cannot read is an UNREADABLE error naming that directory.
  * - A directory is walked recursively, entries sorted by name, skipping `node_modules` and
  *   dot-directories / dot-files; only files with a capture extension ({@link CAPTURE_EXTENSIONS})
- *   are taken.
+ *   are taken. Symbolic links to files and directories are followed; a directory reached again
+ *   (a link loop, or two links to one directory) is walked once. Each entry that cannot be read
+ *   (a subdirectory without permission, a dangling link) is one UNREADABLE error naming that
+ *   entry, and the rest of the directory is still taken.
  * - A file is taken as given, whatever its extension.
  * - A path that does not exist is a NO_MATCH error (a path that cannot be inspected for another
  *   reason is UNREADABLE).
  *
  * Paths are returned as given (relative arguments stay relative to `cwd`), in argument order,
- * each file once (the first mention wins).
+ * each real file once (the first mention wins, links resolved).
  *
  * @param args the path arguments.
  * @param cwd the directory relative paths and globs are resolved against.
- * @returns the inputs, and one error per argument that yields nothing. Never throws.
+ * @param fs the file system (default {@link NODE_INPUT_FS}; tests inject failures).
+ * @returns the inputs, and the errors (one per argument that yields nothing, one per unreadable
+ *   entry). Never throws.
  */
-export async function expandInputs(args: string[], cwd: string): Promise<{ inputs: string[]; errors: CaptureError[] }> {
+export async function expandInputs(
+  args: string[],
+  cwd: string,
+  fs: InputFs = NODE_INPUT_FS,
+): Promise<{ inputs: string[]; errors: CaptureError[] }> {
   const inputs: string[] = [];
   const errors: CaptureError[] = [];
   const seen = new Set<string>();
-  const add = (path: string): void => {
-    const key = path === '-' ? '-' : resolve(cwd, path);
+  const add = async (path: string): Promise<void> => {
+    let key = path === '-' ? '-' : resolve(cwd, path);
+    if (key !== '-') key = await fs.realpath(key).catch(() => key);
     if (seen.has(key)) return;
     seen.add(key);
     inputs.push(path);
   };
   for (const arg of args) {
     if (arg === '-') {
-      add('-');
+      await add('-');
       continue;
     }
     const absolute = resolve(cwd, arg);
-    let info: Awaited<ReturnType<typeof stat>> | null = null;
+    let info: Stats | null = null;
     try {
-      info = await stat(absolute);
+      info = await fs.stat(absolute);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'ENOTDIR') {
-        errors.push(captureError(arg, null, 'UNREADABLE', `cannot read ${arg}: ${(e as Error).message}`));
+        errors.push(captureError(arg, null, 'UNREADABLE', `cannot read ${arg}: ${reason(e)}`));
         continue;
       }
     }
     if (info?.isDirectory()) {
-      try {
-        const files = await walk(absolute);
-        if (files.length === 0) errors.push(captureError(arg, null, 'NO_MATCH', `directory ${arg} holds no capture files (${CAPTURE_EXTENSIONS.join(', ')})`));
-        // keep paths as the user wrote them: arg + the path below it
-        for (const f of files) add(join(arg, f.slice(absolute.length + 1)));
-      } catch (e) {
-        errors.push(captureError(arg, null, 'UNREADABLE', `cannot read directory ${arg}: ${(e as Error).message}`));
+      const w: Walk = { fs, files: [], errors, walked: new Set() };
+      const before = errors.length;
+      w.walked.add(await fs.realpath(absolute).catch(() => absolute));
+      await walk(arg, absolute, w);
+      if (w.files.length === 0 && errors.length === before) {
+        errors.push(captureError(arg, null, 'NO_MATCH', `directory ${arg} holds no capture files (${CAPTURE_EXTENSIONS.join(', ')})`));
       }
+      for (const f of w.files) await add(f);
       continue;
     }
     if (info) {
-      add(arg);
+      await add(arg);
       continue;
     }
     if (fg.isDynamicPattern(arg)) {
-      const matches = await fg(arg, { cwd, dot: false, onlyFiles: true, ignore: ['**/node_modules/**'] });
+      const failures: { path: string; error: unknown }[] = [];
+      let matches: string[] = [];
+      try {
+        matches = await fg(arg, {
+          cwd,
+          dot: false,
+          onlyFiles: true,
+          followSymbolicLinks: true,
+          ignore: ['**/node_modules/**'],
+          suppressErrors: true,
+          fs: recordingGlobFs(fs, failures) as never,
+        });
+      } catch (e) {
+        errors.push(captureError(arg, null, 'UNREADABLE', `cannot expand the pattern ${arg}: ${reason(e)}`));
+      }
       matches.sort(byCodeUnit);
-      if (matches.length === 0) errors.push(captureError(arg, null, 'NO_MATCH', `no file matches the pattern ${arg}`));
-      for (const m of matches) add(m);
+      for (const { path, error } of failures) {
+        errors.push(captureError(path, null, 'UNREADABLE', `cannot read directory ${path} (matching ${arg}): ${reason(error)}`));
+      }
+      if (matches.length === 0 && failures.length === 0) errors.push(captureError(arg, null, 'NO_MATCH', `no file matches the pattern ${arg}`));
+      for (const m of matches) await add(m);
       continue;
     }
     errors.push(captureError(arg, null, 'NO_MATCH', `no such file or directory: ${arg}`));

@@ -1,9 +1,12 @@
 /**
  * Streaming line reader with 1-based line numbers, bounded memory and byte-level checks.
  *
- * Splits on LF (a CR before it is dropped), strips one UTF-8 BOM at the start, decodes each line
- * as UTF-8 and flags (rather than throws on) invalid sequences, and never holds more than one line
- * (capped by `maxLineBytes`) in memory. Line terminators per JSON Lines / NDJSON 1.0.
+ * A line ends at LF, at CRLF, or at a lone CR (the three line ends of the WHATWG event-stream
+ * grammar, HTML Living Standard §9.2.5; JSON Lines / NDJSON 1.0 allow LF and CRLF, and a JSON text
+ * cannot hold a raw CR, so treating a lone CR as a line end never splits a valid JSON line). A CR
+ * at the end of one chunk followed by an LF at the start of the next is still one line end. One
+ * UTF-8 BOM at the start is stripped; each line is decoded as UTF-8 and invalid sequences are
+ * flagged rather than thrown on; never more than one line (capped by `maxLineBytes`) is held.
  */
 
 import type { Readable } from 'node:stream';
@@ -38,18 +41,53 @@ const CR = 0x0d;
 const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const lenientDecoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 
-function decodeLine(buf: Buffer, line: number, tooLong: boolean): Line {
-  let end = buf.length;
-  if (end > 0 && buf[end - 1] === CR) end--;
+function decodeLine(buf: Buffer, line: number): Line {
   let start = 0;
-  if (line === 1 && end >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) start = 3;
-  const body = buf.subarray(start, end);
+  if (line === 1 && buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) start = 3;
+  const body = buf.subarray(start);
   const hasNul = body.includes(0);
-  if (tooLong) return { line, text: '', bytes: body.length, invalidUtf8: false, tooLong, hasNul };
   try {
-    return { line, text: strictDecoder.decode(body), bytes: body.length, invalidUtf8: false, tooLong, hasNul };
+    return { line, text: strictDecoder.decode(body), bytes: body.length, invalidUtf8: false, tooLong: false, hasNul };
   } catch {
-    return { line, text: lenientDecoder.decode(body), bytes: body.length, invalidUtf8: true, tooLong, hasNul };
+    return { line, text: lenientDecoder.decode(body), bytes: body.length, invalidUtf8: true, tooLong: false, hasNul };
+  }
+}
+
+/** The line being assembled across chunks, capped at `max` bytes. */
+class PendingLine {
+  private parts: Buffer[] = [];
+  private partBytes = 0;
+  /** Bytes of the current line counted but dropped because it is too long (0 while it fits). */
+  private overflowBytes = 0;
+
+  constructor(private readonly max: number) {}
+
+  get empty(): boolean {
+    return this.partBytes === 0 && this.overflowBytes === 0;
+  }
+
+  /** Adds bytes of the current line (copied: the stream may reuse its chunk buffer). */
+  add(piece: Buffer): void {
+    if (this.overflowBytes > 0 || this.partBytes + piece.length > this.max) {
+      this.overflowBytes += this.partBytes + piece.length;
+      this.parts = [];
+      this.partBytes = 0;
+    } else if (piece.length > 0) {
+      this.parts.push(Buffer.from(piece));
+      this.partBytes += piece.length;
+    }
+  }
+
+  /** Ends the current line with `tail` (its last bytes, not copied) and starts a new one. */
+  finish(tail: Buffer, line: number): Line {
+    const fits = this.overflowBytes === 0 && this.partBytes + tail.length <= this.max;
+    const bytes = this.overflowBytes + this.partBytes + tail.length;
+    const buf = !fits || this.parts.length === 0 ? tail : Buffer.concat([...this.parts, tail]);
+    this.parts = [];
+    this.partBytes = 0;
+    this.overflowBytes = 0;
+    if (fits) return decodeLine(buf, line);
+    return { line, text: '', bytes, invalidUtf8: false, tooLong: true, hasNul: false };
   }
 }
 
@@ -59,65 +97,41 @@ function decodeLine(buf: Buffer, line: number, tooLong: boolean): Line {
  * @param input a byte stream (a file stream or stdin).
  * @param options `maxLineBytes` (bytes, default {@link DEFAULT_MAX_LINE_BYTES}).
  * @returns an async iterable of {@link Line}; a final line without a terminator is yielded too,
- *   an empty input yields nothing.
+ *   an empty input yields nothing. Lines end at LF, CRLF or a lone CR.
  * @throws whatever the underlying stream emits (e.g. EACCES, EISDIR) on its first read.
  */
 export async function* readLines(input: Readable, options: LineReaderOptions = {}): AsyncGenerator<Line> {
-  const max = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  let parts: Buffer[] = [];
-  let partBytes = 0;
-  let overflowBytes = 0; // bytes of the current line dropped because it is too long
+  const pending = new PendingLine(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
   let lineNo = 0;
-  let sawAny = false;
-
-  const flush = (tail: Buffer): Line => {
-    lineNo++;
-    if (overflowBytes > 0) {
-      const bytes = overflowBytes + tail.length;
-      parts = [];
-      partBytes = 0;
-      overflowBytes = 0;
-      return { ...decodeLine(Buffer.alloc(0), lineNo, true), bytes };
-    }
-    const buf = parts.length === 0 ? tail : Buffer.concat([...parts, tail]);
-    parts = [];
-    partBytes = 0;
-    return decodeLine(buf, lineNo, false);
-  };
+  /** The previous chunk ended with CR: an LF opening the next chunk completes that CRLF. */
+  let skipLf = false;
 
   for await (const chunk of input) {
     const buf: Buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    sawAny = sawAny || buf.length > 0;
+    if (buf.length === 0) continue;
     let from = 0;
+    if (skipLf) {
+      skipLf = false;
+      if (buf[0] === LF) from = 1;
+    }
+    // next LF / CR at or after `from`, each searched again only once passed (-1: none left)
+    let lf = buf.indexOf(LF, from);
+    let cr = buf.indexOf(CR, from);
     for (;;) {
-      const nl = buf.indexOf(LF, from);
-      if (nl === -1) {
-        const rest = buf.subarray(from);
-        if (overflowBytes > 0 || partBytes + rest.length > max) {
-          overflowBytes += partBytes + rest.length;
-          parts = [];
-          partBytes = 0;
-        } else if (rest.length > 0) {
-          // copy: the stream may reuse its chunk buffer
-          parts.push(Buffer.from(rest));
-          partBytes += rest.length;
-        }
+      if (lf !== -1 && lf < from) lf = buf.indexOf(LF, from);
+      if (cr !== -1 && cr < from) cr = buf.indexOf(CR, from);
+      const end = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
+      if (end === -1) {
+        pending.add(buf.subarray(from));
         break;
       }
-      const piece = buf.subarray(from, nl);
-      if (overflowBytes === 0 && partBytes + piece.length > max) {
-        overflowBytes = partBytes + piece.length;
-        parts = [];
-        partBytes = 0;
-        yield flush(Buffer.alloc(0));
-      } else if (overflowBytes > 0) {
-        overflowBytes += piece.length;
-        yield flush(Buffer.alloc(0));
-      } else {
-        yield flush(piece);
+      yield pending.finish(buf.subarray(from, end), ++lineNo);
+      from = end + 1;
+      if (buf[end] === CR) {
+        if (from === buf.length) skipLf = true;
+        else if (buf[from] === LF) from++;
       }
-      from = nl + 1;
     }
   }
-  if (sawAny && (partBytes > 0 || overflowBytes > 0)) yield flush(Buffer.alloc(0));
+  if (!pending.empty) yield pending.finish(Buffer.alloc(0), ++lineNo);
 }

@@ -12,13 +12,15 @@
 
 import type { Readable } from 'node:stream';
 import { captureError } from './bodies/common.js';
+import { CappedReports, MAX_LINE_REPORTS } from './capped.js';
 import { isSseLine, sniffLayout, tryParseJson } from './detect.js';
 import { JsonValueSplitter, type SplitEvent } from './json-values.js';
 import { DEFAULT_MAX_LINE_BYTES, readLines, type Line } from './lines.js';
 import { RecordReader, type RecordStep } from './records.js';
 import { readSseLines } from './sse.js';
-import { SSE_FORMAT, type StreamApi } from './streams/index.js';
-import type { CaptureError, CaptureFormat, CaptureItem } from './types.js';
+import { streamFormatApi } from './streams/index.js';
+import { argumentsTooDeep, MAX_ARGUMENT_DEPTH } from './toolcall.js';
+import type { CaptureError, CaptureFormat, CaptureItem, Reply } from './types.js';
 
 export interface ReadOptions {
   /** Read every file as this format instead of detecting it (`--input-format`). */
@@ -39,8 +41,8 @@ export const DEFAULT_MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
 /** A NUL byte within this many bytes from the start marks the file binary. */
 const BINARY_SNIFF_BYTES = 8192;
 
-/** Records held while no record of the file has been recognised; past this the file is given up. */
-const MAX_UNDECIDED_ITEMS = 10_000;
+/** Problems held while no record of the file has been recognised; past this they are released. */
+const MAX_HELD_ITEMS = 1000;
 
 /** Counts what was yielded for one file and builds its `file-end` item. */
 class Tally {
@@ -64,6 +66,7 @@ class Tally {
 }
 
 const errorItem = (error: CaptureError): CaptureItem => ({ kind: 'error', error });
+const errorItems = (error: CaptureError | null | undefined): CaptureItem[] => (error ? [errorItem(error)] : []);
 
 /** A short description of a record's shape for UNKNOWN_FORMAT messages. */
 function describeShape(value: unknown): string {
@@ -74,93 +77,110 @@ function describeShape(value: unknown): string {
 }
 
 /**
- * Holds a file's output until one record is in a known format, so a file with no known record at
- * all gets one UNKNOWN_FORMAT error instead of one per line; once a record is recognised, held
- * items are released and later unknown records are reported line by line.
+ * Reports the records that are in no known format, in bounded memory and output.
+ *
+ * While no record of the file has been recognised, its unknown records and bad-line problems are
+ * held, so a file with no known record at all gets one file-level UNKNOWN_FORMAT error (plus its
+ * bad lines) instead of one per line. Holding stops at the first recognised record, or when more
+ * than {@link MAX_HELD_ITEMS} problems are held; from then on every unknown record is reported at
+ * its line, the first {@link MAX_LINE_REPORTS} one by one and the rest in one summary error at
+ * the end, and reading always goes on to the end of the file.
  */
 class UnknownGate {
-  private decided = false;
-  private held: (CaptureItem | { unknownLine: number; shape: string })[] = [];
+  private holding = true;
+  /** Problems found while holding, in input order (at most MAX_HELD_ITEMS + one step). */
+  private held: CaptureItem[] = [];
+  /** The first MAX_LINE_REPORTS unknown records seen while holding. */
+  private heldUnknown: { line: number; shape: string }[] = [];
+  /** Unknown records seen while holding, and the first / last line of those not in heldUnknown. */
   private unknownCount = 0;
+  private firstUnlisted = 0;
+  private lastUnlisted = 0;
+  private readonly unknown: CappedReports;
 
-  constructor(private readonly file: string) {}
-
-  /** True when the file has gone too long without a known record (see {@link giveUp}). */
-  get overflowing(): boolean {
-    return !this.decided && this.held.length > MAX_UNDECIDED_ITEMS;
+  constructor(private readonly file: string) {
+    this.unknown = new CappedReports(file, 'UNKNOWN_FORMAT', 'records in no known capture format');
   }
 
   /** Items to yield after one record was read. */
   step(step: RecordStep, line: number, value: unknown): CaptureItem[] {
     const items = [...step.replies.map((reply): CaptureItem => ({ kind: 'reply', reply })), ...step.errors.map(errorItem)];
     items.sort((a, b) => lineOf(a) - lineOf(b));
-    if (!step.recognised && items.length === 0) {
+    if (step.status === 'unknown') {
+      const shape = describeShape(value);
+      if (!this.holding) return errorItems(this.unknown.report(line, unknownMessage(shape)));
       this.unknownCount++;
-      if (this.decided) return [errorItem(this.unknownError(line, describeShape(value)))];
-      this.held.push({ unknownLine: line, shape: describeShape(value) });
+      if (this.heldUnknown.length < MAX_LINE_REPORTS) this.heldUnknown.push({ line, shape });
+      else {
+        if (this.firstUnlisted === 0) this.firstUnlisted = line;
+        this.lastUnlisted = line;
+      }
       return [];
     }
-    if (step.recognised && !this.decided) {
-      this.decided = true;
-      const released = this.held.map((h) => ('unknownLine' in h ? errorItem(this.unknownError(h.unknownLine, h.shape)) : h));
-      this.held = [];
-      return [...released, ...items];
-    }
+    if (step.status === 'read' && this.holding) return [...this.release(), ...items];
     return this.pass(items);
   }
 
   /** Items to yield for problems found outside any record (bad lines). */
   pass(items: CaptureItem[]): CaptureItem[] {
-    if (this.decided) return items;
+    if (!this.holding) return items;
     this.held.push(...items);
-    return [];
+    return this.held.length > MAX_HELD_ITEMS ? this.release() : [];
   }
 
-  /** End of file: held items, with one file-level UNKNOWN_FORMAT in place of the unknown records. */
+  /** End of file: what is still held (with one file-level UNKNOWN_FORMAT), or the summary of unlisted unknown records. */
   end(): CaptureItem[] {
-    const out: CaptureItem[] = [];
-    let reported = false;
-    for (const h of this.held) {
-      if (!('unknownLine' in h)) out.push(h);
-      else if (!reported) {
-        reported = true;
-        out.push(errorItem(this.fileUnknownError(h.unknownLine, h.shape)));
-      }
-    }
+    if (!this.holding) return errorItems(this.unknown.summary());
+    const out = this.held;
     this.held = [];
+    const first = this.heldUnknown[0];
+    if (first) {
+      const n = this.unknownCount;
+      const error = captureError(
+        this.file,
+        null,
+        'UNKNOWN_FORMAT',
+        `no record in this file is in a known capture format (${n} JSON record${n === 1 ? '' : 's'}; the first, at line ${first.line}, is ${first.shape})`,
+      );
+      const at = out.findIndex((item) => lineOf(item) > first.line);
+      out.splice(at === -1 ? out.length : at, 0, errorItem(error));
+    }
     return out;
   }
 
-  /** Stops holding: the held bad-line errors and one UNKNOWN_FORMAT for the file. */
-  giveUp(): CaptureItem[] {
-    return this.end();
+  /** Stops holding: the held problems and the held unknown records (capped), in line order. */
+  private release(): CaptureItem[] {
+    this.holding = false;
+    const out = this.held;
+    for (const u of this.heldUnknown) out.push(...errorItems(this.unknown.report(u.line, unknownMessage(u.shape))));
+    this.unknown.skip(this.unknownCount - this.heldUnknown.length, this.firstUnlisted, this.lastUnlisted);
+    this.held = [];
+    this.heldUnknown = [];
+    return out.sort((a, b) => lineOf(a) - lineOf(b));
   }
+}
 
-  private unknownError(line: number, shape: string): CaptureError {
-    return captureError(this.file, line, 'UNKNOWN_FORMAT', `record is in no known capture format (${shape})`);
-  }
+const unknownMessage = (shape: string): string => `record is in no known capture format (${shape})`;
 
-  private fileUnknownError(firstLine: number, shape: string): CaptureError {
-    const n = this.unknownCount;
-    return captureError(
-      this.file,
-      null,
-      'UNKNOWN_FORMAT',
-      `no record in this file is in a known capture format (${n} JSON record${n === 1 ? '' : 's'}; the first, at line ${firstLine}, is ${shape})`,
-    );
-  }
+/**
+ * The INVALID_RECORD errors for the tool calls of `reply` whose arguments nest too deep to read
+ * (src/capture/toolcall.ts {@link MAX_ARGUMENT_DEPTH}): the call is kept with `arguments` null.
+ */
+function tooDeepErrors(reply: Reply): CaptureError[] {
+  return reply.toolCalls.filter(argumentsTooDeep).map((call) =>
+    captureError(
+      reply.source.file,
+      reply.source.line,
+      'INVALID_RECORD',
+      `the arguments of tool call ${call.id ?? '(no id)'} (${call.name || 'no name'}) nest deeper than ${MAX_ARGUMENT_DEPTH} levels; they were not read`,
+    ),
+  );
 }
 
 function lineOf(item: CaptureItem): number {
   if (item.kind === 'reply') return item.reply.source.line;
   if (item.kind === 'error') return item.error.line ?? Number.MAX_SAFE_INTEGER;
   return Number.MAX_SAFE_INTEGER;
-}
-
-/** The stream API of a forced `-sse` format, else undefined. */
-function forcedSseApi(format: CaptureFormat | undefined): StreamApi | undefined {
-  for (const [api, f] of Object.entries(SSE_FORMAT) as [StreamApi, CaptureFormat][]) if (f === format) return api;
-  return undefined;
 }
 
 /** Yields `head`, then the rest of `rest`; closes `rest` (and so the input stream) when done. */
@@ -203,11 +223,15 @@ function badLineError(file: string, l: Line, maxLineBytes: number): CaptureError
  * forces one.
  *
  * Problems are error items naming the file and 1-based line: INVALID_JSON, INVALID_UTF8,
- * LINE_TOO_LONG, UNKNOWN_FORMAT (per record once the file has a known record, else once for the
- * file), INVALID_RECORD, DOCUMENT_TOO_LARGE; BINARY_FILE (NUL in the first 8 KiB; reading stops);
- * EMPTY_FILE (severity error: an empty capture is bad input); UNREADABLE when the stream fails (EACCES, EISDIR). Replies of
- * multi-line records (Claude Code groups, streams) are yielded when complete, with the line
- * where they start.
+ * LINE_TOO_LONG, UNKNOWN_FORMAT (once for the file, line null, when no record of it is in a known
+ * format; otherwise per record, the first {@link MAX_LINE_REPORTS} at their lines and one summary
+ * for the rest), INVALID_RECORD (a record that does not fit the forced format, capped the same
+ * way; a record whose reading threw; a tool call whose arguments nest deeper than
+ * {@link MAX_ARGUMENT_DEPTH}), DOCUMENT_TOO_LARGE; whole-file problems with line null:
+ * BINARY_FILE (NUL in the first 8 KiB; reading stops), EMPTY_FILE (severity error: an empty
+ * capture is bad input), UNREADABLE when the stream fails (EACCES, EISDIR). A bad record never
+ * stops the read: the next line is read. Replies of multi-line records (Claude Code groups,
+ * streams) are yielded when complete, with the line where they start.
  *
  * @param file the path as given, or '-' for stdin; copied into every item.
  * @param input the byte stream to read (destroyed when reading stops early).
@@ -218,7 +242,10 @@ function badLineError(file: string, l: Line, maxLineBytes: number): CaptureError
 export async function* readCapture(file: string, input: Readable, options: ReadOptions = {}): AsyncGenerator<CaptureItem> {
   const tally = new Tally(file);
   try {
-    for await (const item of readItems(file, input, options, tally)) yield tally.count(item);
+    for await (const item of readItems(file, input, options, tally)) {
+      yield tally.count(item);
+      if (item.kind === 'reply') for (const e of tooDeepErrors(item.reply)) yield tally.count(errorItem(e));
+    }
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     const what = err.code ? `${err.code}: ${err.message}` : String(err?.message ?? err);
@@ -244,7 +271,8 @@ async function* readItems(file: string, input: Readable, options: ReadOptions, t
     // find the first content line, and look for NUL bytes in the first BINARY_SNIFF_BYTES
     for (let l = await pull(); l; l = await pull()) {
       if (l.hasNul) {
-        yield errorItem(captureError(file, l.line, 'BINARY_FILE', 'the input holds NUL bytes: it is binary, not a text capture; not read'));
+        // a whole-file problem: line null (the line of the first NUL byte is in the message)
+        yield errorItem(captureError(file, null, 'BINARY_FILE', `the input holds NUL bytes (first on line ${l.line}): it is binary, not a text capture; not read`));
         return;
       }
       offset += l.bytes + 1;
@@ -257,7 +285,8 @@ async function* readItems(file: string, input: Readable, options: ReadOptions, t
       else yield errorItem(captureError(file, null, 'EMPTY_FILE', head.length === 0 ? 'the input is empty' : 'the input holds only blank lines', 'error'));
       return;
     }
-    const sseApi = forcedSseApi(forced);
+    const forcedStream = streamFormatApi(forced);
+    const sseApi = forcedStream?.framing === 'sse' ? forcedStream.api : undefined;
     const firstLine = first.line;
     let { layout, parsed } = await sniffLayout(first.text, async () => {
       // the next content line: already read during the binary check, or read now
@@ -296,11 +325,6 @@ async function* readItems(file: string, input: Readable, options: ReadOptions, t
         const step = reader.push(r.value, r.line);
         if (step.format) tally.formats.add(step.format);
         yield* gate.step(step, r.line, r.value);
-      }
-      if (gate.overflowing) {
-        yield* gate.giveUp();
-        await records.return(undefined);
-        return;
       }
     }
     yield* gate.end();

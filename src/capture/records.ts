@@ -9,24 +9,43 @@ import { apiErrorOutput, readApiBody } from './bodies/index.js';
 import { captureError, type JsonObject, type RecordContext, type RecordOutput } from './bodies/common.js';
 import { readGuardReply } from './bodies/guard-reply.js';
 import { readPairLog } from './bodies/pair-log.js';
+import { CappedReports } from './capped.js';
 import { acceptsForced, classifyRecord, type RecordKind } from './detect.js';
-import { CHUNKS_FORMAT, createStreamAccumulator, type StreamAccumulator, type StreamApi } from './streams/index.js';
+import { CHUNKS_FORMAT, createStreamAccumulator, streamFormatApi, type StreamAccumulator, type StreamApi } from './streams/index.js';
 import { ClaudeCodeReader } from './transcripts/claude-code.js';
 import { CodexReader } from './transcripts/codex.js';
 import type { CaptureFormat } from './types.js';
+
+/**
+ * What became of one record: `read` (in a known format: read, or a known non-reply record
+ * skipped), `unknown` (in no known format; the caller reports it), or `failed` (it does not fit
+ * the forced format, or reading it threw; the reader reported it in `errors` or counts it for the
+ * summary that {@link RecordReader.finish} returns).
+ */
+export type RecordStatus = 'read' | 'unknown' | 'failed';
 
 /** What one record produced. */
 export interface RecordStep extends RecordOutput {
   /** The format the record was read as; null when it is in no known format (or only skipped). */
   format: CaptureFormat | null;
-  /** True when the record is in a known format (read, or a known non-reply record skipped). */
-  recognised: boolean;
+  status: RecordStatus;
 }
 
-/** The stream API of a forced `-chunks` format, else null. */
-function forcedChunksApi(format: CaptureFormat | undefined): StreamApi | null {
-  for (const [api, f] of Object.entries(CHUNKS_FORMAT) as [StreamApi, CaptureFormat][]) if (f === format) return api;
-  return null;
+/** The name of what a record looks like, for messages (`openai-chat`, `anthropic-chunks`...), or null. */
+function lookalike(v: unknown): string | null {
+  const kind = classifyRecord(v);
+  switch (kind.kind) {
+    case 'api-body':
+      return kind.format;
+    case 'stream-event':
+      return CHUNKS_FORMAT[kind.api];
+    case 'skip':
+    case 'unknown':
+    case 'api-error':
+      return null;
+    default:
+      return kind.kind;
+  }
 }
 
 /** The record kind a forced format implies for a record it accepts. */
@@ -42,8 +61,8 @@ function forcedKind(format: CaptureFormat, v: unknown): RecordKind {
     case 'codex-rollout':
       return { kind: format };
     default: {
-      const api = forcedChunksApi(format);
-      return api ? { kind: 'stream-event', api } : classifyRecord(v);
+      const stream = streamFormatApi(format);
+      return stream?.framing === 'chunks' ? { kind: 'stream-event', api: stream.api } : classifyRecord(v);
     }
   }
 }
@@ -65,6 +84,8 @@ export class RecordReader {
   private claude: ClaudeCodeReader | null = null;
   private codex: CodexReader | null = null;
   private stream: { api: StreamApi; acc: StreamAccumulator } | null = null;
+  /** Records that do not fit the forced format: listed up to a cap, then counted. */
+  private readonly misfits: CappedReports | null;
 
   /**
    * @param file the path as given (or '-'), copied into replies and errors.
@@ -74,40 +95,67 @@ export class RecordReader {
   constructor(
     private readonly file: string,
     private readonly forced?: CaptureFormat,
-  ) {}
+  ) {
+    this.misfits = forced ? new CappedReports(file, 'INVALID_RECORD', `records not in the forced input format ${forced}`) : null;
+  }
 
   /**
    * Reads one parsed JSON value. An array is read element by element (all with `line`).
    *
    * @param value the parsed record.
    * @param line the 1-based line where it starts.
-   * @returns the replies completed and the problems found, and whether the record was recognised.
+   * @returns the replies completed, the problems found, and what became of the record
+   *   ({@link RecordStatus}; for an array: `read` if any element was read, else `failed` if any
+   *   failed, else `unknown`). Never throws: an exception while reading one record becomes an
+   *   INVALID_RECORD error at `line`, and the next record is read normally.
    */
   push(value: unknown, line: number): RecordStep {
     if (Array.isArray(value)) {
       const steps = value.map((v) => this.pushOne(v, line));
       const out = ordered(steps);
       const format = steps.find((s) => s.format !== null)?.format ?? null;
-      return { ...out, format, recognised: steps.some((s) => s.recognised) };
+      const has = (status: RecordStatus): boolean => steps.some((s) => s.status === status);
+      return { ...out, format, status: has('read') ? 'read' : has('failed') ? 'failed' : 'unknown' };
     }
     return this.pushOne(value, line);
   }
 
-  /** End of input: replies still open (a Claude Code group, a Codex run, an unfinished stream). */
+  /**
+   * End of input: replies still open (a Claude Code group, a Codex run, an unfinished stream),
+   * and the summary of the records past the cap that did not fit the forced format. Never throws.
+   */
   finish(): RecordOutput {
-    return ordered([this.closeClaude(), this.closeCodex(), this.closeStream()]);
+    const closes = [() => this.closeClaude(), () => this.closeCodex(), () => this.closeStream()];
+    const out = ordered(
+      closes.map((close) => {
+        try {
+          return close();
+        } catch (e) {
+          return { replies: [], errors: [captureError(this.file, null, 'INVALID_RECORD', `the last record group could not be read: ${messageOf(e)}`)] };
+        }
+      }),
+    );
+    const summary = this.misfits?.summary();
+    if (summary) out.errors.push(summary);
+    return out;
   }
 
   private pushOne(value: unknown, line: number): RecordStep {
+    try {
+      return this.readOne(value, line);
+    } catch (e) {
+      const error = captureError(this.file, line, 'INVALID_RECORD', `the record could not be read: ${messageOf(e)}`);
+      return { replies: [], errors: [error], format: null, status: 'failed' };
+    }
+  }
+
+  private readOne(value: unknown, line: number): RecordStep {
     let kind: RecordKind;
     if (this.forced) {
       if (!acceptsForced(this.forced, value)) {
-        return {
-          replies: [],
-          errors: [captureError(this.file, line, 'INVALID_RECORD', `the record is not in the forced input format ${this.forced}`)],
-          format: null,
-          recognised: false,
-        };
+        const like = lookalike(value);
+        const error = this.misfits!.report(line, `the record is not in the forced input format ${this.forced}${like ? ` (it looks like ${like})` : ''}`);
+        return { replies: [], errors: error ? [error] : [], format: null, status: 'failed' };
       }
       kind = forcedKind(this.forced, value);
     } else {
@@ -121,7 +169,7 @@ export class RecordReader {
     const step = (format: CaptureFormat | null, ...outs: RecordOutput[]): RecordStep => ({
       ...ordered(outs),
       format,
-      recognised: true,
+      status: 'read',
     });
     switch (kind.kind) {
       case 'codex-rollout': {
@@ -147,9 +195,9 @@ export class RecordReader {
         return step(null, apiErrorOutput(value as JsonObject, { file: this.file, line }));
       }
       case 'skip':
-        return { replies: [], errors: [], format: null, recognised: true };
+        return { replies: [], errors: [], format: null, status: 'read' };
       case 'unknown':
-        return { replies: [], errors: [], format: null, recognised: false };
+        return { replies: [], errors: [], format: null, status: 'unknown' };
       default: {
         const before = [this.closeClaude(), this.closeCodex(), this.closeStream()];
         const record = value as JsonObject;
@@ -178,4 +226,9 @@ export class RecordReader {
     this.stream = null;
     return out;
   }
+}
+
+/** The message of a thrown value (a stack overflow is a RangeError with a message). */
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }

@@ -12,9 +12,11 @@
  */
 
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { CappedReports } from './capped.js';
 import type { Line } from './lines.js';
 import {
   createStreamAccumulator,
+  fitsStreamApi,
   SSE_FORMAT,
   sniffStreamPayload,
   type StreamAccumulator,
@@ -30,7 +32,10 @@ const MAX_PENDING_EVENTS = 64;
 interface SessionContext {
   file: string;
   advertised: AdvertisedTool[] | null;
-  /** Known API; otherwise sniffed from the payloads. */
+  /**
+   * The API the user forced; otherwise it is sniffed from the payloads. With a forced API, an
+   * event that does not fit it ({@link fitsStreamApi}) is an INVALID_RECORD error, not read.
+   */
   api?: StreamApi | undefined;
   /** Format stamped on replies; defaults to the API's `-sse` format. */
   format?: CaptureFormat | undefined;
@@ -56,8 +61,12 @@ class SseSession {
   private pending: DecodedEvent[] = [];
   private dropped = 0;
   private firstUnknownLine: number | null = null;
+  /** Events that do not fit the forced API: listed up to a cap, then counted. */
+  private readonly misfits: CappedReports;
 
   constructor(private readonly ctx: SessionContext) {
+    const forced = ctx.api ? (ctx.format ?? SSE_FORMAT[ctx.api]) : 'none';
+    this.misfits = new CappedReports(ctx.file, 'INVALID_RECORD', `SSE events not in the forced input format ${forced}`);
     this.parser = createParser({
       onEvent: (msg) => {
         this.ready.push({ msg, line: this.startLine ?? this.currentLine });
@@ -87,7 +96,9 @@ class SseSession {
     this.parser.feed('\n\n');
     this.parser.reset({ consume: true });
     const out = this.drain();
-    if (this.acc) return mergeOutput(out, this.acc.finish());
+    const summary = this.misfits.summary();
+    if (summary) out.errors.push(summary);
+    if (this.acc) return mergeOutput(out, this.guarded(this.startLine ?? this.currentLine, () => this.acc!.finish()));
     if (this.firstUnknownLine !== null) {
       out.errors.push({
         file: this.ctx.file,
@@ -102,8 +113,19 @@ class SseSession {
 
   private drain(): StreamOutput {
     const out = emptyOutput();
-    for (const { msg, line } of this.ready.splice(0)) mergeOutput(out, this.onMessage(msg, line));
+    for (const { msg, line } of this.ready.splice(0)) mergeOutput(out, this.guarded(line, () => this.onMessage(msg, line)));
     return out;
+  }
+
+  /** Runs one step; an exception becomes an INVALID_RECORD error at `line` and reading goes on. */
+  private guarded(line: number, run: () => StreamOutput): StreamOutput {
+    try {
+      return run();
+    } catch (e) {
+      const out = emptyOutput();
+      out.errors.push(this.error(line, 'INVALID_RECORD', `the SSE event could not be read: ${e instanceof Error ? e.message : String(e)}`));
+      return out;
+    }
   }
 
   private onMessage(msg: EventSourceMessage, line: number): StreamOutput {
@@ -121,6 +143,14 @@ class SseSession {
       }
     }
     const ev: DecodedEvent = { payload, event: msg.event, line };
+    if (this.ctx.api && !fitsStreamApi(this.ctx.api, payload, msg.event)) {
+      const out = emptyOutput();
+      const like = sniffStreamPayload(payload, msg.event);
+      const forced = this.ctx.format ?? SSE_FORMAT[this.ctx.api];
+      const error = this.misfits.report(line, `the SSE event is not in the forced input format ${forced}${like ? ` (it is an ${like} stream event)` : ''}`);
+      if (error) out.errors.push(error);
+      return out;
+    }
     if (this.acc) return this.acc.push(ev.payload, ev.event, ev.line);
     // a keep-alive `{"type":"ping"}` says "Anthropic" but some OpenAI-compatible servers send it too
     const api = this.ctx.api ?? (isPing(payload) ? null : sniffStreamPayload(payload, msg.event));

@@ -9,12 +9,51 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 /**
+ * Deepest nesting of objects and arrays accepted in tool-call arguments. Real arguments nest a
+ * handful of levels; JSON.stringify and the recursive walks of later stages overflow the call
+ * stack somewhere past a few thousand, so anything deeper than this is refused before it is
+ * serialised or handed on.
+ */
+export const MAX_ARGUMENT_DEPTH = 512;
+
+/** The `argumentsError` of a call whose arguments nest deeper than {@link MAX_ARGUMENT_DEPTH}. */
+export const ARGUMENTS_TOO_DEEP = `arguments are nested deeper than ${MAX_ARGUMENT_DEPTH} levels; not read`;
+
+/**
+ * Whether a JSON value nests objects/arrays more than `limit` levels deep, measured without
+ * recursion (an explicit stack), so it is safe on any depth. A scalar has depth 0, `{}` and `[]`
+ * depth 1, `{"a":[1]}` depth 2. Stops at the first path deeper than `limit`; a cyclic value is
+ * reported as too deep rather than looping.
+ *
+ * @param value a parsed JSON value (or any value: non-plain objects are walked by their own keys).
+ * @param limit the deepest nesting allowed (levels, >= 0).
+ * @returns true when some path is deeper than `limit`. Time O(values visited); memory O(width).
+ */
+export function jsonDepthExceeds(value: unknown, limit: number): boolean {
+  const stack: Array<{ v: unknown; depth: number }> = [{ v: value, depth: 0 }];
+  while (stack.length > 0) {
+    const { v, depth } = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth + 1 > limit) return true;
+    const children = Array.isArray(v) ? v : Object.values(v);
+    for (const c of children) if (typeof c === 'object' && c !== null) stack.push({ v: c, depth: depth + 1 });
+  }
+  return false;
+}
+
+/** True when `call` was refused because its arguments nest too deep (see {@link MAX_ARGUMENT_DEPTH}). */
+export function argumentsTooDeep(call: ToolCall): boolean {
+  return call.argumentsError === ARGUMENTS_TOO_DEEP;
+}
+
+/**
  * Parses an arguments string the way a client would: JSON, and it must be an object.
  *
  * @param raw the argument text exactly as captured.
  * @returns the object, or the reason it is not one. An empty string is an error (the capture
  *   carried no arguments at all); callers that follow the Anthropic rule "empty buffer is `{}`"
- *   pass '{}' themselves.
+ *   pass '{}' themselves. Arguments nested deeper than {@link MAX_ARGUMENT_DEPTH} levels are
+ *   refused with {@link ARGUMENTS_TOO_DEEP}.
  */
 export function parseArguments(raw: string): { value: Record<string, unknown> | null; error: string | null } {
   if (raw.trim() === '') return { value: null, error: 'arguments are empty' };
@@ -24,6 +63,7 @@ export function parseArguments(raw: string): { value: Record<string, unknown> | 
   } catch (e) {
     return { value: null, error: `arguments are not valid JSON: ${(e as Error).message}` };
   }
+  if (jsonDepthExceeds(parsed, MAX_ARGUMENT_DEPTH)) return { value: null, error: ARGUMENTS_TOO_DEEP };
   if (!isPlainObject(parsed)) {
     const kind = parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : `a ${typeof parsed}`;
     return { value: null, error: `arguments are ${kind}, not a JSON object` };
@@ -37,6 +77,10 @@ export function parseArguments(raw: string): { value: Record<string, unknown> | 
  * @param args a JSON string (kept byte for byte in `argumentsRaw`, then parsed) or an already
  *   decoded value (serialised with `JSON.stringify` into `argumentsRaw`; must be an object to
  *   count as parsed). `undefined`/`null` are treated as no arguments: raw '' and an error.
+ *   Arguments nested deeper than {@link MAX_ARGUMENT_DEPTH} levels are not serialised or parsed:
+ *   `arguments` null, `argumentsError` {@link ARGUMENTS_TOO_DEEP}, and `argumentsRaw` the string
+ *   as captured, or '' for a decoded value (readCapture also reports such a call as INVALID_RECORD).
+ * @returns the call. Never throws.
  */
 export function makeToolCall(id: string | null | undefined, name: string, kind: ToolCallKind, args: unknown): ToolCall {
   const callId = typeof id === 'string' && id !== '' ? id : null;
@@ -46,6 +90,10 @@ export function makeToolCall(id: string | null | undefined, name: string, kind: 
   }
   if (args === undefined || args === null) {
     return { id: callId, name, kind, argumentsRaw: '', arguments: null, argumentsError: 'no arguments captured' };
+  }
+  // measured before JSON.stringify, which would overflow the stack on a very deep value
+  if (jsonDepthExceeds(args, MAX_ARGUMENT_DEPTH)) {
+    return { id: callId, name, kind, argumentsRaw: '', arguments: null, argumentsError: ARGUMENTS_TOO_DEEP };
   }
   const raw = JSON.stringify(args);
   if (isPlainObject(args)) return { id: callId, name, kind, argumentsRaw: raw, arguments: args, argumentsError: null };

@@ -82,7 +82,10 @@ describe('file-level problems', () => {
 
   it('stops at a file with NUL bytes after a first text line (a PNG header)', async () => {
     const r = await readText(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x0a, 0x7b]));
-    expect(r.errors.map((e) => [e.code, e.line])).toEqual([['BINARY_FILE', 3]]);
+    // a whole-file problem: line null, the line of the first NUL byte in the message
+    expect(r.errors.map((e) => [e.code, e.line, e.message])).toEqual([
+      ['BINARY_FILE', null, 'the input holds NUL bytes (first on line 3): it is binary, not a text capture; not read'],
+    ]);
     expect(r.replies).toEqual([]);
   });
 
@@ -213,7 +216,7 @@ describe('SSE files and forced formats', () => {
     const reply = JSON.stringify({ text: 'plain', extra: 1 });
     const r = await readText(`${reply}\n${chat('a', 'x')}\n`, { inputFormat: 'guard-reply' });
     expect(r.replies.map((x) => [x.format, x.text, x.advertised])).toEqual([['guard-reply', 'plain', null]]);
-    expect(r.errors.map((e) => [e.code, e.line, e.message])).toEqual([['INVALID_RECORD', 2, 'the record is not in the forced input format guard-reply']]);
+    expect(r.errors.map((e) => [e.code, e.line, e.message])).toEqual([['INVALID_RECORD', 2, 'the record is not in the forced input format guard-reply (it looks like openai-chat)']]);
   });
 
   it('forces an SSE format onto a file whose first line is not an SSE field', async () => {

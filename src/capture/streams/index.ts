@@ -70,6 +70,42 @@ export function sniffStreamPayload(payload: unknown, eventName?: string): Stream
 }
 
 /**
+ * The stream API and framing of a `-sse` or `-chunks` capture format.
+ *
+ * @returns e.g. `{api:'anthropic', framing:'sse'}` for `anthropic-sse`; null for a format that is
+ *   not a stream format.
+ */
+export function streamFormatApi(format: CaptureFormat | undefined): { api: StreamApi; framing: 'sse' | 'chunks' } | null {
+  for (const api of Object.keys(SSE_FORMAT) as StreamApi[]) {
+    if (SSE_FORMAT[api] === format) return { api, framing: 'sse' };
+    if (CHUNKS_FORMAT[api] === format) return { api, framing: 'chunks' };
+  }
+  return null;
+}
+
+/**
+ * Whether an event payload can belong to a stream of `api` when the user forced that API
+ * (`--input-format`). Fits: a payload {@link sniffStreamPayload} assigns to `api`; an error
+ * payload (`{"error":{...}}` or `type:"error"`: every accumulator reads those); the `ping`
+ * keep-alive; and a payload it assigns to no API but that has the API's minimal shape (Chat:
+ * a `choices` array; Anthropic and Responses: a string `type` or an SSE event name). Anything
+ * else, notably an event of another API or an object with none of those fields, does not fit.
+ *
+ * @param api the forced API.
+ * @param payload the decoded `data` value ('[DONE]' as a string).
+ * @param eventName the SSE `event:` field, if any.
+ */
+export function fitsStreamApi(api: StreamApi, payload: unknown, eventName?: string): boolean {
+  const sniffed = sniffStreamPayload(payload, eventName);
+  if (sniffed === api) return true;
+  if (!isObject(payload)) return false;
+  if (isObject(payload['error']) || payload['type'] === 'error' || payload['type'] === 'ping') return true;
+  if (sniffed !== null) return false;
+  if (api === 'openai-chat') return Array.isArray(payload['choices']);
+  return typeof payload['type'] === 'string' || eventName !== undefined;
+}
+
+/**
  * Creates the accumulator for one stream (or several back to back: a new message/response/chunk
  * id after the previous one ended starts a new reply).
  *
