@@ -1,8 +1,8 @@
-import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expandInputs } from '../../src/capture/files.js';
+import { expandInputs, NODE_INPUT_FS, type InputFs } from '../../src/capture/files.js';
 
 let root: string;
 
@@ -61,4 +61,79 @@ describe('expandInputs', () => {
     expect(r.inputs).toEqual([]);
     expect(r.errors.map((e) => [e.code, e.file])).toEqual([['NO_MATCH', 'empty-dir']]);
   });
+});
+
+/** The real file system, except that reading a directory whose path ends with `deny` fails with EACCES. */
+function denying(deny: string): InputFs {
+  return {
+    ...NODE_INPUT_FS,
+    readdir: async (path) => {
+      if (path.endsWith(deny)) throw Object.assign(new Error(`EACCES: permission denied, scandir '${path}'`), { code: 'EACCES' });
+      return NODE_INPUT_FS.readdir(path);
+    },
+  };
+}
+
+describe('expandInputs with unreadable entries (report: one unreadable subdirectory dropped the whole directory)', () => {
+  let tree: string;
+  beforeAll(() => {
+    tree = mkdtempSync(join(tmpdir(), 'guard-walk-'));
+    for (const f of ['t/ok.jsonl', 't/sub/hidden-by-eacces.jsonl', 't/z/last.jsonl']) {
+      mkdirSync(join(tree, f, '..'), { recursive: true });
+      writeFileSync(join(tree, f), '{"id":"ok","text":"hi"}\n');
+    }
+  });
+  afterAll(() => rmSync(tree, { recursive: true, force: true }));
+
+  it('reports the unreadable subdirectory by its own path and takes its readable siblings', async () => {
+    const r = await expandInputs(['t'], tree, denying(join('t', 'sub')));
+    expect(r.inputs).toEqual(['t/ok.jsonl', 't/z/last.jsonl']);
+    expect(r.errors).toEqual([
+      {
+        file: 't/sub',
+        line: null,
+        code: 'UNREADABLE',
+        message: `cannot read directory t/sub: EACCES: permission denied, scandir '${join(tree, 't/sub')}'`,
+        severity: 'error',
+      },
+    ]);
+  });
+
+  it('reports an unreadable top directory once, without a NO_MATCH on top', async () => {
+    const r = await expandInputs(['t'], tree, denying('t'));
+    expect(r.inputs).toEqual([]);
+    expect(r.errors.map((e) => [e.code, e.file])).toEqual([['UNREADABLE', 't']]);
+  });
+
+  it('reports a directory a glob cannot read and keeps the glob\'s other matches', async () => {
+    const r = await expandInputs(['t/**/*.jsonl'], tree, denying(join('t', 'sub')));
+    expect(r.inputs).toEqual(['t/ok.jsonl', 't/z/last.jsonl']);
+    expect(r.errors.map((e) => [e.code, e.file])).toEqual([['UNREADABLE', join(tree, 't/sub')]]);
+  });
+});
+
+describe('expandInputs follows symbolic links (report: links inside a directory were silently skipped)', () => {
+  let tree: string;
+  beforeAll(() => {
+    tree = mkdtempSync(join(tmpdir(), 'guard-links-'));
+    mkdirSync(join(tree, 'elsewhere'), { recursive: true });
+    mkdirSync(join(tree, 'scan/d/e'), { recursive: true });
+    writeFileSync(join(tree, 'elsewhere/far.jsonl'), '{}\n');
+    writeFileSync(join(tree, 'elsewhere/near.jsonl'), '{}\n');
+    writeFileSync(join(tree, 'scan/d/a.jsonl'), '{}\n');
+    symlinkSync(join(tree, 'elsewhere'), join(tree, 'scan/linked-dir'));
+    symlinkSync(join(tree, 'elsewhere/far.jsonl'), join(tree, 'scan/b-link.jsonl'));
+    symlinkSync(join(tree, 'scan/d/a.jsonl'), join(tree, 'scan/d/z-second-name.jsonl'));
+    symlinkSync('..', join(tree, 'scan/d/e/loop')); // scan/d/e/loop -> scan/d: a cycle
+    symlinkSync(join(tree, 'missing.jsonl'), join(tree, 'scan/dangling.jsonl'));
+  });
+  afterAll(() => rmSync(tree, { recursive: true, force: true }));
+
+  it('takes linked files and directories, each real file once, stops at a loop, and reports a dangling link', async () => {
+    const r = await expandInputs(['scan'], tree);
+    // far.jsonl is reached twice (b-link.jsonl, linked-dir/far.jsonl) and a.jsonl twice (z-second-name.jsonl): first names win
+    expect(r.inputs).toEqual(['scan/b-link.jsonl', 'scan/d/a.jsonl', 'scan/linked-dir/near.jsonl']);
+    expect(r.errors.map((e) => [e.code, e.file])).toEqual([['UNREADABLE', 'scan/dangling.jsonl']]);
+    expect(r.errors[0]!.message).toMatch(/^cannot follow the symbolic link scan\/dangling\.jsonl: ENOENT/);
+  }, 5000);
 });

@@ -56,7 +56,7 @@ describe('readSseLines framing (synthetic fixtures written from capture-formats.
     });
   });
 
-  it('reads lone-CR line ends (the whole body is one physical line)', async () => {
+  it('reads lone-CR line ends (each CR ends a line; see lines.test.ts for numbering)', async () => {
     const { replies, errors } = await readSseFixture('synthetic-anthropic-lone-cr.sse');
     expect(errors).toEqual([]);
     expect(replies).toHaveLength(1);
