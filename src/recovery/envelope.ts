@@ -137,8 +137,8 @@ export function unreadMarkupPieces(text: string, start: number, markers: readonl
 export function narratedMarkupSpans(text: string, start: number, markers: readonly string[]): Array<[number, number]> | null {
   const pieces = unreadMarkupPieces(text, start, markers);
   const spans = pieces.map((p) => p.span);
-  const inline = inSentence(text, spans);
-  return pieces.some((p, k) => p.token && inline[k]) ? spans : null;
+  const inline = inSentence(text, spans, markers);
+  return inline.some(Boolean) ? spans : null;
 }
 
 /** The index of a `{`/`[` right after the last token inside the word [a, i), or -1. */
@@ -151,7 +151,8 @@ function lastJsonStart(text: string, a: number, i: number, hits: number[], ends:
 
 /**
  * Which markup spans sit inside a sentence: a prose word stands before the span on the same line
- * and another after it on the same line (words read outside every span). Such markup is quoted in
+ * and another after it on the same line (words read outside every span), and the span is not
+ * glued to prose words on both sides (chat-format tokens between two messages, `gluedInText`). Such markup is quoted in
  * the running text ("the template emits <minimax:tool_call>…</minimax:tool_call> and expects the
  * server to parse it"), never a call block of its own: a leaked block starts at the start of the
  * text or of a line, or right after a sentence, and the reply stops or goes on to a new line after
@@ -159,9 +160,11 @@ function lastJsonStart(text: string, a: number, i: number, hits: number[], ends:
  *
  * @param text the reply's visible text.
  * @param spans markup spans, sorted, disjoint (normaliseSpans of ./prose.ts).
+ * @param markers when given, only a span holding one of these family tokens can be inside a
+ *   sentence (a quoted word or an identifier in a sentence is not quoted markup).
  * @returns for each span, true when it lies inside a sentence.
  */
-export function inSentence(text: string, spans: ReadonlyArray<readonly [number, number]>): boolean[] {
+export function inSentence(text: string, spans: ReadonlyArray<readonly [number, number]>, markers?: readonly string[]): boolean[] {
   // Line number of each span's start and end, and of each prose word in the gaps, in text order.
   const startLine: number[] = [];
   const endLine: number[] = [];
@@ -185,15 +188,59 @@ export function inSentence(text: string, spans: ReadonlyArray<readonly [number, 
     for (; i < spans[k]![1]; i++) if (text[i] === '\n') line++;
     endLine.push(line);
   }
+  const holds = markers === undefined ? null : holdsToken(text, spans, markers);
   const out = new Array<boolean>(spans.length).fill(false);
   let w = 0;
   let lastBefore = -1; // line of the last prose word before the current span
   for (let k = 0; k < spans.length; k++) {
     while (w < words.length && words[w]!.at < spans[k]![0]) lastBefore = words[w++]!.line;
     const next = words[w];
-    out[k] = lastBefore === startLine[k] && next !== undefined && next.line === endLine[k];
+    out[k] = (holds === null || holds[k]!) && lastBefore === startLine[k] && next !== undefined && next.line === endLine[k] && !gluedInText(text, spans[k]![0], spans[k]![1]);
   }
   return out;
+}
+
+/** For each span (sorted, disjoint), whether a token starts inside it. One indexOf pass per marker. */
+function holdsToken(text: string, spans: ReadonlyArray<readonly [number, number]>, markers: readonly string[]): boolean[] {
+  const starts: number[] = [];
+  for (const marker of markers) {
+    for (let at = text.indexOf(marker); at >= 0; at = text.indexOf(marker, at + marker.length)) starts.push(at);
+  }
+  starts.sort((a, b) => a - b);
+  let h = 0;
+  return spans.map(([a, b]) => {
+    while (h < starts.length && starts[h]! < a) h++;
+    return h < starts.length && starts[h]! < b;
+  });
+}
+
+const LETTER = /[\p{L}\p{M}'’-]/u;
+const CLOSING_PUNCT = /[)”’,.;:!?…]/;
+const OPENS_MARKUP = /[<[{|｜]/;
+const CLOSES_MARKUP = /[>\]}|｜]/;
+
+/**
+ * True when the word around a span starts with a prose word glued to the span's first markup
+ * character and ends with a prose word glued to its last (`…reply.<|end|><|start|>assistant
+ * <|channel|>final<|message|>Hello`): chat-format tokens written between the messages of the
+ * running text, as a template renders them, not markup quoted in a sentence, which stands apart
+ * from its words (`emits <minimax:tool_call>… and`) or ends in an identifier (`function<｜tool▁sep｜>get_weather`).
+ */
+function gluedInText(text: string, s: number, e: number): boolean {
+  let ws = s;
+  while (ws > 0 && !isSpaceCode(text.charCodeAt(ws - 1))) ws--;
+  let we = e;
+  while (we < text.length && !isSpaceCode(text.charCodeAt(we))) we++;
+  let i = ws;
+  while (i < we && LETTER.test(text[i]!)) i++;
+  const hasHead = i > ws;
+  while (i < we && CLOSING_PUNCT.test(text[i]!)) i++;
+  if (!hasHead || i >= we || !OPENS_MARKUP.test(text[i]!)) return false;
+  let j = we;
+  while (j > ws && CLOSING_PUNCT.test(text[j - 1]!)) j--;
+  const k = j;
+  while (j > ws && LETTER.test(text[j - 1]!)) j--;
+  return j < k && j > ws && CLOSES_MARKUP.test(text[j - 1]!);
 }
 
 /**

@@ -131,12 +131,21 @@ function findMarkup(text: string, ctx: ParseContext): FamilyMatch | null {
   }
   const stray = strayMarker(text, []);
   if (stray === null) return null;
-  // Tokens with no readable block: no grammar says where an envelope runs, so the markup is the
-  // words holding tokens, JSON and other non-prose words from the first token's word on, and the
-  // plain words between them are prose (./envelope.ts): `<parameter=command=create</parameter>` and
-  // `<|tool_call_begin|> functions.f:0 {"a": 1} <|tool_call_end|>` are all markup, while in
-  // "[TOOL_CALLS] marks calls, then the name follows" only the token is.
-  const spans = unreadMarkupPieces(text, runStart(text, stray.at), ALL_MARKER_TOKENS).map((p) => p.span);
+  // Tokens with no readable block. Narrated (a token inside a sentence): the markup is the words
+  // holding tokens, JSON and other non-prose words, and the sentences between them are prose
+  // (./envelope.ts). Otherwise one envelope runs from the word of the first token to the end of the
+  // last markup word: `<parameter=command=create</parameter>`, `<|tool_call_begin|> functions.f:0
+  // {"a": 1} <|tool_call_end|>` and chat-format tokens between messages (`…<|end|><|start|>
+  // assistant<|channel|>final<|message|>…`) are all markup, while in "[TOOL_CALLS] marks calls,
+  // then the name follows" only the token is.
+  const from = runStart(text, stray.at);
+  const narrated = narratedMarkupSpans(text, from, ALL_MARKER_TOKENS);
+  let spans: Array<[number, number]>;
+  if (narrated !== null) spans = narrated;
+  else {
+    const pieces = unreadMarkupPieces(text, from, ALL_MARKER_TOKENS);
+    spans = [[from, pieces.length === 0 ? from : pieces[pieces.length - 1]!.span[1]]];
+  }
   return match(stray.family, spans, [], shape(`${stray.marker} with no readable ${stray.family} call`));
 }
 
@@ -211,7 +220,7 @@ function judge(input: RecoveryInput, options: RecoveryOptions, reasoningFamily: 
   }
 
   const ratio = proseRatio(text, callEnvelopes(text, m.spans));
-  const quoted = quotationOf(text, m.spans);
+  const quoted = quotationOf(text, m.spans, ALL_MARKER_TOKENS);
   if (quoted !== null) return verdict(quoted.reason, m.family, ratio, `the ${m.family} markup is quoted (${quoted.detail})`);
   if (ratio > ceiling) {
     return verdict('prose', m.family, ratio, `prose ratio ${ratio.toFixed(2)} is above the ceiling ${ceiling}: the markup is mentioned, not emitted`);

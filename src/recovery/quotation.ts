@@ -129,9 +129,10 @@ export interface Quotation {
  *
  * @param text the reply's visible text.
  * @param markupSpans [start, end) offsets of the markup (String indices).
+ * @param markers every family token: only a span holding one can be quoted inside a sentence.
  * @returns the quotation (`fenced` / `quoted` with a short description), or null.
  */
-export function quotationOf(text: string, markupSpans: Array<[number, number]>): Quotation | null {
+export function quotationOf(text: string, markupSpans: Array<[number, number]>, markers: readonly string[]): Quotation | null {
   const spans = normaliseSpans(markupSpans, text.length);
   if (spans.length === 0) return null;
   const fences = fencedRegions(text, spans);
@@ -147,6 +148,6 @@ export function quotationOf(text: string, markupSpans: Array<[number, number]>):
     if (m) return { reason: 'quoted', detail: `framed as an example ("${m[0]}")` };
     prevEnd = e;
   }
-  if (inSentence(text, spans).some(Boolean)) return { reason: 'quoted', detail: 'inside a sentence (prose before and after it on its line)' };
+  if (inSentence(text, spans, markers).some(Boolean)) return { reason: 'quoted', detail: 'inside a sentence (prose before and after it on its line)' };
   return null;
 }

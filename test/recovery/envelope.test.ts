@@ -89,6 +89,11 @@ describe('the engine judges markup by kind', () => {
     expect([v.outcome, v.reason, v.proseRatio]).toEqual(['refused', 'shape', 0]);
   });
 
+  it('chat-format tokens glued between two messages are a leak, not a sentence quoting them (team-written, after a real llama-server gpt-oss capture)', () => {
+    const v = judge('<|channel|>analysis<|message|>The user says "hi". Reply briefly.<|start|>assistant<|channel|>final<|message|>Hello! How can I help you today?', ['get_weather']);
+    expect([v.outcome, v.reason, v.family, r3(v.proseRatio)]).toEqual(['refused', 'shape', 'harmony', 0.154]);
+  });
+
   it('a bare token on its own line between paragraphs is measured by the ratio (prose)', () => {
     const v = judge('Mistral models start their calls with a control token:\n[TOOL_CALLS]\nThe name and the arguments should follow it.', ['get_weather']);
     expect([v.outcome, v.reason, v.family, r3(v.proseRatio)]).toEqual(['none', 'prose', 'mistral', 0.874]);
