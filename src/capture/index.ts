@@ -17,9 +17,19 @@ export type {
 } from './types.js';
 export { CAPTURE_FORMATS } from './types.js';
 export { DEFAULT_MAX_DOCUMENT_BYTES, readCapture, type ReadOptions } from './read.js';
-export { CAPTURE_EXTENSIONS, expandInputs } from './files.js';
+export { CAPTURE_EXTENSIONS, expandInputs, NODE_INPUT_FS, type InputFs } from './files.js';
 export { DEFAULT_MAX_LINE_BYTES, readLines, type Line, type LineReaderOptions } from './lines.js';
-export { advertisedFromRequest, advertisedTool, makeToolCall, parseArguments } from './toolcall.js';
+export {
+  advertisedFromRequest,
+  advertisedTool,
+  ARGUMENTS_TOO_DEEP,
+  argumentsTooDeep,
+  jsonDepthExceeds,
+  makeToolCall,
+  MAX_ARGUMENT_DEPTH,
+  parseArguments,
+} from './toolcall.js';
+export { CappedReports, MAX_LINE_REPORTS } from './capped.js';
 export {
   CHUNKS_FORMAT,
   createStreamAccumulator,

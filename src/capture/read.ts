@@ -6,14 +6,14 @@
  * SSE reader (src/capture/sse.ts); JSON Lines are parsed line by line; a JSON document (pretty
  * printed, an array, `jq .` output) is split into records without holding more than one record.
  * Each record is classified and read by src/capture/records.ts. Line handling follows JSON Lines
- * / NDJSON 1.0 (cli-conventions.md §6): 1-based numbers, CRLF accepted, one BOM stripped, blank
+ * / NDJSON 1.0 (cli-conventions.md §6): 1-based numbers, CRLF (and a lone CR) accepted, one BOM stripped, blank
  * lines skipped, a bad line reported with its number and the read goes on.
  */
 
 import type { Readable } from 'node:stream';
 import { captureError } from './bodies/common.js';
 import { CappedReports, MAX_LINE_REPORTS } from './capped.js';
-import { isSseLine, sniffLayout, tryParseJson } from './detect.js';
+import { isSseLine, sniffLayout } from './detect.js';
 import { JsonValueSplitter, type SplitEvent } from './json-values.js';
 import { DEFAULT_MAX_LINE_BYTES, readLines, type Line } from './lines.js';
 import { RecordReader, type RecordStep } from './records.js';
