@@ -1,0 +1,119 @@
+/**
+ * `guard replay FILE`: re-emits a captured SSE stream (OpenAI Chat, Anthropic Messages, OpenAI
+ * Responses; raw `.sse` or the `*.chunks.jsonl` form) on stdout as a client behind guard would
+ * receive it, and writes guard's decisions as NDJSON to `--events FILE` (default stderr).
+ * Exit codes: 0 replayed, 1 the stream was cut (enforce), 2 unreadable or malformed input.
+ */
+
+import { once } from 'node:events';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import type { Command } from 'commander';
+import { loadConfig } from '../../config/load.js';
+import { formatFrame, readJsonlFrames, readSseFrames, type Wire } from '../../replay/frames.js';
+import { replayFrames } from '../../replay/engine.js';
+import { resolveEngines, type EngineFlags } from '../engines.js';
+import { EXIT } from '../errors.js';
+import { UsageError } from '../errors.js';
+import type { CliIO } from '../io.js';
+import type { CommandState } from '../program.js';
+
+interface ReplayFlags extends EngineFlags {
+  config?: string;
+  events?: string;
+}
+
+export function registerReplay(program: Command, io: CliIO, state: CommandState): void {
+  program
+    .command('replay')
+    .description('re-emit a captured SSE stream as a client behind guard would receive it (decisions as NDJSON on stderr or --events)')
+    .argument('<file>', 'OpenAI Chat, Anthropic Messages or OpenAI Responses stream: raw .sse body or .chunks.jsonl payloads; - for stdin')
+    .option('-c, --config <file>', 'configuration file (default: ./guard.config.yaml when present)')
+    .option('--mode <mode>', 'inspection mode: off, observe or enforce (default: observe)')
+    .option('--tools <names>', 'comma-separated tool names the request advertised (a response stream does not carry them)')
+    .option('--prose-ceiling <ratio>', 'largest prose ratio (0..1) at which a leak is still recovered')
+    .option('--events <file>', 'write decisions as NDJSON to this file instead of stderr')
+    .action(async (file: string, flags: ReplayFlags) => {
+      state.exitCode = await replayCommand(file, flags, io);
+    });
+}
+
+/** The input decoded as UTF-8 text (invalid bytes become U+FFFD), chunk by chunk. */
+async function* decoded(stream: Readable): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+  for await (const chunk of stream) {
+    const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk as Uint8Array, { stream: true });
+    if (text !== '') yield text;
+  }
+  const rest = decoder.decode();
+  if (rest !== '') yield rest;
+}
+
+/** Says whether the input is JSONL (by extension, else by its first character) and gives the text back whole. */
+async function sniffWire(file: string, chunks: AsyncGenerator<string>): Promise<{ wire: Wire; text: AsyncIterable<string> }> {
+  const first = await chunks.next();
+  const head = first.done ? '' : first.value;
+  const byName = /\.(jsonl|ndjson)$/i.test(file);
+  const wire: Wire = byName || head.replace(/^\uFEFF/, '').trimStart().startsWith('{') ? 'jsonl' : 'sse';
+  const text = (async function* () {
+    if (head !== '') yield head;
+    yield* chunks;
+  })();
+  return { wire, text };
+}
+
+async function openSink(path: string, cwd: string): Promise<WriteStream> {
+  const stream = createWriteStream(resolve(cwd, path));
+  await new Promise<void>((ok, fail) => {
+    stream.once('open', () => ok());
+    stream.once('error', (e) => fail(new UsageError(`cannot write --events ${path}: ${e.message}`)));
+  });
+  return stream;
+}
+
+async function openInput(file: string, io: CliIO): Promise<Readable> {
+  if (file === '-') return io.stdin;
+  const stream = createReadStream(resolve(io.cwd, file));
+  await new Promise<void>((ok, fail) => {
+    stream.once('open', () => ok());
+    stream.once('error', (e) => fail(new UsageError(`cannot read ${file}: ${e.message}`)));
+  });
+  return stream;
+}
+
+async function write(sink: Writable, text: string): Promise<void> {
+  sink.write(text);
+  if (sink.writableNeedDrain) await once(sink, 'drain');
+}
+
+async function replayCommand(file: string, flags: ReplayFlags, io: CliIO): Promise<number> {
+  const config = await loadConfig(flags.config, io.cwd);
+  const judge = await resolveEngines(config, flags);
+  if (flags.events !== undefined && file !== '-' && resolve(io.cwd, flags.events) === resolve(io.cwd, file)) {
+    throw new UsageError(`--events ${flags.events} is the input; refusing to overwrite it`);
+  }
+  const input = await openInput(file, io);
+  const events = flags.events !== undefined ? await openSink(flags.events, io.cwd) : null;
+  const eventSink: Writable = events ?? io.stderr;
+  let errors = 0;
+  let cut = false;
+  try {
+    const { wire, text } = await sniffWire(file, decoded(input));
+    const frames = wire === 'jsonl' ? readJsonlFrames(text) : readSseFrames(text);
+    for await (const item of replayFrames(frames, { recovery: judge.recovery, ruleSet: judge.ruleSet, mode: judge.mode })) {
+      if (item.kind === 'frame') {
+        await write(io.stdout, formatFrame(item.frame, wire));
+        continue;
+      }
+      const d = item.decision;
+      if (d.type === 'problem' && d.severity === 'error') errors++;
+      if (d.type === 'cut') cut = true;
+      await write(eventSink, `${JSON.stringify({ file, ...d })}\n`);
+    }
+  } finally {
+    if (events) await new Promise<void>((done) => events.end(() => done()));
+  }
+  if (errors > 0) return EXIT.FAILURE;
+  return cut ? EXIT.FINDINGS : EXIT.OK;
+}
