@@ -23,4 +23,5 @@ export { SummaryBuilder, isFailing, DEFAULT_FAIL_ON, type ScanSummary, type File
 export { replyRecord, errorRecord, type ReplyRecord, type ErrorRecord, type HitRecord, type CallRecord } from './report/record.js';
 export { loadConfig, parseConfig, ConfigError, type GuardConfig, type FailOn } from './config/load.js';
 export * from './ceiling/index.js';
+export * from './replay/index.js';
 export { run } from './cli/program.js';

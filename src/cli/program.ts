@@ -8,6 +8,7 @@ import { ConfigError } from '../config/load.js';
 import { RuleSetError } from '../inspection/index.js';
 import { registerCeiling } from './commands/ceiling.js';
 import { registerScan } from './commands/scan.js';
+import { registerReplay } from './commands/replay.js';
 import { registerBaseline } from './commands/baseline.js';
 import { registerRules } from './commands/rules.js';
 import { UsageError, EXIT } from './errors.js';
@@ -38,6 +39,7 @@ export function createProgram(io: CliIO, state: CommandState): Command {
   registerBaseline(program, io, state);
   registerRules(program, io, state);
   registerCeiling(program, io, state);
+  registerReplay(program, io, state);
   return program;
 }
 
