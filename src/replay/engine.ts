@@ -108,7 +108,12 @@ export class ReplaySession {
   push(frame: SseFrame): ReplayItem[] {
     this.stats.framesIn++;
     if (frame.line > 0) this.lastLine = frame.line;
-    if (this.cut) return this.drain();
+    if (this.cut) {
+      // nothing more goes out, but the input is still read through, so its own problems are reported
+      const d = frame.data === undefined || frame.data.trim() === '' ? null : decode(frame.data);
+      if (d?.ok && this.acc) for (const e of this.acc.push(d.payload, frame.event, frame.line).errors) this.problem(e);
+      return this.drain();
+    }
     if (frame.data === undefined || frame.data.trim() === '') {
       this.send({ frame, payload: undefined }); // comments, blank lines, keep-alives
       return this.drain();
@@ -153,18 +158,20 @@ export class ReplaySession {
 
   /** End of input: judges a reply left open, lets go of held text, and adds the summary. */
   end(): ReplayItem[] {
-    if (!this.cut && this.acc) {
+    if (!this.cut) {
+      // a call the input left open is inspected with what arrived
+      const blocked = this.inspectCalls([...this.calls.values()], true, this.lastLine);
+      if (blocked) this.cutWith('block', 'guard_blocked', blocked, this.lastLine);
+    }
+    if (this.acc) {
       const res = this.acc.finish();
       for (const e of res.errors) this.problem(e);
-      if (res.replies.length > 0) this.decide(res.replies, null, this.lastLine);
+      if (!this.cut && res.replies.length > 0) this.decide(res.replies, null, this.lastLine);
     }
     if (!this.cut) {
       for (const h of this.held ?? []) this.send(h);
       this.held = null;
       if (this.pending !== '') this.flushPending();
-      // a call the input left open is inspected with what arrived
-      const blocked = this.inspectCalls([...this.calls.values()], true, this.lastLine);
-      if (blocked) this.cutWith('block', 'guard_blocked', blocked, this.lastLine);
     }
     const s = this.stats;
     this.decision({
