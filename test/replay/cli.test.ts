@@ -1,0 +1,53 @@
+/** `guard replay` end to end: output on stdout, decisions on stderr or --events, exit codes. */
+
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ndjson, runGuard } from '../cli/helpers.js';
+import { repliesOf } from './helpers.js';
+
+describe('guard replay', () => {
+  it('recovers a leak: tool-call frames on stdout, decisions as NDJSON on stderr, exit 0', async () => {
+    const r = await runGuard(['replay', 'fixtures/replay/openai-chat-hermes-leak.sse', '--tools', 'get_weather']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain('<tool_call>');
+    expect(repliesOf(r.stdout)[0]!.toolCalls.map((c) => [c.name, c.arguments])).toEqual([['get_weather', { city: 'Tokyo' }]]);
+    expect(ndjson(r.stderr).map((d) => d['type'])).toEqual(['recovered', 'summary']);
+    expect(ndjson(r.stderr)[0]).toMatchObject({ file: 'fixtures/replay/openai-chat-hermes-leak.sse', line: 7, family: 'hermes' });
+  });
+
+  it('--events writes the decisions to a file; a cut in enforce exits 1', async () => {
+    const events = join(mkdtempSync(join(tmpdir(), 'guard-replay-cli-')), 'events.ndjson');
+    const r = await runGuard(['replay', 'fixtures/replay/openai-chat-dangerous-call.sse', '--mode', 'enforce', '--events', events]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.endsWith('data: [DONE]\n\n')).toBe(true);
+    expect(ndjson(readFileSync(events, 'utf8')).map((d) => d['type'])).toEqual(['hit', 'cut', 'summary']);
+  });
+
+  it('reads stdin and the chunks.jsonl form, writing the same form back', async () => {
+    const input = readFileSync('fixtures/capture/chunks/openai-chat-alibaba-qwen-tool-call.vercel-ai.chunks.jsonl', 'utf8');
+    const r = await runGuard(['replay', '-'], { stdin: input });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(input);
+  });
+
+  it('observe passes a dangerous call byte for byte and exits 0', async () => {
+    const r = await runGuard(['replay', 'fixtures/replay/openai-chat-dangerous-call.sse', '--mode', 'observe']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(readFileSync('fixtures/replay/openai-chat-dangerous-call.sse', 'utf8'));
+  });
+
+  it('bad input: a missing file and a bad --mode exit 2; bad JSON in a frame is reported with its line and passed through', async () => {
+    expect((await runGuard(['replay', 'fixtures/replay/nope.sse'])).code).toBe(2);
+    const bad = await runGuard(['replay', 'fixtures/replay/openai-chat-hermes-leak.sse', '--mode', 'strict']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--mode must be one of');
+    const input = 'data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":"stop"}]}\n\ndata: {oops\n\ndata: [DONE]\n\n';
+    const r = await runGuard(['replay', '-'], { stdin: input });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe(input);
+    expect(ndjson(r.stderr)[0]).toMatchObject({ type: 'problem', line: 3, code: 'INVALID_JSON', severity: 'error' });
+  });
+});
