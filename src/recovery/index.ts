@@ -106,28 +106,39 @@ function repeatedMarker(text: string): string | null {
   return null;
 }
 
+/** Markup found in a text: the match, plus the spans of the blocks its family read to their closer. */
+type Found = FamilyMatch & {
+  /** Blocks read completely (opener to closer). Fence and backtick runs inside them are grammar; a
+   * block that failed runs to the end of the text and is not among them (./quotation.ts). */
+  blocks: Array<[number, number]>;
+};
+
 /**
  * Finds and parses the family markup in a text: the family whose markup starts first wins; a
  * known token left outside its blocks makes the match `shape` (stray or mixed markup); known
  * tokens with no readable block make a `shape` match of their family. Returns null when no family
  * token is present.
  */
-function findMarkup(text: string, ctx: ParseContext): FamilyMatch | null {
+function findMarkup(text: string, ctx: ParseContext): Found | null {
   let best: { family: Family; at: number } | null = null;
   for (const family of FAMILIES) {
     const at = family.detect(text);
     if (at >= 0 && (best === null || at < best.at)) best = { family, at };
   }
   if (best !== null) {
-    const m = envelopeOf(text, best.family.parse(text, best.at, ctx));
+    const parsed = best.family.parse(text, best.at, ctx);
+    // A parser that fails pushes its failed block last (from its opener to the end of the text).
+    const blocks = parsed.problem === null ? parsed.spans : parsed.spans.slice(0, -1);
+    const m = envelopeOf(text, parsed);
     if (m.problem === null) {
       const stray = strayMarker(text, m.spans);
       if (stray !== null) {
-        return match(m.family, [...m.spans, [stray.at, stray.at + stray.marker.length]], m.calls,
+        const sm = match(m.family, [...m.spans, [stray.at, stray.at + stray.marker.length]], m.calls,
           shape(`${stray.marker} stands outside the ${m.family} blocks (stray or mixed markup)`));
+        return { ...sm, blocks };
       }
     }
-    return m;
+    return { ...m, blocks };
   }
   const stray = strayMarker(text, []);
   if (stray === null) return null;
@@ -146,7 +157,7 @@ function findMarkup(text: string, ctx: ParseContext): FamilyMatch | null {
     const pieces = unreadMarkupPieces(text, from, ALL_MARKER_TOKENS);
     spans = [[from, pieces.length === 0 ? from : pieces[pieces.length - 1]!.span[1]]];
   }
-  return match(stray.family, spans, [], shape(`${stray.marker} with no readable ${stray.family} call`));
+  return { ...match(stray.family, spans, [], shape(`${stray.marker} with no readable ${stray.family} call`)), blocks: [] };
 }
 
 /** The start of the non-whitespace run that holds index `i` (`function<｜tool▁sep｜>` → `f`). */
@@ -213,14 +224,14 @@ function judge(input: RecoveryInput, options: RecoveryOptions, reasoningFamily: 
   let m = findMarkup(text, ctx);
   if (m === null) {
     const spans = shapeSpans(text, names ? [...names] : []);
-    if (spans.length > 0) m = match('unknown', spans, []);
+    if (spans.length > 0) m = { ...match('unknown', spans, []), blocks: [] };
   }
   if (m === null) {
     return reasoningFamily !== null ? inReasoning('no markup in the visible text') : verdict('no_tags', null, null, 'no tool-call markup in the text');
   }
 
   const ratio = proseRatio(text, callEnvelopes(text, m.spans));
-  const quoted = quotationOf(text, m.spans, ALL_MARKER_TOKENS);
+  const quoted = quotationOf(text, m.spans, ALL_MARKER_TOKENS, m.blocks);
   if (quoted !== null) return verdict(quoted.reason, m.family, ratio, `the ${m.family} markup is quoted (${quoted.detail})`);
   if (ratio > ceiling) {
     return verdict('prose', m.family, ratio, `prose ratio ${ratio.toFixed(2)} is above the ceiling ${ceiling}: the markup is mentioned, not emitted`);

@@ -10,8 +10,13 @@
  * "the syntax is", "do not run", …) → `quoted`;
  * or when it sits inside a sentence: prose words before it and after it on its own line, with no
  * backticks (./envelope.ts inSentence) → `quoted`.
- * Fence and backtick runs that lie inside a markup span are ignored: DeepSeek V3's ```json and
- * backticks inside argument values belong to the markup, not to Markdown (tool-call-markup.md §C.7).
+ * Fence and backtick runs that lie inside a block a family read to its closer are ignored: DeepSeek
+ * V3's ```json and backticks inside argument values belong to the markup, not to Markdown
+ * (tool-call-markup.md §C.7). Runs inside markup that no grammar read to its end (a lone opener, a
+ * cut or broken block, which runs to the end of the text) are Markdown like any other: in
+ * "Use `<tool_call>` tags" the opener's block runs to the end of the text, and ignoring the closing
+ * backtick there made the inline code invisible, so the quotation was convicted as a cut leak.
+ * An inline code span never crosses a blank line (a paragraph break), as in CommonMark.
  */
 
 import { inSentence } from './envelope.js';
@@ -65,20 +70,37 @@ function fencedRegions(text: string, spans: Span[]): Span[] {
   return regions;
 }
 
-/** Inline code regions from backtick runs outside spans and fences. */
+/** The index just past the next blank line (a line holding only whitespace) at or after `from`, or -1. */
+function nextParagraphBreak(text: string, from: number): number {
+  for (let nl = text.indexOf('\n', from); nl >= 0; nl = text.indexOf('\n', nl + 1)) {
+    let k = nl + 1;
+    while (k < text.length && (text[k] === ' ' || text[k] === '\t' || text[k] === '\r')) k++;
+    if (text[k] === '\n') return k;
+  }
+  return -1;
+}
+
+/** Inline code regions from backtick runs outside `skip` (read blocks and fences), each within one paragraph. */
 function inlineCodeRegions(text: string, skip: Span[]): Span[] {
-  const runs: Array<{ at: number; len: number }> = [];
+  const runs: Array<{ at: number; len: number; para: number }> = [];
   const cursor = new SpanCursor(skip);
+  let para = 0;
+  let brk = nextParagraphBreak(text, 0);
   for (let i = text.indexOf('`'); i >= 0; ) {
+    while (brk >= 0 && brk <= i) {
+      para++;
+      brk = nextParagraphBreak(text, brk);
+    }
     let j = i;
     while (j < text.length && text[j] === '`') j++;
-    if (!cursor.inside(i)) runs.push({ at: i, len: j - i });
+    if (!cursor.inside(i)) runs.push({ at: i, len: j - i, para });
     i = text.indexOf('`', j);
   }
-  // next[k]: index of the next run with the same length, found by one backward pass.
+  // next[k]: index of the next run with the same length in the same paragraph, by one backward pass.
   const next = new Array<number>(runs.length).fill(-1);
   const lastByLen = new Map<number, number>();
   for (let k = runs.length - 1; k >= 0; k--) {
+    if (k + 1 < runs.length && runs[k + 1]!.para !== runs[k]!.para) lastByLen.clear();
     next[k] = lastByLen.get(runs[k]!.len) ?? -1;
     lastByLen.set(runs[k]!.len, k);
   }
@@ -130,14 +152,22 @@ export interface Quotation {
  * @param text the reply's visible text.
  * @param markupSpans [start, end) offsets of the markup (String indices).
  * @param markers every family token: only a span holding one can be quoted inside a sentence.
+ * @param blocks the spans of blocks a family read to their closer (default: all of `markupSpans`):
+ *   fence and backtick runs inside them are markup, not Markdown; runs anywhere else count.
  * @returns the quotation (`fenced` / `quoted` with a short description), or null.
  */
-export function quotationOf(text: string, markupSpans: Array<[number, number]>, markers: readonly string[]): Quotation | null {
+export function quotationOf(
+  text: string,
+  markupSpans: Array<[number, number]>,
+  markers: readonly string[],
+  blocks: Array<[number, number]> = markupSpans,
+): Quotation | null {
   const spans = normaliseSpans(markupSpans, text.length);
   if (spans.length === 0) return null;
-  const fences = fencedRegions(text, spans);
+  const grammar = normaliseSpans(blocks, text.length);
+  const fences = fencedRegions(text, grammar);
   if (startsInside(spans, fences)) return { reason: 'fenced', detail: 'inside a Markdown fence' };
-  if (startsInside(spans, inlineCodeRegions(text, normaliseSpans([...spans, ...fences], text.length)))) {
+  if (startsInside(spans, inlineCodeRegions(text, normaliseSpans([...grammar, ...fences], text.length)))) {
     return { reason: 'quoted', detail: 'inside backticks (inline code)' };
   }
   if (startsInBlockQuote(text, spans)) return { reason: 'quoted', detail: 'inside a Markdown block quote' };
