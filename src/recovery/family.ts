@@ -9,7 +9,7 @@
 
 import type { JsonSchema } from '../capture/types.js';
 import { parseArguments } from '../capture/toolcall.js';
-import { isObject, parseJsonValue, scanJson, skipWs, type JsonScan } from './scan.js';
+import { indexOutsideStrings, isObject, parseJsonValue, scanJson, skipWs, trimEnd, type JsonScan } from './scan.js';
 import { typeParameter } from './typing.js';
 
 /** One call as the markup spells it, before any recovery decision. */
@@ -23,6 +23,9 @@ export interface FamilyCall {
   arguments: Record<string, unknown> | null;
   /** Why `arguments` is null. */
   argumentsError: string | null;
+  /** True when the call's own JSON (name and arguments together, Hermes style) does not parse, so
+   * `name` is '' and unknown: the call is `bad_arguments`, never `unadvertised`. */
+  nameUnread?: boolean;
 }
 
 /** A defect of the envelope itself. */
@@ -91,12 +94,28 @@ export type JsonAt =
 /**
  * Delimits the JSON object/array that starts at the first non-whitespace character from `i`.
  * The text ending inside it is `truncated`; anything else where JSON should start is `shape`.
+ *
+ * With `bounds.closer` (the token the grammar puts after the JSON): when the brackets do not
+ * balance (one left open, or a mismatched one) but the closer follows outside every JSON string,
+ * the text was not cut there: the envelope is complete and the JSON is malformed. The value then
+ * runs to the closer (whitespace trimmed), so parsing it fails and the call is `bad_arguments`.
+ * When `bounds.opener` (the next call's opener) comes first, outside strings, the block was never
+ * closed and another begins: `shape`. A text that ends inside a JSON string is cut (`truncated`),
+ * whatever that string holds.
  */
-export function jsonAt(text: string, i: number, what: string): JsonAt {
+export function jsonAt(text: string, i: number, what: string, bounds?: { closer: string; opener?: string }): JsonAt {
   const start = skipWs(text, i);
   if (start >= text.length) return { ok: false, problem: truncated(`the text ends before the ${what}`) };
-  if (text[start] !== '{' && text[start] !== '[') return { ok: false, problem: shape(`the ${what} is not JSON`) };
+  if (text[start] !== '{' && text[start] !== '[') return { ok: false, problem: shape(`the ${what} does not start with { or [`) };
   const scan = scanJson(text, start);
+  if ((scan.end < 0 && !scan.inString) || scan.error !== null) {
+    const c = bounds === undefined ? -1 : indexOutsideStrings(text, start, bounds.closer);
+    if (c >= 0 && (scan.end < 0 || c >= scan.end)) {
+      const o = bounds?.opener === undefined ? -1 : indexOutsideStrings(text, start, bounds.opener);
+      if (o >= 0 && o < c) return { ok: false, problem: shape(`the ${what} is not closed before the next ${bounds!.opener}`) };
+      return { ok: true, start, end: trimEnd(text, start, c), scan };
+    }
+  }
   if (scan.end < 0) return { ok: false, problem: truncated(`the text ends inside the ${what}`) };
   return { ok: true, start, end: scan.end, scan };
 }
@@ -112,7 +131,7 @@ export function jsonAt(text: string, i: number, what: string): JsonAt {
 export function callsFromJsonCallValue(text: string, at: { start: number; end: number; scan: JsonScan }): { calls: FamilyCall[] } | { problem: FamilyProblem } {
   const raw = text.slice(at.start, at.end);
   const parsed = parseJsonValue(raw);
-  if (!parsed.ok) return { calls: [{ name: '', argumentsRaw: raw, arguments: null, argumentsError: `call object is ${parsed.error}` }] };
+  if (!parsed.ok) return { calls: [{ name: '', argumentsRaw: raw, arguments: null, argumentsError: `the call JSON ${parsed.error.startsWith('duplicate') ? `has a ${parsed.error}` : `is ${parsed.error}`}`, nameUnread: true }] };
   const entries = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
   if (entries.length === 0) return { problem: shape('an empty call list') };
   const calls: FamilyCall[] = [];

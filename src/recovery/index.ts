@@ -249,13 +249,16 @@ function judge(input: RecoveryInput, options: RecoveryOptions, reasoningFamily: 
   if (names === null) {
     return verdict('no_advertised_tools', m.family, ratio, 'the capture does not list the advertised tools and none were given');
   }
-  const stranger = m.calls.find((c) => !names.has(c.name));
+  // A call whose own JSON does not parse has no name to check: it is bad_arguments below.
+  const stranger = m.calls.find((c) => c.nameUnread !== true && !names.has(c.name));
   if (stranger !== undefined) {
     return verdict('unadvertised', m.family, ratio, `the markup calls "${stranger.name.slice(0, 80)}", which the request did not advertise`);
   }
   const bad = m.calls.find((c) => c.arguments === null);
   if (bad !== undefined) {
-    return verdict('bad_arguments', m.family, ratio, `arguments of "${bad.name}": ${bad.argumentsError ?? 'not a JSON object'}`);
+    const why = bad.argumentsError ?? 'the arguments are not a JSON object';
+    return verdict('bad_arguments', m.family, ratio,
+      bad.nameUnread === true ? `${m.family} markup: the block is closed, but ${why}` : `arguments of "${bad.name.slice(0, 80)}": ${why}`);
   }
   const seed = typeof input.idSeed === 'string' ? input.idSeed : '';
   const calls: RecoveredCall[] = m.calls.map((c, i) => ({

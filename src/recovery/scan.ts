@@ -54,6 +54,8 @@ export function trimEnd(text: string, start: number, end: number): number {
 export interface JsonScan {
   /** Index just past the value, or -1 when the text ends before the value closes. */
   end: number;
+  /** True when `end` is -1 because the text ends inside a JSON string (not just with brackets open). */
+  inString: boolean;
   /** A structural problem the scanner saw (mismatched bracket), or null. */
   error: string | null;
   /** The first key seen twice in one object, or null. JSON.parse would silently keep the last. */
@@ -78,7 +80,7 @@ interface Frame {
  * @returns the extent; `end` is -1 when the text ends inside the value (a truncation).
  */
 export function scanJson(text: string, start: number): JsonScan {
-  const out: JsonScan = { end: -1, error: null, duplicateKey: null, members: new Map() };
+  const out: JsonScan = { end: -1, inString: false, error: null, duplicateKey: null, members: new Map() };
   const stack: Frame[] = [];
   let memberKey: string | null = null;
   let memberStart = -1;
@@ -93,7 +95,10 @@ export function scanJson(text: string, start: number): JsonScan {
     if (ch === '"') {
       let j = i + 1;
       while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
-      if (j >= text.length) return out; // the text ends inside a string
+      if (j >= text.length) {
+        out.inString = true; // the text ends inside a string
+        return out;
+      }
       const top = stack[stack.length - 1];
       if (top && top.kind === '{' && top.expectKey) {
         let key: string;
@@ -134,6 +139,30 @@ export function scanJson(text: string, start: number): JsonScan {
     i++;
   }
   return out;
+}
+
+/**
+ * The first index ≥ `from` where `needle` occurs outside a JSON string, reading the text from `from`
+ * as JSON tokens (a `"` opens or closes a string, `\` escapes inside one). Used to find a family's
+ * closer after JSON whose brackets do not balance: the closer that follows the last string is the
+ * envelope's end, one inside a string value is not. Linear.
+ *
+ * @param text the whole text.
+ * @param from where the JSON value starts (outside any string).
+ * @param needle the closer to look for.
+ * @returns its index, or -1 when every occurrence lies inside a string (or there is none).
+ */
+export function indexOutsideStrings(text: string, from: number, needle: string): number {
+  let inString = false;
+  for (let i = from; i < text.length; i++) {
+    const ch = text[i];
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === needle[0] && text.startsWith(needle, i)) return i;
+  }
+  return -1;
 }
 
 /** A JSON value parsed from a delimited slice, or why it could not be. */

@@ -61,11 +61,11 @@ describe('reason precedence (one reason per refusal)', () => {
     expect(recoverReply(input(`Do not run this:\n${HERMES}`), opts).reason).toBe('quoted');
     expect(recoverReply(input(`The syntax is\n${HERMES}`), opts).reason).toBe('quoted');
   });
-  it('a stuttered opener is degenerate; junk inside an envelope is shape; a missing closer is truncated', () => {
+  it('a stuttered opener is degenerate; junk inside an envelope, or the next opener where a closer belongs, is shape', () => {
     expect(recoverReply(input('<tool_call>\n<tool_call>\n<tool_call>'), opts).reason).toBe('degenerate');
     expect(recoverReply(input('<｜DSML｜function_calls><｜DSML｜function_calls>x'), opts).reason).toBe('degenerate');
     expect(recoverReply(input('<tool_call>{"name": "get_weather", "arguments": {}} junk </tool_call>'), opts).reason).toBe('shape');
-    expect(recoverReply(input('<tool_call>{"name": "get_weather", "arguments": {}}\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>'), opts).reason).toBe('truncated');
+    expect(recoverReply(input('<tool_call>{"name": "get_weather", "arguments": {}}\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>'), opts).reason).toBe('shape');
   });
   it('markup only in the reasoning of a reply with blank text is quoted, with its family, never no_text', () => {
     const v = recoverReply(input('', { reasoning: HERMES }), opts);

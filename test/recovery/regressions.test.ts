@@ -51,3 +51,66 @@ describe('inline code makes the markup inside it a quotation, for every family',
     expect(brief(v)).toEqual(['refused', 'truncated', 'hermes']);
   });
 });
+
+describe('reason codes say what docs/reason-codes.md says: cut is truncated, malformed is shape, closed but unparseable is bad_arguments', () => {
+  // ggml-org/llama.cpp#12153 (leaks.jsonl h049, shortened to two calls): the first block has no
+  // </tool_call>, the next <tool_call> follows its JSON. The text goes on, so nothing was cut.
+  const h049 = '<tool_call>\n{"name": "aiCreatePlan", "arguments": {"id": "math_operation_plan"}}\n<tool_call>\n{"name": "aiAddFunctionStepToPlan", "arguments": {"id": "1"}}\n</tool_call>';
+  it('an unclosed block followed by the next opener is shape, not truncated (h049)', () => {
+    const v = judge(h049, ['aiCreatePlan', 'aiAddFunctionStepToPlan']);
+    expect([...brief(v), v.detail]).toEqual(['refused', 'shape', 'hermes', 'hermes markup: a block has no </tool_call>: the next <tool_call> follows its JSON']);
+  });
+  it('unbalanced JSON that </tool_call> closes is bad_arguments, and no detail claims the text ends', () => {
+    const v = judge('<tool_call>{"name": "bash", "arguments": {"command": "ls"}</tool_call>');
+    expect(brief(v)).toEqual(['refused', 'bad_arguments', 'hermes']);
+    expect(v.detail).toMatch(/^hermes markup: the block is closed, but the call JSON is not valid JSON: /);
+    expect(v.detail).not.toContain('ends');
+    // A call whose JSON does not parse has no name to check: bad_arguments, never unadvertised "".
+    expect(judge('<tool_call>{"name": "bash", "arguments": {"command": ls}}</tool_call>').reason).toBe('bad_arguments');
+    // A mismatched bracket closed by the block's closer is the same kind.
+    expect(judge('<tool_call>{"name": "bash", "arguments": {"command": ["ls"}}</tool_call>').reason).toBe('bad_arguments');
+  });
+  it('unbalanced JSON whose brackets never close before the next opener is shape; a cut inside a string is truncated', () => {
+    const v = judge('<tool_call>{"name": "bash"<tool_call>{"name": "bash", "arguments": {}}</tool_call>');
+    expect([...brief(v), v.detail]).toEqual(['refused', 'shape', 'hermes', 'hermes markup: the tool call JSON is not closed before the next <tool_call>']);
+    // The closer inside a string value of a cut call is text of the value, not the envelope's end.
+    const cut = judge('<tool_call>{"name": "bash", "arguments": {"command": "echo </tool_call> and mo');
+    expect([...brief(cut), cut.detail]).toEqual(['refused', 'truncated', 'hermes', 'hermes markup: the text ends inside the tool call JSON']);
+  });
+  it.each([
+    ['kimi-k2', '<|tool_calls_section_begin|><|tool_call_begin|>functions.bash:0<|tool_call_argument_begin|>{"command": "ls"<|tool_call_end|><|tool_calls_section_end|>'],
+    ['deepseek-v3.1', '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>bash<｜tool▁sep｜>{"command": "ls"<｜tool▁call▁end｜><｜tool▁calls▁end｜>'],
+    ['deepseek-v3', '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>bash\n```json\n{"command": "ls"\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>'],
+    ['llama3-function', '<function=bash>{"command": "ls"</function>'],
+    ['dsml-v3.2', '<｜DSML｜function_calls>\n<｜DSML｜invoke name="bash">{"command": "ls"</｜DSML｜invoke>\n</｜DSML｜function_calls>'],
+    ['harmony', '<|start|>assistant<|channel|>commentary to=functions.bash <|constrain|>json<|message|>{"command": "ls"<|call|>'],
+    ['llama4', '<|python_start|>{"name": "bash", "parameters": {"command": "ls"}<|python_end|>'],
+  ])('%s: arguments JSON left open but closed by the call closer is bad_arguments', (family, text) => {
+    const v = judge(text);
+    expect(brief(v)).toEqual(['refused', 'bad_arguments', family]);
+    expect(v.detail).not.toContain('ends');
+  });
+  it('the same blocks cut inside their JSON stay truncated', () => {
+    expect(brief(judge('<|tool_calls_section_begin|><|tool_call_begin|>functions.bash:0<|tool_call_argument_begin|>{"command": "l'))).toEqual(['refused', 'truncated', 'kimi-k2']);
+    expect(brief(judge('<function=bash>{"command": "ls"'))).toEqual(['refused', 'truncated', 'llama3-function']);
+  });
+  it('a parameter value running into the next parameter is shape (the closer is missing, the text goes on)', () => {
+    const v = judge('<tool_call>\n<function=bash>\n<parameter=command>\nls\n<parameter=cwd>\n/\n</parameter>\n</function>\n</tool_call>');
+    expect([...brief(v), v.detail]).toEqual(['refused', 'shape', 'qwen3-coder', 'qwen3-coder markup: </parameter> of parameter "command" is missing: its value runs into another tag']);
+    const g = judge('<tool_call>bash\n<arg_key>command</arg_key>\n<arg_value>ls\n<arg_key>cwd</arg_key>\n<arg_value>/</arg_value>\n</tool_call>');
+    expect([...brief(g), g.detail]).toEqual(['refused', 'shape', 'glm', 'glm markup: </arg_value> is missing: the value of <arg_value> runs into the next element']);
+  });
+  it('leaks.jsonl h005 and h012: malformed structure comes before the arguments in the precedence, so both are shape', () => {
+    // QwenLM/Qwen3-Coder#457: a parameter tag with its name run into its value and no <function=…>:
+    // there is no call whose arguments could be judged.
+    const h005 = judge('<parameter=command=create</parameter>', ['str_replace_editor']);
+    expect([...brief(h005), h005.detail]).toEqual(['refused', 'shape', 'qwen3-coder', 'qwen3-coder markup: <parameter= with no readable qwen3-coder call']);
+    // anomalyco/opencode#24566: the container opener lacks ">" (and the string="false" value is
+    // not JSON either); the envelope's defect is reported first, as for every family.
+    const h012 = judge('<｜DSML｜tool_calls\n<｜DSML｜invoke name="question">\n<｜DSML｜parameter name="questions" string="false">[{"question": "xxx：", "options": {"label": "xxx", "description": "xxx"}, {"label": "xxx", "description": "xxx"}, "header": "xxx"}]</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>', ['question']);
+    expect([...brief(h012), h012.detail]).toEqual(['refused', 'shape', 'dsml-v4', 'dsml-v4 markup: the tool_calls opener is not closed by ">"']);
+    // With the ">" in place the same reply is bad_arguments, for the value.
+    const fixed = judge('<｜DSML｜tool_calls>\n<｜DSML｜invoke name="question">\n<｜DSML｜parameter name="questions" string="false">[{"a": 1}, {"b": 2}, "x": 3]</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>', ['question']);
+    expect(brief(fixed)).toEqual(['refused', 'bad_arguments', 'dsml-v4']);
+  });
+});

@@ -25,8 +25,8 @@ function readCall(sc: Scanner, i: number): { call: FamilyCall; end: number; v3: 
   const text = sc.text;
   const sep = sc.find(SEP, i);
   const callEnd = sc.find(CALL_END, i);
+  if (callEnd >= 0 && (sep < 0 || callEnd < sep)) return { problem: shape('a call has no <｜tool▁sep｜>') };
   if (sep < 0) return { problem: truncated('the text ends before <｜tool▁sep｜>') };
-  if (callEnd >= 0 && callEnd < sep) return { problem: shape('a call has no <｜tool▁sep｜>') };
   const head = text.slice(i, sep);
   const afterSep = skipWs(text, sep + SEP.length);
   let v3: boolean;
@@ -41,7 +41,7 @@ function readCall(sc: Scanner, i: number): { call: FamilyCall; end: number; v3: 
     if (head !== 'function') return { problem: shape(`a call's type is "${head.slice(0, 40)}", not "function"`) };
     v3 = true;
     const nl = text.indexOf('\n', sep);
-    if (nl < 0) return { problem: truncated('the text ends inside the tool name') };
+    if (nl < 0) return { problem: callEnd > sep ? shape('no newline and ```json after the tool name') : truncated('the text ends inside the tool name') };
     name = text.slice(sep + SEP.length, nl);
     const f = skipWs(text, nl);
     if (f >= text.length || text.length - f < FENCE.length + 4) return { problem: truncated('the text ends before ```json') };
@@ -49,7 +49,7 @@ function readCall(sc: Scanner, i: number): { call: FamilyCall; end: number; v3: 
     jsonFrom = f + '```json'.length;
   }
   if (name === '' || name.includes('<') || name.includes('\n')) return { problem: shape('a call has no usable tool name') };
-  const j = jsonAt(text, jsonFrom, 'arguments');
+  const j = jsonAt(text, jsonFrom, 'arguments', { closer: v3 ? FENCE : CALL_END, opener: CALL_BEGIN });
   if (!j.ok) return { problem: j.problem };
   let k = skipWs(text, j.end);
   if (v3) {

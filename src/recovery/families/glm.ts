@@ -38,7 +38,7 @@ function element(sc: Scanner, i: number, open: string, close: string): { value: 
   const e = sc.find(close, i + open.length);
   if (e < 0) return { problem: truncated(`the text ends before ${close}`) };
   const value = sc.text.slice(i + open.length, e);
-  if (value.includes(KEY) || value.includes(VAL)) return { problem: truncated(`${open} runs into another element (a closer is missing)`) };
+  if (value.includes(KEY) || value.includes(VAL)) return { problem: shape(`${close} is missing: the value of ${open} runs into the next element`) };
   return { value, end: e + close.length };
 }
 

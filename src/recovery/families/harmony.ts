@@ -55,7 +55,7 @@ function walk(text: string, from: number, stopAtFirstCall: boolean): FamilyMatch
       if (stopAtFirstCall) return done();
       let name = r[1]!;
       if (name.startsWith('functions.')) name = name.slice('functions.'.length);
-      const j = jsonAt(text, bodyStart, 'arguments');
+      const j = jsonAt(text, bodyStart, 'arguments', { closer: CALL, opener: START });
       if (!j.ok) {
         spans.push([hs, text.length]);
         return done(j.problem);

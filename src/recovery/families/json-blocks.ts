@@ -38,8 +38,9 @@ export function detectJsonBlock(text: string, opener: string): number {
 
 /**
  * Reads every block from `from`. Stops at the first defect: the text ending inside a block or
- * before its closer is `truncated`; a block whose body is not JSON, or text between the JSON and
- * the closer, is `shape`.
+ * before its closer is `truncated`; a block whose body is not JSON, text between the JSON and
+ * the closer, or the next opener where the closer belongs, is `shape`; JSON whose brackets do not
+ * balance but that the closer ends is a complete block with unparseable JSON (`bad_arguments`).
  */
 export function parseJsonBlocks(text: string, from: number, g: JsonBlockGrammar): FamilyMatch {
   const sc = new Scanner(text);
@@ -47,7 +48,7 @@ export function parseJsonBlocks(text: string, from: number, g: JsonBlockGrammar)
   const calls: FamilyCall[] = [];
   const toEnd = (o: number): [number, number] => [o, text.length];
   for (let o = sc.find(g.opener, from); o >= 0; o = sc.find(g.opener, spans[spans.length - 1]![1])) {
-    const j = jsonAt(text, o + g.opener.length, 'tool call JSON');
+    const j = jsonAt(text, o + g.opener.length, 'tool call JSON', g.closer === null ? undefined : { closer: g.closer, opener: g.opener });
     if (!j.ok) {
       spans.push(toEnd(o));
       return match(g.family, spans, calls, j.problem);
@@ -66,7 +67,8 @@ export function parseJsonBlocks(text: string, from: number, g: JsonBlockGrammar)
       else {
         spans.push(toEnd(o));
         if (k >= text.length) return match(g.family, spans, calls, truncated(`the text ends before ${g.closer}`));
-        if (sc.at(k, g.opener)) return match(g.family, spans, calls, truncated(`a block lacks ${g.closer} before the next ${g.opener}`));
+        // The text goes on: the closer is missing, not cut off (malformed structure).
+        if (sc.at(k, g.opener)) return match(g.family, spans, calls, shape(`a block has no ${g.closer}: the next ${g.opener} follows its JSON`));
         return match(g.family, spans, calls, shape(`text between the call JSON and ${g.closer}`));
       }
     }

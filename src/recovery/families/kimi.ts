@@ -60,7 +60,7 @@ export const kimi: Family = {
         const idStart = skipWs(text, i + CALL_BEGIN.length);
         const id = CALL_ID.exec(text.slice(idStart, trimEnd(text, idStart, a)));
         if (!id) return fail(shape('a call id that is not [functions.]NAME:INDEX'));
-        const j = jsonAt(text, a + ARG_BEGIN.length, 'arguments');
+        const j = jsonAt(text, a + ARG_BEGIN.length, 'arguments', { closer: CALL_END, opener: CALL_BEGIN });
         if (!j.ok) return fail(j.problem);
         const k = skipWs(text, j.end);
         if (k >= text.length) return fail(truncated(`the text ends before ${CALL_END}`));

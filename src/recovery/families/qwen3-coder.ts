@@ -67,7 +67,7 @@ function readFunction(sc: Scanner, f: number, ctx: ParseContext): { call: Family
   if ('problem' in n) return n;
   let k = skipWs(text, n.end);
   if (text[k] === '{') {
-    const j = jsonAt(text, k, 'arguments');
+    const j = jsonAt(text, k, 'arguments', { closer: END_FN, opener: FN });
     if (!j.ok) return j;
     k = skipWs(text, j.end);
     if (k >= text.length) return { problem: truncated(`the text ends before ${END_FN}`) };
@@ -86,7 +86,7 @@ function readFunction(sc: Scanner, f: number, ctx: ParseContext): { call: Family
     if (e < 0) return { problem: truncated(`the text ends before ${END_PARAM}`) };
     const raw = text.slice(key.end, e);
     if (raw.includes(PARAM) || raw.includes(FN) || raw.includes(END_FN)) {
-      return { problem: truncated(`parameter "${key.value}" runs into another tag (a closer is missing)`) };
+      return { problem: shape(`${END_PARAM} of parameter "${key.value}" is missing: its value runs into another tag`) };
     }
     params.push({ key: key.value, value: stripFraming(raw), mode: 'schema' });
     k = e + END_PARAM.length;

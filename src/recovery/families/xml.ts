@@ -134,7 +134,7 @@ function readInvoke(sc: Scanner, i: number, g: InvokeGrammar, ctx: ParseContext)
   if (a.selfClosing) return { problem: shape('a self-closing invoke') };
   let k = skipWs(text, a.end);
   if (g.jsonBody && text[k] === '{') {
-    const j = jsonAt(text, k, 'invoke JSON body');
+    const j = jsonAt(text, k, 'invoke JSON body', { closer: endInvoke, opener: `${open}invoke` });
     if (!j.ok) return j;
     k = skipWs(text, j.end);
     if (k >= text.length) return { problem: truncated(`the text ends before ${endInvoke}`) };
