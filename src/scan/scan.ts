@@ -53,12 +53,20 @@ export function internalError(file: string, line: number | null, e: unknown): Ca
 export async function* scanInputs(args: string[], options: ScanOptions): AsyncGenerator<ScanEvent> {
   const { inputs, errors } = await expandInputs(args, options.cwd);
   for (const error of errors) yield { kind: 'error', error };
-  for (const file of inputs) {
-    const input: Readable = file === '-' ? options.stdin : createReadStream(resolve(options.cwd, file));
-    for await (const item of readCapture(file, input, options.read)) {
-      if (item.kind === 'reply') yield judgeSafely(item.reply, options.judge);
-      else if (item.kind === 'error') yield { kind: 'error', error: item.error };
-      else yield item;
-    }
+  for (const file of inputs) yield* scanFile(file, options);
+}
+
+/**
+ * Reads and judges one capture in this thread: every reply's verdict and every problem in input
+ * order, then the file's `file-end`.
+ *
+ * @param file a path (relative to `options.cwd`) or `-` for `options.stdin`.
+ */
+export async function* scanFile(file: string, options: ScanOptions): AsyncGenerator<ScanEvent> {
+  const input: Readable = file === '-' ? options.stdin : createReadStream(resolve(options.cwd, file));
+  for await (const item of readCapture(file, input, options.read)) {
+    if (item.kind === 'reply') yield judgeSafely(item.reply, options.judge);
+    else if (item.kind === 'error') yield { kind: 'error', error: item.error };
+    else yield item;
   }
 }

@@ -19,7 +19,8 @@ import { judgedReply } from '../../report/findings.js';
 import { formatFromFileName, REPORT_FORMATS, type ReportFormat } from '../../report/reporter.js';
 import { plural, printable } from '../../report/printable.js';
 import { formatSummary } from '../../report/text.js';
-import { internalError, scanInputs } from '../../scan/scan.js';
+import { defaultJobs, scanInputsParallel } from '../../scan/parallel.js';
+import { internalError } from '../../scan/scan.js';
 import { DEFAULT_FAIL_ON, SummaryBuilder } from '../../scan/summary.js';
 import { resolveEngines, type EngineFlags } from '../engines.js';
 import { UsageError } from '../errors.js';
@@ -39,6 +40,7 @@ interface ScanFlags extends EngineFlags {
   inlineAllow?: boolean;
   redact?: boolean;
   maxLineBytes?: string;
+  jobs?: string;
   quiet?: boolean;
   color?: boolean;
 }
@@ -81,6 +83,7 @@ export function registerScan(program: Command, io: CliIO, state: CommandState): 
     .option('--no-inline-allow', 'ignore allow marks in records\' harness metadata ("guard": {"allow": [...]})')
     .option('--no-redact', 'show secrets in excerpts instead of masking them')
     .option('--max-line-bytes <bytes>', 'longest input line read; longer lines are reported and skipped (default: 256 MiB)')
+    .option('-j, --jobs <n>', 'worker threads reading files in parallel; 1 reads in this thread (default: the number of cores, fewer for small inputs)')
     .option('-q, --quiet', 'no summary on stderr')
     .action(async (paths: string[], flags: ScanFlags) => {
       state.exitCode = await scanCommand(paths, { ...flags, color: program.opts()['color'] as boolean | undefined }, io);
@@ -153,6 +156,7 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
   const judge = await resolveEngines(config, flags);
   const failOn = flags.failOn ?? config.scan.failOn ?? DEFAULT_FAIL_ON;
   const maxLineBytes = flags.maxLineBytes === undefined ? undefined : positiveInt('--max-line-bytes', flags.maxLineBytes);
+  const jobs = flags.jobs === undefined ? defaultJobs() : positiveInt('--jobs', flags.jobs);
   const format = chooseFormat(flags, io);
   const baseline = flags.baseline === undefined ? null : await loadBaseline(flags.baseline, io.cwd);
   const out = chalkFor(io.stdout, io.env, flags.color);
@@ -191,8 +195,10 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
       summary.addError(error);
       reporter.error(error);
     }
+    // workers compile the same rule set from the same config object and engine flags
+    const parallel = { jobs, auto: flags.jobs === undefined, setup: { config, flags: { mode: flags.mode, tools: flags.tools, proseCeiling: flags.proseCeiling } } };
     const events = args.length
-      ? scanInputs(args, { judge, read: { inputFormat: flags.inputFormat, maxLineBytes }, stdin: io.stdin, cwd: io.cwd })
+      ? scanInputsParallel(args, { judge, read: { inputFormat: flags.inputFormat, maxLineBytes }, stdin: io.stdin, cwd: io.cwd }, parallel)
       : (async function* () {})();
     for await (const ev of events) {
       if (ev.kind === 'reply') {

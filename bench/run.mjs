@@ -1,0 +1,96 @@
+/**
+ * `npm run bench`: guard's scan throughput against the floor of reading and parsing the same
+ * bytes, one job against several, peak memory, and inspection / recovery against two peers.
+ * A script, not a test: CI does not run it. docs/performance.md records its figures.
+ *
+ * Usage: node bench/run.mjs [--size 200MB] [--seed 1] [--jobs 2] [--dir DIR] [--peer-seconds 2]
+ *        [--no-peers] [--keep]
+ * The capture set is generated under DIR (default: $TMPDIR/guard-bench-<size>-<seed>) and
+ * removed afterwards unless --keep (a kept set is reused by the next run with the same size and seed).
+ */
+
+import { existsSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generate, parseSize } from './generate.mjs';
+import { measure } from './measure.mjs';
+import { comparePeers } from './peers.mjs';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+function option(name, fallback) {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 && i + 1 < process.argv.length ? process.argv[i + 1] : fallback;
+}
+const flag = (name) => process.argv.includes(`--${name}`);
+
+const sizeArg = option('size', '200MB');
+const size = parseSize(sizeArg);
+const seed = Number(option('seed', '1'));
+const jobs = Number(option('jobs', '2'));
+const dir = option('dir', join(tmpdir(), `guard-bench-${size}-${seed}`));
+const peerSeconds = Number(option('peer-seconds', '2'));
+
+if (!existsSync(join(ROOT, 'dist/index.js'))) {
+  console.error('bench: dist/ is missing; run `npm run build` first (npm run bench does)');
+  process.exit(2);
+}
+
+const mb = (bytes) => bytes / 1e6;
+const fmt = (x, d = 1) => (x === null || x === undefined || Number.isNaN(x) ? 'n/a' : x.toFixed(d));
+
+console.log(`machine: ${availableParallelism()} cores (nproc), ${cpus()[0]?.model ?? 'unknown CPU'}, node ${process.version}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+console.log(`generating ${sizeArg} (seed ${seed}) in ${dir} ...`);
+const t0 = Date.now();
+const set = await generate(dir, size, seed);
+const files = set.files.map((f) => join(dir, f.name));
+console.log(`  ${set.files.length} files, ${fmt(mb(set.bytes))} MB, ${set.replies} replies (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+
+/** Reply and problem counts from guard's summary line on stderr. */
+function summaryCounts(stderr) {
+  const m = /(\d+) files?, (\d+) repl(?:y|ies)/.exec(stderr);
+  return m ? { files: Number(m[1]), replies: Number(m[2]) } : null;
+}
+
+const rows = [];
+const node = process.execPath;
+
+const floor = await measure(node, [join(ROOT, 'bench/floor.mjs'), ...files], { stdout: 'pipe' });
+if (floor.code !== 0) throw new Error(`floor failed: ${floor.stderr}`);
+rows.push({ name: '(a) floor: lines + JSON.parse', ...floor, replies: set.replies });
+
+for (const j of [1, jobs]) {
+  const r = await measure(node, [join(ROOT, 'bin/guard.js'), 'scan', dir, '--format', 'ndjson', '--jobs', String(j)], { stdout: 'ignore' });
+  const counts = summaryCounts(r.stderr);
+  if (!counts) throw new Error(`guard scan --jobs ${j} printed no summary (exit ${r.code}): ${r.stderr.slice(0, 500)}`);
+  if (counts.replies !== set.replies) console.warn(`  warning: guard counted ${counts.replies} replies, the generator wrote ${set.replies}`);
+  rows.push({ name: `(${j === 1 ? 'b' : 'c'}) guard scan --format ndjson --jobs ${j}`, ...r, replies: counts.replies });
+}
+
+console.log('');
+console.log('| run | wall s | CPU s | MB/s | replies/s | peak RSS MB |');
+console.log('|---|---:|---:|---:|---:|---:|');
+for (const r of rows) {
+  const s = r.wallMs / 1000;
+  console.log(`| ${r.name} | ${fmt(s, 2)} | ${fmt(r.cpuMs === null ? null : r.cpuMs / 1000, 2)} | ${fmt(mb(set.bytes) / s)} | ${fmt(r.replies / s, 0)} | ${fmt(r.maxRssKb === null ? null : r.maxRssKb / 1024)} |`);
+}
+const [a, b, c] = rows;
+console.log('');
+console.log(`(b)/(a) time: ${fmt(b.wallMs / a.wallMs, 2)}x (target <= 2.5x)`);
+console.log(`(c) scaling over (b): ${fmt(b.wallMs / c.wallMs, 2)}x with --jobs ${jobs} (target >= 1.7x on two cores)`);
+console.log(`peak RSS (b) ${fmt(b.maxRssKb / 1024)} MB, (c) ${fmt(c.maxRssKb / 1024)} MB (target < 200 MB on 1 GB, flat as size grows)`);
+
+if (!flag('no-peers')) {
+  console.log('');
+  console.log(`peers (${peerSeconds} s per side) ...`);
+  const lib = await import('../dist/index.js');
+  const p = await comparePeers(lib, peerSeconds);
+  console.log(`inspection: guard inspectCalls ${fmt(p.inspection.guardUs)} us/call, cc-safety-net checkCommand ${fmt(p.inspection.peerUs)} us/call over ${p.inspection.cases} commands: ratio ${fmt(p.inspection.ratio, 2)} (target <= 1)`);
+  console.log(`recovery: guard recoverReply ${fmt(p.recovery.guardUs)} us/reply, @ai-sdk-tool/parser hermes ${fmt(p.recovery.peerUs)} us/reply over ${p.recovery.cases} Hermes leaks: ratio ${fmt(p.recovery.ratio, 2)}; same call names on ${p.recovery.agree}/${p.recovery.cases}`);
+}
+
+if (!flag('keep')) {
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(`${dir}.manifest.json`, { force: true });
+}

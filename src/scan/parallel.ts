@@ -1,0 +1,287 @@
+/**
+ * `guard scan --jobs N`: files spread over worker threads (node:worker_threads), events yielded in
+ * the same order as the one-thread scan of src/scan/scan.ts.
+ *
+ * Order: files are yielded one after another in input order. The current file's events are
+ * yielded as its worker sends them; a later file's events are held until every earlier file is
+ * done. Holding is bounded: past {@link HELD_BATCHES} batches held for one file, its worker is not
+ * acknowledged and stops (src/scan/worker.ts waits after WINDOW unacknowledged batches), so memory
+ * is bounded by workers × (HELD_BATCHES + WINDOW) × batch events, whatever the input size.
+ *
+ * Failure: a worker that dies (an uncaught exception, out of memory) costs only the rest of the
+ * file it was reading: the events it sent are kept, one INTERNAL_ERROR names the file, the file
+ * ends, a new worker takes the next file. Stdin (`-`) is read in the main thread.
+ */
+
+import { stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { expandInputs } from '../capture/files.js';
+import type { CaptureError, CaptureFormat } from '../capture/types.js';
+import { scanFile, type ScanEvent, type ScanOptions } from './scan.js';
+import type { FromWorker, ToWorker, WorkerSetup } from './worker-protocol.js';
+
+/** Batches held for a file that is not yet the current one before its worker must wait. */
+export const HELD_BATCHES = 16;
+
+/** Input bytes per thread when `--jobs` is not given: smaller scans do not start threads they cannot use. */
+export const AUTO_BYTES_PER_THREAD = 8 * 1024 * 1024;
+
+/** Events per message from a worker. */
+export const DEFAULT_BATCH = 64;
+
+/** The default `--jobs`: the cores Node may use (os.availableParallelism). */
+export function defaultJobs(): number {
+  return Math.max(1, availableParallelism());
+}
+
+/** What {@link scanInputsParallel} needs besides the one-thread options. */
+export interface ParallelOptions {
+  /** Most worker threads to run (at most one per file); 1 or less scans in this thread. */
+  jobs: number;
+  /**
+   * True when `jobs` is the default rather than the user's `--jobs`: then small inputs use fewer
+   * threads (one per {@link AUTO_BYTES_PER_THREAD} of input), since each thread pays its own
+   * start-up (the bash grammar and the rule set) before it reads a byte.
+   */
+  auto?: boolean;
+  /** The worker setup: the same config and engine flags the main thread's engines came from. */
+  setup: Omit<WorkerSetup, 'read' | 'batch'> & { batch?: number };
+}
+
+/**
+ * The worker script: beside this module once built (dist/scan/worker.js); when this module runs
+ * from its TypeScript source (tests), the built one in dist/, which `npm test` builds first.
+ */
+export function workerUrl(): URL {
+  const here = import.meta.url;
+  return here.endsWith('.ts') ? new URL('../../dist/scan/worker.js', here) : new URL('./worker.js', here);
+}
+
+/** One file of the scan and what has arrived for it. */
+interface Task {
+  index: number;
+  file: string;
+  /** Batches received and not yet yielded, with the worker that sent each; `acked` once it was told it may go on. */
+  queue: Batch[];
+  done: boolean;
+  worker: PoolWorker | null;
+  replies: number;
+  errors: number;
+  formats: Set<CaptureFormat>;
+}
+
+interface Batch {
+  events: ScanEvent[];
+  from: PoolWorker | null;
+  acked: boolean;
+}
+
+interface PoolWorker {
+  thread: Worker;
+  task: Task | null;
+  ready: boolean;
+}
+
+/** The INTERNAL_ERROR for a file whose worker died while reading it. */
+export function workerFailure(file: string, what: string): CaptureError {
+  return {
+    file,
+    line: null,
+    code: 'INTERNAL_ERROR',
+    message: `guard's worker thread failed while reading this file (${what}); the results before the failure are reported, the rest of the file was not scanned; please report it`,
+    severity: 'error',
+  };
+}
+
+/**
+ * Scans the captures named by `args` like {@link import('./scan.js').scanInputs}, with the files
+ * spread over up to `parallel.jobs` worker threads.
+ *
+ * @returns the same events in the same order as the one-thread scan (for the same inputs and
+ *   engines), except that a file whose worker died ends with an INTERNAL_ERROR (line null) and a
+ *   `file-end` counting what was received.
+ */
+export async function* scanInputsParallel(args: string[], options: ScanOptions, parallel: ParallelOptions): AsyncGenerator<ScanEvent> {
+  const { inputs, errors } = await expandInputs(args, options.cwd);
+  for (const error of errors) yield { kind: 'error', error };
+  const remote = inputs.filter((f) => f !== '-');
+  let threads = Math.min(parallel.jobs, remote.length);
+  if (parallel.auto && threads > 1) threads = Math.min(threads, Math.ceil((await totalBytes(remote, options.cwd)) / AUTO_BYTES_PER_THREAD));
+  if (threads <= 1) {
+    for (const file of inputs) yield* scanFile(file, options);
+    return;
+  }
+  const pool = new Pool(inputs, options, parallel, threads);
+  try {
+    for (const task of pool.tasks) {
+      if (task.file === '-') {
+        yield* scanFile('-', options);
+        task.done = true;
+        continue;
+      }
+      for (;;) {
+        const batch = task.queue.shift();
+        if (batch) {
+          yield* batch.events;
+          pool.ack(batch);
+          continue;
+        }
+        if (task.done) break;
+        await pool.change();
+      }
+    }
+  } finally {
+    await pool.close();
+  }
+}
+
+/** The summed size of the files in bytes (a file that cannot be stat'ed counts 0: its reader reports it). */
+async function totalBytes(files: string[], cwd: string): Promise<number> {
+  let sum = 0;
+  for (const f of files) sum += await stat(resolve(cwd, f)).then((st) => st.size, () => 0);
+  return sum;
+}
+
+/** The worker threads and the files they read. */
+class Pool {
+  readonly tasks: Task[];
+  private readonly pending: Task[];
+  private readonly workers = new Set<PoolWorker>();
+  private current = 0;
+  private wake: (() => void) | null = null;
+  private closed = false;
+  private readonly setup: WorkerSetup;
+
+  constructor(inputs: string[], private readonly options: ScanOptions, parallel: ParallelOptions, threads: number) {
+    this.tasks = inputs.map((file, index) => ({ index, file, queue: [], done: false, worker: null, replies: 0, errors: 0, formats: new Set() }));
+    this.pending = this.tasks.filter((t) => t.file !== '-');
+    this.setup = { ...parallel.setup, read: options.read ?? {}, batch: parallel.setup.batch ?? DEFAULT_BATCH };
+    for (let i = 0; i < threads; i++) this.spawn();
+  }
+
+  /** Resolves at the next message or worker exit. */
+  change(): Promise<void> {
+    return new Promise((ok) => (this.wake = ok));
+  }
+
+  private notify(): void {
+    const w = this.wake;
+    this.wake = null;
+    w?.();
+  }
+
+  /** Tells the worker that sent `batch` that the batch was taken (at most once). */
+  ack(batch: Batch): void {
+    if (batch.acked) return;
+    batch.acked = true;
+    batch.from?.thread.postMessage({ type: 'ack' } satisfies ToWorker);
+  }
+
+  private spawn(): void {
+    const thread = new Worker(workerUrl(), { workerData: this.setup });
+    const w: PoolWorker = { thread, task: null, ready: false };
+    this.workers.add(w);
+    thread.on('message', (msg: FromWorker) => this.onMessage(w, msg));
+    let failure: string | null = null;
+    thread.on('error', (e) => (failure = `${e.name}: ${e.message}`));
+    thread.on('exit', (code) => this.onExit(w, failure ?? `exit code ${code}`));
+  }
+
+  /** Gives the worker the next file in input order, if any. */
+  private assign(w: PoolWorker): void {
+    const task = this.pending.shift();
+    w.task = task ?? null;
+    if (!task) {
+      void w.thread.terminate();
+      return;
+    }
+    task.worker = w;
+    w.thread.postMessage({ type: 'task', task: task.index, file: task.file, abs: resolve(this.options.cwd, task.file) } satisfies ToWorker);
+  }
+
+  private onMessage(w: PoolWorker, msg: FromWorker): void {
+    switch (msg.type) {
+      case 'ready':
+        w.ready = true;
+        this.assign(w);
+        return;
+      case 'init-error':
+        // the same config compiled in the main thread, so this is a bug: report it on every file left
+        this.failRest(`the worker could not start: ${msg.message}`);
+        void w.thread.terminate();
+        return;
+      case 'events': {
+        const task = this.tasks[msg.task]!;
+        for (const ev of msg.events) this.count(task, ev);
+        const batch: Batch = { events: msg.events, from: w, acked: false };
+        task.queue.push(batch);
+        // a later file's batches are taken at once up to HELD_BATCHES; the current file's when yielded
+        if (task.index !== this.currentIndex() && task.queue.length <= HELD_BATCHES) this.ack(batch);
+        this.notify();
+        return;
+      }
+      case 'done': {
+        const task = this.tasks[msg.task]!;
+        task.done = true;
+        task.worker = null;
+        this.assign(w);
+        this.notify();
+        return;
+      }
+    }
+  }
+
+  /** The index of the first task not yet fully yielded (an estimate: the consumer moves it). */
+  private currentIndex(): number {
+    while (this.current < this.tasks.length && this.tasks[this.current]!.done && this.tasks[this.current]!.queue.length === 0) this.current++;
+    return this.current;
+  }
+
+  private count(task: Task, ev: ScanEvent): void {
+    if (ev.kind === 'reply') {
+      task.replies++;
+      task.formats.add(ev.verdict.reply.format);
+    } else if (ev.kind === 'error') task.errors++;
+  }
+
+  private onExit(w: PoolWorker, what: string): void {
+    this.workers.delete(w);
+    const task = w.task;
+    if (!this.closed && task && !task.done) {
+      this.fail(task, what);
+      if (this.pending.length > 0) this.spawn();
+    }
+    this.notify();
+  }
+
+  /** Ends a task whose worker died: its INTERNAL_ERROR, then its file-end. */
+  private fail(task: Task, what: string): void {
+    if (task.done) return;
+    const lastBatch = task.queue[task.queue.length - 1];
+    const ended = lastBatch?.events[lastBatch.events.length - 1]?.kind === 'file-end';
+    if (!ended) {
+      task.errors++;
+      const events: ScanEvent[] = [
+        { kind: 'error', error: workerFailure(task.file, what) },
+        { kind: 'file-end', file: task.file, formats: [...task.formats], replies: task.replies, errors: task.errors },
+      ];
+      task.queue.push({ events, from: null, acked: true });
+    }
+    task.done = true;
+    task.worker = null;
+  }
+
+  private failRest(what: string): void {
+    this.closed = true;
+    for (const task of this.tasks) if (task.file !== '-') this.fail(task, what);
+    this.pending.length = 0;
+    this.notify();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.workers].map((w) => w.thread.terminate()));
+  }
+}

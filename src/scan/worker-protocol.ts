@@ -1,0 +1,46 @@
+/**
+ * The messages between `guard scan --jobs N` (src/scan/parallel.ts) and its worker threads
+ * (src/scan/worker.ts). Every message is plain data (structured clone, HTML Living Standard
+ * §2.7.3), so a verdict arrives in the main thread with the same fields and key order it had in
+ * the worker.
+ */
+
+import type { ReadOptions } from '../capture/read.js';
+import type { EngineFlags } from '../cli/engines.js';
+import type { GuardConfig } from '../config/load.js';
+import type { ScanEvent } from './scan.js';
+
+/** What each worker is started with (its `workerData`). */
+export interface WorkerSetup {
+  /** The loaded configuration: the worker compiles the same rule set from it. */
+  config: GuardConfig;
+  /** The engine flags (`--mode`, `--tools`, `--prose-ceiling`), applied over `config` as in the main thread. */
+  flags: EngineFlags;
+  read: ReadOptions;
+  /** Events per message: larger batches clone less often, smaller ones stream sooner. */
+  batch: number;
+  /**
+   * Test-only: a worker given a file whose path ends with this string dies with an uncaught
+   * exception after its first batch (tests of crash handling). Never set outside tests.
+   */
+  crashOn?: string;
+}
+
+/** Main thread → worker. */
+export type ToWorker =
+  /** Read `abs` and judge every reply; `file` is the path as given, copied into every event. */
+  | { type: 'task'; task: number; file: string; abs: string }
+  /** The main thread took one batch this worker sent: it may send another. */
+  | { type: 'ack' };
+
+/** Worker → main thread. */
+export type FromWorker =
+  | { type: 'ready' }
+  /** The worker could not start (its engines did not initialise). */
+  | { type: 'init-error'; message: string }
+  | { type: 'events'; task: number; events: ScanEvent[] }
+  /** Every event of the task was sent (the last batch ended with its `file-end`). */
+  | { type: 'done'; task: number };
+
+/** Unacknowledged batches a worker may have in flight before it waits (bounds the buffer per worker). */
+export const WINDOW = 4;

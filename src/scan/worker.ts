@@ -1,0 +1,93 @@
+/**
+ * A worker thread of `guard scan --jobs N`: initialises the engines once from the same
+ * configuration as the main thread (the bash grammar via initInspection, the rule set compiled
+ * from the same config object), then reads and judges one file per task, sending its events in
+ * batches. At most {@link WINDOW} batches are unacknowledged at a time, so a worker never runs far
+ * ahead of the report being written.
+ *
+ * Run only as a worker (src/scan/parallel.ts starts it); importing it elsewhere does nothing.
+ */
+
+import { createReadStream } from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
+import { readCapture } from '../capture/read.js';
+import { resolveEngines } from '../cli/engines.js';
+import type { JudgeOptions } from './judge.js';
+import { judgeSafely, type ScanEvent } from './scan.js';
+import { WINDOW, type FromWorker, type ToWorker, type WorkerSetup } from './worker-protocol.js';
+
+/** Sends a message to the main thread. */
+function send(msg: FromWorker): void {
+  parentPort!.postMessage(msg);
+}
+
+/** Batches in flight per task, and the wake-up of a worker waiting for an ack. */
+class Window {
+  private inFlight = 0;
+  private wake: (() => void) | null = null;
+
+  sent(): void {
+    this.inFlight++;
+  }
+
+  acked(): void {
+    this.inFlight--;
+    const w = this.wake;
+    this.wake = null;
+    w?.();
+  }
+
+  /** Resolves once fewer than WINDOW batches are unacknowledged. */
+  async room(): Promise<void> {
+    while (this.inFlight >= WINDOW) await new Promise<void>((ok) => (this.wake = ok));
+  }
+}
+
+async function runTask(task: number, file: string, abs: string, setup: WorkerSetup, judge: JudgeOptions, window: Window): Promise<void> {
+  let batch: ScanEvent[] = [];
+  let batches = 0;
+  const flush = async (): Promise<void> => {
+    await window.room();
+    send({ type: 'events', task, events: batch });
+    window.sent();
+    batch = [];
+    batches++;
+    if (setup.crashOn !== undefined && file.endsWith(setup.crashOn)) {
+      // test-only: an uncaught exception, as a bug in guard's own code would throw
+      setImmediate(() => {
+        throw new Error(`test crash on ${file}`);
+      });
+      await new Promise(() => {});
+    }
+  };
+  for await (const item of readCapture(file, createReadStream(abs), setup.read)) {
+    if (item.kind === 'reply') batch.push(judgeSafely(item.reply, judge));
+    else if (item.kind === 'error') batch.push({ kind: 'error', error: item.error });
+    else batch.push(item);
+    if (batch.length >= setup.batch) await flush();
+  }
+  if (batch.length > 0 || batches === 0) await flush();
+  send({ type: 'done', task });
+}
+
+async function main(): Promise<void> {
+  if (!parentPort) return;
+  const setup = workerData as WorkerSetup;
+  let judge: JudgeOptions;
+  try {
+    judge = await resolveEngines(setup.config, setup.flags);
+  } catch (e) {
+    send({ type: 'init-error', message: e instanceof Error ? `${e.name}: ${e.message}` : String(e) });
+    return;
+  }
+  const window = new Window();
+  // tasks run one at a time, in the order they were given
+  let chain: Promise<void> = Promise.resolve();
+  parentPort.on('message', (msg: ToWorker) => {
+    if (msg.type === 'ack') window.acked();
+    else chain = chain.then(() => runTask(msg.task, msg.file, msg.abs, setup, judge, window));
+  });
+  send({ type: 'ready' });
+}
+
+void main();
