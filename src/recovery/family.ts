@@ -8,7 +8,7 @@
  */
 
 import type { JsonSchema } from '../capture/types.js';
-import { parseArguments } from '../capture/toolcall.js';
+import { ARGUMENTS_TOO_DEEP, jsonDepthExceeds, MAX_ARGUMENT_DEPTH, parseArguments } from '../capture/toolcall.js';
 import { indexOutsideStrings, isObject, parseJsonValue, scanJson, skipWs, trimEnd, type JsonScan } from './scan.js';
 import { typeParameter } from './typing.js';
 
@@ -147,6 +147,11 @@ export function callsFromJsonCallValue(text: string, at: { start: number; end: n
     }
     const key = hasArgs ? 'arguments' : 'parameters';
     const value = entry[key];
+    // Measured before anything serialises it: JSON.stringify overflows the stack on deep values.
+    if (jsonDepthExceeds(value, MAX_ARGUMENT_DEPTH)) {
+      calls.push({ name, argumentsRaw: '', arguments: null, argumentsError: ARGUMENTS_TOO_DEEP });
+      continue;
+    }
     // The exact argument text when the value is the root object's member; re-serialised for arrays.
     const span = !Array.isArray(parsed.value) ? at.scan.members.get(key) : undefined;
     if (typeof value === 'string') calls.push(callFromJsonText(name, value));
@@ -167,7 +172,9 @@ export interface RawParameter {
   error?: string;
 }
 
-/** Builds a call from per-parameter values: duplicate keys and values that fail typing are errors. */
+/** Builds a call from per-parameter values: duplicate keys and values that fail typing are errors;
+ * arguments nesting deeper than MAX_ARGUMENT_DEPTH (src/capture/toolcall.ts) are refused whole
+ * (`arguments` null, `argumentsRaw` ''). */
 export function callFromParameters(name: string, params: RawParameter[], ctx: ParseContext): FamilyCall {
   const args: Record<string, unknown> = {};
   // defineProperty, not assignment: a parameter named `__proto__` must become a key, as JSON.parse does.
@@ -194,6 +201,9 @@ export function callFromParameters(name: string, params: RawParameter[], ctx: Pa
       else error ??= v.error;
     }
   }
+  // A value typed as object/array (or string="false" JSON) may nest without bound: refused, and
+  // measured before JSON.stringify, which would overflow the stack.
+  if (jsonDepthExceeds(args, MAX_ARGUMENT_DEPTH)) return { name, argumentsRaw: '', arguments: null, argumentsError: ARGUMENTS_TOO_DEEP };
   const raw = JSON.stringify(args);
   if (error) return { name, argumentsRaw: raw, arguments: null, argumentsError: error };
   return { name, argumentsRaw: raw, arguments: args, argumentsError: null };

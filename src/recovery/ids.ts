@@ -3,20 +3,29 @@
  */
 
 import { createHash } from 'node:crypto';
+import { ARGUMENTS_TOO_DEEP, jsonDepthExceeds, MAX_ARGUMENT_DEPTH } from '../capture/toolcall.js';
 
 /**
  * Canonical JSON of a parsed value: object keys sorted by code unit, no whitespace, numbers and
  * strings as `JSON.stringify` writes them. Two argument objects that are equal as JSON values have
  * the same canonical text, however the markup spaced or ordered them.
  *
- * @param value a value produced by `JSON.parse` or the parameter typing (no cycles, no undefined).
+ * @param value a value produced by `JSON.parse` or the parameter typing (no undefined), nesting at
+ *   most MAX_ARGUMENT_DEPTH levels (src/capture/toolcall.ts; recovered arguments are checked).
+ * @throws RangeError when the value nests deeper (or is cyclic): checked first, without recursion,
+ *   so the recursion below is bounded by MAX_ARGUMENT_DEPTH.
  */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (jsonDepthExceeds(value, MAX_ARGUMENT_DEPTH)) throw new RangeError(ARGUMENTS_TOO_DEEP);
+  return canonical(value);
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (typeof value === 'object' && value !== null) {
     const obj = value as Record<string, unknown>;
     const keys = Object.keys(obj).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(',')}}`;
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(obj[k])}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }
@@ -32,9 +41,14 @@ export function canonicalJson(value: unknown): string {
  * @param idSeed the reply's occurrence, e.g. `${line}:${reply id}`; '' when none.
  * @param index the call's 0-based position in the reply.
  * @param name the tool name exactly as recovered.
- * @param args the recovered arguments object.
+ * @param args the recovered arguments object; null for a candidate of a refused reply whose
+ *   arguments did not parse, whose id then hashes `[idSeed, index, name, null, argumentsRaw]`.
+ * @param argumentsRaw the argument text, used only when `args` is null.
+ * @throws RangeError when `args` nests deeper than MAX_ARGUMENT_DEPTH ({@link canonicalJson});
+ *   the engine only passes checked arguments.
  */
-export function recoveredCallId(idSeed: string, index: number, name: string, args: Record<string, unknown>): string {
-  const digest = createHash('sha256').update(JSON.stringify([idSeed, index, name, canonicalJson(args)]), 'utf8').digest('hex');
+export function recoveredCallId(idSeed: string, index: number, name: string, args: Record<string, unknown> | null, argumentsRaw = ''): string {
+  const key = args === null ? [idSeed, index, name, null, argumentsRaw] : [idSeed, index, name, canonicalJson(args)];
+  const digest = createHash('sha256').update(JSON.stringify(key), 'utf8').digest('hex');
   return `guard_${digest.slice(0, 16)}`;
 }

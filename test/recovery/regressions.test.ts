@@ -4,7 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PROSE_CEILING, FAMILIES, recoverReply, type RecoveryVerdict } from '../../src/recovery/index.js';
+import { ARGUMENTS_TOO_DEEP, MAX_ARGUMENT_DEPTH } from '../../src/capture/toolcall.js';
+import { canonicalJson, DEFAULT_PROSE_CEILING, FAMILIES, recoverReply, type RecoveryVerdict } from '../../src/recovery/index.js';
 import { runGuard, ROOT } from '../cli/helpers.js';
 
 const opts = { proseCeiling: DEFAULT_PROSE_CEILING };
@@ -112,5 +113,46 @@ describe('reason codes say what docs/reason-codes.md says: cut is truncated, mal
     // With the ">" in place the same reply is bad_arguments, for the value.
     const fixed = judge('<｜DSML｜tool_calls>\n<｜DSML｜invoke name="question">\n<｜DSML｜parameter name="questions" string="false">[{"a": 1}, {"b": 2}, "x": 3]</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>', ['question']);
     expect(brief(fixed)).toEqual(['refused', 'bad_arguments', 'dsml-v4']);
+  });
+});
+
+describe('arguments nested deeper than MAX_ARGUMENT_DEPTH are bad_arguments, never recovered, never serialised', () => {
+  const deepObject = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
+  const deepArray = (n: number) => '['.repeat(n) + ']'.repeat(n);
+  const tooDeep = `arguments of "bash": ${ARGUMENTS_TOO_DEEP}`;
+  it('the tester\'s Hermes reply (5000 levels) through the CLI: one record, bad_arguments, no crash', async () => {
+    const text = `<tool_call>{"name":"bash","arguments":${deepObject(5000)}}</tool_call>`;
+    const r = await runGuard(['scan', '--format', 'ndjson', '-'], { stdin: `${JSON.stringify({ tools: ['bash'], text })}\n` });
+    const rec = JSON.parse(r.stdout.trim().split('\n')[0]!) as { recovery: { outcome: string; reason: string; detail: string; calls: unknown[] } };
+    expect([rec.recovery.outcome, rec.recovery.reason, rec.recovery.detail, rec.recovery.calls]).toEqual(['refused', 'bad_arguments', tooDeep, []]);
+  });
+  it.each([
+    ['hermes', `<tool_call>{"name":"bash","arguments":${deepObject(5000)}}</tool_call>`],
+    ['hermes', `<tool_call>[{"name":"bash","arguments":${deepObject(5000)}}]</tool_call>`],
+    ['mistral', `[TOOL_CALLS][{"name":"bash","arguments":${deepArray(5000)}}]`],
+    ['dsml-v3.2', `<｜DSML｜function_calls>\n<｜DSML｜invoke name="bash">\n<｜DSML｜parameter name="a" string="false">${deepArray(5000)}</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>`],
+    ['hermes', `<tool_call>{"name":"bash","arguments":${deepObject(MAX_ARGUMENT_DEPTH + 1)}}</tool_call>`],
+  ])('%s: too deep is bad_arguments with the depth detail', (family, text) => {
+    const v = judge(text);
+    expect([...brief(v), v.detail, v.calls]).toEqual(['refused', 'bad_arguments', family, tooDeep, []]);
+  });
+  it('GLM and Qwen3-Coder values typed object from the schema are checked too', () => {
+    const advertised = [{ name: 'bash', schema: { type: 'object', properties: { a: { type: 'array' } } } }];
+    const glm = `<tool_call>bash\n<arg_key>a</arg_key>\n<arg_value>${deepArray(5000)}</arg_value>\n</tool_call>`;
+    const v = recoverReply({ text: glm, advertised, toolCalls: [], truncated: false }, opts);
+    expect([...brief(v), v.detail]).toEqual(['refused', 'bad_arguments', 'glm', tooDeep]);
+  });
+  it('exactly MAX_ARGUMENT_DEPTH levels are recovered (the limit is inclusive), with an id', () => {
+    const v = judge(`<tool_call>{"name":"bash","arguments":${deepObject(MAX_ARGUMENT_DEPTH)}}</tool_call>`);
+    expect(brief(v)).toEqual(['recovered', 'ok', 'hermes']);
+    expect(v.calls[0]!.id).toMatch(/^guard_[0-9a-f]{16}$/);
+  });
+  it('canonicalJson refuses a value deeper than the limit (and a cyclic one) instead of recursing', () => {
+    const deep = JSON.parse(deepArray(100_000)) as unknown;
+    expect(() => canonicalJson(deep)).toThrow(RangeError);
+    const cyclic: Record<string, unknown> = {};
+    cyclic['self'] = cyclic;
+    expect(() => canonicalJson(cyclic)).toThrow(RangeError);
+    expect(canonicalJson({ b: [1, { d: null, c: 'x' }], a: true })).toBe('{"a":true,"b":[1,{"c":"x","d":null}]}');
   });
 });
