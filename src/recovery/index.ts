@@ -35,7 +35,7 @@
  */
 
 import type { AdvertisedTool } from '../capture/types.js';
-import { match, shape, type Family, type FamilyMatch, type ParseContext } from './family.js';
+import { match, shape, type Family, type FamilyCall, type FamilyMatch, type ParseContext } from './family.js';
 import { deepseek } from './families/deepseek.js';
 import { dsml } from './families/dsml.js';
 import { glm } from './families/glm.js';
@@ -53,7 +53,7 @@ import { isSpaceCode, normaliseSpans, proseRatio } from './prose.js';
 import { quotationOf } from './quotation.js';
 import { skipWs } from './scan.js';
 import { shapeSpans } from './shape.js';
-import { REASON_OUTCOME, type ReasonCode, type RecoveredCall, type RecoveryInput, type RecoveryOptions, type RecoveryVerdict } from './types.js';
+import { MAX_RECOVERED_CALLS, REASON_OUTCOME, type CandidateCall, type ReasonCode, type RecoveredCall, type RecoveryInput, type RecoveryOptions, type RecoveryVerdict } from './types.js';
 
 export { proseRatio } from './prose.js';
 export { canonicalJson } from './ids.js';
@@ -191,7 +191,18 @@ function advertisedNames(advertised: AdvertisedTool[] | null | undefined, tools:
 
 /** A verdict; the outcome follows from the reason (types.ts REASON_OUTCOME). */
 function verdict(reason: ReasonCode, family: string | null, ratio: number | null, detail: string, calls: RecoveredCall[] = []): RecoveryVerdict {
-  return { outcome: REASON_OUTCOME[reason], reason, family, proseRatio: ratio, calls, detail };
+  return { outcome: REASON_OUTCOME[reason], reason, family, proseRatio: ratio, calls, candidates: [], detail };
+}
+
+/** The calls a family read, as candidates of a refused reply (the first `max`), with their ids. */
+function candidatesOf(calls: readonly FamilyCall[], seed: string, max: number): CandidateCall[] {
+  return calls.slice(0, max).map((c, i) => ({
+    id: recoveredCallId(seed, i, c.name, c.arguments, c.argumentsRaw),
+    name: c.name,
+    arguments: c.arguments,
+    argumentsRaw: c.argumentsRaw,
+    argumentsError: c.argumentsError,
+  }));
 }
 
 const NO_SCHEMA: ParseContext = { schemaOf: () => undefined };
@@ -236,31 +247,34 @@ function judge(input: RecoveryInput, options: RecoveryOptions, reasoningFamily: 
   if (ratio > ceiling) {
     return verdict('prose', m.family, ratio, `prose ratio ${ratio.toFixed(2)} is above the ceiling ${ceiling}: the markup is mentioned, not emitted`);
   }
-  if (m.family === 'unknown') {
-    return verdict('unknown_family', 'unknown', ratio, 'markup-like text around an advertised tool name, in no known family');
-  }
+  // From here on the reply is a leak: every refusal carries the calls its family read, for inspection.
+  const seed = typeof input.idSeed === 'string' ? input.idSeed : '';
+  const maxCalls = typeof options?.maxCalls === 'number' && options.maxCalls >= 0 ? Math.floor(options.maxCalls) : MAX_RECOVERED_CALLS;
+  const found = m;
+  const refuse = (reason: ReasonCode, detail: string): RecoveryVerdict =>
+    ({ ...verdict(reason, found.family, ratio, detail), candidates: candidatesOf(found.calls, seed, maxCalls) });
+  if (m.family === 'unknown') return refuse('unknown_family', 'markup-like text around an advertised tool name, in no known family');
   if (m.problem !== null || m.calls.length === 0) {
     const loop = repeatedMarker(text);
-    if (loop !== null) return verdict('degenerate', m.family, ratio, `${m.family} markup repeats ${loop} back to back (a generation loop)`);
+    if (loop !== null) return refuse('degenerate', `${m.family} markup repeats ${loop} back to back (a generation loop)`);
   }
-  if (m.problem !== null) return verdict(m.problem.reason, m.family, ratio, `${m.family} markup: ${m.problem.detail}`);
-  if (input.truncated === true) return verdict('truncated', m.family, ratio, 'the reply itself was cut off, so more calls may be missing');
-  if (m.calls.length === 0) return verdict('shape', m.family, ratio, `${m.family} markup holds no call`);
-  if (names === null) {
-    return verdict('no_advertised_tools', m.family, ratio, 'the capture does not list the advertised tools and none were given');
+  if (m.calls.length > maxCalls) {
+    return refuse('degenerate', `${m.family} markup holds ${m.calls.length} calls, more than the ${maxCalls} one reply may carry (a generation loop)`);
   }
+  if (m.problem !== null) return refuse(m.problem.reason, `${m.family} markup: ${m.problem.detail}`);
+  if (input.truncated === true) return refuse('truncated', 'the reply itself was cut off, so more calls may be missing');
+  if (m.calls.length === 0) return refuse('shape', `${m.family} markup holds no call`);
+  if (names === null) return refuse('no_advertised_tools', 'the capture does not list the advertised tools and none were given');
   // A call whose own JSON does not parse has no name to check: it is bad_arguments below.
   const stranger = m.calls.find((c) => c.nameUnread !== true && !names.has(c.name));
   if (stranger !== undefined) {
-    return verdict('unadvertised', m.family, ratio, `the markup calls "${stranger.name.slice(0, 80)}", which the request did not advertise`);
+    return refuse('unadvertised', `the markup calls "${stranger.name.slice(0, 80)}", which the request did not advertise`);
   }
   const bad = m.calls.find((c) => c.arguments === null);
   if (bad !== undefined) {
     const why = bad.argumentsError ?? 'the arguments are not a JSON object';
-    return verdict('bad_arguments', m.family, ratio,
-      bad.nameUnread === true ? `${m.family} markup: the block is closed, but ${why}` : `arguments of "${bad.name.slice(0, 80)}": ${why}`);
+    return refuse('bad_arguments', bad.nameUnread === true ? `${m.family} markup: the block is closed, but ${why}` : `arguments of "${bad.name.slice(0, 80)}": ${why}`);
   }
-  const seed = typeof input.idSeed === 'string' ? input.idSeed : '';
   const calls: RecoveredCall[] = m.calls.map((c, i) => ({
     id: recoveredCallId(seed, i, c.name, c.arguments!),
     name: c.name,

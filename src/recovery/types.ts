@@ -89,6 +89,24 @@ export interface RecoveredCall {
   argumentsRaw: string;
 }
 
+/**
+ * A call a family parsed out of a reply that was refused: never recovered or handed on as a call,
+ * but the markup reached the user as text, and another harness may parse and run it, so
+ * src/scan/judge.ts inspects it. Same id scheme as a recovered call (src/recovery/ids.ts).
+ */
+export interface CandidateCall {
+  id: string;
+  /** The name as written; '' when the call's own JSON did not parse (Hermes-style call objects). */
+  name: string;
+  /** The arguments as parsed, or null when they did not parse, did not type, or nest deeper than
+   * MAX_ARGUMENT_DEPTH (then `argumentsRaw` is '' for the deep case). */
+  arguments: Record<string, unknown> | null;
+  /** The argument text as it appeared in the markup (the call's whole JSON when its name is unread). */
+  argumentsRaw: string;
+  /** Why `arguments` is null, else null. */
+  argumentsError: string | null;
+}
+
 /** The engine's verdict on one reply. */
 export interface RecoveryVerdict {
   outcome: RecoveryOutcome;
@@ -103,6 +121,13 @@ export interface RecoveryVerdict {
   proseRatio: number | null;
   /** Recovered calls; empty unless `outcome` is `recovered`. */
   calls: RecoveredCall[];
+  /**
+   * Calls the family read out of a refused reply's markup (complete calls only; those before a
+   * defect when the envelope is broken; at most MAX_RECOVERED_CALLS), for inspection: the markup
+   * reached the user as text. Empty unless `outcome` is `refused`; never set for quotations,
+   * prose or fenced markup (outcome `none`).
+   */
+  candidates: CandidateCall[];
   /** One human sentence on why, for reports (never includes secrets beyond the tool name). */
   detail: string;
   /** True when leaked markup was found in reasoning text (reported, never recovered). */
@@ -130,7 +155,17 @@ export interface RecoveryOptions {
   proseCeiling: number;
   /** Tool names supplied by the user (`--tools`), used when the capture has none. */
   tools?: string[] | null;
+  /** Most calls one reply may carry (default MAX_RECOVERED_CALLS); more is `degenerate`. */
+  maxCalls?: number;
 }
+
+/**
+ * The most calls recovered from one reply (count). A reply whose markup holds more is refused as
+ * `degenerate`: a model repeating a call thousands of times is in a generation loop, not making
+ * parallel calls (real parallel calls number in the tens). It also bounds the work of inspecting a
+ * reply's calls (candidates are capped at the same number) and of hashing their ids.
+ */
+export const MAX_RECOVERED_CALLS = 256;
 
 /**
  * The default prose ceiling (ratio 0..1): a convicted reply is recovered only when at most 43% of

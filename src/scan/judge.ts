@@ -25,7 +25,14 @@ export interface ReplyVerdict {
 
 /**
  * The tool calls inspection sees for a reply: its structured calls, then the calls recovery read
- * back out of its text.
+ * back out of its text, then, for a refused leak, the candidate calls its family parsed (the
+ * markup reached the user as text, and another harness may parse and run it). Recovered and
+ * candidate calls both have origin `recovered` (read from text); which it was is the verdict's
+ * outcome (`recovered` or `refused`). Quotations, prose and fenced markup give none.
+ *
+ * @param reply the normalised reply.
+ * @param recovery the recovery verdict on it.
+ * @returns the calls in that order (candidates at most MAX_RECOVERED_CALLS).
  */
 export function callsToInspect(reply: Reply, recovery: RecoveryVerdict): InspectableCall[] {
   const structured: InspectableCall[] = reply.toolCalls.map((c) => ({
@@ -42,7 +49,14 @@ export function callsToInspect(reply: Reply, recovery: RecoveryVerdict): Inspect
     argumentsRaw: c.argumentsRaw,
     origin: 'recovered',
   }));
-  return [...structured, ...recovered];
+  const candidates: InspectableCall[] = (recovery.candidates ?? []).map((c) => ({
+    id: c.id,
+    name: c.name,
+    arguments: c.arguments,
+    argumentsRaw: c.argumentsRaw,
+    origin: 'recovered',
+  }));
+  return [...structured, ...recovered, ...candidates];
 }
 
 /**

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { makeToolCall } from '../../src/capture/toolcall.js';
-import { DEFAULT_PROSE_CEILING, proseRatio, recoverReply, type RecoveryInput } from '../../src/recovery/index.js';
+import { DEFAULT_PROSE_CEILING, MAX_RECOVERED_CALLS, proseRatio, recoverReply, type RecoveryInput } from '../../src/recovery/index.js';
 import { typeParameter } from '../../src/recovery/typing.js';
 import { scanJson } from '../../src/recovery/scan.js';
 
@@ -46,7 +46,7 @@ describe('reason precedence (one reason per refusal)', () => {
       input(HERMES, { reasoning: HERMES, toolCalls: [makeToolCall('call_1', 'get_weather', 'function', '{"city":"Tokyo"}')] }),
       opts,
     );
-    expect(v).toEqual({ outcome: 'none', reason: 'structured', family: 'hermes', proseRatio: 0, calls: [], detail: expect.any(String), reasoningMarkup: true });
+    expect(v).toEqual({ outcome: 'none', reason: 'structured', family: 'hermes', proseRatio: 0, calls: [], candidates: [], detail: expect.any(String), reasoningMarkup: true });
   });
   it('structured with prose only: no family', () => {
     const v = recoverReply(input('Done.', { toolCalls: [makeToolCall('call_1', 'get_weather', 'function', '{}')] }), opts);
@@ -69,7 +69,7 @@ describe('reason precedence (one reason per refusal)', () => {
   });
   it('markup only in the reasoning of a reply with blank text is quoted, with its family, never no_text', () => {
     const v = recoverReply(input('', { reasoning: HERMES }), opts);
-    expect(v).toEqual({ outcome: 'none', reason: 'quoted', family: 'hermes', proseRatio: null, calls: [], detail: expect.any(String), reasoningMarkup: true });
+    expect(v).toEqual({ outcome: 'none', reason: 'quoted', family: 'hermes', proseRatio: null, calls: [], candidates: [], detail: expect.any(String), reasoningMarkup: true });
   });
   it('markup in both: the visible text is judged, the reasoning flagged, its calls never added', () => {
     const dsml = '<｜DSML｜function_calls>\n<｜DSML｜invoke name="get_weather">\n<｜DSML｜parameter name="city" string="true">Osaka</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>';
@@ -188,11 +188,13 @@ describe('never throws; large adversarial inputs', () => {
     const v = recoverReply(input('<tool_call>' + '[{"a":'.repeat(170_000)), opts);
     expect([v.outcome, v.reason]).toEqual(['refused', 'truncated']);
   });
-  it('100k complete calls are all recovered, each with a distinct id', () => {
-    const v = recoverReply(input(`${HERMES}\n`.repeat(20_000)), opts);
+  it('MAX_RECOVERED_CALLS complete calls are all recovered, each with a distinct id; 20 000 are a degenerate loop', () => {
+    const v = recoverReply(input(`${HERMES}\n`.repeat(MAX_RECOVERED_CALLS)), opts);
     expect(v.outcome).toBe('recovered');
-    expect(v.calls).toHaveLength(20_000);
-    expect(new Set(v.calls.map((c) => c.id)).size).toBe(20_000);
+    expect(v.calls).toHaveLength(MAX_RECOVERED_CALLS);
+    expect(new Set(v.calls.map((c) => c.id)).size).toBe(MAX_RECOVERED_CALLS);
+    const loop = recoverReply(input(`${HERMES}\n`.repeat(20_000)), opts);
+    expect([loop.outcome, loop.reason, loop.calls.length, loop.candidates.length]).toEqual(['refused', 'degenerate', 0, MAX_RECOVERED_CALLS]);
   });
   it('repeated openers of every family and a sea of backticks stay readable', () => {
     const parts = ['<｜tool▁calls▁begin｜>', '<｜DSML｜function_calls>', '<function=get_weather>', '[TOOL_CALLS]', '<|channel|>', '<arg_key>', '`', '"get_weather"'];
