@@ -30,8 +30,8 @@ export interface FamilyCall {
 
 /** A defect of the envelope itself. */
 export interface FamilyProblem {
-  /** `truncated`: the envelope was cut (the text ends inside it, a closer is missing);
-   * `shape`: the structure is malformed rather than cut. */
+  /** `truncated`: the text ends inside the envelope (it was cut);
+   * `shape`: the structure is malformed rather than cut (the text goes on where a closer belongs). */
   reason: 'truncated' | 'shape';
   detail: string;
 }

@@ -18,14 +18,18 @@
  *                           inside a sentence (prose before and after it on its line).
  *  5. `prose` (none)        prose ratio above options.proseCeiling: a mention, not a leak.
  *  6. `unknown_family` (refused)  only the shape fallback fired: never recovered.
- *  7. `degenerate` (refused)      the broken markup repeats a family token back to back (a loop).
- *  8. `truncated` (refused)       the envelope was cut: the text ends inside it or a closer is
- *                                 missing; also a complete-looking envelope in a cut reply.
- *     `shape` (refused)           malformed structure (junk inside the envelope, mixed or stray
- *                                 tokens, a dialect no grammar reads, markup holding no call).
+ *  7. `degenerate` (refused)      the broken markup repeats a family token back to back, or the
+ *                                 markup holds more than MAX_RECOVERED_CALLS calls (a loop).
+ *  8. `truncated` (refused)       the text was cut: it ends inside the envelope; also a
+ *                                 complete-looking envelope in a cut reply.
+ *     `shape` (refused)           malformed structure, the text going on (a closer missing before
+ *                                 the next opener, junk inside the envelope, mixed or stray tokens,
+ *                                 a dialect no grammar reads, markup holding no call).
  *  9. `no_advertised_tools` (refused)  the capture lists no tools and options.tools is empty.
  * 10. `unadvertised` (refused)    any call names a tool not advertised (one refuses them all).
- * 11. `bad_arguments` (refused)   any call's arguments are not a JSON object / fail typing.
+ * 11. `bad_arguments` (refused)   any call's arguments are not a JSON object / fail typing / nest
+ *                                 too deep; a closed block whose JSON does not parse.
+ * Every refusal carries `candidates`, the calls its family read (for inspection).
  * 12. `ok` (recovered).
  *
  * Why this order: first decide whether the text is a leak at all (4–5; a quotation is not a
@@ -297,8 +301,9 @@ function judge(input: RecoveryInput, options: RecoveryOptions, reasoningFamily: 
  *   to trust when `advertised` is null.
  * @returns the verdict: outcome none | recovered | refused, one reason code (precedence in the
  *   module header; the list is REASON_CODES), the family seen, the prose ratio 0..1 (null without
- *   visible markup) and the calls (only when recovered; arguments exactly as the markup gave them;
- *   ids per ./ids.ts).
+ *   visible markup), the calls (only when recovered; arguments exactly as the markup gave them;
+ *   ids per ./ids.ts; at most options.maxCalls, default MAX_RECOVERED_CALLS) and, only when
+ *   refused, the candidates: the calls the family read, for inspection, never to dispatch.
  * Never throws: an internal failure on some text is reported as refused / `shape`.
  */
 export function recoverReply(input: RecoveryInput, options: RecoveryOptions): RecoveryVerdict {

@@ -39,17 +39,17 @@ export const REASON_CODES = [
   'prose',
   /** refused: markup-like text of no known family (shape fallback): never recovered by guesswork. */
   'unknown_family',
-  /** refused: degenerate repetition of markup (a token repeated back to back, a stutter loop). */
+  /** refused: a generation loop: a token repeated back to back, or more than MAX_RECOVERED_CALLS calls. */
   'degenerate',
-  /** refused: the envelope was cut: the text ends inside it, a closer is missing, or the reply was cut. */
+  /** refused: the text was cut: it ends inside the envelope, or the reply itself was cut. */
   'truncated',
-  /** refused: structure malformed rather than cut: junk inside the envelope, mixed dialects, stray tokens. */
+  /** refused: structure malformed rather than cut: a closer missing before the next opener, junk, mixed dialects, stray tokens. */
   'shape',
   /** refused: the capture does not record the advertised tools and the user supplied none. */
   'no_advertised_tools',
   /** refused: a call names a tool the request did not advertise (one refuses the whole reply). */
   'unadvertised',
-  /** refused: arguments are not a JSON object, or a typed parameter fails its type. */
+  /** refused: a complete envelope whose arguments are not a JSON object, fail typing, or nest too deep. */
   'bad_arguments',
   /** recovered: every point of the contract holds. */
   'ok',

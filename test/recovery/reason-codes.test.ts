@@ -44,10 +44,16 @@ const EXAMPLES: Record<string, RecoveryInput[]> = {
   unknown_family: [base('[TOOL_REQUEST]{"name":"web_search","arguments":{"query":"x"}}[END_TOOL_REQUEST]', ['web_search'])],
   degenerate: [base('<｜tool▁calls▁begin｜><｜tool▁calls▁begin｜><｜tool▁calls▁begin｜>MMMM')],
   truncated: [base('I will check.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "San Fr')],
-  shape: [base('<｜DSML｜function_calls>\n<｜DSML｜invoke name=“get_weather”>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>')],
+  shape: [
+    base('<｜DSML｜function_calls>\n<｜DSML｜invoke name=“get_weather”>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>'),
+    base('<tool_call>\n{"name": "get_weather", "arguments": {}}\n<tool_call>\n{"name": "get_weather", "arguments": {}}\n</tool_call>'),
+  ],
   no_advertised_tools: [base('<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>', null)],
   unadvertised: [base('<tool_call>{"name": "delete_all", "arguments": {}}</tool_call>')],
-  bad_arguments: [base('<tool_call>{"name": "get_weather", "arguments": "city=Tokyo"}</tool_call>')],
+  bad_arguments: [
+    base('<tool_call>{"name": "get_weather", "arguments": "city=Tokyo"}</tool_call>'),
+    base('<tool_call>{"name": "get_weather", "arguments": {"city": "Tokyo"}</tool_call>'),
+  ],
   ok: [base('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Tokyo"}}\n</tool_call>')],
 };
 
