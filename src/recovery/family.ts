@@ -106,7 +106,7 @@ export type JsonAt =
 export function jsonAt(text: string, i: number, what: string, bounds?: { closer: string; opener?: string }): JsonAt {
   const start = skipWs(text, i);
   if (start >= text.length) return { ok: false, problem: truncated(`the text ends before the ${what}`) };
-  if (text[start] !== '{' && text[start] !== '[') return { ok: false, problem: shape(`the ${what} does not start with { or [`) };
+  if (text[start] !== '{' && text[start] !== '[') return { ok: false, problem: shape(`no JSON where the ${what} should start`) };
   const scan = scanJson(text, start);
   if ((scan.end < 0 && !scan.inString) || scan.error !== null) {
     const c = bounds === undefined ? -1 : indexOutsideStrings(text, start, bounds.closer);
