@@ -240,7 +240,7 @@ describe('a reply of thousands of calls is a degenerate loop, and stays linear',
     const at = (maxCalls: number) => recoverReply({ text, advertised: [{ name: 'bash' }], toolCalls: [], truncated: false }, { ...opts, maxCalls }).reason;
     expect([at(2), at(3)]).toEqual(['degenerate', 'ok']);
   });
-  it('time grows linearly with the number of calls (doubling the reply at most ~3x the time)', () => {
+  it('time grows linearly with the number of calls (4x the calls well under the 16x of quadratic work)', () => {
     const unit = '<tool_call>{"name":"bash","arguments":{"command":"ls"}}</tool_call>\n';
     const time = (n: number) => {
       const text = unit.repeat(n);
@@ -249,8 +249,9 @@ describe('a reply of thousands of calls is a degenerate loop, and stays linear',
       return performance.now() - t0;
     };
     time(5_000);
-    const small = Math.min(time(20_000), time(20_000));
-    const large = Math.min(time(40_000), time(40_000));
-    expect(large / small).toBeLessThan(3.5);
+    // Best of three, so a loaded machine (the suite runs files in parallel) does not decide it.
+    const small = Math.min(time(10_000), time(10_000), time(10_000));
+    const large = Math.min(time(40_000), time(40_000), time(40_000));
+    expect(large / small).toBeLessThan(10);
   });
 });
