@@ -77,8 +77,9 @@ for (const r of rows) {
 }
 const [a, b, c] = rows;
 console.log('');
-console.log(`(b)/(a) time: ${fmt(b.wallMs / a.wallMs, 2)}x (target <= 2.5x)`);
-console.log(`(c) scaling over (b): ${fmt(b.wallMs / c.wallMs, 2)}x with --jobs ${jobs} (target >= 1.7x on two cores)`);
+console.log(`(b)/(a) time: ${fmt(b.wallMs / a.wallMs, 2)}x wall, ${a.cpuMs ? fmt(b.cpuMs / a.cpuMs, 2) : 'n/a'}x CPU (target <= 2.5x)`);
+console.log(`(c) scaling over (b): ${fmt(b.wallMs / c.wallMs, 2)}x wall with --jobs ${jobs}, CPU ${c.cpuMs ? fmt(c.cpuMs / b.cpuMs, 2) : 'n/a'}x of (b)'s (target >= 1.7x on two cores)`);
+if (loadavg()[0] > availableParallelism() * 0.5) console.log(`note: load average ${loadavg()[0].toFixed(2)} on ${availableParallelism()} cores: other processes share the CPU, wall times and scaling are not representative`);
 console.log(`peak RSS (b) ${fmt(b.maxRssKb / 1024)} MB, (c) ${fmt(c.maxRssKb / 1024)} MB (target < 200 MB on 1 GB, flat as size grows)`);
 
 if (!flag('no-peers')) {

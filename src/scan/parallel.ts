@@ -4,9 +4,11 @@
  *
  * Order: files are yielded one after another in input order. The current file's events are
  * yielded as its worker sends them; a later file's events are held until every earlier file is
- * done. Holding is bounded: past {@link HELD_BATCHES} batches held for one file, its worker is not
- * acknowledged and stops (src/scan/worker.ts waits after WINDOW unacknowledged batches), so memory
- * is bounded by workers × (HELD_BATCHES + WINDOW) × batch events, whatever the input size.
+ * done. Holding is bounded: past {@link HELD_BYTES} (estimated, see {@link eventBytes}) held for
+ * one file, its worker is not acknowledged and stops (src/scan/worker.ts waits after WINDOW
+ * unacknowledged batches), so memory is bounded by workers × (HELD_BYTES + WINDOW batches),
+ * whatever the input size. The bound is a trade: a worker that may run a whole file ahead keeps
+ * both cores busy; one held to a few batches waits for the file before it.
  *
  * Failure: a worker that dies (an uncaught exception, out of memory) costs only the rest of the
  * file it was reading: the events it sent are kept, one INTERNAL_ERROR names the file, the file
@@ -22,8 +24,21 @@ import type { CaptureError, CaptureFormat } from '../capture/types.js';
 import { scanFile, type ScanEvent, type ScanOptions } from './scan.js';
 import type { FromWorker, ToWorker, WorkerSetup } from './worker-protocol.js';
 
-/** Batches held for a file that is not yet the current one before its worker must wait. */
-export const HELD_BATCHES = 16;
+/** Estimated bytes held for a file that is not yet the current one before its worker must wait: 32 MiB. */
+export const HELD_BYTES = 32 * 1024 * 1024;
+
+/**
+ * A rough size of one event in memory, in bytes: its texts (UTF-16, 2 bytes a code unit) and a
+ * fixed share for the objects around them.
+ */
+export function eventBytes(ev: ScanEvent): number {
+  if (ev.kind !== 'reply') return 256;
+  const r = ev.verdict.reply;
+  let chars = r.text.length + r.reasoning.length;
+  for (const c of r.toolCalls) chars += c.argumentsRaw.length;
+  for (const c of ev.verdict.recovery.calls) chars += c.argumentsRaw.length;
+  return 1024 + 2 * chars;
+}
 
 /** Input bytes per thread when `--jobs` is not given: smaller scans do not start threads they cannot use. */
 export const AUTO_BYTES_PER_THREAD = 8 * 1024 * 1024;
@@ -40,6 +55,8 @@ export function defaultJobs(): number {
 export interface ParallelOptions {
   /** Most worker threads to run (at most one per file); 1 or less scans in this thread. */
   jobs: number;
+  /** Bytes held per later file before its worker waits (default {@link HELD_BYTES}). */
+  heldBytes?: number;
   /**
    * True when `jobs` is the default rather than the user's `--jobs`: then small inputs use fewer
    * threads (one per {@link AUTO_BYTES_PER_THREAD} of input), since each thread pays its own
@@ -65,6 +82,8 @@ interface Task {
   file: string;
   /** Batches received and not yet yielded, with the worker that sent each; `acked` once it was told it may go on. */
   queue: Batch[];
+  /** Estimated bytes of the batches in `queue`. */
+  held: number;
   done: boolean;
   worker: PoolWorker | null;
   replies: number;
@@ -74,6 +93,7 @@ interface Task {
 
 interface Batch {
   events: ScanEvent[];
+  bytes: number;
   from: PoolWorker | null;
   acked: boolean;
 }
@@ -124,6 +144,7 @@ export async function* scanInputsParallel(args: string[], options: ScanOptions, 
       for (;;) {
         const batch = task.queue.shift();
         if (batch) {
+          task.held -= batch.bytes;
           yield* batch.events;
           pool.ack(batch);
           continue;
@@ -153,9 +174,11 @@ class Pool {
   private wake: (() => void) | null = null;
   private closed = false;
   private readonly setup: WorkerSetup;
+  private readonly heldBytes: number;
 
   constructor(inputs: string[], private readonly options: ScanOptions, parallel: ParallelOptions, threads: number) {
-    this.tasks = inputs.map((file, index) => ({ index, file, queue: [], done: false, worker: null, replies: 0, errors: 0, formats: new Set() }));
+    this.tasks = inputs.map((file, index) => ({ index, file, queue: [], held: 0, done: false, worker: null, replies: 0, errors: 0, formats: new Set() }));
+    this.heldBytes = parallel.heldBytes ?? HELD_BYTES;
     this.pending = this.tasks.filter((t) => t.file !== '-');
     this.setup = { ...parallel.setup, read: options.read ?? {}, batch: parallel.setup.batch ?? DEFAULT_BATCH };
     for (let i = 0; i < threads; i++) this.spawn();
@@ -214,11 +237,16 @@ class Pool {
         return;
       case 'events': {
         const task = this.tasks[msg.task]!;
-        for (const ev of msg.events) this.count(task, ev);
-        const batch: Batch = { events: msg.events, from: w, acked: false };
+        let bytes = 0;
+        for (const ev of msg.events) {
+          this.count(task, ev);
+          bytes += eventBytes(ev);
+        }
+        const batch: Batch = { events: msg.events, bytes, from: w, acked: false };
         task.queue.push(batch);
-        // a later file's batches are taken at once up to HELD_BATCHES; the current file's when yielded
-        if (task.index !== this.currentIndex() && task.queue.length <= HELD_BATCHES) this.ack(batch);
+        task.held += bytes;
+        // a later file's batches are taken at once up to heldBytes; the current file's when yielded
+        if (task.index !== this.currentIndex() && task.held <= this.heldBytes) this.ack(batch);
         this.notify();
         return;
       }
@@ -267,7 +295,7 @@ class Pool {
         { kind: 'error', error: workerFailure(task.file, what) },
         { kind: 'file-end', file: task.file, formats: [...task.formats], replies: task.replies, errors: task.errors },
       ];
-      task.queue.push({ events, from: null, acked: true });
+      task.queue.push({ events, bytes: 0, from: null, acked: true });
     }
     task.done = true;
     task.worker = null;

@@ -20,6 +20,13 @@ export interface WorkerSetup {
   /** Events per message: larger batches clone less often, smaller ones stream sooner. */
   batch: number;
   /**
+   * Send `text` and `reasoning` as '' for replies in which recovery found no markup (outcome
+   * `none`): no report reads them (a leak's fingerprint reads the text only when there is a leak),
+   * and they are most of the bytes cloned and held. The CLI sets it; a library caller that reads
+   * the texts leaves it unset.
+   */
+  slim?: boolean;
+  /**
    * Test-only: a worker given a file whose path ends with this string dies with an uncaught
    * exception after its first batch (tests of crash handling). Never set outside tests.
    */

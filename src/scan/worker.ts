@@ -43,6 +43,12 @@ class Window {
   }
 }
 
+/** The event with the texts of a reply without markup dropped, when `slim` (see WorkerSetup.slim). */
+function slimmed(ev: ScanEvent, slim: boolean): ScanEvent {
+  if (!slim || ev.kind !== 'reply' || ev.verdict.recovery.outcome !== 'none') return ev;
+  return { kind: 'reply', verdict: { ...ev.verdict, reply: { ...ev.verdict.reply, text: '', reasoning: '' } } };
+}
+
 async function runTask(task: number, file: string, abs: string, setup: WorkerSetup, judge: JudgeOptions, window: Window): Promise<void> {
   let batch: ScanEvent[] = [];
   let batches = 0;
@@ -61,7 +67,7 @@ async function runTask(task: number, file: string, abs: string, setup: WorkerSet
     }
   };
   for await (const item of readCapture(file, createReadStream(abs), setup.read)) {
-    if (item.kind === 'reply') batch.push(judgeSafely(item.reply, judge));
+    if (item.kind === 'reply') batch.push(slimmed(judgeSafely(item.reply, judge), setup.slim === true));
     else if (item.kind === 'error') batch.push({ kind: 'error', error: item.error });
     else batch.push(item);
     if (batch.length >= setup.batch) await flush();

@@ -5,7 +5,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveEngines } from '../../src/cli/engines.js';
 import { loadConfig } from '../../src/config/load.js';
-import { HELD_BATCHES, scanInputsParallel, workerFailure } from '../../src/scan/parallel.js';
+import { scanInputsParallel, workerFailure } from '../../src/scan/parallel.js';
 import { scanInputs, type ScanEvent } from '../../src/scan/scan.js';
 import { ndjson, ROOT, runGuard } from '../cli/helpers.js';
 
@@ -66,7 +66,7 @@ describe('scanInputsParallel', () => {
     dir = mkdtempSync(join(tmpdir(), 'guard-parallel-'));
     // a long first file and short later ones: the later ones finish first and are held
     writeFileSync(join(dir, 'a-long.jsonl'), replyRecords('a', 3000));
-    writeFileSync(join(dir, 'b-short.jsonl'), replyRecords('b', 5 * HELD_BATCHES));
+    writeFileSync(join(dir, 'b-short.jsonl'), replyRecords('b', 80));
     writeFileSync(join(dir, 'c-short.jsonl'), replyRecords('c', 40));
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -94,12 +94,28 @@ describe('scanInputsParallel', () => {
     const { config, judge } = await engines();
     const options = { judge, stdin: emptyStdin(), cwd: dir };
     const serial = (await collect(scanInputs(['.'], options))).map(key);
-    const parallel = (await collect(scanInputsParallel(['.'], options, { jobs: 3, setup: { config, flags: {}, batch: 1 } }))).map(key);
-    expect(serial).toHaveLength(3000 + 5 * HELD_BATCHES + 40 + 3);
+    const parallel = (await collect(scanInputsParallel(['.'], options, { jobs: 3, heldBytes: 20_000, setup: { config, flags: {}, batch: 1 } }))).map(key);
+    expect(serial).toHaveLength(3000 + 80 + 40 + 3);
     expect(parallel).toEqual(serial);
     expect(serial[0]).toBe('reply a-long.jsonl:1 a0 structured curl-pipe-shell');
     expect(serial[1]).toBe('reply a-long.jsonl:2 a1 no_tags ');
     expect(serial[3000]).toBe('end a-long.jsonl 3000 0');
+  });
+
+  it('with slim, sends the texts of replies without markup as empty and keeps those of leaks', async () => {
+    const { config, judge } = await engines();
+    const options = { judge, stdin: emptyStdin(), cwd: ROOT };
+    const args = ['fixtures/corpus/public.jsonl', 'fixtures/corpus/team-quotations.jsonl'];
+    const full = (await collect(scanInputs(args, options))).flatMap((e) => (e.kind === 'reply' ? [e.verdict] : []));
+    const slim = (await collect(scanInputsParallel(args, options, { jobs: 2, setup: { config, flags: {}, slim: true } }))).flatMap((e) =>
+      e.kind === 'reply' ? [e.verdict] : [],
+    );
+    expect(slim).toHaveLength(45);
+    expect(slim.filter((v) => v.recovery.outcome === 'none').length).toBeGreaterThan(5);
+    slim.forEach((v, i) => {
+      const text = v.recovery.outcome === 'none' ? '' : full[i]!.reply.text;
+      expect(v).toEqual({ ...full[i]!, reply: { ...full[i]!.reply, text, reasoning: v.recovery.outcome === 'none' ? '' : full[i]!.reply.reasoning } });
+    });
   });
 
   it('turns a worker that dies into one INTERNAL_ERROR for its file and scans every other file', async () => {

@@ -196,7 +196,7 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
       reporter.error(error);
     }
     // workers compile the same rule set from the same config object and engine flags
-    const parallel = { jobs, auto: flags.jobs === undefined, setup: { config, flags: { mode: flags.mode, tools: flags.tools, proseCeiling: flags.proseCeiling } } };
+    const parallel = { jobs, auto: flags.jobs === undefined, setup: { config, flags: { mode: flags.mode, tools: flags.tools, proseCeiling: flags.proseCeiling }, slim: true } };
     const events = args.length
       ? scanInputsParallel(args, { judge, read: { inputFormat: flags.inputFormat, maxLineBytes }, stdin: io.stdin, cwd: io.cwd }, parallel)
       : (async function* () {})();
