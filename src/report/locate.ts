@@ -25,7 +25,7 @@ export interface CallRef {
 
 /** The calls inspection saw for a reply, in the engine's order: structured, then recovered. */
 export function callsOf(v: ReplyVerdict): CallRef[] {
-  return [...v.reply.toolCalls, ...v.recovery.calls];
+  return [...v.reply.toolCalls, ...v.recovery.calls, ...v.recovery.candidates];
 }
 
 /** What redactSecrets puts in place of a PEM private key block. */

@@ -56,6 +56,8 @@ export interface ReplyRecord {
     family: string | null;
     prose_ratio: number | null;
     calls: CallRecord[];
+    /** Calls the family parsed out of a refused leak (never dispatched; inspected all the same). */
+    candidates: Array<{ id: string; name: string; arguments: Record<string, unknown> | null; arguments_error: string | null }>;
     detail: string;
   };
   inspection: {
@@ -109,6 +111,7 @@ export function replyRecord(v: ReplyVerdict, findings: readonly Finding[] = find
       family: recovery.family,
       prose_ratio: round4(recovery.proseRatio),
       calls: recovery.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })),
+      candidates: recovery.candidates.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments, arguments_error: c.argumentsError })),
       detail: recovery.detail,
     },
     inspection: {

@@ -17,7 +17,7 @@ describe('guard scan: NDJSON contract', () => {
     ]);
     for (const x of recs) {
       expect(x.file).toBe(FINDINGS);
-      expect(Object.keys(x.recovery).sort()).toEqual(['calls', 'detail', 'family', 'outcome', 'prose_ratio', 'reason']);
+      expect(Object.keys(x.recovery).sort()).toEqual(['calls', 'candidates', 'detail', 'family', 'outcome', 'prose_ratio', 'reason']);
       expect(Object.keys(x.inspection).sort()).toEqual(['hits', 'mode', 'outcome']);
       expect(x.inspection.mode).toBe('observe');
     }
@@ -32,6 +32,7 @@ describe('guard scan: NDJSON contract', () => {
     expect(leak.recovery.calls[0].arguments).toEqual({ city: 'Paris' });
     expect(leak.recovery.calls[0].id).toMatch(/\S/);
     expect(unadvertised.recovery).toMatchObject({ outcome: 'refused', reason: 'unadvertised', calls: [] });
+    expect(unadvertised.recovery.candidates).toMatchObject([{ name: 'delete_everything', arguments: {}, arguments_error: null }]);
     expect(dangerous.tool_calls).toEqual([{ id: 'call_1', name: 'bash', kind: 'function', arguments_error: null }]);
     expect(dangerous.inspection.outcome).toBe('flag');
     expect(dangerous.inspection.hits).toHaveLength(1);
