@@ -56,7 +56,7 @@ describe('regular-expression rules', () => {
     }
   });
 
-  test('a catastrophic pattern on a 1 MB argument finishes well under a second', () => {
+  test('a catastrophic pattern on a 1 MB argument finishes in bounded time', () => {
     const rs = compileRuleSet({
       custom: [
         { id: 'redos', description: 'nested quantifier', command: '(a+)+$' },
@@ -68,12 +68,13 @@ describe('regular-expression rules', () => {
     const start = performance.now();
     const v = inspectCalls([bash(big), call('Write', { file_path: 'x'.repeat(1024 * 1024), content: '' }), { id: 'r', name: 'tool', arguments: null, argumentsRaw: `[${big}`, origin: 'recovered' }], rs, 'observe');
     const ms = performance.now() - start;
-    // shell and raw text are read up to 64 KiB, so `(a+)+$` matches the cut text; the others never match
-    expect(v.hits.filter((h) => h.rule.startsWith('redos')).map((h) => [h.rule, h.tool, h.via])).toEqual([
-      ['redos', 'bash', 'shell'],
-      ['redos', 'tool', 'raw'],
-    ]);
-    expect(ms).toBeLessThan(1000);
+    // every character is read (nothing is cut at 64 KiB), so the trailing `!` defeats `(a+)+$`; the
+    // 1 MB word is too long to parse as one piece, which is reported
+    expect(v.hits.map((h) => [h.rule, h.tool, h.via])).toEqual([['unparsed-command', 'bash', 'shell']]);
+    // generous: two 1 MB texts through every raw pattern on RE2 as well (about 1 s on 2 cores)
+    expect(ms).toBeLessThan(3000);
+    const whole = inspectCalls([bash('a'.repeat(1024 * 1024))], rs, 'observe');
+    expect(whole.hits.map((h) => [h.rule, h.via])).toEqual([['unparsed-command', 'shell'], ['redos', 'shell']]);
     // the same pattern on JavaScript's backtracking engine would not return in our lifetime on
     // 30 characters; RE2 answers on the whole megabyte directly:
     const t = performance.now();

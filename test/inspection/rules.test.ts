@@ -28,7 +28,7 @@ const ruleIds = (call: InspectableCall) => inspectCalls([call], rules, 'observe'
 
 test('the built-in rules load, with unique kebab-case ids and examples of both kinds', () => {
   expect(() => compileRuleSet()).not.toThrow();
-  expect(BUILTIN_RULES).toHaveLength(45);
+  expect(BUILTIN_RULES).toHaveLength(46);
   const ids = BUILTIN_RULES.map((r) => r.id);
   expect(new Set(ids).size).toBe(ids.length);
   for (const r of BUILTIN_RULES) {

@@ -12,8 +12,9 @@ function recursiveRmTargets(cmd: ShellCommand): string[] | null {
   return o.operands.map(normalizePath);
 }
 
-const RM_RAW = String.raw`\brm\s+(?=(?:-{1,2}[\w-]+\s+)*(?:-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)\s)(?:-{1,2}[\w-]+\s+)+(?:--\s+)?`;
-const END = String.raw`\\?["']?(?=$|[\s;&|)"'\x60\\])`;
+// Raw patterns are RE2-compatible (no lookaround), so the engine runs them on RE2 in linear time.
+const RM_RAW = String.raw`\brm\s+(?:-{1,2}[\w-]+\s+)*(?:-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)\s+(?:-{1,2}[\w-]+\s+)*(?:--\s+)?`;
+const END = String.raw`\\?["']?(?:$|[\s;&|)"'\x60\\])`;
 
 const SYSTEM_DIR = /^\/(?:etc|usr|var|bin|sbin|boot|lib|lib32|lib64|libx32|home|root|opt|srv|dev|proc|sys|snap|System|Library|Applications|Users|Volumes|private\/etc|private\/var)(?:\/\*)?$/;
 

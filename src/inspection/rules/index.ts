@@ -15,7 +15,7 @@ const ORDER = [
   'upload-file-to-host', 'sudoers-nopasswd', 'setuid-bit', 'chmod-world-writable', 'container-host-escape', 'git-force-push',
   'git-reset-hard', 'git-clean-force', 'git-discard-worktree', 'git-history-rewrite', 'cloud-resource-delete',
   'kubectl-delete-broad', 'iac-destroy', 'sql-drop', 'sql-mass-delete', 'nosql-flush-drop', 'reverse-shell-dev-tcp',
-  'reverse-shell-netcat', 'reverse-shell-interpreter', 'decode-pipe-shell', 'eval-dynamic', 'shell-obfuscation',
+  'reverse-shell-netcat', 'reverse-shell-interpreter', 'decode-pipe-shell', 'eval-dynamic', 'shell-obfuscation', 'unparsed-command',
 ];
 
 /** Built-in rules, frozen, ordered as in the research table. */

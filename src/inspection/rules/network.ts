@@ -1,11 +1,16 @@
-/** network/reverse-shell and shell-obfuscation rules (research note §C rows 40–42, 45). */
+/** network/reverse-shell and shell-obfuscation rules (research note §C rows 40–42, 45), and
+ * `unparsed-command`, the marker for command text the analysis could not parse. */
 import type { Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
 import { interpreterCode } from './remote.js';
-import { SHELLS } from './util.js';
+import { anyStage, SHELLS } from './util.js';
 
 const DEV_NET = /^\/dev\/(?:tcp|udp)\/[^/]+\/\d+$/;
 const NETCATS = new Set(['nc', 'ncat', 'netcat', 'nc.traditional', 'nc.openbsd', 'telnet']);
+
+function isShellWithoutScript(s: ShellCommand): boolean {
+  return SHELLS.has(s.name) && !s.argv.slice(1).some((a) => /^-[a-zA-Z]*c/.test(a));
+}
 
 function netRedirect(c: ShellCommand): boolean {
   return c.redirects.some((r) => DEV_NET.test(r.target));
@@ -51,7 +56,7 @@ export const NETWORK_RULES: Rule[] = [
         if (NETCATS.has(c.name)) {
           const args = c.argv.slice(1);
           if (args.some((a) => /^-[a-zA-Z]*[ec]$|^--(?:exec|sh-exec|lua-exec)(?:=|$)/.test(a))) return true;
-          return c.pipeline !== null && c.pipeline.stages.some((s) => SHELLS.has(s.name) && !s.argv.slice(1).some((a) => /^-[a-zA-Z]*c/.test(a)));
+          return c.pipeline !== null && anyStage(c.pipeline, isShellWithoutScript);
         }
         if (c.name === 'socat') return c.argv.slice(1).some((a) => /^(?:exec|system):.*\b(?:ba|z|k|da)?sh\b/i.test(a));
         return false;
@@ -101,6 +106,21 @@ export const NETWORK_RULES: Rule[] = [
         if (c.words.some((x) => x.ifs || x.prompt)) return true;
         return w.split || w.escaped || w.ansiC || w.fromVariable;
       },
+    },
+  },
+  {
+    id: 'unparsed-command',
+    name: 'Command text not parsed',
+    category: 'obfuscation',
+    action: 'record',
+    description: 'Part of the command was not analysed as shell: a piece too long or too pipe-heavy to parse even after splitting, nesting deeper than the analysis follows, or a parser failure. Those parts were checked by the raw-text fallback only.',
+    help: 'Shell-aware rules did not see all of this command; hostile padding or nesting is a way to hide one. Read the command; the excerpt shows the start of the unparsed part.',
+    examples: {
+      match: ['('.repeat(1001) + 'ls' + ')'.repeat(1001)],
+      not_match: ['(cd /tmp && ls)', `${'a|'.repeat(200)}a`],
+    },
+    match: {
+      line: (line) => line.unparsed[0] ?? null,
     },
   },
 ];

@@ -3,7 +3,7 @@ import type { PathAccess, Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
 import { findSecrets } from '../redact.js';
 import { normalizePath } from '../shell/words.js';
-import { NETWORK_SINKS, opts, parseOpts, readSources, remoteHosts, upstream, uploadedFiles } from './util.js';
+import { NETWORK_SINKS, anyUpstream, opts, parseOpts, readSources, remoteHosts, upstream, uploadedFiles } from './util.js';
 
 const RC_FILE = /(?:^|\/)\.(?:bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zshenv|zprofile|zlogin|zlogout|kshrc|mkshrc|cshrc|tcshrc|login|inputrc)$|^\/etc\/(?:profile|bash\.bashrc|bashrc|zshrc|zshenv|zprofile|zsh\/.+|profile\.d\/.+|environment)$|(?:^|\/)\.config\/fish\/(?:config\.fish|conf\.d\/.+)$/;
 const GIT_HOOK = /(?:^|\/)\.git\/hooks\/[^/]+$|(?:^|\/)\.git\/hooks$/;
@@ -15,6 +15,11 @@ const SUDOERS = /^\/etc\/sudoers(?:\.d\/.+)?$|^\/private\/etc\/sudoers(?:\.d\/.+
 /** Private credential files (research note §C row 20). */
 export const CREDENTIAL_PATH = /(?:^|\/)\.ssh\/id_[^/]*$|\.(?:pem|key|p12|pfx|keystore|jks)$|(?:^|\/)\.aws\/(?:credentials|config)$|(?:^|\/)\.config\/gcloud\/(?:credentials\.db|access_tokens\.db|application_default_credentials\.json|legacy_credentials(?:\/.*)?)$|(?:^|\/)\.azure\/(?:accessTokens\.json|msal_token_cache\.(?:json|bin)|azureProfile\.json)$|(?:^|\/)\.kube\/config$|(?:^|\/)\.docker\/config\.json$|(?:^|\/)\.(?:netrc|npmrc|pypirc|git-credentials|pgpass)$|(?:^|\/)\.env(?:\.[\w-]+)?$|(?:^|\/)\.config\/gh\/hosts\.yml$|^\/etc\/shadow$|(?:^|\/)\.gnupg\/private-keys/;
 const NOT_CREDENTIAL = /\.pub$|(?:^|\/)\.env\.(?:example|sample|template|dist|defaults?)$|\.example$/;
+
+/** True when the command reads a credential file. */
+function readsCredential(c: ShellCommand): boolean {
+  return readSources(c).some(isCredentialPath);
+}
 
 /** True for a private credential file path. */
 export function isCredentialPath(path: string): boolean {
@@ -65,7 +70,7 @@ export const PERSISTENCE_RULES: Rule[] = [
         if (o.short.has('l') || o.short.has('e') || o.short.has('v') || o.short.has('T')) return false;
         return true;
       },
-      raw: /\bcrontab\s+(?:-u\s+\S+\s+)?(?:-(?=$|[\s"'\\;&|)])|-r\b|[^-\s"'\\;&|)][^\s"'\\;&|)]*)|\|\s*crontab\s*(?=$|[;&|)"'\\])/,
+      raw: /\bcrontab\s+(?:-u\s+\S+\s+)?(?:-(?:$|[\s"'\\;&|)])|-r\b|[^-\s"'\\;&|)][^\s"'\\;&|)]*)|\|\s*crontab\s*(?:$|[;&|)"'\\])/,
     },
   },
   {
@@ -175,9 +180,10 @@ export const PERSISTENCE_RULES: Rule[] = [
         if ((c.name === 'curl' || c.name === 'wget') && own.some(isCredentialPath)) return true;
         if (remoteCopyDest(c) && readSources(c).some(isCredentialPath)) return true;
         if (c.redirects.some((r) => /^\d*<$/.test(r.op) && isCredentialPath(normalizePath(r.target)))) return true;
-        return upstream(c).some((u) => readSources(u).some(isCredentialPath));
+        return anyUpstream(c, readsCredential);
       },
-      raw: /(?:\.ssh\/id_(?!\w*\.pub)\w+|\.aws\/credentials|\.netrc|\.git-credentials)\b[^;&\n]*\|\s*(?:curl|wget|nc|ncat|netcat|socat)\b|\bcurl\b[^;&\n]*=@[^\s]*(?:\.ssh\/id_(?!\w*\.pub)\w+|\.aws\/credentials)/,
+      // `id_\w+` not followed by `.pub`, written without lookahead (RE2)
+      raw: /(?:\.ssh\/id_\w+(?:(?:[^\w.;&\n|]|\.(?:[^p;&\n|]|p[^u;&\n|]|pu[^b;&\n|]))[^;&\n]*)?|(?:\.aws\/credentials|\.netrc|\.git-credentials)\b[^;&\n]*)\|\s*(?:curl|wget|nc|ncat|netcat|socat)\b|\bcurl\b[^;&\n]*=@\S*(?:\.ssh\/id_\w+(?:$|[^\w.]|\.(?:$|[^p]|p(?:$|[^u]|u(?:$|[^b]))))|\.aws\/credentials)/,
     },
   },
   {
@@ -194,7 +200,7 @@ export const PERSISTENCE_RULES: Rule[] = [
     match: {
       command: (c) => {
         if (!isNetworkSink(c)) return false;
-        if (upstream(c).some(isEnvDump)) return true;
+        if (anyUpstream(c, isEnvDump)) return true;
         return c.words.some((w) => w.subs.some((s) => s.commands.some(isEnvDump)));
       },
     },

@@ -4,7 +4,7 @@ import type { Rule } from '../rule.js';
 import type { CommandLine, ShellCommand, Span } from '../shell/model.js';
 import { shellScriptArg } from '../shell/analyze.js';
 import { baseName, normalizePath } from '../shell/words.js';
-import { DOWNLOADERS, INTERPRETERS, SHELLS, hasDownloader, isDecoder, opts, parseOpts, runsStdin, upstream, CURL_VALUED, WGET_VALUED } from './util.js';
+import { DOWNLOADERS, INTERPRETERS, SHELLS, anyUpstream, hasDownloader, isDecoder, isDownloader, opts, parseOpts, runsStdin, upstream, CURL_VALUED, WGET_VALUED } from './util.js';
 
 /** Commands whose output a command runs as code: `sh -c "$(…)"`, `eval "$(…)"`, `bash <(…)`,
  * `source <(…)`, `. <(…)`. Each entry is the commands of one substitution. */
@@ -106,8 +106,8 @@ export const REMOTE_RULES: Rule[] = [
       not_match: ['curl -o install.sh https://x.example/install', 'curl -s https://api.example.com/v1/items | python3 -m json.tool', 'curl -s https://x.example | grep sh', 'echo "curl https://x | sh" >> notes.md'],
     },
     match: {
-      command: (c) => runsStdin(c) && upstream(c).some((u) => DOWNLOADERS.has(u.name.toLowerCase())),
-      raw: /\b(?:curl|wget|fetch|iwr|Invoke-WebRequest)\b[^|;&\n]*\|\s*(?:(?:sudo|env|tee)\b[^|;&\n]*\|?\s*)*(?:\/(?:usr\/)?(?:local\/)?bin\/)?(?:ba|z|da|k)?sh\b(?!\s+-c)|\b(?:curl|wget)\b[^|;&\n]*\|\s*(?:sudo\s+)?(?:python[0-9.]*|perl|ruby|node|php)\s*(?:-\s*)?(?=$|[;&|"\\])/,
+      command: (c) => runsStdin(c) && anyUpstream(c, isDownloader),
+      raw: /\b(?:curl|wget|fetch|iwr|Invoke-WebRequest)\b[^|;&\n]*\|\s*(?:(?:sudo|env|tee)\b[^|;&\n]*\|?\s*)*(?:\/(?:usr\/)?(?:local\/)?bin\/)?(?:ba|z|da|k)?sh(?:$|[^\w\s]|\s+(?:$|[^\s-]|-(?:$|[^c])))|\b(?:curl|wget)\b[^|;&\n]*\|\s*(?:sudo\s+)?(?:python[0-9.]*|perl|ruby|node|php)\s*(?:-\s*)?(?:$|[;&|"\\])/,
     },
   },
   {
@@ -185,7 +185,7 @@ export const REMOTE_RULES: Rule[] = [
     },
     match: {
       command: (c) =>
-        (runsStdin(c) && upstream(c).some(isDecoder)) ||
+        (runsStdin(c) && anyUpstream(c, isDecoder)) ||
         executedSubstitutions(c).some((cmds) => cmds.some(isDecoder)),
       raw: /\b(?:base64|base32|basenc)\s+(?:-\w*[dD]\w*|--decode)\b[^;&\n]*\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\|\s*rev\s*\|\s*(?:ba|z)?sh\b|\bxxd\s+-r[^;&\n]*\|\s*(?:ba|z)?sh\b/,
     },

@@ -2,7 +2,7 @@
  * Shared predicates for the built-in rules: option parsing, file paths a command writes or
  * reads, and command classes (downloaders, network sinks, interpreters, block devices).
  */
-import type { ShellCommand } from '../shell/model.js';
+import type { Pipeline, ShellCommand } from '../shell/model.js';
 import { SHELLS } from '../shell/analyze.js';
 import { normalizePath } from '../shell/words.js';
 
@@ -229,6 +229,37 @@ export function upstream(cmd: ShellCommand): ShellCommand[] {
   return cmd.pipeline.stages.slice(0, cmd.stage).reverse();
 }
 
+const prefixes = new WeakMap<Pipeline, Map<(c: ShellCommand) => boolean, Uint8Array>>();
+
+/**
+ * True when a stage before `cmd` in its pipeline satisfies `pred`. The answer for every stage is
+ * computed once per pipeline and predicate (one pass), so checking each stage of an n-stage
+ * pipeline costs O(n) in all, not O(n²) as `upstream(c).some(pred)` does. `pred` is the cache
+ * key: pass a module-level function, not a fresh arrow.
+ */
+export function anyUpstream(cmd: ShellCommand, pred: (c: ShellCommand) => boolean): boolean {
+  const p = cmd.pipeline;
+  return p !== null && prefixOf(p, pred)[cmd.stage] === 1;
+}
+
+/** True when any stage of the pipeline satisfies `pred` (cached like {@link anyUpstream}). */
+export function anyStage(p: Pipeline, pred: (c: ShellCommand) => boolean): boolean {
+  return prefixOf(p, pred)[p.stages.length] === 1;
+}
+
+/** prefix[i] = 1 when one of stages[0..i-1] satisfies `pred`. */
+function prefixOf(p: Pipeline, pred: (c: ShellCommand) => boolean): Uint8Array {
+  let byPred = prefixes.get(p);
+  if (!byPred) prefixes.set(p, (byPred = new Map()));
+  let prefix = byPred.get(pred);
+  if (!prefix) {
+    prefix = new Uint8Array(p.stages.length + 1);
+    for (let i = 0; i < p.stages.length; i++) prefix[i + 1] = prefix[i] || pred(p.stages[i]!) ? 1 : 0;
+    byPred.set(pred, prefix);
+  }
+  return prefix;
+}
+
 /** The stages after this command in its pipeline, nearest first. */
 export function downstream(cmd: ShellCommand): ShellCommand[] {
   if (!cmd.pipeline) return [];
@@ -237,6 +268,11 @@ export function downstream(cmd: ShellCommand): ShellCommand[] {
 
 /** Commands that pass stdin through unchanged (`tee`, `cat`, `sudo` is stripped already). */
 export const PASS_THROUGH = new Set(['tee', 'cat', 'pv', 'buffer', 'dos2unix']);
+
+/** True when the command is a downloader (curl, wget, …). */
+export function isDownloader(cmd: ShellCommand): boolean {
+  return DOWNLOADERS.has(cmd.name.toLowerCase());
+}
 
 /** True when a downloader appears among the commands. */
 export function hasDownloader(cmds: ShellCommand[]): boolean {

@@ -5,13 +5,29 @@
  * `xargs`/`parallel`, `find -exec`, substitutions, and literal text (echo/printf/heredoc/
  * herestring, also after base64 -d or rev) fed to a shell's stdin.
  */
-import { parseShell, MAX_PARSE_CHARS } from './parser.js';
+import { inspectionReady, parseShell, MAX_PARSE_CHARS } from './parser.js';
 import type { SyntaxNode } from './parser.js';
-import type { CommandLine, FunctionDef, Pipeline, Redirect, ShellCommand, Span, Substitution, Word } from './model.js';
+import { MAX_UNPARSED, type CommandLine, type FunctionDef, type Pipeline, type Redirect, type ShellCommand, type Span, type Substitution, type Word } from './model.js';
+import { splitStatements, type Statement } from './split.js';
 import { baseName, decodeAnsiC, unescapeBare, unescapeDouble } from './words.js';
 
 /** Deepest nesting of carriers and substitutions followed. */
 export const MAX_DEPTH = 5;
+
+/**
+ * Bounds on what one parse may hold and on the analysis (docs/shell-parser.md "Hostile input").
+ * `pipes`: `|` operators per parse (tree-sitter's cost on a long pipeline with a syntax error
+ * grows far faster than the text: 16,000 stages took 1.5 s and 1 GB; 128 take about a
+ * millisecond). `nesting`: syntax-tree levels walked (deeper text is reported as not parsed, not
+ * left to overflow the stack). `commands`: simple commands kept per command line. `budget`:
+ * parse work per command line (characters parsed plus `perParse` per parser call, nested
+ * payloads included); text past `commands` or `budget` is left to the raw fallback.
+ */
+export const ANALYSIS_LIMITS = { chars: MAX_PARSE_CHARS, pipes: 128, nesting: 1000, commands: 20_000, budget: 256 * 1024, perParse: 512 } as const;
+
+/** Parse work spent on a command line: characters parsed plus `perParse` per parser call; past
+ * `budget` the rest is left to the raw fallback, so no command costs more than a bounded time. */
+const spent = new WeakMap<CommandLine, number>();
 
 /** Shells that run a `-c` string or a script read from stdin. */
 export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'yash', 'posh', 'rbash']);
@@ -23,31 +39,41 @@ interface Ctx {
   env: Map<string, string>;
   depth: number;
   via: string | null;
+  /** The text spans point into, and where the parsed piece starts in it. */
   source: string;
+  offset: number;
   /** `xargs`, `parallel` or `find` when the commands are launched by one. */
   launcher: string | null;
 }
 
 /**
- * Analyses one command-bearing string. Returns null when the bash grammar is not loaded
- * (initInspection not awaited); never throws on any input.
+ * Analyses one command-bearing string of any length: every part is either parsed (in pieces when
+ * long, see {@link ANALYSIS_LIMITS} and shell/split.ts) or listed in `unparsed`. Returns null
+ * only when the bash grammar is not loaded (initInspection not awaited); never throws.
  */
 export function analyzeCommandLine(text: string): CommandLine | null {
-  const truncated = text.length > MAX_PARSE_CHARS;
-  const line: CommandLine = { text: truncated ? text.slice(0, MAX_PARSE_CHARS) : text, commands: [], functions: [], hasError: false, truncated };
-  const ok = analyzeInto(line.text, { line, env: new Map(), depth: 0, via: null, source: line.text, launcher: null });
-  return ok ? line : null;
+  if (!inspectionReady()) return null;
+  const line = emptyLine(text);
+  analyzeInto(text, { line, env: new Map(), depth: 0, via: null, source: text, offset: 0, launcher: null });
+  line.truncated = line.unparsed.length > 0;
+  return line;
 }
 
-/** Analyses one argv vector (Codex `local_shell` / `shell` `command: string[]`). */
+/** Analyses one argv vector (Codex `local_shell` / `shell` `command: string[]`); null when the
+ * grammar is not loaded. */
 export function analyzeArgv(argv: string[]): CommandLine | null {
+  if (!inspectionReady()) return null;
   const text = argv.map(quoteForDisplay).join(' ');
-  const line: CommandLine = { text, commands: [], functions: [], hasError: false, truncated: false };
-  if (parseShell('') === null) return null;
-  const ctx: Ctx = { line, env: new Map(), depth: 0, via: null, source: text, launcher: null };
+  const line = emptyLine(text);
+  const ctx: Ctx = { line, env: new Map(), depth: 0, via: null, source: text, offset: 0, launcher: null };
   const words = argv.map((a) => plainWord(a));
   makeCommand(words, [], { source: text, start: 0, end: text.length }, ctx, null);
+  line.truncated = line.unparsed.length > 0;
   return line;
+}
+
+function emptyLine(text: string): CommandLine {
+  return { text, commands: [], functions: [], hasError: false, truncated: false, unparsed: [] };
 }
 
 function quoteForDisplay(a: string): string {
@@ -58,32 +84,162 @@ function plainWord(text: string, extra: Partial<Word> = {}): Word {
   return { text, quoted: false, split: false, escaped: false, ifs: false, ansiC: false, dynamic: false, fromVariable: false, prompt: false, subs: [], ...extra };
 }
 
-function analyzeInto(text: string, ctx: Ctx): boolean {
+/** Analyses `ctx.source` (the whole of it): at once when it is within the limits, else in pieces. */
+function analyzeInto(text: string, ctx: Ctx): void {
+  if (text.length <= ANALYSIS_LIMITS.chars && countPipes(text, 0, text.length) <= ANALYSIS_LIMITS.pipes) parsePiece(0, text.length, ctx);
+  else analyzeLong(text, ctx);
+}
+
+/** `|` characters in text[start, end), counted up to one past the limit. */
+function countPipes(text: string, start: number, end: number): number {
+  let n = 0;
+  for (let i = text.indexOf('|', start); i >= 0 && i < end && n <= ANALYSIS_LIMITS.pipes; i = text.indexOf('|', i + 1)) n++;
+  return n;
+}
+
+/** Statements grouped into pieces within the limits; a statement too big alone is split at its
+ * pipes, and what still does not fit is reported as not parsed. */
+function analyzeLong(text: string, ctx: Ctx): void {
+  let start = -1;
+  let end = -1;
+  let pipes = 0;
+  const flush = () => {
+    if (start >= 0) parsePiece(start, end, ctx);
+    start = -1;
+    pipes = 0;
+  };
+  for (const s of splitStatements(text)) {
+    if (!s.code) {
+      flush(); // blanks and comments only: data
+      continue;
+    }
+    if (s.end - s.start > ANALYSIS_LIMITS.chars || s.pipeCount > ANALYSIS_LIMITS.pipes) {
+      flush();
+      analyzeLongPipeline(text, s, ctx);
+      continue;
+    }
+    if (start >= 0 && (s.end - start > ANALYSIS_LIMITS.chars || pipes + s.pipeCount > ANALYSIS_LIMITS.pipes)) flush();
+    if (start < 0) start = s.start;
+    end = s.end;
+    pipes += s.pipeCount;
+  }
+  flush();
+}
+
+/** A statement too big to parse whole: its stages are parsed in groups and linked as one
+ * pipeline; a stage too big alone is reported as not parsed. */
+function analyzeLongPipeline(text: string, s: Statement, ctx: Ctx): void {
+  if (s.pipes.length === 0) {
+    markUnparsed(ctx, s.start, s.end);
+    return;
+  }
+  const bounds: [number, number][] = [];
+  let from = s.start;
+  for (const p of s.pipes) {
+    bounds.push([from, p.at]);
+    from = p.at + p.length;
+  }
+  bounds.push([from, s.end]);
+  const stages: ShellCommand[] = [];
+  let group = -1;
+  let groupEnd = -1;
+  let pipes = 0;
+  const flush = () => {
+    if (group >= 0) stages.push(...(parsePiece(group, groupEnd, ctx) ?? []));
+    group = -1;
+    pipes = 0;
+  };
+  for (const [a, b] of bounds) {
+    if (!/\S/.test(text.slice(a, b))) {
+      ctx.line.hasError = true; // an empty stage: `a | | b`, a trailing `|`
+      continue;
+    }
+    const inner = countPipes(text, a, b);
+    if (b - a > ANALYSIS_LIMITS.chars || inner > ANALYSIS_LIMITS.pipes) {
+      flush();
+      markUnparsed(ctx, a, b);
+      continue;
+    }
+    if (group >= 0 && (b - group > ANALYSIS_LIMITS.chars || pipes + inner + 1 > ANALYSIS_LIMITS.pipes)) flush();
+    if (group < 0) group = a;
+    else pipes++;
+    groupEnd = b;
+    pipes += inner;
+  }
+  flush();
+  linkPipeline(stages, ctx);
+}
+
+/**
+ * Parses `ctx.source[start, end)` and walks it. Returns the commands built at its top (the
+ * stages of a pipeline), or null when the piece was not parsed (then recorded in `unparsed`).
+ */
+function parsePiece(start: number, end: number, ctx: Ctx): ShellCommand[] | null {
+  const cost = (spent.get(ctx.line) ?? 0) + (end - start) + ANALYSIS_LIMITS.perParse;
+  if (ctx.line.commands.length >= ANALYSIS_LIMITS.commands || cost > ANALYSIS_LIMITS.budget) {
+    markUnparsed(ctx, start, end);
+    return null;
+  }
+  spent.set(ctx.line, cost);
+  const text = start === 0 && end === ctx.source.length ? ctx.source : ctx.source.slice(start, end);
   const tree = parseShell(text);
-  if (!tree) return false;
+  if (!tree) {
+    markUnparsed(ctx, start, end);
+    return null;
+  }
   try {
     if (tree.rootNode.hasError) ctx.line.hasError = true;
-    walk(tree.rootNode, ctx);
+    return walk(tree.rootNode, { ...ctx, offset: ctx.offset + start });
+  } catch {
+    // nesting past ANALYSIS_LIMITS.nesting, a stack overflow, or a failed parser instance
+    markUnparsed(ctx, start, end);
+    return null;
   } finally {
-    tree.delete();
+    try {
+      tree.delete();
+    } catch {
+      // the instance failed meanwhile (a nested parse); parser.ts has replaced it
+    }
   }
-  return true;
+}
+
+function markUnparsed(ctx: Ctx, start: number, end: number): void {
+  const list = ctx.line.unparsed;
+  const s = ctx.offset + start;
+  const e = ctx.offset + end;
+  const last = list[list.length - 1];
+  if (last && last.source === ctx.source && (last.end >= s || list.length >= MAX_UNPARSED)) last.end = Math.max(last.end, e);
+  else if (list.length < MAX_UNPARSED) list.push({ source: ctx.source, start: s, end: e });
 }
 
 /** Parses a carrier's payload as a nested command line. */
 function enter(text: string, ctx: Ctx, via: string): ShellCommand[] {
   if (ctx.depth >= MAX_DEPTH || !text.trim()) return [];
   const before = ctx.line.commands.length;
-  analyzeInto(text, { line: ctx.line, env: new Map(ctx.env), depth: ctx.depth + 1, via, source: text, launcher: ctx.launcher });
+  analyzeInto(text, { line: ctx.line, env: new Map(ctx.env), depth: ctx.depth + 1, via, source: text, offset: 0, launcher: ctx.launcher });
   return ctx.line.commands.slice(before);
 }
 
 function spanOf(node: SyntaxNode, ctx: Ctx): Span {
-  return { source: ctx.source, start: node.startIndex, end: node.endIndex };
+  return { source: ctx.source, start: ctx.offset + node.startIndex, end: ctx.offset + node.endIndex };
 }
 
-/** Walks statements; returns the simple commands built directly under `node` (for pipelines). */
+class TooDeep extends Error {}
+let nesting = 0;
+
+/** Walks statements; returns the simple commands built directly under `node` (for pipelines).
+ * @throws TooDeep past {@link ANALYSIS_LIMITS}.nesting levels (caught by parsePiece). */
 function walk(node: SyntaxNode, ctx: Ctx): ShellCommand[] {
+  if (nesting >= ANALYSIS_LIMITS.nesting) throw new TooDeep('nesting');
+  nesting++;
+  try {
+    return walkNode(node, ctx);
+  } finally {
+    nesting--;
+  }
+}
+
+function walkNode(node: SyntaxNode, ctx: Ctx): ShellCommand[] {
   switch (node.type) {
     case 'comment':
     case 'heredoc_body':

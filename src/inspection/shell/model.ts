@@ -97,6 +97,17 @@ export interface CommandLine {
   functions: FunctionDef[];
   /** The grammar reported syntax errors somewhere (at any depth). */
   hasError: boolean;
-  /** The text was longer than the parse limit and was cut. */
+  /** Some of the text was not parsed (same as `unparsed.length > 0`). */
   truncated: boolean;
+  /**
+   * Parts of the text (or of a carrier's payload) the parser did not analyse: a piece that is
+   * too long or too pipe-heavy to parse even after splitting, nesting deeper than the analysis
+   * follows, more commands than it keeps, or a parser failure (docs/shell-parser.md "Hostile
+   * input"). At most {@link MAX_UNPARSED} entries; later parts extend the last one. The engine
+   * runs the raw-text fallback over the whole text and fires `unparsed-command`.
+   */
+  unparsed: Span[];
 }
+
+/** Most entries kept in {@link CommandLine.unparsed}. */
+export const MAX_UNPARSED = 16;
