@@ -23,7 +23,7 @@ import { createStreamAccumulator, SSE_FORMAT, sniffStreamPayload, type StreamAcc
 import { makeToolCall, parseArguments } from '../capture/toolcall.js';
 import type { CaptureError, Reply, ToolCallKind } from '../capture/types.js';
 import { inspectCalls } from '../inspection/engine.js';
-import { recoverReply } from '../recovery/index.js';
+import { recoverFromReply } from '../scan/judge.js';
 import { markupSpans, markupStart } from '../recovery/prefix.js';
 import type { SseFrame } from './frames.js';
 import { createAnthropicAdapter } from './formats/anthropic.js';
@@ -277,17 +277,7 @@ export class ReplaySession {
     this.stats.replies += replies.length;
     if (!this.held && this.pending !== '') this.flushPending();
     const reply = replies[0]!;
-    const v = recoverReply(
-      {
-        text: reply.text,
-        reasoning: reply.reasoning,
-        advertised: reply.advertised,
-        toolCalls: reply.toolCalls,
-        truncated: reply.truncated,
-        idSeed: `${reply.source.line}:${reply.id ?? ''}`,
-      },
-      this.options.recovery,
-    );
+    const v = recoverFromReply(reply, this.options.recovery);
     const held = this.held;
     this.held = null;
     const at = held ? this.holdLine : reply.source.line;

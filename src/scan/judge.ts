@@ -60,15 +60,11 @@ export function callsToInspect(reply: Reply, recovery: RecoveryVerdict): Inspect
 }
 
 /**
- * Runs both engines on one reply.
- *
- * @param reply a normalised reply from any capture reader.
- * @param options the prose ceiling and user-supplied tools, the compiled rule set and the mode.
- * @returns the reply with its recovery and inspection verdicts. Never throws: both engines are
- *   total on any input.
+ * Runs the recovery engine on a normalised reply. The call-id seed is the reply's line and id, so
+ * identical calls in two replies of one capture get different ids and a re-run yields the same.
  */
-export function judgeReply(reply: Reply, options: JudgeOptions): ReplyVerdict {
-  const recovery = recoverReply(
+export function recoverFromReply(reply: Reply, options: RecoveryOptions): RecoveryVerdict {
+  return recoverReply(
     {
       text: reply.text,
       reasoning: reply.reasoning,
@@ -77,8 +73,20 @@ export function judgeReply(reply: Reply, options: JudgeOptions): ReplyVerdict {
       truncated: reply.truncated,
       idSeed: `${reply.source.line}:${reply.id ?? ''}`,
     },
-    options.recovery,
+    options,
   );
+}
+
+/**
+ * Runs both engines on one reply.
+ *
+ * @param reply a normalised reply from any capture reader.
+ * @param options the prose ceiling and user-supplied tools, the compiled rule set and the mode.
+ * @returns the reply with its recovery and inspection verdicts. Never throws: both engines are
+ *   total on any input.
+ */
+export function judgeReply(reply: Reply, options: JudgeOptions): ReplyVerdict {
+  const recovery = recoverFromReply(reply, options.recovery);
   const inspection = inspectCalls(callsToInspect(reply, recovery), options.ruleSet, options.mode);
   return { reply, recovery, inspection };
 }
