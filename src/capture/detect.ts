@@ -36,20 +36,36 @@ export function tryParseJson(text: string): { value: unknown } | undefined {
   }
 }
 
+/** How many content lines after a first line that is not JSON on its own {@link sniffLayout} reads. */
+export const SNIFF_LOOKAHEAD_LINES = 3;
+
+/** True when `text` parses alone as a JSON object or array (a JSON Lines record). */
+function isJsonRecordLine(text: string): boolean {
+  const parsed = tryParseJson(text);
+  return parsed !== undefined && typeof parsed.value === 'object' && parsed.value !== null;
+}
+
 /**
- * Decides a file's layout from its first non-blank line (and, when that line is JSON-looking but
- * does not parse alone, the next non-blank line).
+ * Decides a file's layout from its first non-blank line and, when that line is not a complete
+ * JSON value on its own, the next few non-blank lines.
  *
- * - SSE: the first line is an SSE field (`data:`, `event:`, `id:`, `retry:`) or comment (`:`).
+ * - SSE: the first line is an SSE field (`data:`, `event:`, `id:`, `retry:`) or comment (`:`),
+ *   unless the lines after it are JSON Lines as below (a JSONL file whose first line was damaged
+ *   into `:{"id":…`; SSE lines are never complete JSON).
  * - JSON Lines: the first line is a complete JSON value; or it starts with `{` but is broken and
- *   the next line is a complete JSON object or array (a JSONL file with a bad first line).
+ *   the next line is a complete JSON object or array (a JSONL file with a bad first line); or it
+ *   is anything else that is not complete JSON (a log cut at the front, `x{"id":…`, or a broken
+ *   line starting with `[`) and each of the next non-blank lines, up to
+ *   {@link SNIFF_LOOKAHEAD_LINES} and at least one, is a complete JSON object or array. The
+ *   broken first line is then an INVALID_JSON problem at its line and the rest is read.
  * - JSON document: a first line starting with `{` or `[` that is not complete on its own (a
- *   pretty-printed body, a JSON array, `jq .` output).
+ *   pretty-printed body, a JSON array, `jq .` output) and is not followed by JSON Lines as above.
  * - Otherwise unknown.
  *
  * @param first the first non-blank line's text.
- * @param next reads the next non-blank line's text (undefined at end of input); called at most
- *   once, only in the broken-first-line case.
+ * @param next reads the next non-blank line's text on each call (the line after the one the
+ *   previous call returned; undefined at end of input); called at most
+ *   {@link SNIFF_LOOKAHEAD_LINES} times, only when the first line is not complete JSON.
  * @returns the layout and, for JSON Lines, the first line's parsed value (to avoid parsing twice).
  */
 export async function sniffLayout(
@@ -57,15 +73,28 @@ export async function sniffLayout(
   next: () => Promise<string | undefined>,
 ): Promise<{ layout: Layout; parsed?: { value: unknown } }> {
   const t = first.trimStart();
-  if (isSseLine(t)) return { layout: 'sse' };
-  if (!t.startsWith('{') && !t.startsWith('[')) return { layout: 'unknown' };
-  const parsed = tryParseJson(t);
+  // a JSON Lines file whose first line was damaged into an SSE comment or field (`:{"id":…`)
+  if (isSseLine(t)) return { layout: (await nextLinesAreRecords(next)) ? 'jsonl' : 'sse' };
+  const jsonStart = t.startsWith('{') || t.startsWith('[');
+  const parsed = jsonStart ? tryParseJson(t) : undefined;
   if (parsed) return { layout: 'jsonl', parsed };
-  if (t.startsWith('[')) return { layout: 'document' };
-  const second = await next();
-  const secondParsed = second === undefined ? undefined : tryParseJson(second);
-  if (secondParsed && typeof secondParsed.value === 'object' && secondParsed.value !== null) return { layout: 'jsonl' };
-  return { layout: 'document' };
+  if (t.startsWith('{')) {
+    const second = await next();
+    return { layout: second !== undefined && isJsonRecordLine(second) ? 'jsonl' : 'document' };
+  }
+  if (await nextLinesAreRecords(next)) return { layout: 'jsonl' };
+  return { layout: jsonStart ? 'document' : 'unknown' };
+}
+
+/** True when the next non-blank lines (up to SNIFF_LOOKAHEAD_LINES, at least one) are each a JSON object or array. */
+async function nextLinesAreRecords(next: () => Promise<string | undefined>): Promise<boolean> {
+  let seen = 0;
+  for (; seen < SNIFF_LOOKAHEAD_LINES; seen++) {
+    const line = await next();
+    if (line === undefined) break;
+    if (!isJsonRecordLine(line)) return false;
+  }
+  return seen > 0;
 }
 
 /** What one JSON record is. */

@@ -287,12 +287,20 @@ async function* readItems(file: string, input: Readable, options: ReadOptions, t
     }
     const forcedStream = streamFormatApi(forced);
     const sseApi = forcedStream?.framing === 'sse' ? forcedStream.api : undefined;
-    const firstLine = first.line;
+    let sniffed = first.line;
     let { layout, parsed } = await sniffLayout(first.text, async () => {
-      // the next content line: already read during the binary check, or read now
-      const seen = head.find((l) => l.line > firstLine && isContent(l));
-      if (seen) return seen.text;
-      for (let l = await pull(); l; l = await pull()) if (isContent(l)) return l.text;
+      // the next content line after the last one sniffed: already read during the binary check, or read now
+      const seen = head.find((l) => l.line > sniffed && isContent(l));
+      if (seen) {
+        sniffed = seen.line;
+        return seen.text;
+      }
+      for (let l = await pull(); l; l = await pull()) {
+        if (isContent(l)) {
+          sniffed = l.line;
+          return l.text;
+        }
+      }
       return undefined;
     });
     if (sseApi) layout = 'sse';

@@ -35,6 +35,43 @@ describe('line-level problems in JSON Lines', () => {
     expect(r.errors.map((e) => [e.code, e.line])).toEqual([['INVALID_JSON', 1]]);
   });
 
+  it('reads a JSONL file whose first line was cut at the front (x{"id":…) as JSON Lines: the damaged line is reported, every intact reply kept', async () => {
+    // fuzz finding (test/resilience/fuzz.test.ts): this file was one UNKNOWN_FORMAT and lost every reply
+    const r = await readText(`x${chat('a', 'one')}\n\n${chat('b', 'two')}\n${chat('c', 'three')}\n${chat('d', 'four')}\n`);
+    expect(r.replies.map((x) => [x.source.line, x.id])).toEqual([
+      [3, 'b'],
+      [4, 'c'],
+      [5, 'd'],
+    ]);
+    expect(r.errors.map((e) => [e.code, e.line])).toEqual([['INVALID_JSON', 1]]);
+    expect(r.end).toMatchObject({ formats: ['openai-chat'], replies: 3, errors: 1 });
+  });
+
+  it('reads a JSONL file whose damaged first line starts with [ as JSON Lines, and one line after it is enough', async () => {
+    const r = await readText(`[${chat('a', 'one')}\n${chat('b', 'two')}\n`);
+    expect(r.replies.map((x) => [x.source.line, x.id])).toEqual([[2, 'b']]);
+    expect(r.errors.map((e) => [e.code, e.line])).toEqual([['INVALID_JSON', 1]]);
+  });
+
+  it('reads a JSONL file whose first line was damaged into an SSE comment (:{"id":…) as JSON Lines', async () => {
+    const r = await readText(`:${chat('a', 'one')}\n${chat('b', 'two')}\n`);
+    expect(r.replies.map((x) => [x.source.line, x.id])).toEqual([[2, 'b']]);
+    expect(r.errors.map((e) => [e.code, e.line])).toEqual([['INVALID_JSON', 1]]);
+    expect(r.errors[0]!.message).toContain('an SSE line inside a JSON file');
+  });
+
+  it('keeps a first line that is not JSON UNKNOWN_FORMAT when a later line of the next three is not JSON either', async () => {
+    const r = await readText(`hello\n${chat('a', 'one')}\n${chat('b', 'two')}\nworld\n${chat('c', 'three')}\n`);
+    expect(r.replies).toEqual([]);
+    expect(r.errors.map((e) => [e.code, e.line])).toEqual([['UNKNOWN_FORMAT', null]]);
+  });
+
+  it('still reads a one-element JSON array with the element on its own line as a document', async () => {
+    const r = await readText(`[\n${chat('a', 'one')}\n]\n`);
+    expect(r.replies.map((x) => [x.source.line, x.id])).toEqual([[2, 'a']]);
+    expect(r.errors).toEqual([]);
+  });
+
   it('skips an invalid UTF-8 line (never judging altered text) and reads the next', async () => {
     const bad = Buffer.concat([Buffer.from('{"text":"caf'), Buffer.from([0xc3, 0x28]), Buffer.from('","tools":[]}\n')]);
     const r = await readText(Buffer.concat([Buffer.from(`${chat('a', 'ok')}\n`), bad, Buffer.from(`${chat('c', 'fine')}\n`)]));

@@ -148,7 +148,7 @@ describe('a damaged line costs only its own reply', () => {
     }
   });
 
-  it('every other line is still scanned, with the same verdicts, when one line (not the first) is damaged', async () => {
+  it('every other line is still scanned, with the same verdicts, when any one line, the first too, is damaged', async () => {
     const clean = await Promise.all(files.map(async (f) => scanBytes(f.name, f.bytes)));
     await fc.assert(
       fc.asyncProperty(
@@ -158,8 +158,8 @@ describe('a damaged line costs only its own reply', () => {
         async (f, lineSeed, edits) => {
           const { name, bytes } = files[f]!;
           const lines = bytes.toString('utf8').trimEnd().split('\n');
-          // the first line decides the file's layout (src/capture/detect.ts sniffLayout): see the report
-          const target = 1 + (lineSeed % (lines.length - 1));
+          // any line, the first too: sniffLayout looks past a damaged first line (src/capture/detect.ts)
+          const target = lineSeed % lines.length;
           const damaged = lines.map((l, i) => (i === target ? applyEdits(Buffer.from(l), edits) : Buffer.from(l)));
           const mutated = Buffer.concat(damaged.flatMap((b) => [b, Buffer.from('\n')]));
           const r = await scanBytes(name, mutated);
