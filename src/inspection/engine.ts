@@ -12,7 +12,7 @@ import type { CommandLine, ShellCommand, Span } from './shell/model.js';
 import type { InspectableCall, InspectionMode, InspectionVerdict, RuleHit } from './types.js';
 import type { RuleSet } from './ruleset.js';
 import { analyzeArgv, analyzeCommandLine } from './shell/analyze.js';
-import { callSurfaces } from './extract.js';
+import { callSurfaces, type CommandValue } from './extract.js';
 import { readSources, writeTargets } from './rules/util.js';
 import { redactSecrets } from './redact.js';
 import { compilePattern, type TextPattern } from './pattern.js';
@@ -46,16 +46,16 @@ export function inspectCall(call: InspectableCall, rules: readonly Rule[]): Rule
   const tool = String(call.name ?? '');
   const lower = tool.toLowerCase();
   const active = rules.filter((r) => !r.match.tools || r.match.tools.includes(lower));
-  const add = (rule: Rule, via: RuleHit['via'], span: Span) => {
+  const keep = (rule: Rule, via: RuleHit['via'], text: string) => {
     if (found.has(rule.id)) return;
-    found.set(rule.id, { rule: rule.id, action: rule.action, category: rule.category, tool, callId: call.id ?? null, excerpt: excerpt(span), via });
+    found.set(rule.id, { rule: rule.id, action: rule.action, category: rule.category, tool, callId: call.id ?? null, excerpt: text, via });
+  };
+  const add: Add = (rule, via, span) => {
+    if (!found.has(rule.id)) keep(rule, via, excerpt(span));
   };
   const surfaces = callSurfaces(call);
   for (const value of surfaces.commands) {
-    const text = value.kind === 'text' ? value.text : value.argv.join(' ');
-    const line = value.kind === 'text' ? analyzeCommandLine(text) : analyzeArgv(value.argv);
-    if (line) matchLine(line, active, tool, add);
-    if (!line || line.hasError || line.unparsed.length > 0) matchRaw(text, active.filter((r) => !found.has(r.id)), add);
+    for (const m of commandMatches(value, rules, active, tool)) keep(m.rule, m.via, m.excerpt);
   }
   for (const access of surfaces.paths) {
     for (const rule of active) {
@@ -63,8 +63,92 @@ export function inspectCall(call: InspectableCall, rules: readonly Rule[]): Rule
     }
   }
   if (surfaces.raw !== null) matchRaw(surfaces.raw, active, add);
-  const order = new Map(rules.map((r, i) => [r.id, i]));
+  const order = ruleOrder(rules);
   return [...found.values()].sort((a, b) => (order.get(a.rule) ?? 0) - (order.get(b.rule) ?? 0));
+}
+
+const orders = new WeakMap<readonly Rule[], Map<string, number>>();
+
+/** Each rule's index in `rules`, computed once per rule list. */
+function ruleOrder(rules: readonly Rule[]): Map<string, number> {
+  let order = orders.get(rules);
+  if (order === undefined) {
+    order = new Map(rules.map((r, i) => [r.id, i]));
+    orders.set(rules, order);
+  }
+  return order;
+}
+
+/** One rule that fired on a command value, in the order it fired, with its excerpt. */
+interface CommandMatch {
+  rule: Rule;
+  via: RuleHit['via'];
+  excerpt: string;
+}
+
+/** Command values analysed per rule list, keyed by tool name and exact command text. */
+const analysed = new WeakMap<readonly Rule[], Lru<CommandMatch[]>>();
+
+/** Entries kept per rule list by the cache of analysed command values. */
+export const COMMAND_CACHE_ENTRIES = 2048;
+/** Command values longer than this (characters) are analysed every time, never cached. */
+export const COMMAND_CACHE_MAX_CHARS = 4096;
+
+/**
+ * The rules (of `active`, the rules of `rules` that apply to `tool`) that fire on one command
+ * value, in firing order, with their excerpts. The result depends only on the rule list, the tool
+ * name and the value (rules are pure), so it is cached: a bounded LRU of
+ * {@link COMMAND_CACHE_ENTRIES} entries per rule list, keyed by the exact tool name and command
+ * text; values over {@link COMMAND_CACHE_MAX_CHARS} characters are not cached. Captures repeat
+ * commands (`ls`, `git status`), and this skips their parse and rule walk.
+ */
+function commandMatches(value: CommandValue, rules: readonly Rule[], active: Rule[], tool: string): CommandMatch[] {
+  const text = value.kind === 'text' ? value.text : value.argv.join(' ');
+  const key = text.length > COMMAND_CACHE_MAX_CHARS ? null : value.kind === 'text' ? `t\u0000${tool}\u0000${text}` : `a\u0000${tool}\u0000${value.argv.join('\u0000')}`;
+  let cache = analysed.get(rules);
+  if (key !== null) {
+    const hit = cache?.get(key);
+    if (hit !== undefined) return hit;
+  }
+  const out: CommandMatch[] = [];
+  const fired = new Set<string>();
+  const add: Add = (rule, via, span) => {
+    if (fired.has(rule.id)) return;
+    fired.add(rule.id);
+    out.push({ rule, via, excerpt: excerpt(span) });
+  };
+  const line = value.kind === 'text' ? analyzeCommandLine(text) : analyzeArgv(value.argv);
+  if (line) matchLine(line, active, tool, add);
+  if (!line || line.hasError || line.unparsed.length > 0) matchRaw(text, active.filter((r) => !fired.has(r.id)), add);
+  if (key !== null) {
+    if (cache === undefined) {
+      cache = new Lru(COMMAND_CACHE_ENTRIES);
+      analysed.set(rules, cache);
+    }
+    cache.set(key, out);
+  }
+  return out;
+}
+
+/** A least-recently-used map of at most `max` entries. */
+class Lru<V> {
+  private readonly map = new Map<string, V>();
+  constructor(private readonly max: number) {}
+
+  get(key: string): V | undefined {
+    const v = this.map.get(key);
+    if (v !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, v);
+    }
+    return v;
+  }
+
+  set(key: string, value: V): void {
+    this.map.delete(key);
+    this.map.set(key, value);
+    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value!);
+  }
 }
 
 type Add = (rule: Rule, via: RuleHit['via'], span: Span) => void;
