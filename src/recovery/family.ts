@@ -60,7 +60,9 @@ export interface Family {
   id: string;
   /** Where the grammar comes from (spec, model card, research-note section). */
   source: string;
-  /** Distinctive tokens of the family: seeing one that `detect` does not claim is a `shape` leak. */
+  /** Distinctive tokens of the family: seeing one that `detect` does not claim is a `shape` leak.
+   * Contract: `detect` returns -1 on any text that holds no marker of the engine's families
+   * (../index.ts FAMILIES): the engine skips every family on such text (../triggers.ts). */
   markers: readonly string[];
   /** Index of the first place this family's markup starts, or -1. Must be linear in the text. */
   detect(text: string): number;

@@ -22,15 +22,56 @@ function isSymbol(ch: string | undefined): boolean {
   return !WORDISH.test(ch);
 }
 
-/** Symbol code points over all code points, 0..1 (0 for empty text). */
-export function symbolDensity(text: string): number {
+/**
+ * Counts code points and symbols (see {@link isSymbol}) of `text`, one pass over UTF-16 code
+ * units (ASCII classified by code; other code points, a surrogate pair or a lone surrogate, by
+ * the Unicode-property test). With `enough`, stops as soon as `symbols >= enough` (then `total`
+ * is only the count so far).
+ */
+function countSymbols(text: string, enough = Infinity): { total: number; symbols: number } {
   let total = 0;
   let symbols = 0;
-  for (const ch of text) {
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
     total++;
-    if (isSymbol(ch)) symbols++;
+    if (c < 0x80) {
+      if (!((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c <= 0x20 || c === 0x7f)) symbols++;
+      else continue;
+    } else {
+      let ch: string;
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
+        const d = text.charCodeAt(i + 1);
+        if (d >= 0xdc00 && d <= 0xdfff) {
+          ch = text.slice(i, i + 2);
+          i++;
+        } else ch = text[i]!;
+      } else ch = text[i]!;
+      if (WORDISH.test(ch)) continue;
+      symbols++;
+    }
+    if (symbols >= enough) break;
   }
+  return { total, symbols };
+}
+
+/** Symbol code points over all code points, 0..1 (0 for empty text). */
+export function symbolDensity(text: string): number {
+  const { total, symbols } = countSymbols(text);
   return total === 0 ? 0 : symbols / total;
+}
+
+/**
+ * True when `symbolDensity(text) < floor` (`floor` a ratio 0..1), stopping early once the symbols alone make the density
+ * at least `floor` whatever the rest holds (more than `floor` × the UTF-16 length, an upper bound
+ * of the code-point count, plus one for rounding); otherwise the ratio is computed exactly as
+ * {@link symbolDensity} does.
+ */
+export function belowDensity(text: string, floor: number): boolean {
+  const enough = Math.ceil(floor * text.length) + 1;
+  const { total, symbols } = countSymbols(text, enough);
+  if (symbols >= enough) return false;
+  return (total === 0 ? 0 : symbols / total) < floor;
 }
 
 /** The code point that ends just before index i / starts at i. */
@@ -51,7 +92,8 @@ function pointAt(text: string, i: number): string | undefined {
  */
 export function shapeSpans(text: string, names: readonly string[]): Array<[number, number]> {
   const wanted = names.map((n) => n.trim()).filter((n) => n !== '');
-  if (wanted.length === 0 || symbolDensity(text) < SHAPE_DENSITY_FLOOR) return [];
+  // No name in the text: no span, whatever the density (checked first: a substring search is cheaper).
+  if (!wanted.some((n) => text.includes(n)) || belowDensity(text, SHAPE_DENSITY_FLOOR)) return [];
   const spans: Array<[number, number]> = [];
   const sc = new Scanner(text);
   for (const name of wanted) {
