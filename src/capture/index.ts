@@ -16,9 +16,9 @@ export type {
   ToolCallKind,
 } from './types.js';
 export { CAPTURE_FORMATS } from './types.js';
-export { DEFAULT_MAX_DOCUMENT_BYTES, readCapture, type ReadOptions } from './read.js';
+export { DEFAULT_MAX_DOCUMENT_BYTES, readCapture, readCaptureBatches, type ReadOptions } from './read.js';
 export { CAPTURE_EXTENSIONS, expandInputs, NODE_INPUT_FS, type InputFs } from './files.js';
-export { DEFAULT_MAX_LINE_BYTES, readLines, type Line, type LineReaderOptions } from './lines.js';
+export { DEFAULT_MAX_LINE_BYTES, readLineBatches, readLines, type Line, type LineReaderOptions } from './lines.js';
 export {
   advertisedFromRequest,
   advertisedTool,
@@ -40,4 +40,4 @@ export {
   type StreamContext,
   type StreamOutput,
 } from './streams/index.js';
-export { parseSseText, readSseLines } from './sse.js';
+export { parseSseText, readSseLines, SseLineReader } from './sse.js';

@@ -101,6 +101,22 @@ class PendingLine {
  * @throws whatever the underlying stream emits (e.g. EACCES, EISDIR) on its first read.
  */
 export async function* readLines(input: Readable, options: LineReaderOptions = {}): AsyncGenerator<Line> {
+  for await (const batch of readLineBatches(input, options)) yield* batch;
+}
+
+/**
+ * Reads `input` as batches of lines: the lines that each chunk of the stream completes, in order
+ * (one async step per chunk instead of one per line; the same lines as {@link readLines}). A
+ * batch holds at most one chunk's lines (plus the line the chunk completes), so memory stays
+ * bounded by the stream's chunk size and `maxLineBytes`; chunks that complete no line yield
+ * nothing.
+ *
+ * @param input a byte stream (a file stream or stdin).
+ * @param options `maxLineBytes` (bytes, default {@link DEFAULT_MAX_LINE_BYTES}).
+ * @returns an async iterable of non-empty arrays of {@link Line}.
+ * @throws whatever the underlying stream emits (e.g. EACCES, EISDIR).
+ */
+export async function* readLineBatches(input: Readable, options: LineReaderOptions = {}): AsyncGenerator<Line[]> {
   const pending = new PendingLine(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
   let lineNo = 0;
   /** The previous chunk ended with CR: an LF opening the next chunk completes that CRLF. */
@@ -109,6 +125,7 @@ export async function* readLines(input: Readable, options: LineReaderOptions = {
   for await (const chunk of input) {
     const buf: Buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
     if (buf.length === 0) continue;
+    const batch: Line[] = [];
     let from = 0;
     if (skipLf) {
       skipLf = false;
@@ -125,13 +142,14 @@ export async function* readLines(input: Readable, options: LineReaderOptions = {
         pending.add(buf.subarray(from));
         break;
       }
-      yield pending.finish(buf.subarray(from, end), ++lineNo);
+      batch.push(pending.finish(buf.subarray(from, end), ++lineNo));
       from = end + 1;
       if (buf[end] === CR) {
         if (from === buf.length) skipLf = true;
         else if (buf[from] === LF) from++;
       }
     }
+    if (batch.length > 0) yield batch;
   }
-  if (!pending.empty) yield pending.finish(Buffer.alloc(0), ++lineNo);
+  if (!pending.empty) yield [pending.finish(Buffer.alloc(0), ++lineNo)];
 }

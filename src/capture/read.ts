@@ -15,9 +15,9 @@ import { captureError } from './bodies/common.js';
 import { CappedReports, MAX_LINE_REPORTS } from './capped.js';
 import { isSseLine, sniffLayout } from './detect.js';
 import { JsonValueSplitter, type SplitEvent } from './json-values.js';
-import { DEFAULT_MAX_LINE_BYTES, readLines, type Line } from './lines.js';
+import { DEFAULT_MAX_LINE_BYTES, readLineBatches, type Line } from './lines.js';
 import { RecordReader, type RecordStep } from './records.js';
-import { readSseLines } from './sse.js';
+import { SseLineReader } from './sse.js';
 import { streamFormatApi } from './streams/index.js';
 import { argumentsTooDeep, MAX_ARGUMENT_DEPTH } from './toolcall.js';
 import type { CaptureError, CaptureFormat, CaptureItem, Reply } from './types.js';
@@ -183,20 +183,6 @@ function lineOf(item: CaptureItem): number {
   return Number.MAX_SAFE_INTEGER;
 }
 
-/** Yields `head`, then the rest of `rest`; closes `rest` (and so the input stream) when done. */
-async function* replay(head: Line[], rest: AsyncIterator<Line>): AsyncGenerator<Line> {
-  try {
-    yield* head;
-    for (;;) {
-      const r = await rest.next();
-      if (r.done) return;
-      yield r.value;
-    }
-  } finally {
-    await rest.return?.(undefined);
-  }
-}
-
 const isContent = (l: Line): boolean => !l.tooLong && !l.invalidUtf8 && l.text.trim() !== '';
 
 /**
@@ -240,39 +226,98 @@ function badLineError(file: string, l: Line, maxLineBytes: number): CaptureError
  *   Never throws for bad content or a failing stream.
  */
 export async function* readCapture(file: string, input: Readable, options: ReadOptions = {}): AsyncGenerator<CaptureItem> {
+  for await (const batch of readCaptureBatches(file, input, options)) yield* batch;
+}
+
+/**
+ * {@link readCapture} in batches: the same items in the same order, grouped as each chunk of the
+ * input completes them (one async step per chunk rather than per item; a batch is non-empty and
+ * holds at most the items of one chunk's lines, so memory stays bounded). The last batch ends
+ * with the `file-end` item.
+ *
+ * @param file the path as given, or '-' for stdin; copied into every item.
+ * @param input the byte stream to read (destroyed when reading stops early).
+ * @param options see {@link ReadOptions}.
+ * @returns an async generator of item arrays. Never throws for bad content or a failing stream.
+ */
+export async function* readCaptureBatches(file: string, input: Readable, options: ReadOptions = {}): AsyncGenerator<CaptureItem[]> {
   const tally = new Tally(file);
   try {
-    for await (const item of readItems(file, input, options, tally)) {
-      yield tally.count(item);
-      if (item.kind === 'reply') for (const e of tooDeepErrors(item.reply)) yield tally.count(errorItem(e));
+    for await (const batch of readItemBatches(file, input, options, tally)) {
+      const out: CaptureItem[] = [];
+      for (const item of batch) {
+        out.push(tally.count(item));
+        if (item.kind === 'reply') for (const e of tooDeepErrors(item.reply)) out.push(tally.count(errorItem(e)));
+      }
+      if (out.length > 0) yield out;
     }
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     const what = err.code ? `${err.code}: ${err.message}` : String(err?.message ?? err);
-    yield tally.count(errorItem(captureError(file, null, 'UNREADABLE', `cannot read the input: ${what}`)));
+    yield [tally.count(errorItem(captureError(file, null, 'UNREADABLE', `cannot read the input: ${what}`)))];
   }
-  yield tally.end();
+  yield [tally.end()];
 }
 
-async function* readItems(file: string, input: Readable, options: ReadOptions, tally: Tally): AsyncGenerator<CaptureItem> {
+/**
+ * Lines of the input for the layout sniff: `pull` takes one line at a time (each kept in `head`),
+ * then `rest` gives every line read so far and the rest of the input, in batches.
+ */
+class LineSource {
+  /** Every line pulled, in order. */
+  readonly head: Line[] = [];
+  private batch: Line[] = [];
+  private at = 0;
+  private readonly batches: AsyncIterator<Line[]>;
+
+  constructor(input: Readable, maxLineBytes: number) {
+    this.batches = readLineBatches(input, { maxLineBytes })[Symbol.asyncIterator]();
+  }
+
+  /** The next line (kept in `head`), or undefined at the end of input. */
+  async pull(): Promise<Line | undefined> {
+    while (this.at >= this.batch.length) {
+      const r = await this.batches.next();
+      if (r.done) return undefined;
+      this.batch = r.value;
+      this.at = 0;
+    }
+    const l = this.batch[this.at++]!;
+    this.head.push(l);
+    return l;
+  }
+
+  /** Every line from the first (those pulled, then the rest), in non-empty batches. */
+  async *rest(): AsyncGenerator<Line[]> {
+    if (this.head.length > 0) yield this.head;
+    if (this.at < this.batch.length) yield this.batch.slice(this.at);
+    for (;;) {
+      const r = await this.batches.next();
+      if (r.done) return;
+      yield r.value;
+    }
+  }
+
+  /** Stops reading (destroys the input stream). */
+  async close(): Promise<void> {
+    await this.batches.return?.(undefined);
+  }
+}
+
+async function* readItemBatches(file: string, input: Readable, options: ReadOptions, tally: Tally): AsyncGenerator<CaptureItem[]> {
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const forced = options.inputFormat;
-  const lines = readLines(input, { maxLineBytes })[Symbol.asyncIterator]();
-  const head: Line[] = [];
+  const source = new LineSource(input, maxLineBytes);
+  const head = source.head;
+  const pull = () => source.pull();
   let offset = 0;
   let first: Line | undefined;
-  const pull = async (): Promise<Line | undefined> => {
-    const r = await lines.next();
-    if (r.done) return undefined;
-    head.push(r.value);
-    return r.value;
-  };
   try {
     // find the first content line, and look for NUL bytes in the first BINARY_SNIFF_BYTES
     for (let l = await pull(); l; l = await pull()) {
       if (l.hasNul) {
         // a whole-file problem: line null (the line of the first NUL byte is in the message)
-        yield errorItem(captureError(file, null, 'BINARY_FILE', `the input holds NUL bytes (first on line ${l.line}): it is binary, not a text capture; not read`));
+        yield [errorItem(captureError(file, null, 'BINARY_FILE', `the input holds NUL bytes (first on line ${l.line}): it is binary, not a text capture; not read`))];
         return;
       }
       offset += l.bytes + 1;
@@ -281,8 +326,8 @@ async function* readItems(file: string, input: Readable, options: ReadOptions, t
     }
     if (!first) {
       const bad = head.map((l) => badLineError(file, l, maxLineBytes)).filter((e): e is CaptureError => e !== null);
-      if (bad.length > 0) yield* bad.map(errorItem);
-      else yield errorItem(captureError(file, null, 'EMPTY_FILE', head.length === 0 ? 'the input is empty' : 'the input holds only blank lines', 'error'));
+      if (bad.length > 0) yield bad.map(errorItem);
+      else yield [errorItem(captureError(file, null, 'EMPTY_FILE', head.length === 0 ? 'the input is empty' : 'the input holds only blank lines', 'error'))];
       return;
     }
     const forcedStream = streamFormatApi(forced);
@@ -305,88 +350,149 @@ async function* readItems(file: string, input: Readable, options: ReadOptions, t
     });
     if (sseApi) layout = 'sse';
     else if (forced && (layout === 'sse' || layout === 'unknown')) layout = 'jsonl';
-    const all = replay(head, lines);
-    if (layout === 'sse') {
-      if (forced) tally.formats.add(forced);
-      for await (const item of readSseLines(all, sseApi ? { file, advertised: null, api: sseApi } : { file, advertised: null })) {
-        if (item.kind !== 'file-end') yield item;
-      }
-      return;
-    }
     if (layout === 'unknown') {
       const start = first.text.trimStart().slice(0, 40);
-      yield errorItem(
+      yield [errorItem(
         captureError(file, null, 'UNKNOWN_FORMAT', `not a capture guard reads: line ${first.line} is neither JSON nor SSE (starts ${JSON.stringify(start)})`),
-      );
-      await all.return(undefined);
+      )];
+      return;
+    }
+    const all = source.rest();
+    if (layout === 'sse') {
+      if (forced) tally.formats.add(forced);
+      const sse = new SseLineReader(sseApi ? { file, advertised: null, api: sseApi } : { file, advertised: null });
+      for await (const batch of all) {
+        const out: CaptureItem[] = [];
+        for (const l of batch) sse.push(l, out);
+        if (out.length > 0) yield out;
+      }
+      const out: CaptureItem[] = [];
+      sse.end(out);
+      if (out.length > 0) yield out;
       return;
     }
     const reader = new RecordReader(file, forced);
     const gate = new UnknownGate(file);
-    const records = layout === 'jsonl'
-      ? jsonLines(file, all, maxLineBytes, parsed ? { line: first.line, value: parsed.value } : undefined)
-      : documentRecords(file, all, maxLineBytes, options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES);
-    for await (const r of records) {
+    const take = (r: RecordOrError, out: CaptureItem[]): void => {
       if ('error' in r) {
-        yield* gate.pass([errorItem(r.error)]);
+        out.push(...gate.pass([errorItem(r.error)]));
       } else {
         const step = reader.push(r.value, r.line);
         if (step.format) tally.formats.add(step.format);
-        yield* gate.step(step, r.line, r.value);
+        out.push(...gate.step(step, r.line, r.value));
+      }
+    };
+    if (layout === 'jsonl') {
+      const preParsed = parsed ? { line: first.line, value: parsed.value } : undefined;
+      for await (const batch of all) {
+        const out: CaptureItem[] = [];
+        for (const l of batch) {
+          const r = jsonLineRecord(file, l, maxLineBytes, preParsed);
+          if (r !== null) take(r, out);
+        }
+        if (out.length > 0) yield out;
+      }
+    } else {
+      const doc = new DocumentRecords(file, maxLineBytes, options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES);
+      for await (const batch of all) {
+        const out: CaptureItem[] = [];
+        for (const l of batch) {
+          for (const r of doc.line(l)) take(r, out);
+          if (doc.stopped) break;
+        }
+        if (out.length > 0) yield out;
+        if (doc.stopped) break;
+      }
+      if (!doc.stopped) {
+        const out: CaptureItem[] = [];
+        for (const r of doc.end()) take(r, out);
+        if (out.length > 0) yield out;
       }
     }
-    yield* gate.end();
+    const out = gate.end();
     const rest = reader.finish();
-    yield* rest.replies.map((reply): CaptureItem => ({ kind: 'reply', reply }));
-    yield* rest.errors.map(errorItem);
+    for (const reply of rest.replies) out.push({ kind: 'reply', reply });
+    for (const error of rest.errors) out.push(errorItem(error));
+    if (out.length > 0) yield out;
   } finally {
-    await lines.return?.(undefined);
+    await source.close();
   }
 }
 
 /** A record to read, or a problem found while splitting the input into records. */
 type RecordOrError = { value: unknown; line: number } | { error: CaptureError };
 
-/** JSON Lines: one record per non-blank line (cli-conventions.md §6). */
-async function* jsonLines(
+/** JSON Lines: the record of one line (cli-conventions.md §6), its problem, or null for a blank line. */
+function jsonLineRecord(
   file: string,
-  lines: AsyncIterable<Line>,
+  l: Line,
   maxLineBytes: number,
   preParsed: { line: number; value: unknown } | undefined,
-): AsyncGenerator<RecordOrError> {
-  for await (const l of lines) {
-    const bad = badLineError(file, l, maxLineBytes);
-    if (bad) {
-      yield { error: bad };
-      continue;
-    }
-    if (l.text.trim() === '') continue;
-    if (preParsed && preParsed.line === l.line) {
-      yield { value: preParsed.value, line: l.line };
-      continue;
-    }
-    try {
-      yield { value: JSON.parse(l.text), line: l.line };
-    } catch (e) {
-      const hint = isSseLine(l.text) ? ' (an SSE line inside a JSON file)' : '';
-      yield { error: captureError(file, l.line, 'INVALID_JSON', `${(e as Error).message}${hint}`) };
-    }
+): RecordOrError | null {
+  const bad = badLineError(file, l, maxLineBytes);
+  if (bad) return { error: bad };
+  if (l.text.trim() === '') return null;
+  if (preParsed && preParsed.line === l.line) return { value: preParsed.value, line: l.line };
+  try {
+    return { value: JSON.parse(l.text), line: l.line };
+  } catch (e) {
+    const hint = isSseLine(l.text) ? ' (an SSE line inside a JSON file)' : '';
+    return { error: captureError(file, l.line, 'INVALID_JSON', `${(e as Error).message}${hint}`) };
   }
 }
 
-/** A JSON document: its top-level values, or the elements of a top-level array, one by one. */
-async function* documentRecords(
-  file: string,
-  lines: AsyncIterable<Line>,
-  maxLineBytes: number,
-  maxDocumentBytes: number,
-): AsyncGenerator<RecordOrError> {
-  const splitter = new JsonValueSplitter(maxDocumentBytes);
-  const convert = (ev: SplitEvent): RecordOrError | null => {
+/**
+ * A JSON document: its top-level values, or the elements of a top-level array, one by one, fed a
+ * line at a time. After an over-long line it is `stopped`: the rest of the file is skipped.
+ */
+class DocumentRecords {
+  private readonly splitter: JsonValueSplitter;
+  /** An over-long line was met: nothing more is read. */
+  stopped = false;
+
+  constructor(
+    private readonly file: string,
+    private readonly maxLineBytes: number,
+    private readonly maxDocumentBytes: number,
+  ) {
+    this.splitter = new JsonValueSplitter(maxDocumentBytes);
+  }
+
+  /** The records and problems one line completes. */
+  line(l: Line): RecordOrError[] {
+    const file = this.file;
+    if (l.tooLong) {
+      this.stopped = true;
+      return [
+        { error: badLineError(file, l, this.maxLineBytes)! },
+        { error: captureError(file, l.line, 'DOCUMENT_TOO_LARGE', 'the JSON document cannot be read past an over-long line; the rest of the file is skipped') },
+      ];
+    }
+    const out: RecordOrError[] = [];
+    if (l.invalidUtf8) out.push({ error: captureError(file, l.line, 'INVALID_UTF8', 'line is not valid UTF-8; the JSON value holding it is skipped') });
+    for (const ev of this.splitter.feed(l.text, l.line, l.invalidUtf8)) {
+      const r = this.convert(ev);
+      if (r) out.push(r);
+    }
+    return out;
+  }
+
+  /** What is left at the end of the input. */
+  end(): RecordOrError[] {
+    const out: RecordOrError[] = [];
+    for (const ev of this.splitter.end()) {
+      const r = this.convert(ev);
+      if (r) out.push(r);
+    }
+    return out;
+  }
+
+  private convert(ev: SplitEvent): RecordOrError | null {
+    const file = this.file;
     switch (ev.kind) {
       case 'too-large':
         return {
-          error: captureError(file, ev.line, 'DOCUMENT_TOO_LARGE', `the JSON value starting here is ${ev.bytes} bytes, over the limit of ${maxDocumentBytes} bytes; skipped`),
+          error: captureError(file, ev.line, 'DOCUMENT_TOO_LARGE', `the JSON value starting here is ${ev.bytes} bytes, over the limit of ${this.maxDocumentBytes} bytes; skipped`),
         };
       case 'error':
         return { error: captureError(file, ev.line, 'INVALID_JSON', ev.message) };
@@ -397,22 +503,6 @@ async function* documentRecords(
         return { error: captureError(file, ev.line, 'INVALID_JSON', `${parsed.message} (in the JSON value starting at this line)`) };
       }
     }
-  };
-  for await (const l of lines) {
-    if (l.tooLong) {
-      yield { error: badLineError(file, l, maxLineBytes)! };
-      yield { error: captureError(file, l.line, 'DOCUMENT_TOO_LARGE', 'the JSON document cannot be read past an over-long line; the rest of the file is skipped') };
-      return;
-    }
-    if (l.invalidUtf8) yield { error: captureError(file, l.line, 'INVALID_UTF8', 'line is not valid UTF-8; the JSON value holding it is skipped') };
-    for (const ev of splitter.feed(l.text, l.line, l.invalidUtf8)) {
-      const r = convert(ev);
-      if (r) yield r;
-    }
-  }
-  for (const ev of splitter.end()) {
-    const r = convert(ev);
-    if (r) yield r;
   }
 }
 

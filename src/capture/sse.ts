@@ -184,9 +184,47 @@ function isPing(payload: unknown): boolean {
   return typeof payload === 'object' && payload !== null && (payload as Record<string, unknown>)['type'] === 'ping';
 }
 
-function* itemsOf(out: StreamOutput): Generator<CaptureItem> {
-  for (const reply of out.replies) yield { kind: 'reply', reply };
-  for (const error of out.errors) yield { kind: 'error', error };
+/** Appends the replies, then the errors, of `out` to `items`. */
+function pushItems(out: StreamOutput, items: CaptureItem[]): void {
+  for (const reply of out.replies) items.push({ kind: 'reply', reply });
+  for (const error of out.errors) items.push({ kind: 'error', error });
+}
+
+/**
+ * The synchronous core of {@link readSseLines}: feed it the lines of a raw SSE body one by one
+ * ({@link SseLineReader.push}), then {@link SseLineReader.end}; each call appends what it
+ * completed (replies and errors, in input order) to the array given. Same rules and items as
+ * readSseLines; lets a caller read a batch of lines in one synchronous loop.
+ */
+export class SseLineReader {
+  private readonly session: SseSession;
+  private first = true;
+
+  /** @param ctx `file` for the records, the request's `advertised` tools if known, and `api` to skip sniffing. */
+  constructor(private readonly ctx: { file: string; advertised: AdvertisedTool[] | null; api?: StreamApi }) {
+    this.session = new SseSession(ctx);
+  }
+
+  /** Reads one line (see readSseLines for `tooLong` / `invalidUtf8`); appends its items to `out`. */
+  push(l: Line, out: CaptureItem[]): void {
+    const file = this.ctx.file;
+    if (l.tooLong) {
+      out.push({ kind: 'error', error: { file, line: l.line, code: 'LINE_TOO_LONG', message: `line of ${l.bytes} bytes skipped`, severity: 'error' } });
+      return;
+    }
+    if (l.invalidUtf8) {
+      out.push({ kind: 'error', error: { file, line: l.line, code: 'INVALID_UTF8', message: 'line is not valid UTF-8; read with U+FFFD replacements', severity: 'error' } });
+    }
+    let text = l.text;
+    if (this.first && text.startsWith('\uFEFF')) text = text.slice(1);
+    this.first = false;
+    pushItems(this.session.feed(`${text}\n`, l.line, text !== '' && !text.startsWith(':')), out);
+  }
+
+  /** End of the body: appends what the last events complete or leave unfinished to `out`. */
+  end(out: CaptureItem[]): void {
+    pushItems(this.session.end(), out);
+  }
 }
 
 /**
@@ -206,22 +244,15 @@ export async function* readSseLines(
   lines: AsyncIterable<Line>,
   ctx: { file: string; advertised: AdvertisedTool[] | null; api?: StreamApi },
 ): AsyncGenerator<CaptureItem> {
-  const session = new SseSession(ctx);
-  let first = true;
+  const reader = new SseLineReader(ctx);
   for await (const l of lines) {
-    if (l.tooLong) {
-      yield { kind: 'error', error: { file: ctx.file, line: l.line, code: 'LINE_TOO_LONG', message: `line of ${l.bytes} bytes skipped`, severity: 'error' } };
-      continue;
-    }
-    if (l.invalidUtf8) {
-      yield { kind: 'error', error: { file: ctx.file, line: l.line, code: 'INVALID_UTF8', message: 'line is not valid UTF-8; read with U+FFFD replacements', severity: 'error' } };
-    }
-    let text = l.text;
-    if (first && text.startsWith('\uFEFF')) text = text.slice(1);
-    first = false;
-    yield* itemsOf(session.feed(`${text}\n`, l.line, text !== '' && !text.startsWith(':')));
+    const out: CaptureItem[] = [];
+    reader.push(l, out);
+    yield* out;
   }
-  yield* itemsOf(session.end());
+  const out: CaptureItem[] = [];
+  reader.end(out);
+  yield* out;
 }
 
 /**

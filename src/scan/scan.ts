@@ -7,7 +7,7 @@ import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { expandInputs } from '../capture/files.js';
-import { readCapture, type ReadOptions } from '../capture/read.js';
+import { readCaptureBatches, type ReadOptions } from '../capture/read.js';
 import type { CaptureError, CaptureFormat, Reply } from '../capture/types.js';
 import { judgeReply, type JudgeOptions, type ReplyVerdict } from './judge.js';
 
@@ -63,10 +63,18 @@ export async function* scanInputs(args: string[], options: ScanOptions): AsyncGe
  * @param file a path (relative to `options.cwd`) or `-` for `options.stdin`.
  */
 export async function* scanFile(file: string, options: ScanOptions): AsyncGenerator<ScanEvent> {
-  const input: Readable = file === '-' ? options.stdin : createReadStream(resolve(options.cwd, file));
-  for await (const item of readCapture(file, input, options.read)) {
-    if (item.kind === 'reply') yield judgeSafely(item.reply, options.judge);
-    else if (item.kind === 'error') yield { kind: 'error', error: item.error };
-    else yield item;
+  const input: Readable = file === '-' ? options.stdin : createReadStream(resolve(options.cwd, file), { highWaterMark: READ_CHUNK_BYTES });
+  for await (const batch of readCaptureBatches(file, input, options.read)) {
+    for (const item of batch) {
+      if (item.kind === 'reply') yield judgeSafely(item.reply, options.judge);
+      else if (item.kind === 'error') yield { kind: 'error', error: item.error };
+      else yield item;
+    }
   }
 }
+
+/**
+ * Bytes read from a capture file at a time (the stream's chunk size): large enough that reading
+ * costs few async steps, small enough that one chunk's replies are little memory.
+ */
+export const READ_CHUNK_BYTES = 256 * 1024;

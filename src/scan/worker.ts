@@ -10,10 +10,10 @@
 
 import { createReadStream } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { readCapture } from '../capture/read.js';
+import { readCaptureBatches } from '../capture/read.js';
 import { resolveEngines } from '../cli/engines.js';
 import type { JudgeOptions } from './judge.js';
-import { judgeSafely, type ScanEvent } from './scan.js';
+import { judgeSafely, READ_CHUNK_BYTES, type ScanEvent } from './scan.js';
 import { WINDOW, type FromWorker, type ToWorker, type WorkerSetup } from './worker-protocol.js';
 
 /** Sends a message to the main thread. */
@@ -66,11 +66,13 @@ async function runTask(task: number, file: string, abs: string, setup: WorkerSet
       await new Promise(() => {});
     }
   };
-  for await (const item of readCapture(file, createReadStream(abs), setup.read)) {
-    if (item.kind === 'reply') batch.push(slimmed(judgeSafely(item.reply, judge), setup.slim === true));
-    else if (item.kind === 'error') batch.push({ kind: 'error', error: item.error });
-    else batch.push(item);
-    if (batch.length >= setup.batch) await flush();
+  for await (const items of readCaptureBatches(file, createReadStream(abs, { highWaterMark: READ_CHUNK_BYTES }), setup.read)) {
+    for (const item of items) {
+      if (item.kind === 'reply') batch.push(slimmed(judgeSafely(item.reply, judge), setup.slim === true));
+      else if (item.kind === 'error') batch.push({ kind: 'error', error: item.error });
+      else batch.push(item);
+      if (batch.length >= setup.batch) await flush();
+    }
   }
   if (batch.length > 0 || batches === 0) await flush();
   send({ type: 'done', task });

@@ -49,7 +49,7 @@ describe('marker prefilter', () => {
         if (!holdsAnyToken(text, TOKENS)) {
           without++;
           expect(d).toEqual(FAMILIES.map(() => -1));
-          expect(recoverReply({ text, advertised: [] }, { proseCeiling: DEFAULT_PROSE_CEILING }).reason).toBe(text.trim() === '' ? 'no_text' : 'no_tags');
+          expect(recoverReply({ text, advertised: [], toolCalls: [], truncated: false }, { proseCeiling: DEFAULT_PROSE_CEILING }).reason).toBe(text.trim() === '' ? 'no_text' : 'no_tags');
         }
       }),
       { numRuns: 3000, seed: 42 },
