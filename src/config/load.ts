@@ -129,8 +129,15 @@ export function parseConfig(text: string, file: string): GuardConfig {
   }
   if (problems.length) throw new ConfigError(problems);
   const lines: Record<string, number> = {};
-  collectLines(doc.contents, '', counter, lines);
-  const data = (doc.toJS() ?? {}) as Record<string, unknown>;
+  let data: Record<string, unknown>;
+  try {
+    collectLines(doc.contents, '', counter, lines);
+    // yaml refuses alias expansion past its limit (a "billion laughs" file) with a ReferenceError
+    data = (doc.toJS({ maxAliasCount: 100 }) ?? {}) as Record<string, unknown>;
+  } catch (e) {
+    const why = e instanceof RangeError ? 'the document is nested too deeply' : (e as Error).message;
+    throw new ConfigError([{ file, line: null, message: `YAML: ${why}` }]);
+  }
   if (!validate(data)) {
     // an unmet anyOf is reported once, in words, not as one `required` error per branch
     for (const e of (validate.errors ?? []).filter((x) => !x.schemaPath.includes('/anyOf/'))) {

@@ -182,3 +182,20 @@ describe('guard scan: a failure on one reply', () => {
     expect(ev).toMatchObject({ kind: 'error', error: { file: 'x.jsonl', line: 7, code: 'INTERNAL_ERROR', severity: 'error' } });
   });
 });
+
+describe('guard scan: hostile configuration', () => {
+  it('refuses a YAML alias bomb with a message, not an internal error', async () => {
+    // bug: a "billion laughs" config printed "internal error: ReferenceError: Excessive alias count" and a stack trace
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'guard-bomb-'));
+    const rows = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
+    for (const [k, prev] of [['b', 'a'], ['c', 'b'], ['d', 'c'], ['e', 'd'], ['f', 'e']]) rows.push(`${k}: &${k} [${Array(9).fill(`*${prev}`).join(',')}]`);
+    writeFileSync(join(dir, 'bomb.yaml'), `${rows.join('\n')}\n`);
+    const r = await runGuard(['scan', '--config', join(dir, 'bomb.yaml'), CLEAN]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('bomb.yaml: YAML: Excessive alias count');
+    expect(r.stderr).not.toContain('internal error');
+  });
+});
