@@ -31,32 +31,58 @@ export interface SseFrame {
   data?: string;
 }
 
-/** Splits text into lines, keeping each line's terminator; a CR at the very end waits. */
+/** One line of the input: its text without terminator, its raw text with it, its 1-based number. */
+interface Line {
+  text: string;
+  raw: string;
+  line: number;
+}
+
+/**
+ * Splits text into lines, keeping each line's terminator; a CR at the very end of a chunk waits for
+ * the next chunk (CRLF or a lone CR). Linear in the input whatever the chunking: each chunk is
+ * scanned once, and a line that spans many chunks is kept as its pieces and joined once when it
+ * ends (scanning the whole unfinished line again on every chunk made a 16 MB line quadratic).
+ */
 class LineSplitter {
-  private buf = '';
+  /** Pieces of the line being read (no terminator seen yet). */
+  private parts: string[] = [];
+  /** The line's text is complete and its terminator began with a CR that ended the last chunk. */
+  private cr = false;
   private line = 0;
 
-  /** Lines completed by `chunk`: text without terminator, raw with it, 1-based number. */
-  *push(chunk: string, end: boolean): Generator<{ text: string; raw: string; line: number }> {
-    this.buf += chunk;
+  /** Lines completed by `chunk` (`end`: no more input follows). */
+  *push(chunk: string, end: boolean): Generator<Line> {
     let start = 0;
-    for (let i = 0; i < this.buf.length; i++) {
-      const c = this.buf.charCodeAt(i);
+    if (this.cr) {
+      if (chunk === '' && !end) return;
+      const crlf = chunk.charCodeAt(0) === 0x0a;
+      yield this.take('', crlf ? '\r\n' : '\r');
+      this.cr = false;
+      start = crlf ? 1 : 0;
+    }
+    for (let i = start; i < chunk.length; i++) {
+      const c = chunk.charCodeAt(i);
       if (c !== 0x0a && c !== 0x0d) continue;
-      let stop = i + 1;
-      if (c === 0x0d) {
-        if (i + 1 === this.buf.length && !end) break; // CR at the chunk end: CRLF or lone CR?
-        if (this.buf.charCodeAt(i + 1) === 0x0a) stop = i + 2;
+      if (c === 0x0d && i + 1 === chunk.length && !end) {
+        this.parts.push(chunk.slice(start, i));
+        this.cr = true;
+        return;
       }
-      yield { text: this.buf.slice(start, i), raw: this.buf.slice(start, stop), line: ++this.line };
+      const stop = c === 0x0d && chunk.charCodeAt(i + 1) === 0x0a ? i + 2 : i + 1;
+      yield this.take(chunk.slice(start, i), chunk.slice(i, stop));
       start = stop;
       i = stop - 1;
     }
-    this.buf = this.buf.slice(start);
-    if (end && this.buf !== '') {
-      yield { text: this.buf, raw: this.buf, line: ++this.line };
-      this.buf = '';
-    }
+    if (start < chunk.length) this.parts.push(chunk.slice(start));
+    if (end && this.parts.length > 0) yield this.take('', '');
+  }
+
+  /** Ends the current line with its last piece `tail` and terminator `eol`. */
+  private take(tail: string, eol: string): Line {
+    const text = this.parts.length === 0 ? tail : this.parts.join('') + tail;
+    this.parts = [];
+    return { text, raw: eol === '' ? text : text + eol, line: ++this.line };
   }
 }
 
@@ -91,7 +117,7 @@ export async function* readSseFrames(chunks: AsyncIterable<string>): AsyncGenera
     body = [];
     return f;
   };
-  const take = function* (l: { text: string; raw: string; line: number }): Generator<SseFrame> {
+  const take = function* (l: Line): Generator<SseFrame> {
     let text = l.text;
     if (first && text.startsWith('\uFEFF')) text = text.slice(1);
     first = false;
@@ -114,7 +140,7 @@ export async function* readSseFrames(chunks: AsyncIterable<string>): AsyncGenera
 export async function* readJsonlFrames(chunks: AsyncIterable<string>): AsyncGenerator<SseFrame> {
   const lines = new LineSplitter();
   let first = true;
-  const take = (l: { text: string; raw: string; line: number }): SseFrame => {
+  const take = (l: Line): SseFrame => {
     let text = l.text;
     if (first && text.startsWith('\uFEFF')) text = text.slice(1);
     first = false;
