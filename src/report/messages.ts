@@ -8,10 +8,16 @@
 import type { ReplyVerdict } from '../scan/judge.js';
 import type { Finding } from './findings.js';
 
-/** `s` trimmed, first letter upper-cased, ending with a full stop. */
+/**
+ * `s` trimmed, ending with a full stop; the first letter is upper-cased only when the sentence
+ * starts with an ordinary word, never a family or tool name (`kimi-k2 markup`, `bash`).
+ */
 function sentence(s: string): string {
   const t = s.trim();
-  const up = t.charAt(0).toUpperCase() + t.slice(1);
+  const first = /^[a-z]+(?=[ ,:])/.exec(t)?.[0];
+  // "<family> markup …" starts with a name; "the markup …" with an ordinary word
+  const isName = first === undefined || (/^\S+ markup\b/.test(t) && !['the', 'a', 'an', 'this', 'that', 'no'].includes(first));
+  const up = isName ? t : t.charAt(0).toUpperCase() + t.slice(1);
   return /[.!?…]$/.test(up) ? up : `${up}.`;
 }
 

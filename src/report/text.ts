@@ -106,7 +106,7 @@ export class TextReporter implements Reporter {
  * The summary printed on stderr after every scan: files, replies, leaks recovered and refused
  * (by reason), rule hits by rule, and input problems.
  */
-export function formatSummary(s: ScanSummary, c: ChalkInstance): string {
+export function formatSummary(s: ScanSummary, c: ChalkInstance, configPath: string | null = null): string {
   const lines: string[] = [];
   const refused = Object.entries(s.leaks.refusedByReason).map(([k, n]) => `${k} ${n}`).join(', ');
   lines.push(
@@ -128,5 +128,7 @@ export function formatSummary(s: ScanSummary, c: ChalkInstance): string {
     for (const e of stale.slice(0, 20)) lines.push(`    stale: ${p(e.rule_id || '?')} ${p(e.file)}:${e.line} (${p(e.fingerprint)})`);
     if (stale.length > 20) lines.push(`    … ${stale.length - 20} more stale entries (see --format json)`);
   }
+  // a guard.config.yaml picked up from the working directory changes results: say so
+  if (configPath !== null) lines.push(`  configuration: ${p(configPath)}`);
   return `${lines.join('\n')}\n`;
 }

@@ -148,6 +148,7 @@ describe('guard scan: inputs, formats, configuration', () => {
     const dangerous = ndjson(r.stdout)[3]!;
     expect(dangerous.inspection).toMatchObject({ mode: 'enforce', outcome: 'block' });
     expect(dangerous.inspection.hits[0].event).toBe('tool_call_blocked');
+    expect(r.stderr).toContain('configuration: fixtures/cli/enforce.yaml');
   });
 
   it('rejects an invalid configuration with its lines, before scanning', async () => {

@@ -230,6 +230,6 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
     spinner?.stop();
     if (file) await new Promise<void>((done) => file.end(() => done()));
   }
-  if (!flags.quiet) io.stderr.write(formatSummary(summary.summary, err));
+  if (!flags.quiet) io.stderr.write(formatSummary(summary.summary, err, config.path));
   return summary.exitCode();
 }
