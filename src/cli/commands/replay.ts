@@ -109,6 +109,13 @@ async function replayCommand(file: string, flags: ReplayFlags, io: CliIO): Promi
       const d = item.decision;
       if (d.type === 'problem' && d.severity === 'error') errors++;
       if (d.type === 'cut') cut = true;
+      if (d.type === 'summary' && d.api === null) {
+        // nothing in the input was an OpenAI Chat, Anthropic or Responses stream event: passing it
+        // through unjudged must not look like a clean replay
+        errors++;
+        const problem = { type: 'problem', line: null, severity: 'error', code: 'UNKNOWN_FORMAT', message: 'no OpenAI Chat, Anthropic Messages or OpenAI Responses stream event in the input; nothing was judged (use guard scan for other capture formats)' };
+        await write(eventSink, `${JSON.stringify({ file, ...problem })}\n`);
+      }
       await write(eventSink, `${JSON.stringify({ file, ...d })}\n`);
     }
   } finally {

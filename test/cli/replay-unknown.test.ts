@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { ndjson, runGuard } from './helpers.js';
+
+describe('guard replay on a capture that is not a stream', () => {
+  it('says nothing was judged and exits 2, also under enforce', async () => {
+    // bug: reply records with curl|sh replayed under enforce passed through with exit 0
+    const r = await runGuard(['replay', '--mode', 'enforce', 'fixtures/cli/findings.jsonl']);
+    expect(r.code).toBe(2);
+    const events = ndjson(r.stderr.split('\n').filter((l) => l.startsWith('{')).join('\n'));
+    expect(events[0]).toMatchObject({ file: 'fixtures/cli/findings.jsonl', type: 'problem', line: null, severity: 'error', code: 'UNKNOWN_FORMAT' });
+    expect(events[1]).toMatchObject({ type: 'summary', api: null, replies: 0 });
+  });
+});
