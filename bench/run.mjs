@@ -87,7 +87,7 @@ if (!flag('no-peers')) {
   console.log(`peers (${peerSeconds} s per side) ...`);
   const lib = await import('../dist/index.js');
   const p = await comparePeers(lib, peerSeconds);
-  console.log(`inspection: guard inspectCalls ${fmt(p.inspection.guardUs)} us/call, cc-safety-net checkCommand ${fmt(p.inspection.peerUs)} us/call over ${p.inspection.cases} commands: ratio ${fmt(p.inspection.ratio, 2)} (target <= 1)`);
+  console.log(`inspection: guard inspectCalls ${fmt(p.inspection.guardUs)} us/call (${fmt(p.inspection.cachedUs)} us for a repeated command), cc-safety-net checkCommand ${fmt(p.inspection.peerUs)} us/call over ${p.inspection.cases} commands: ratio ${fmt(p.inspection.ratio, 2)} (target <= 1)`);
   console.log(`recovery: guard recoverReply ${fmt(p.recovery.guardUs)} us/reply, @ai-sdk-tool/parser hermes ${fmt(p.recovery.peerUs)} us/reply over ${p.recovery.cases} Hermes leaks: ratio ${fmt(p.recovery.ratio, 2)}; same call names on ${p.recovery.agree}/${p.recovery.cases}`);
 }
 
