@@ -16,8 +16,8 @@ import { typeParameter } from './typing.js';
 export interface FamilyCall {
   /** The tool name exactly as written (decorations such as `functions.` already removed). */
   name: string;
-  /** The argument text: the JSON slice for JSON families, `JSON.stringify` of the typed object for
-   * per-parameter families. */
+  /** The argument text: the JSON slice for JSON families (exactly as in the markup), a JSON object
+   * text built from the values' own texts for per-parameter families ({@link callFromParameters}). */
   argumentsRaw: string;
   /** The arguments object, or null when they do not parse / type. */
   arguments: Record<string, unknown> | null;
@@ -136,8 +136,10 @@ export function callsFromJsonCallValue(text: string, at: { start: number; end: n
   if (!parsed.ok) return { calls: [{ name: '', argumentsRaw: raw, arguments: null, argumentsError: `the call JSON ${parsed.error.startsWith('duplicate') ? `has a ${parsed.error}` : `is ${parsed.error}`}`, nameUnread: true }] };
   const entries = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
   if (entries.length === 0) return { problem: shape('an empty call list') };
+  // Each entry's member spans in the text, so argument text is sliced, never re-serialised.
+  const spans = Array.isArray(parsed.value) ? elementMembers(text, at.start) : [at.scan.members];
   const calls: FamilyCall[] = [];
-  for (const entry of entries) {
+  for (const [k, entry] of entries.entries()) {
     if (!isObject(entry) || typeof entry['name'] !== 'string') return { problem: shape('a call entry has no string "name"') };
     const name = entry['name'];
     const hasArgs = Object.prototype.hasOwnProperty.call(entry, 'arguments');
@@ -154,13 +156,32 @@ export function callsFromJsonCallValue(text: string, at: { start: number; end: n
       calls.push({ name, argumentsRaw: '', arguments: null, argumentsError: ARGUMENTS_TOO_DEEP });
       continue;
     }
-    // The exact argument text when the value is the root object's member; re-serialised for arrays.
-    const span = !Array.isArray(parsed.value) ? at.scan.members.get(key) : undefined;
+    // The exact argument text: the entry's member as it stands in the markup.
+    const span = spans[k]?.get(key);
+    const exact = span ? text.slice(span[0], span[1]) : (JSON.stringify(value) ?? '');
     if (typeof value === 'string') calls.push(callFromJsonText(name, value));
-    else if (isObject(value)) calls.push(callFromJsonText(name, span ? text.slice(span[0], span[1]) : JSON.stringify(value)));
-    else calls.push({ name, argumentsRaw: JSON.stringify(value) ?? '', arguments: null, argumentsError: `"${key}" is not a JSON object` });
+    else if (isObject(value)) calls.push(callFromJsonText(name, exact));
+    else calls.push({ name, argumentsRaw: exact, arguments: null, argumentsError: `"${key}" is not a JSON object` });
   }
   return { calls };
+}
+
+/**
+ * The member spans of each object element of the JSON array starting at `start` (a call list),
+ * in order; stops at the first element that is not an object. Linear: each element is scanned once.
+ */
+function elementMembers(text: string, start: number): Array<Map<string, [number, number]>> {
+  const out: Array<Map<string, [number, number]>> = [];
+  let i = skipWs(text, start + 1);
+  while (text[i] === '{') {
+    const s = scanJson(text, i);
+    if (s.end < 0 || s.error !== null) break;
+    out.push(s.members);
+    i = skipWs(text, s.end);
+    if (text[i] !== ',') break;
+    i = skipWs(text, i + 1);
+  }
+  return out;
 }
 
 /** One parameter of a per-parameter family, before typing. */
@@ -174,14 +195,26 @@ export interface RawParameter {
   error?: string;
 }
 
-/** Builds a call from per-parameter values: duplicate keys and values that fail typing are errors;
+/**
+ * Builds a call from per-parameter values: duplicate keys and values that fail typing are errors;
  * arguments nesting deeper than MAX_ARGUMENT_DEPTH (src/capture/toolcall.ts) are refused whole
- * (`arguments` null, `argumentsRaw` ''). */
+ * (`arguments` null, `argumentsRaw` '').
+ *
+ * `argumentsRaw` is a JSON object text built from the values' own texts, in markup order, with
+ * no whitespace between members: a string value is `JSON.stringify` of its text, a number, object
+ * or array value (typed from the schema, or DSML `string="false"`) is its text exactly as the
+ * markup wrote it, and a boolean or null is `true`/`false`/`null` (so `True` reads `true`). It
+ * parses to `arguments`, and keeps digits a double cannot hold (`12345678901234567890123`). When
+ * a parameter fails, `argumentsRaw` holds the parameters read until then and after it.
+ */
 export function callFromParameters(name: string, params: RawParameter[], ctx: ParseContext): FamilyCall {
   const args: Record<string, unknown> = {};
+  const members: string[] = [];
   // defineProperty, not assignment: a parameter named `__proto__` must become a key, as JSON.parse does.
-  const put = (key: string, value: unknown) =>
+  const put = (key: string, value: unknown, json: string) => {
     Object.defineProperty(args, key, { value, enumerable: true, writable: true, configurable: true });
+    members.push(`${JSON.stringify(key)}:${json}`);
+  };
   const schema = ctx.schemaOf(name);
   let error: string | null = null;
   for (const p of params) {
@@ -192,21 +225,21 @@ export function callFromParameters(name: string, params: RawParameter[], ctx: Pa
     if (p.error !== undefined) {
       error ??= p.error;
     } else if (p.mode === 'string') {
-      put(p.key, p.value);
+      put(p.key, p.value, JSON.stringify(p.value));
     } else if (p.mode === 'json') {
       const v = parseJsonValue(p.value);
-      if (v.ok) put(p.key, v.value);
+      if (v.ok) put(p.key, v.value, p.value);
       else error ??= `parameter "${p.key}" is marked JSON but is ${v.error}`;
     } else {
       const v = typeParameter(p.value, schema, p.key);
-      if (v.ok) put(p.key, v.value);
+      if (v.ok) put(p.key, v.value, v.json);
       else error ??= v.error;
     }
   }
   // A value typed as object/array (or string="false" JSON) may nest without bound: refused, and
-  // measured before JSON.stringify, which would overflow the stack.
+  // measured before anything serialises it (JSON.stringify would overflow the stack).
   if (jsonDepthExceeds(args, MAX_ARGUMENT_DEPTH)) return { name, argumentsRaw: '', arguments: null, argumentsError: ARGUMENTS_TOO_DEEP };
-  const raw = JSON.stringify(args);
+  const raw = `{${members.join(',')}}`;
   if (error) return { name, argumentsRaw: raw, arguments: null, argumentsError: error };
   return { name, argumentsRaw: raw, arguments: args, argumentsError: null };
 }

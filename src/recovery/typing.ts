@@ -44,29 +44,33 @@ function typesOf(prop: unknown, depth = 0): Set<JsonType> {
 const INTEGER = /^-?(?:0|[1-9][0-9]*)$/;
 const NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 
-function asType(raw: string, type: JsonType): { ok: true; value: unknown } | { ok: false } {
+/** A typed value and its exact JSON text (the markup's own digits and structure, never re-serialised). */
+type Typed = { ok: true; value: unknown; json: string };
+
+function asType(raw: string, type: JsonType): Typed | { ok: false } {
   switch (type) {
     case 'string':
-      return { ok: true, value: raw };
+      return { ok: true, value: raw, json: JSON.stringify(raw) };
     case 'null':
-      return raw === 'null' ? { ok: true, value: null } : { ok: false };
+      return raw === 'null' ? { ok: true, value: null, json: 'null' } : { ok: false };
     case 'integer': {
       if (!INTEGER.test(raw)) return { ok: false };
       const n = Number(raw);
-      return Number.isSafeInteger(n) ? { ok: true, value: n } : { ok: false };
+      return Number.isSafeInteger(n) ? { ok: true, value: n, json: raw } : { ok: false };
     }
     case 'number':
-      return NUMBER.test(raw) && Number.isFinite(Number(raw)) ? { ok: true, value: Number(raw) } : { ok: false };
+      // A JSON number by the grammar: its text is kept, so digits beyond double precision survive in `json`.
+      return NUMBER.test(raw) && Number.isFinite(Number(raw)) ? { ok: true, value: Number(raw), json: raw } : { ok: false };
     case 'boolean':
-      if (raw === 'true' || raw === 'True') return { ok: true, value: true };
-      if (raw === 'false' || raw === 'False') return { ok: true, value: false };
+      if (raw === 'true' || raw === 'True') return { ok: true, value: true, json: 'true' };
+      if (raw === 'false' || raw === 'False') return { ok: true, value: false, json: 'false' };
       return { ok: false };
     case 'object':
     case 'array': {
       const p = parseJsonValue(raw);
       if (!p.ok) return { ok: false };
       const fits = type === 'object' ? isObject(p.value) : Array.isArray(p.value);
-      return fits ? { ok: true, value: p.value } : { ok: false };
+      return fits ? { ok: true, value: p.value, json: raw } : { ok: false };
     }
   }
 }
@@ -80,19 +84,21 @@ const TRY_ORDER: readonly JsonType[] = ['null', 'integer', 'number', 'boolean', 
  * @param raw the value text exactly as the markup gave it (after the family's framing newlines).
  * @param toolSchema the advertised tool's parameters schema, if the capture recorded it.
  * @param key the parameter name.
- * @returns the typed value, or an error naming the expected types.
+ * @returns the typed value and its JSON text (`json`: the value text itself for numbers, objects
+ *   and arrays, so no digit is lost to a double; `JSON.stringify` of the text for strings;
+ *   `true`/`false`/`null` for those), or an error naming the expected types.
  */
 export function typeParameter(
   raw: string,
   toolSchema: JsonSchema | undefined,
   key: string,
-): { ok: true; value: unknown } | { ok: false; error: string } {
+): Typed | { ok: false; error: string } {
   const props = toolSchema && isObject(toolSchema['properties']) ? toolSchema['properties'] : undefined;
   const prop = props && Object.prototype.hasOwnProperty.call(props, key) ? props[key] : undefined;
   const types = typesOf(prop);
-  if (types.size === 0) return { ok: true, value: raw };
+  if (types.size === 0) return asType(raw, 'string') as Typed;
   // A string-typed parameter keeps its text, unless it is exactly `null` and null is allowed.
-  if (types.has('string') && !(types.has('null') && raw === 'null')) return { ok: true, value: raw };
+  if (types.has('string') && !(types.has('null') && raw === 'null')) return asType(raw, 'string') as Typed;
   for (const t of TRY_ORDER) {
     if (!types.has(t)) continue;
     const r = asType(raw, t);

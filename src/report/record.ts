@@ -13,7 +13,10 @@ export type SuppressionRecord = Suppression;
 export interface CallRecord {
   id: string;
   name: string;
+  /** The parsed JSON value (numbers beyond double precision are rounded here, exact only in `arguments_raw`). */
   arguments: Record<string, unknown>;
+  /** The exact argument text from the markup (RecoveredCall.argumentsRaw; docs/recovery.md says what it is per family). */
+  arguments_raw: string;
 }
 
 export interface HitRecord {
@@ -57,7 +60,7 @@ export interface ReplyRecord {
     prose_ratio: number | null;
     calls: CallRecord[];
     /** Calls the family parsed out of a refused leak (never dispatched; inspected all the same). */
-    candidates: Array<{ id: string; name: string; arguments: Record<string, unknown> | null; arguments_error: string | null }>;
+    candidates: Array<{ id: string; name: string; arguments: Record<string, unknown> | null; arguments_raw: string; arguments_error: string | null }>;
     detail: string;
   };
   inspection: {
@@ -110,8 +113,8 @@ export function replyRecord(v: ReplyVerdict, findings: readonly Finding[] = find
       reason: recovery.reason,
       family: recovery.family,
       prose_ratio: round4(recovery.proseRatio),
-      calls: recovery.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })),
-      candidates: recovery.candidates.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments, arguments_error: c.argumentsError })),
+      calls: recovery.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments, arguments_raw: c.argumentsRaw })),
+      candidates: recovery.candidates.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments, arguments_raw: c.argumentsRaw, arguments_error: c.argumentsError })),
       detail: recovery.detail,
     },
     inspection: {

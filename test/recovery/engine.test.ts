@@ -133,21 +133,23 @@ describe('typeParameter (schema typing of untyped XML values)', () => {
     },
   };
   it.each([
-    ['s', 'false', 'false'],
-    ['s', '12', '12'],
-    ['n', '-42', -42],
-    ['x', '2.5e3', 2500],
-    ['b', 'True', true],
-    ['b', 'false', false],
-    ['o', '{"k": [1]}', { k: [1] }],
-    ['a', '[1, "2"]', [1, '2']],
-    ['sn', 'null', null],
-    ['sn', 'nullish', 'nullish'],
-    ['u', 'true', true],
-    ['u', '7', 7],
-    ['missing', '7', '7'],
-  ])('%s = %j → %j', (key, raw, want) => {
-    expect(typeParameter(raw, schema, key)).toEqual({ ok: true, value: want });
+    ['s', 'false', 'false', '"false"'],
+    ['s', '12', '12', '"12"'],
+    ['n', '-42', -42, '-42'],
+    ['x', '2.5e3', 2500, '2.5e3'],
+    ['x', '12345678901234567890123', 1.2345678901234568e22, '12345678901234567890123'],
+    ['b', 'True', true, 'true'],
+    ['b', 'false', false, 'false'],
+    ['o', '{"k": [1]}', { k: [1] }, '{"k": [1]}'],
+    ['o', '{"big": 12345678901234567890123}', { big: 1.2345678901234568e22 }, '{"big": 12345678901234567890123}'],
+    ['a', '[1, "2"]', [1, '2'], '[1, "2"]'],
+    ['sn', 'null', null, 'null'],
+    ['sn', 'nullish', 'nullish', '"nullish"'],
+    ['u', 'true', true, 'true'],
+    ['u', '7', 7, '7'],
+    ['missing', '7', '7', '"7"'],
+  ])('%s = %j → %j, JSON text %s (the markup\'s own digits)', (key, raw, want, json) => {
+    expect(typeParameter(raw, schema, key)).toEqual({ ok: true, value: want, json });
   });
   it.each([
     ['n', '1.5'],
@@ -160,7 +162,7 @@ describe('typeParameter (schema typing of untyped XML values)', () => {
     expect(typeParameter(raw, schema, key).ok).toBe(false);
   });
   it('without a schema every value stays a string', () => {
-    expect(typeParameter('3', undefined, 'n')).toEqual({ ok: true, value: '3' });
+    expect(typeParameter('3', undefined, 'n')).toEqual({ ok: true, value: '3', json: '"3"' });
   });
 });
 

@@ -255,3 +255,55 @@ describe('a reply of thousands of calls is a degenerate loop, and stays linear',
     expect(large / small).toBeLessThan(10);
   });
 });
+
+describe('recovery never alters argument contents: arguments_raw is the exact argument text', () => {
+  const BIG = '12345678901234567890123';
+  const scanRecord = async (record: object) => {
+    const r = await runGuard(['scan', '--format', 'ndjson', '-'], { stdin: `${JSON.stringify(record)}\n` });
+    return JSON.parse(r.stdout.trim().split('\n')[0]!) as { recovery: { outcome: string; reason: string; calls: any[]; candidates: any[] } };
+  };
+
+  it(`the tester's Hermes leak: ${BIG} is rounded in arguments (a double) but exact in arguments_raw`, async () => {
+    const args = `{"command": "ls", "count": ${BIG}}`;
+    const rec = await scanRecord({ tools: ['bash'], text: `<tool_call>{"name": "bash", "arguments": ${args}}</tool_call>` });
+    expect([rec.recovery.outcome, rec.recovery.reason]).toEqual(['recovered', 'ok']);
+    expect(rec.recovery.calls).toHaveLength(1);
+    expect(rec.recovery.calls[0]).toMatchObject({ name: 'bash', arguments: { command: 'ls', count: 1.2345678901234568e22 }, arguments_raw: args });
+    expect(Object.keys(rec.recovery.calls[0]).sort()).toEqual(['arguments', 'arguments_raw', 'id', 'name']);
+  });
+
+  it('a refused leak\'s candidates carry arguments_raw too (unadvertised)', async () => {
+    const args = `{"n": ${BIG}}`;
+    const rec = await scanRecord({ tools: ['bash'], text: `<tool_call>{"name": "wipe", "arguments": ${args}}</tool_call>` });
+    expect([rec.recovery.outcome, rec.recovery.reason]).toEqual(['refused', 'unadvertised']);
+    expect(rec.recovery.candidates).toEqual([{ id: expect.stringMatching(/^guard_[0-9a-f]{16}$/), name: 'wipe', arguments: { n: 1.2345678901234568e22 }, arguments_raw: args, arguments_error: null }]);
+  });
+
+  it('a call list (JSON array: Hermes, Mistral, Granite) slices each entry\'s arguments, never re-serialises them', () => {
+    const a1 = `{"count": ${BIG}}`;
+    const a2 = '{ "command" : "echo  spaced" }';
+    const list = `[{"name": "bash", "arguments": ${a1}}, {"name": "bash", "arguments": ${a2}}]`;
+    for (const text of [`<tool_call>${list}</tool_call>`, `[TOOL_CALLS] ${list}`, `<|tool_call|>${list}`]) {
+      const v = judge(text);
+      expect([v.reason, ...v.calls.map((c) => c.argumentsRaw)], text).toEqual(['ok', a1, a2]);
+    }
+  });
+
+  it('per-parameter families: a JSON text built from the values\' own texts, digits kept', () => {
+    const schema = { type: 'object', properties: { command: { type: 'string' }, count: { type: 'number' }, opts: { type: 'object' }, on: { type: 'boolean' } } };
+    const recover = (text: string) =>
+      recoverReply({ text, advertised: [{ name: 'bash', schema }], toolCalls: [], truncated: false, idSeed: 't:1' }, opts);
+    const want = `{"command":"ls -l","count":${BIG},"opts":{"depth": ${BIG}},"on":true}`;
+    const qwen = `<tool_call>\n<function=bash>\n<parameter=command>\nls -l\n</parameter>\n<parameter=count>\n${BIG}\n</parameter>\n<parameter=opts>\n{"depth": ${BIG}}\n</parameter>\n<parameter=on>\nTrue\n</parameter>\n</function>\n</tool_call>`;
+    const glm = `<tool_call>bash<arg_key>command</arg_key><arg_value>ls -l</arg_value><arg_key>count</arg_key><arg_value>${BIG}</arg_value><arg_key>opts</arg_key><arg_value>{"depth": ${BIG}}</arg_value><arg_key>on</arg_key><arg_value>True</arg_value></tool_call>`;
+    const minimax = `<minimax:tool_call>\n<invoke name="bash">\n<parameter name="command">ls -l</parameter>\n<parameter name="count">${BIG}</parameter>\n<parameter name="opts">{"depth": ${BIG}}</parameter>\n<parameter name="on">True</parameter>\n</invoke>\n</minimax:tool_call>`;
+    const dsml = `<｜DSML｜function_calls>\n<｜DSML｜invoke name="bash">\n<｜DSML｜parameter name="command" string="true">ls -l</｜DSML｜parameter>\n<｜DSML｜parameter name="count" string="false">${BIG}</｜DSML｜parameter>\n<｜DSML｜parameter name="opts" string="false">{"depth": ${BIG}}</｜DSML｜parameter>\n<｜DSML｜parameter name="on" string="false">true</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>`;
+    for (const [family, text] of [['qwen3-coder', qwen], ['glm', glm], ['minimax', minimax], ['dsml-v3.2', dsml]] as const) {
+      const v = recover(text);
+      expect([v.reason, v.family, v.calls.length], family).toEqual(['ok', family, 1]);
+      expect(v.calls[0]!.argumentsRaw, family).toBe(want);
+      // it parses back to the arguments (the double is the only rounding, in `arguments`)
+      expect(JSON.parse(v.calls[0]!.argumentsRaw), family).toEqual(v.calls[0]!.arguments);
+    }
+  });
+});
