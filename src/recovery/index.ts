@@ -13,8 +13,10 @@
  *                           none in the reasoning either.
  *     `quoted` (none)       (2–3 with markup in the reasoning) markup only in the reasoning:
  *                           reported with its family, never recovered.
- *  4. `fenced` (none)       the markup starts inside a Markdown fence (not the family's own).
- *     `quoted` (none)       ... inside inline code, a block quote, after an example frame, or
+ *  4. `fenced` (none)       the markup starts inside a Markdown fence (not the family's own)
+ *                           or an HTML <pre> element.
+ *     `quoted` (none)       ... inside inline code, an HTML <code>/<kbd>/<samp>/<tt> element or
+ *                           comment, a block quote, after an example frame, or
  *                           inside a sentence (prose before and after it on its line).
  *  5. `prose` (none)        prose ratio above options.proseCeiling: a mention, not a leak.
  *  6. `unknown_family` (refused)  only the shape fallback fired: never recovered.

@@ -6,6 +6,9 @@
  *   with a run of the same character at least as long, or by the end of the text) → `fenced`;
  * - an inline code span (a backtick run closed by the next run of the same length) → `quoted`;
  * - a Markdown block quote (its line starts, after ≤ 3 spaces, with `>`) → `quoted`;
+ * - an HTML `<pre>` element → `fenced`; a `<code>`, `<kbd>`, `<samp>` or `<tt>` element, or an HTML
+ *   comment `<!-- … -->` (hidden from a reader) → `quoted`; an element or comment never closed runs
+ *   to the end of the text (tags inside read blocks, fences and inline code are not HTML);
  * or when the prose just before it frames it as an example ("for example", "e.g.", "like this",
  * "the syntax is", "do not run", …) → `quoted`;
  * or when it sits inside a sentence: prose words before it and after it on its own line, with no
@@ -114,6 +117,119 @@ function inlineCodeRegions(text: string, skip: Span[]): Span[] {
   return regions;
 }
 
+/** HTML elements whose content a reader sees as code, not as the reply's own output
+ * (HTML Living Standard §4.4.3 `pre`, §4.5.15 `code`, §4.5.17 `samp`, §4.5.18 `kbd`; `tt` is
+ * obsolete but still rendered monospace). `pre` is a block, like a fence; the others are inline. */
+const QUOTING_ELEMENTS: readonly string[] = ['code', 'pre', 'kbd', 'samp', 'tt'];
+
+/** A region of the text a reader sees as HTML-quoted: `what` is the element name or `comment`. */
+interface HtmlRegion {
+  span: Span;
+  what: string;
+}
+
+const isAsciiSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x0c;
+
+/** The quoting element whose start tag begins at `i` (`<code>`, `<PRE class="x">`, not
+ * `<code_x>`, `<tool_call>` or a self-closing `<tt/>`), with the index after its `>`; else null. */
+function quotingStartTag(text: string, i: number, findGt: (from: number) => number): { name: string; end: number } | null {
+  let j = i + 1;
+  while (j < text.length && j - i <= 5) {
+    const c = text.charCodeAt(j) | 0x20;
+    if (c < 0x61 || c > 0x7a) break; // a-z, either case
+    j++;
+  }
+  const name = text.slice(i + 1, j).toLowerCase();
+  if (!QUOTING_ELEMENTS.includes(name)) return null;
+  const c = text.charCodeAt(j);
+  if (c !== 0x3e && !isAsciiSpace(c)) return null; // the name must end at `>` or an attribute
+  const gt = findGt(j);
+  if (gt < 0 || text[gt - 1] === '/') return null;
+  // "the <pre tag and <tool_call>…" is no tag: a `<` before the `>` means the tag never closed
+  const lt = text.indexOf('<', j);
+  if (lt >= 0 && lt < gt) return null;
+  return { name, end: gt + 1 };
+}
+
+/** True when a quoting element's end tag (`</name>`, `</name >`, any case) begins at `i`. */
+function isEndTag(text: string, i: number, name: string): boolean {
+  if (text[i + 1] !== '/' || text.slice(i + 2, i + 2 + name.length).toLowerCase() !== name) return false;
+  let k = i + 2 + name.length;
+  while (k < text.length && isAsciiSpace(text.charCodeAt(k))) k++;
+  return text[k] === '>';
+}
+
+/**
+ * Regions of raw HTML that quote what they hold: comments (`<!-- … -->`, hidden from a reader) and
+ * the elements of {@link QUOTING_ELEMENTS}, from the start tag to the matching end tag, or to the
+ * end of the text when it never comes (as a browser renders it; as an unclosed fence). Tags inside
+ * `skip` (blocks a family read to their closer, Markdown fences, inline code) are text, not HTML:
+ * `<pre>` in an argument value belongs to the value. A family's own tags (`<tool_call>`,
+ * `<function=…>`, `<｜DSML｜…>`, `<|…|>`) are never quoting element names. One forward pass:
+ * every search starts where the previous region ended.
+ */
+function htmlRegions(text: string, skip: Span[]): HtmlRegion[] {
+  const regions: HtmlRegion[] = [];
+  // `>` searches memoised: "<code <code <code …" with no `>` would otherwise rescan the tail each time
+  let gtFrom = -1;
+  let gtAt = -1;
+  const findGt = (from: number) => {
+    if (gtFrom < 0 || from < gtFrom || (gtAt >= 0 && gtAt < from)) {
+      gtFrom = from;
+      gtAt = text.indexOf('>', from);
+    }
+    return gtAt;
+  };
+  const opens = new SpanCursor(skip);
+  const closes = new SpanCursor(skip);
+  for (let i = text.indexOf('<'); i >= 0; i = text.indexOf('<', i + 1)) {
+    if (opens.inside(i)) continue;
+    let end = -1;
+    let what: string;
+    if (text.startsWith('<!--', i)) {
+      what = 'comment';
+      // `<!-->` and `<!--->` are empty comments (HTML §13.2.5.43-44)
+      if (text[i + 4] === '>') end = i + 5;
+      else if (text.startsWith('->', i + 4)) end = i + 6;
+      else {
+        for (let k = text.indexOf('-->', i + 4); k >= 0; k = text.indexOf('-->', k + 1)) {
+          if (!closes.inside(k)) {
+            end = k + 3;
+            break;
+          }
+        }
+      }
+    } else {
+      const tag = quotingStartTag(text, i, findGt);
+      if (tag === null) continue;
+      what = tag.name;
+      for (let k = text.indexOf('</', tag.end); k >= 0; k = text.indexOf('</', k + 2)) {
+        if (!closes.inside(k) && isEndTag(text, k, tag.name)) {
+          end = text.indexOf('>', k) + 1;
+          break;
+        }
+      }
+    }
+    if (end < 0) {
+      regions.push({ span: [i, text.length], what });
+      break;
+    }
+    regions.push({ span: [i, end], what });
+    i = end - 1;
+  }
+  return regions;
+}
+
+/** The first region holding the start of some span (spans and regions sorted), or null. */
+function regionHoldingStart<R extends { span: Span }>(spans: Span[], regions: R[]): R | null {
+  let r = 0;
+  for (const [s] of spans) {
+    while (r < regions.length && regions[r]!.span[1] <= s) r++;
+    if (r < regions.length && regions[r]!.span[0] <= s) return regions[r]!;
+  }
+  return null;
+}
+
 function startsInside(spans: Span[], regions: Span[]): boolean {
   let r = 0;
   for (const [s] of spans) {
@@ -167,8 +283,12 @@ export function quotationOf(
   const grammar = normaliseSpans(blocks, text.length);
   const fences = fencedRegions(text, grammar);
   if (startsInside(spans, fences)) return { reason: 'fenced', detail: 'inside a Markdown fence' };
-  if (startsInside(spans, inlineCodeRegions(text, normaliseSpans([...grammar, ...fences], text.length)))) {
-    return { reason: 'quoted', detail: 'inside backticks (inline code)' };
+  const inline = inlineCodeRegions(text, normaliseSpans([...grammar, ...fences], text.length));
+  if (startsInside(spans, inline)) return { reason: 'quoted', detail: 'inside backticks (inline code)' };
+  const html = regionHoldingStart(spans, htmlRegions(text, normaliseSpans([...grammar, ...fences, ...inline], text.length)));
+  if (html !== null) {
+    if (html.what === 'comment') return { reason: 'quoted', detail: 'inside an HTML comment' };
+    return { reason: html.what === 'pre' ? 'fenced' : 'quoted', detail: `inside an HTML <${html.what}> element` };
   }
   if (startsInBlockQuote(text, spans)) return { reason: 'quoted', detail: 'inside a Markdown block quote' };
   let prevEnd = 0;

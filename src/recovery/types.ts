@@ -31,9 +31,9 @@ export const REASON_CODES = [
   'no_text',
   /** none: no tool-call markup in the visible text (and none in the reasoning). */
   'no_tags',
-  /** none: the markup sits inside a Markdown fence that is not part of the family's grammar. */
+  /** none: the markup sits inside a Markdown fence that is not part of the family's grammar, or an HTML <pre>. */
   'fenced',
-  /** none: the markup is inline code, in a block quote, framed as an example, or only in reasoning. */
+  /** none: the markup is inline code, in an HTML <code>/<kbd>/<samp>/<tt> element or comment, in a block quote, framed as an example, or only in reasoning. */
   'quoted',
   /** none: too much prose around the markup (prose ratio above the ceiling). */
   'prose',

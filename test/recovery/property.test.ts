@@ -4,7 +4,9 @@
  *   arguments (Unicode, markup-like strings, nested values), or, when a raw parameter value holds
  *   a tag of the dialect itself (no reader can tell where it ends), refused;
  * - a cut at any UTF-8 byte offset before the final required closer is never recovered;
- * - the rendering wrapped in a Markdown fence, or in enough prose, is never recovered.
+ * - the rendering wrapped in a Markdown fence, or in enough prose, is never recovered;
+ * - the rendering inside an HTML <code>, <pre>, <kbd>, <samp>, <tt> element or an HTML comment is
+ *   never recovered, while a closed element before it changes nothing.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -20,6 +22,7 @@ const MARKUPISH = [
   '<|tool_call_end|>', '<|tool_calls_section_end|>', '[TOOL_CALLS]', '[ARGS]', '<|call|>', '<|channel|>', '<|message|>',
   '</parameter>', '<parameter=x>', '</function>', '<arg_value>', '</invoke>', '<｜tool▁call▁end｜>', '> quote', 'for example',
   '\n', '\r\n', ' ', '"', '\\', '｜', '▁', 'ｆｕｌｌ', '\u0000', '\u2028', '😀', 'é', 'e\u0301',
+  '<code>', '</code>', '<pre>', '</pre>', '<!--', '-->',
 ];
 
 const text = fc.oneof(
@@ -126,6 +129,23 @@ describe.each(Object.entries(GRAMMARS))('%s', (_key, g) => {
         const prose = judge(proseAround(r.text), [c]);
         expect(prose.outcome).not.toBe('recovered');
         if (!isAmbiguous(g, c)) expect(prose.reason).toBe('prose');
+      }),
+      { numRuns: RUNS / 2 },
+    );
+  });
+
+  it('inside an HTML <code>/<pre>/<kbd>/<samp>/<tt> element or comment, inline or around its lines, is never recovered', () => {
+    const wrappers = ['<code>@</code>', '<pre>\n@\n</pre>', '<PRE class="x">@</PRE>', '<kbd>@</kbd>', '<samp>\n@\n</samp >', '<tt>@</tt>', '<!-- @ -->', '<!--\n@\n-->', 'Run:\n<code>@'];
+    fc.assert(
+      fc.property(callArb(g), fc.constantFrom(...wrappers), (c, w) => {
+        const r = g.render([c])!;
+        const v = judge(w.replace('@', () => r.text), [c]);
+        expect(v.outcome).not.toBe('recovered');
+        if (!isAmbiguous(g, c)) expect([v.reason, v.detail]).toEqual([/^<pre/i.test(w) ? 'fenced' : 'quoted', expect.stringMatching(/inside an HTML (comment|<[a-z]+> element)\)$/)]);
+        // closed elements before the markup quote nothing of it: same verdict as the same prefix
+        // with its `<` made plain text (same prose ratio)
+        const prefix = '<kbd>Enter</kbd> <!-- note --> <pre>x</pre>\n';
+        expect(judge(prefix + r.text, [c]).reason).toBe(judge(prefix.replaceAll('<', '(') + r.text, [c]).reason);
       }),
       { numRuns: RUNS / 2 },
     );

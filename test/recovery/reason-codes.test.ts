@@ -34,10 +34,15 @@ const EXAMPLES: Record<string, RecoveryInput[]> = {
   structured: [{ ...base("I'll check.\n\n<｜DSML｜function_calls"), toolCalls: [makeToolCall('call_1', 'get_weather', 'function', '{"city":"Tokyo"}')] }],
   no_text: [base('  \n')],
   no_tags: [base('I will use web_search first, then summarise.', ['web_search'])],
-  fenced: [base('Like so:\n```\n<tool_call>\n{"name": "get_weather", "arguments": {}}\n</tool_call>\n```')],
+  fenced: [
+    base('Like so:\n```\n<tool_call>\n{"name": "get_weather", "arguments": {}}\n</tool_call>\n```'),
+    base('<pre>\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>\n</pre>'),
+  ],
   quoted: [
     base('Send `<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>` to call it.'),
     { ...base(''), reasoning: '<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>' },
+    base('<code><tool_call>{"name": "get_weather", "arguments": {}}</tool_call></code>'),
+    base('<!-- <tool_call>{"name": "get_weather", "arguments": {}}</tool_call> -->'),
     base('The template emits <minimax:tool_call><invoke name="exec"><parameter name="command">ls</parameter></invoke></minimax:tool_call> and expects the server to parse it.', ['exec']),
   ],
   prose: [base('Mistral models start their calls with a control token, on a line of its own in our logs:\n[TOOL_CALLS]\nThe name and the arguments should follow it, but the reply stopped there.')],

@@ -307,3 +307,28 @@ describe('recovery never alters argument contents: arguments_raw is the exact ar
     }
   });
 });
+
+describe('markup inside HTML code elements and comments is a quotation (red-team report)', () => {
+  const call = '<tool_call>{"name": "bash", "arguments": {"command": "ls"}}</tool_call>';
+  it('the tester\'s three inputs through guard scan: quoted / fenced / quoted, nothing recovered, exit 0', async () => {
+    const texts = [`<code>${call}</code>`, `<pre>${call}</pre>`, `<!-- ${call} -->`];
+    const stdin = texts.map((text) => JSON.stringify({ tools: ['bash'], text })).join('\n') + '\n';
+    const r = await runGuard(['scan', '--format', 'ndjson', '-'], { stdin });
+    expect(r.code).toBe(0);
+    const recs = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { recovery: { outcome: string; reason: string; family: string; calls: unknown[]; detail: string } });
+    expect(recs.map((x) => [x.recovery.outcome, x.recovery.reason, x.recovery.family, x.recovery.calls.length, x.recovery.detail])).toEqual([
+      ['none', 'quoted', 'hermes', 0, 'the hermes markup is quoted (inside an HTML <code> element)'],
+      ['none', 'fenced', 'hermes', 0, 'the hermes markup is quoted (inside an HTML <pre> element)'],
+      ['none', 'quoted', 'hermes', 0, 'the hermes markup is quoted (inside an HTML comment)'],
+    ]);
+  });
+
+  it('stays linear on hostile HTML: 200 000 unclosed "<code " and "<!--" openers', () => {
+    const t0 = performance.now();
+    const v = judge(`${'<code x <!-'.repeat(100_000)}\n${call}`);
+    expect(performance.now() - t0).toBeLessThan(4000);
+    expect(brief(v)).toEqual(['none', 'prose', 'hermes']);
+    const w = judge(`${'<code>'.repeat(100_000)}${call}`);
+    expect(brief(w)).toEqual(['none', 'quoted', 'hermes']);
+  });
+});
