@@ -2,12 +2,17 @@
  * The capture reader every command uses: one file (or stdin) in, normalised replies and input
  * problems out, streamed in input order.
  *
- * Layout is decided from the first non-blank line (src/capture/detect.ts): raw SSE goes to the
+ * Layout is decided from the first non-blank line, and the next few when that one is not JSON on
+ * its own (src/capture/detect.ts sniffLayout): raw SSE goes to the
  * SSE reader (src/capture/sse.ts); JSON Lines are parsed line by line; a JSON document (pretty
  * printed, an array, `jq .` output) is split into records without holding more than one record.
  * Each record is classified and read by src/capture/records.ts. Line handling follows JSON Lines
  * / NDJSON 1.0 (cli-conventions.md §6): 1-based numbers, CRLF (and a lone CR) accepted, one BOM stripped, blank
  * lines skipped, a bad line reported with its number and the read goes on.
+ *
+ * Lines are read in batches (the lines each chunk of the stream completes) and each batch is read
+ * in a synchronous loop, so the async machinery costs one step per chunk, not per line
+ * ({@link readCaptureBatches}; {@link readCapture} flattens it).
  */
 
 import type { Readable } from 'node:stream';
