@@ -28,7 +28,11 @@ const CODE_KEYS = new Set(['code', 'source', 'program']);
 const PATH_KEYS = new Set(['file_path', 'filepath', 'path', 'filename', 'file', 'target_file', 'notebook_path', 'destination', 'dest', 'target', 'new_path', 'to', 'output_path']);
 const CONTENT_KEYS = ['content', 'contents', 'text', 'new_string', 'new_str', 'file_text', 'new_source', 'patch', 'diff', 'input', 'data', 'body'];
 const WRITER = /write|edit|create|patch|replace|append|save|insert|update|move|rename|copy|put|mkfile|touch/i;
-const READER = /read|view|cat|open|get_?file|show|load/i;
+const READER = /read|view|cat|open|get_?file|show|load|grep|glob|search|find|list|^ls$/i;
+/** Tools whose command text is PowerShell (also read as shell text). */
+const POWERSHELL = /powershell|pwsh/i;
+/** Keys holding the arguments of a `command`/`program` string (`{"command":"rm","args":["-rf","/"]}`). */
+const ARGS_KEYS = ['args', 'arguments', 'argv', 'params'];
 const SHELLISH = /shell|bash|exec|terminal|run|command|cmd|sh$|console|process/i;
 const MAX_DEPTH = 5;
 
@@ -46,17 +50,70 @@ export function callSurfaces(call: InspectableCall): CallSurfaces {
   if (args === null || typeof args !== 'object') {
     const raw = call.argumentsRaw ?? '';
     const looksJson = /^\s*[[{"]/.test(raw);
-    args = looksJson ? salvageJsonObject(raw) : null;
+    args = looksJson ? ((topLevelArgv(raw) as unknown as Record<string, unknown> | null) ?? salvageJsonObject(raw)) : null;
     if (!args) {
-      if (!looksJson && SHELLISH.test(name) && raw.trim()) out.commands.push({ kind: 'text', text: raw });
-      else if (!looksJson && /apply_patch/i.test(name)) patchPaths(raw, name, out.paths);
-      else out.raw = looksJson ? unescapeJsonText(raw) : raw;
+      // JSON string escapes (`r\u006d -rf /`) are decoded before matching, JSON or not.
+      const decoded = unescapeJsonText(raw);
+      if (!looksJson && SHELLISH.test(name) && raw.trim()) {
+        out.commands.push({ kind: 'text', text: raw });
+        if (decoded !== raw) out.commands.push({ kind: 'text', text: decoded });
+      } else if (!looksJson && /apply_patch/i.test(name)) patchPaths(raw, name, out.paths);
+      else out.raw = decoded;
       return out;
     }
   }
-  walk(args, name, out, 0);
-  fileAccess(args, name, out.paths);
+  if (Array.isArray(args) && args.length > 0 && args.every((a) => typeof a === 'string')) {
+    // a top-level argv: ["rm", "-rf", "/"]
+    out.commands.push({ kind: 'argv', argv: args as string[] });
+  } else {
+    walk(args, name, out, 0);
+    if (!Array.isArray(args)) fileAccess(args, name, out.paths);
+  }
+  duplicateKeyValues(call.argumentsRaw, out);
+  if (POWERSHELL.test(name)) {
+    for (const c of [...out.commands]) if (c.kind === 'text') out.commands.push({ kind: 'argv', argv: ['pwsh', '-Command', c.text] });
+  }
   return out;
+}
+
+/** A raw arguments text that is a JSON array of strings (`["rm","-rf","/"]`), else null. */
+function topLevelArgv(raw: string): string[] | null {
+  if (!/^\s*\[/.test(raw)) return null;
+  try {
+    const v: unknown = JSON.parse(raw);
+    return Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string') ? (v as string[]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Command-bearing values the decoded arguments lost: JSON.parse keeps the last of duplicated keys
+ * (`{"command":"rm -rf /","command":"ls"}`) while a tool may keep the first, so every string value
+ * of a command key in the raw text that is not among the commands already found is added. A
+ * lexical scan of the JSON text (strings, `:`), linear in its length.
+ */
+function duplicateKeyValues(raw: string | null | undefined, out: CallSurfaces): void {
+  if (!raw || raw.length > 1 << 20 || !/"(?:command|cmd|script|code|input|program)"\s*:[\s\S]*"(?:command|cmd|script|code|input|program)"\s*:/i.test(raw)) return;
+  const seen = new Set(out.commands.map((c) => (c.kind === 'text' ? c.text : c.argv.join(' '))));
+  let key: string | null = null;
+  for (const m of raw.matchAll(/"((?:[^"\\]|\\.)*)"\s*(:)?/g)) {
+    let text: string;
+    try {
+      text = JSON.parse(`"${m[1]}"`) as string;
+    } catch {
+      continue;
+    }
+    if (m[2]) {
+      key = text.toLowerCase();
+      continue;
+    }
+    if (key !== null && COMMAND_KEYS.has(key) && !seen.has(text)) {
+      seen.add(text);
+      out.commands.push({ kind: 'text', text });
+    }
+    key = null;
+  }
 }
 
 function walk(value: unknown, tool: string, out: CallSurfaces, depth: number): void {
@@ -66,6 +123,12 @@ function walk(value: unknown, tool: string, out: CallSurfaces, depth: number): v
     return;
   }
   const obj = value as Record<string, unknown>;
+  // {"command": "rm", "args": ["-rf", "/"]}, {"program": "rm", "args": [...]}
+  const head = ['command', 'cmd', 'program', 'executable', 'exe'].map((k) => obj[k]).find((v): v is string => typeof v === 'string');
+  const rest = ARGS_KEYS.map((k) => obj[k]).find((v): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string'));
+  if (head !== undefined && rest !== undefined) out.commands.push({ kind: 'argv', argv: [head, ...rest] });
+  // {"input": "rm -rf /"} on a shell tool with no command key
+  if (typeof obj['input'] === 'string' && SHELLISH.test(tool) && !/patch/i.test(tool) && !Object.keys(obj).some((k) => COMMAND_KEYS.has(k.toLowerCase()))) out.commands.push({ kind: 'text', text: obj['input'] });
   for (const [key, v] of Object.entries(obj)) {
     const k = key.toLowerCase();
     if (COMMAND_KEYS.has(k)) {
@@ -89,9 +152,13 @@ function walk(value: unknown, tool: string, out: CallSurfaces, depth: number): v
   }
 }
 
-/** Expands `$HOME`/`${HOME}` to `~` and normalises a file tool's path. */
+/** A file tool's path, normalised: Windows separators to `/`, the home directory (`$HOME`,
+ * `${HOME}`, `%USERPROFILE%`, `$env:USERPROFILE`, `C:\Users\NAME`) to `~`. */
 function toolPath(p: string): string {
-  return normalizePath(p.trim().replace(/^(?:\$HOME|\$\{HOME\})(?=\/|$)/, '~'));
+  let path = p.trim();
+  if (path.includes('\\')) path = path.replace(/\\/g, '/');
+  path = path.replace(/^(?:\$HOME|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE|~|[A-Za-z]:\/Users\/[^/]+)(?=\/|$)/i, '~');
+  return normalizePath(path);
 }
 
 function fileAccess(args: Record<string, unknown>, tool: string, paths: PathAccess[]): void {

@@ -13,7 +13,7 @@ describe('guard rules list', () => {
     const doc = JSON.parse(r.stdout);
     expect(doc.config).toBe(VALID);
     expect(doc.mode).toBe('enforce');
-    expect(doc.rules).toHaveLength(49);
+    expect(doc.rules).toHaveLength(50);
     const by = (id: string) => doc.rules.find((x: any) => x.id === id);
     expect(by('rm-rf-root')).toMatchObject({ category: 'destructive-fs', action: 'block', enabled: true, source: 'builtin' });
     expect(by('curl-pipe-shell')).toMatchObject({ action: 'record', enabled: true });
@@ -29,7 +29,7 @@ describe('guard rules list', () => {
     expect(lines[0]).toMatch(/^id\s+category\s+action\s+on\s+source\s+description$/);
     expect(lines.find((l) => l.startsWith('git-reset-hard '))).toMatch(/^git-reset-hard\s+vcs-destructive\s+record\s+off\s+builtin\s+git/);
     expect(lines.find((l) => l.startsWith('prod-psql '))).toMatch(/^prod-psql\s+custom\s+block\s+on\s+fixtures\/inspection\/config\/valid\.yaml\s+psql against/);
-    expect(lines.at(-1)).toBe(`49 rules, 47 on, 2 off; mode enforce (${VALID})`);
+    expect(lines.at(-1)).toBe(`50 rules, 48 on, 2 off; mode enforce (${VALID})`);
   });
 });
 
@@ -75,7 +75,7 @@ describe('guard rules test', () => {
 describe('guard rules check', () => {
   it('says ok and exits 0 for a valid file', async () => {
     const r = await runGuard(['rules', 'check', '--config', VALID]);
-    expect([r.code, r.stdout]).toEqual([0, `${VALID}: ok (46 built-in and 3 custom rules, 2 off, mode enforce)\n`]);
+    expect([r.code, r.stdout]).toEqual([0, `${VALID}: ok (47 built-in and 3 custom rules, 2 off, mode enforce)\n`]);
   });
 
   it('prints every problem with file:line and exits 2', async () => {
@@ -89,7 +89,7 @@ describe('guard rules check', () => {
 
   it('with no configuration file, checks the built-ins', async () => {
     const r = await runGuard(['rules', 'check'], { cwd: 'fixtures/inspection' });
-    expect([r.code, r.stdout]).toEqual([0, 'no configuration file found: built-in rules only, ok (46 built-in and 0 custom rules, 0 off, mode observe)\n']);
+    expect([r.code, r.stdout]).toEqual([0, 'no configuration file found: built-in rules only, ok (47 built-in and 0 custom rules, 0 off, mode observe)\n']);
   });
 });
 

@@ -2,15 +2,12 @@
  * The cache of analysed command values (src/inspection/engine.ts commandMatches): a repeated
  * command gives exactly the hits of a first, uncached analysis, per tool name, call id and shape.
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
-import YAML from 'yaml';
 import { compileRuleSet, initInspection, inspectCalls, type InspectableCall } from '../../src/inspection/index.js';
 import { COMMAND_CACHE_ENTRIES, COMMAND_CACHE_MAX_CHARS } from '../../src/inspection/engine.js';
+import { commandOf, vectors } from './vectors.js';
 
-const vectors = YAML.parse(readFileSync(fileURLToPath(new URL('../../fixtures/inspection/commands.yaml', import.meta.url)), 'utf8')) as Record<string, { positive: string[]; negative: string[] }>;
-const commands = Object.values(vectors).flatMap((v) => [...v.positive, ...v.negative]);
+const commands = Object.values(vectors).flatMap((v) => [...v.positive, ...v.negative].map(commandOf).filter((c): c is string => c !== null));
 
 beforeAll(async () => {
   await initInspection();

@@ -2,15 +2,13 @@
  * Every built-in rule against its own examples and against the vectors of
  * fixtures/inspection/commands.yaml (copied from the project's real cases; see fixtures/SOURCES.md),
  * each run as a decoded `command` string, as a Codex argv `["bash","-lc",v]`, and, for rules with a
- * raw pattern, through the raw fallback (`arguments: null`, JSON text only).
+ * raw pattern, through the raw fallback (`arguments: null`, JSON text only; entries marked
+ * `raw: miss` need the parser). Whole-call entries (file tools, code tools, argument shapes) run as
+ * written (test/inspection/vectors.ts).
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
-import YAML from 'yaml';
 import { BUILTIN_RULES, compileRuleSet, initInspection, inspectCalls, type InspectableCall, type RuleSet } from '../../src/inspection/index.js';
-
-const vectors = YAML.parse(readFileSync(fileURLToPath(new URL('../../fixtures/inspection/commands.yaml', import.meta.url)), 'utf8')) as Record<string, { positive: string[]; negative: string[] }>;
+import { callOf, commandOf, labelOf, rawCatches, vectors, type VectorEntry } from './vectors.js';
 
 let rules: RuleSet;
 beforeAll(async () => {
@@ -28,7 +26,7 @@ const ruleIds = (call: InspectableCall) => inspectCalls([call], rules, 'observe'
 
 test('the built-in rules load, with unique kebab-case ids and examples of both kinds', () => {
   expect(() => compileRuleSet()).not.toThrow();
-  expect(BUILTIN_RULES).toHaveLength(46);
+  expect(BUILTIN_RULES).toHaveLength(47);
   const ids = BUILTIN_RULES.map((r) => r.id);
   expect(new Set(ids).size).toBe(ids.length);
   for (const r of BUILTIN_RULES) {
@@ -51,17 +49,31 @@ describe.each(BUILTIN_RULES.map((r) => [r.id, r] as const))('%s', (id, rule) => 
   test.each(rule.examples.not_match)('own near miss does not: %s', (v) => {
     expect(ruleIds(shapes.decoded!(v))).not.toContain(id);
   });
+  const entries = (list: VectorEntry[] | undefined) => (list ?? []).map((e) => [labelOf(e), e] as const);
+  const commands = (list: VectorEntry[] | undefined) => entries(list).filter(([, e]) => commandOf(e) !== null);
   for (const shape of ['decoded', 'argv'] as const) {
-    test.each(vectors[id]?.positive ?? [])(`${shape}: positive vector hits: %s`, (v) => {
-      expect(ruleIds(shapes[shape]!(v))).toContain(id);
+    test.each(commands(vectors[id]?.positive))(`${shape}: positive vector hits: %s`, (_l, e) => {
+      expect(ruleIds(shapes[shape]!(commandOf(e)!))).toContain(id);
     });
-    test.each(vectors[id]?.negative ?? [])(`${shape}: near miss does not hit: %s`, (v) => {
-      expect(ruleIds(shapes[shape]!(v))).not.toContain(id);
+    test.each(commands(vectors[id]?.negative))(`${shape}: near miss does not hit: %s`, (_l, e) => {
+      expect(ruleIds(shapes[shape]!(commandOf(e)!))).not.toContain(id);
+    });
+  }
+  const calls = (list: VectorEntry[] | undefined) => entries(list).filter(([, e]) => callOf(e) !== null);
+  if (calls(vectors[id]?.positive).length) {
+    test.each(calls(vectors[id]?.positive))('call: positive vector hits: %s', (_l, e) => {
+      expect(ruleIds(callOf(e)!)).toContain(id);
+    });
+  }
+  if (calls(vectors[id]?.negative).length) {
+    test.each(calls(vectors[id]?.negative))('call: near miss does not hit: %s', (_l, e) => {
+      expect(ruleIds(callOf(e)!)).not.toContain(id);
     });
   }
   if (rule.match.raw) {
-    test.each(vectors[id]?.positive ?? [])('raw fallback: positive vector hits, labelled raw: %s', (v) => {
-      const { hits } = inspectCalls([shapes.raw!(v)], rules, 'observe');
+    const caught = commands(vectors[id]?.positive).filter(([, e]) => rawCatches(e));
+    test.each(caught)('raw fallback: positive vector hits, labelled raw: %s', (_l, e) => {
+      const { hits } = inspectCalls([shapes.raw!(commandOf(e)!)], rules, 'observe');
       expect(hits.find((h) => h.rule === id)?.via).toBe('raw');
     });
   }
@@ -71,7 +83,10 @@ test('the raw fallback cannot tell quoted data from a command: exactly the quote
   const falseHits: string[] = [];
   for (const r of BUILTIN_RULES) {
     if (!r.match.raw) continue;
-    for (const v of vectors[r.id]?.negative ?? []) if (ruleIds(shapes.raw!(v)).includes(r.id)) falseHits.push(`${r.id}: ${v}`);
+    for (const e of vectors[r.id]?.negative ?? []) {
+      const v = commandOf(e);
+      if (v !== null && ruleIds(shapes.raw!(v)).includes(r.id)) falseHits.push(`${r.id}: ${v}`);
+    }
   }
   expect(falseHits).toEqual([
     'rm-rf-root: grep -rn "rm -rf /" docs/',

@@ -2,19 +2,54 @@
 import type { Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
 import { normalizePath } from '../shell/words.js';
-import { isBlockDevice, opts, writeTargets } from './util.js';
+import { globMatches, hasGlob } from '../shell/expand.js';
+import { SHELLS, isBlockDevice, opts, resolveIn, writeTargets } from './util.js';
 
-/** Normalised operands of a recursive `rm`, or null when the command is not one. */
-function recursiveRmTargets(cmd: ShellCommand): string[] | null {
-  if (cmd.name !== 'rm') return null;
-  const o = opts(cmd);
-  if (!(o.short.has('r') || o.short.has('R') || o.long.has('recursive'))) return null;
-  return o.operands.map(normalizePath);
+/** True when the command word is only known at run time (an unresolved variable or substitution). */
+function unknownCommandWord(cmd: ShellCommand): boolean {
+  return cmd.words[0]?.dynamic === true;
 }
+
+/**
+ * Operands of a recursive `rm`, or null when the command is not one. Operands are normalised
+ * and resolved against a directory a `cd` earlier in the line moved to (`cd / && rm -rf *` →
+ * `/*`); `~name` (another user's home) becomes `~`. A command word known only at run time with
+ * rm's recursive and force flags (`$c -rf /`) counts as rm.
+ */
+function recursiveRmTargets(cmd: ShellCommand): string[] | null {
+  const o = opts(cmd);
+  const recursive = o.short.has('r') || o.short.has('R') || o.long.has('recursive');
+  if (!recursive) return null;
+  if (cmd.name !== 'rm' && !(unknownCommandWord(cmd) && (o.short.has('f') || o.long.has('force')))) return null;
+  return o.operands.map((p) => resolveIn(cmd.cwd, /^~[a-z_][\w.-]*(?=\/|$)/i.test(p) && !p.startsWith('~/') ? p.replace(/^~[^/]*/, '~') : p));
+}
+
+/** Top-level paths a glob operand is compared with (`/e*c` names /etc). */
+const GLOB_CANDIDATES = ['/etc', '/usr', '/var', '/bin', '/sbin', '/boot', '/lib', '/lib32', '/lib64', '/libx32', '/home', '/root', '/opt', '/srv', '/dev', '/proc', '/sys', '/snap', '/System', '/Library', '/Applications', '/Users', '/Volumes', '/private'];
+
+/** True when a target is, or (as a glob) names, a system directory. */
+function isSystemTarget(p: string): boolean {
+  if (SYSTEM_DIR.test(p)) return true;
+  if (!hasGlob(p)) return false;
+  const dir = p.replace(/\/\*$/, '');
+  return globMatches(dir, GLOB_CANDIDATES).length > 0;
+}
+
+/** An operand whose value is only known at run time and may be empty or anything: `$X`, `"$X"`,
+ * `${X}`, `$(cmd)`, also followed by `/` or `/*` (`"$DIR"/*` is `/*` when DIR is empty). */
+const UNKNOWN_TARGET = /^(?:\$\{?[A-Za-z_@*0-9][A-Za-z0-9_]*\}?|\$\{[A-Za-z_][A-Za-z0-9_]*:?[?]\}|\$\([\s\S]*\)|`[\s\S]*`)(?:\/\.?\*?)?$/;
 
 // Raw patterns are RE2-compatible (no lookaround), so the engine runs them on RE2 in linear time.
 const RM_RAW = String.raw`\brm\s+(?:-{1,2}[\w-]+\s+)*(?:-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)\s+(?:-{1,2}[\w-]+\s+)*(?:--\s+)?`;
 const END = String.raw`\\?["']?(?:$|[\s;&|)"'\x60\\])`;
+
+/** The -exec command deletes: rm/shred/unlink, or a shell -c script that runs one. */
+function runsDelete(exec: string[]): boolean {
+  const name = (exec[0] ?? '').replace(/^.*\//, '');
+  if (/^(?:rm|shred|unlink)$/.test(name)) return true;
+  const c = exec.indexOf('-c');
+  return SHELLS.has(name) && c > 0 && /(?:^|[\s;&|(])(?:\S*\/)?(?:rm|shred|unlink)\s/.test(exec[c + 1] ?? '');
+}
 
 const SYSTEM_DIR = /^\/(?:etc|usr|var|bin|sbin|boot|lib|lib32|lib64|libx32|home|root|opt|srv|dev|proc|sys|snap|System|Library|Applications|Users|Volumes|private\/etc|private\/var)(?:\/\*)?$/;
 
@@ -56,15 +91,35 @@ export const DESTRUCTIVE_RULES: Rule[] = [
     name: 'Recursive delete of a system directory',
     category: 'destructive-fs',
     action: 'block',
-    description: 'Recursive rm of a top-level system directory (/etc, /usr, /var, /bin, /boot, /lib*, /home, …) or its contents.',
+    description: 'Recursive rm of a top-level system directory (/etc, /usr, /var, /bin, /boot, /lib*, /home, …) or its contents, also named by a glob (`/e*c`, `/[e]tc`).',
     help: 'Breaks the host. Check whether a project-local directory of the same name was meant.',
     examples: {
-      match: ['sudo rm -rf /etc', 'rm -Rf /usr/*', 'rm -rf /var/', 'rm -rf /private/etc'],
-      not_match: ['rm -rf /tmp/build', 'rm -rf ./etc/generated', 'rm -rf /usr/local/lib/node_modules/foo'],
+      match: ['sudo rm -rf /etc', 'rm -Rf /usr/*', 'rm -rf /var/', 'rm -rf /private/etc', 'rm -rf /e*c', 'rm -rf /{etc,usr}'],
+      not_match: ['rm -rf /tmp/build', 'rm -rf ./etc/generated', 'rm -rf /usr/local/lib/node_modules/foo', 'rm -rf /t*'],
     },
     match: {
-      command: (c) => recursiveRmTargets(c)?.some((p) => SYSTEM_DIR.test(p)) ?? false,
+      command: (c) => recursiveRmTargets(c)?.some(isSystemTarget) ?? false,
       raw: new RegExp(RM_RAW + String.raw`\\?["']?\/(?:etc|usr|var|bin|sbin|boot|lib\w*|home|root|opt|srv)\/?\*?` + END),
+    },
+  },
+  {
+    id: 'rm-rf-dynamic',
+    name: 'Recursive forced delete of a run-time path',
+    category: 'destructive-fs',
+    action: 'record',
+    description: 'rm -rf of an operand known only at run time ($X, "${X}", $(cmd), "$X"/*), which deletes / or ~ when the value is empty or hostile.',
+    help: 'What is deleted depends on a value guard cannot see. Check where the variable comes from; guard it with ${X:?} and a fixed prefix.',
+    examples: {
+      match: ['rm -rf "$TARGET"', 'rm -rf $(cat dirs.txt)', 'rm -rf "$DIR"/*', 'f() { rm -rf "$1"; }'],
+      not_match: ['rm -rf "$DIR/build"', 'tmp=$(mktemp -d); rm -rf "$tmp"', 'rm -f "$FILE"', 'rm -rf ./build'],
+    },
+    match: {
+      command: (c) => {
+        if (c.name !== 'rm') return false;
+        const o = opts(c);
+        if (!(o.short.has('r') || o.short.has('R') || o.long.has('recursive')) || !(o.short.has('f') || o.long.has('force'))) return false;
+        return c.words.slice(1).some((w) => w.dynamic && UNKNOWN_TARGET.test(w.text));
+      },
     },
   },
   {
@@ -89,7 +144,7 @@ export const DESTRUCTIVE_RULES: Rule[] = [
         }
         if (!starts.some((p) => p === '/' || p === '~' || p === '/*' || p === '~/*')) return false;
         if (args.includes('-delete')) return true;
-        return args.some((a, i) => /^-(?:exec|execdir|ok|okdir)$/.test(a) && /^(?:.*\/)?(?:rm|shred|unlink)$/.test(args[i + 1] ?? ''));
+        return args.some((a, i) => /^-(?:exec|execdir|ok|okdir)$/.test(a) && runsDelete(args.slice(i + 1)));
       },
     },
   },

@@ -8,7 +8,7 @@ import { REMOTE_RULES } from './remote.js';
 
 const ALL = [...DESTRUCTIVE_RULES, ...REMOTE_RULES, ...PERSISTENCE_RULES, ...OPS_RULES, ...NETWORK_RULES];
 const ORDER = [
-  'rm-rf-root', 'rm-rf-home', 'rm-rf-system-dir', 'find-delete-root', 'xargs-rm', 'dd-to-block-device', 'mkfs-or-wipe',
+  'rm-rf-root', 'rm-rf-home', 'rm-rf-system-dir', 'rm-rf-dynamic', 'find-delete-root', 'xargs-rm', 'dd-to-block-device', 'mkfs-or-wipe',
   'redirect-to-block-device', 'fork-bomb', 'curl-pipe-shell', 'remote-substitution-exec', 'download-then-exec',
   'interpreter-download-exec', 'crontab-install', 'cron-dir-write', 'shell-rc-write', 'service-persistence', 'git-hook-write',
   'ssh-authorized-keys-write', 'credential-file-read', 'credential-exfil', 'env-dump-exfil', 'secret-to-unknown-host',

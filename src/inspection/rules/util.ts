@@ -5,6 +5,14 @@
 import type { Pipeline, ShellCommand } from '../shell/model.js';
 import { SHELLS } from '../shell/analyze.js';
 import { normalizePath } from '../shell/words.js';
+import { INTERPRETERS } from '../shell/interp.js';
+
+/** A path resolved against the working directory a `cd` earlier in the line moved to (when
+ * known), then normalised; absolute and `~` paths are only normalised. */
+export function resolveIn(cwd: string | null, path: string): string {
+  if (cwd === null || path === '' || path.startsWith('/') || path === '~' || path.startsWith('~/') || /^[a-z][\w+.-]*:/i.test(path)) return normalizePath(path);
+  return normalizePath(`${cwd}/${path}`);
+}
 
 export { SHELLS };
 
@@ -123,7 +131,7 @@ export function writeTargets(cmd: ShellCommand): string[] {
     default:
       break;
   }
-  return out.filter((p) => p && p !== '-').map(normalizePath);
+  return out.filter((p) => p && p !== '-').map((p) => resolveIn(cmd.cwd, p));
 }
 
 /** curl options that take a value (curl(1)); enough to find operands and uploads. */
@@ -145,7 +153,9 @@ const NON_READERS = new Set(['ls', 'stat', 'chmod', 'chown', 'chgrp', 'rm', 'tou
 export function readSources(cmd: ShellCommand): string[] {
   const out: string[] = [];
   for (const r of cmd.redirects) if (/^\d*<$/.test(r.op) && r.target) out.push(r.target);
-  if (!cmd.name || NON_READERS.has(cmd.name)) return out.map(normalizePath);
+  if (!cmd.name || NON_READERS.has(cmd.name)) return out.map((p) => resolveIn(cmd.cwd, p));
+  // `bash -c SCRIPT`: the script is code (analysed as nested commands), not a file read.
+  if (SHELLS.has(cmd.name) && cmd.argv.slice(1).some((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a))) return out.map((p) => resolveIn(cmd.cwd, p));
   const args = cmd.argv.slice(1);
   if (['cp', 'mv', 'scp', 'rsync', 'install', 'ditto'].includes(cmd.name)) {
     const o = parseOpts(args, { short: cmd.name === 'scp' ? 'cFiJlPSoD' : 'tS' });
@@ -162,7 +172,7 @@ export function readSources(cmd: ShellCommand): string[] {
       out.push(a.replace(/^[^=@/~.]*=@?/, '').replace(/^@/, ''));
     }
   }
-  return out.filter((p) => p && p !== '-').map(normalizePath);
+  return out.filter((p) => p && p !== '-').map((p) => resolveIn(cmd.cwd, p));
 }
 
 /** Files curl/wget upload (`-T f`, `--upload-file f`, `-F k=@f`, `-d @f`, `--post-file=f`). */
@@ -198,22 +208,32 @@ export const DOWNLOADERS = new Set(['curl', 'wget', 'fetch', 'http', 'https', 'x
 /** Commands that send data over the network. */
 export const NETWORK_SINKS = new Set(['curl', 'wget', 'nc', 'ncat', 'netcat', 'socat', 'ssh', 'scp', 'telnet', 'openssl', 'http', 'https', 'xh', 'sftp', 'ftp', 'rsync']);
 
-/** Interpreters that run code from stdin when given no script. */
-export const INTERPRETERS = /^(?:python[0-9.]*|pypy[0-9.]*|perl[0-9.]*|ruby[0-9.]*|node(?:js)?|php[0-9.]*|deno|bun|lua[0-9.]*|tclsh|osascript|Rscript|pwsh|powershell(?:\.exe)?)$/i;
+export { INTERPRETERS } from '../shell/interp.js';
 
-/** True when the command runs a script taken from stdin (a shell or an interpreter with no
- * script operand, or `-`). */
+/** Script operands that name the standard input. */
+const STDIN_FILE = /^(?:-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/;
+
+/** True when the command runs a script taken from stdin: a shell or an interpreter with no
+ * script operand, `-` or `/dev/stdin` (`bash /dev/stdin`, `source /dev/stdin`), PowerShell
+ * `-Command -`, or `iex`/`Invoke-Expression` at the end of a pipe. A shell given `-n` (syntax
+ * check only) runs nothing. */
 export function runsStdin(cmd: ShellCommand): boolean {
+  const args = cmd.argv.slice(1);
   if (SHELLS.has(cmd.name)) {
-    const args = cmd.argv.slice(1);
     if (args.some((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a))) return false;
+    if (args.some((a) => /^-[a-zA-Z]*n[a-zA-Z]*$/.test(a) || a === '--noexec') || args.some((a, i) => a === '-o' && args[i + 1] === 'noexec')) return false;
     const o = parseOpts(args, { short: 'oO' });
-    return o.operands.length === 0 || o.operands[0] === '-' || o.short.has('s');
+    return o.operands.length === 0 || STDIN_FILE.test(o.operands[0]!) || o.short.has('s');
   }
+  if (cmd.name === 'source' || cmd.name === '.') return STDIN_FILE.test(args[0] ?? '') && args[0] !== '-';
+  if (/^(?:iex|invoke-expression)$/i.test(cmd.name)) return args.length === 0;
   if (INTERPRETERS.test(cmd.name)) {
-    const args = cmd.argv.slice(1);
+    if (/^(?:pwsh|powershell)/i.test(cmd.name)) {
+      const i = args.findIndex((a) => /^-(?:c|command|f|file)$/i.test(a));
+      if (i >= 0) return args[i + 1] === '-';
+    }
     for (const a of args) {
-      if (a === '-') return true;
+      if (STDIN_FILE.test(a)) return true;
       if (/^-(?:c|e|m|E|r|-eval|-print|p|Command|command|EncodedCommand|File|file)$/.test(a)) return false;
       if (a.startsWith('-')) continue;
       return false;

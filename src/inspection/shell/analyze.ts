@@ -9,7 +9,9 @@ import { inspectionReady, parseShell, MAX_PARSE_CHARS } from './parser.js';
 import type { SyntaxNode } from './parser.js';
 import { MAX_UNPARSED, type CommandLine, type FunctionDef, type Pipeline, type Redirect, type ShellCommand, type Span, type Substitution, type Word } from './model.js';
 import { splitStatements, type Statement } from './split.js';
-import { baseName, decodeAnsiC, unescapeBare, unescapeDouble } from './words.js';
+import { baseName, decodeAnsiC, normalizePath, unescapeBare, unescapeDouble } from './words.js';
+import { expandBracesInText, parseParameter, printfOutput, removeAffix } from './expand.js';
+import { INTERPRETERS, interpreterCode, interpreterShellTexts } from './interp.js';
 
 /** Deepest nesting of carriers and substitutions followed. */
 export const MAX_DEPTH = 5;
@@ -33,6 +35,12 @@ const spent = new WeakMap<CommandLine, number>();
 export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'yash', 'posh', 'rbash']);
 
 const IFS_MARK = '\u0000';
+/** Key in `Ctx.env` of the working directory set by a `cd` earlier in the line (when known). */
+const CWD = '\u0000cwd';
+/** How `$HOME` is modelled for `${HOME%…}`/`${HOME#…}` (mapped back to `~` when the result keeps it). */
+const HOME_MODEL = '/home/user';
+/** Most values of a `for` list whose body is walked once per value. */
+const MAX_FOR_VALUES = 16;
 
 interface Ctx {
   line: CommandLine;
@@ -44,6 +52,9 @@ interface Ctx {
   offset: number;
   /** `xargs`, `parallel` or `find` when the commands are launched by one. */
   launcher: string | null;
+  /** Aliases and functions defined earlier in the line (name → text), shared with nested payloads. */
+  aliases: Map<string, string>;
+  funcs: Map<string, string>;
 }
 
 /**
@@ -54,7 +65,7 @@ interface Ctx {
 export function analyzeCommandLine(text: string): CommandLine | null {
   if (!inspectionReady()) return null;
   const line = emptyLine(text);
-  analyzeInto(text, { line, env: new Map(), depth: 0, via: null, source: text, offset: 0, launcher: null });
+  analyzeInto(text, { line, env: new Map(), depth: 0, via: null, source: text, offset: 0, launcher: null, aliases: new Map(), funcs: new Map() });
   line.truncated = line.unparsed.length > 0;
   return line;
 }
@@ -65,7 +76,7 @@ export function analyzeArgv(argv: string[]): CommandLine | null {
   if (!inspectionReady()) return null;
   const text = argv.map(quoteForDisplay).join(' ');
   const line = emptyLine(text);
-  const ctx: Ctx = { line, env: new Map(), depth: 0, via: null, source: text, offset: 0, launcher: null };
+  const ctx: Ctx = { line, env: new Map(), depth: 0, via: null, source: text, offset: 0, launcher: null, aliases: new Map(), funcs: new Map() };
   const words = argv.map((a) => plainWord(a));
   makeCommand(words, [], { source: text, start: 0, end: text.length }, ctx, null);
   line.truncated = line.unparsed.length > 0;
@@ -81,13 +92,21 @@ function quoteForDisplay(a: string): string {
 }
 
 function plainWord(text: string, extra: Partial<Word> = {}): Word {
-  return { text, quoted: false, split: false, escaped: false, ifs: false, ansiC: false, dynamic: false, fromVariable: false, prompt: false, subs: [], ...extra };
+  return { text, quoted: false, split: false, escaped: false, ifs: false, ansiC: false, dynamic: false, fromVariable: false, evaluated: false, prompt: false, subs: [], ...extra };
 }
 
-/** Analyses `ctx.source` (the whole of it): at once when it is within the limits, else in pieces. */
+/** Analyses `ctx.source` (the whole of it): at once when it is within the limits, else in pieces.
+ * A text holding brace expansions (`{rm,-rf,/}`, `/{etc,usr}`) is analysed a second time with
+ * them expanded (via `brace expansion`), since the parser keeps such words as written. */
 function analyzeInto(text: string, ctx: Ctx): void {
-  if (text.length <= ANALYSIS_LIMITS.chars && countPipes(text, 0, text.length) <= ANALYSIS_LIMITS.pipes) parsePiece(0, text.length, ctx);
-  else analyzeLong(text, ctx);
+  if (text.length <= ANALYSIS_LIMITS.chars && countPipes(text, 0, text.length) <= ANALYSIS_LIMITS.pipes) {
+    const env = new Map(ctx.env);
+    parsePiece(0, text.length, ctx);
+    const expanded = expandBracesInText(text);
+    if (expanded !== null && ctx.depth < MAX_DEPTH) analyzeInto(expanded, { ...ctx, env, depth: ctx.depth + 1, via: 'brace expansion', source: expanded, offset: 0 });
+  } else {
+    analyzeLong(text, ctx);
+  }
 }
 
 /** `|` characters in text[start, end), counted up to one past the limit. */
@@ -212,11 +231,12 @@ function markUnparsed(ctx: Ctx, start: number, end: number): void {
   else if (list.length < MAX_UNPARSED) list.push({ source: ctx.source, start: s, end: e });
 }
 
-/** Parses a carrier's payload as a nested command line. */
-function enter(text: string, ctx: Ctx, via: string): ShellCommand[] {
+/** Parses a carrier's payload as a nested command line; `env` replaces a copy of the caller's
+ * variables (positional parameters of a function call or `sh -c … $0 $1`). */
+function enter(text: string, ctx: Ctx, via: string, env?: Map<string, string>): ShellCommand[] {
   if (ctx.depth >= MAX_DEPTH || !text.trim()) return [];
   const before = ctx.line.commands.length;
-  analyzeInto(text, { line: ctx.line, env: new Map(ctx.env), depth: ctx.depth + 1, via, source: text, offset: 0, launcher: ctx.launcher });
+  analyzeInto(text, { line: ctx.line, env: env ?? new Map(ctx.env), depth: ctx.depth + 1, via, source: text, offset: 0, launcher: ctx.launcher, aliases: ctx.aliases, funcs: ctx.funcs });
   return ctx.line.commands.slice(before);
 }
 
@@ -260,7 +280,21 @@ function walkNode(node: SyntaxNode, ctx: Ctx): ShellCommand[] {
       if (body) walk(body, ctx);
       const def: FunctionDef = { name, body: ctx.line.commands.slice(before), span: spanOf(node, ctx) };
       ctx.line.functions.push(def);
+      // A call later in the line runs the body with the call's arguments as $1, $2, …
+      if (body && name) ctx.funcs.set(name, body.text);
       return [];
+    }
+    case 'for_statement':
+      walkFor(node, ctx);
+      return [];
+    case 'subshell': {
+      // `( cd / )` does not move the rest of the line.
+      const cwd = ctx.env.get(CWD);
+      const out: ShellCommand[] = [];
+      for (const child of node.namedChildren) out.push(...walk(child, ctx));
+      if (cwd === undefined) ctx.env.delete(CWD);
+      else ctx.env.set(CWD, cwd);
+      return out;
     }
     default: {
       if (node.type === 'ERROR') ctx.line.hasError = true;
@@ -270,6 +304,25 @@ function walkNode(node: SyntaxNode, ctx: Ctx): ShellCommand[] {
       if (isWordNode(node)) wordsOf(node, ctx);
       return out;
     }
+  }
+}
+
+/** `for v in a b c; do …; done`: the body is walked once per literal value (at most
+ * {@link MAX_FOR_VALUES}), with `v` set; otherwise once with `v` unknown. */
+function walkFor(node: SyntaxNode, ctx: Ctx): void {
+  const name = node.childForFieldName('variable')?.text ?? '';
+  const body = node.childForFieldName('body');
+  const values = node.childrenForFieldName('value').filter((v): v is SyntaxNode => v !== null);
+  const words = values.flatMap((v) => wordsOf(v, ctx));
+  if (!body) return;
+  if (!name || words.length === 0 || words.length > MAX_FOR_VALUES || words.some((w) => w.dynamic)) {
+    ctx.env.delete(name);
+    walk(body, ctx);
+    return;
+  }
+  for (const w of words) {
+    ctx.env.set(name, w.text);
+    walk(body, ctx);
   }
 }
 
@@ -369,6 +422,13 @@ function assign(node: SyntaxNode, ctx: Ctx): void {
     ctx.env.set(name, '');
     return;
   }
+  if (value.type === 'array') {
+    // a=(rm -rf /): "${a[@]}" gives the elements as separate words
+    const words = value.namedChildren.flatMap((c) => wordsOf(c, ctx));
+    if (words.every((w) => !w.dynamic)) ctx.env.set(name, words.map((w) => w.text).join(IFS_MARK));
+    else ctx.env.delete(name);
+    return;
+  }
   const words = wordsOf(value, ctx);
   if (words.every((w) => !w.dynamic)) ctx.env.set(name, words.map((w) => w.text).join(' '));
   else ctx.env.delete(name);
@@ -447,10 +507,32 @@ const WRAPPERS: Record<string, { valued: string; longValued?: string[]; position
   toybox: { valued: '' },
   chroot: { valued: '', longValued: ['userspec', 'groups'], positional: 1 },
   caffeinate: { valued: 'tw' },
+  coproc: { valued: '' },
+  strace: { valued: 'abeEIoOpPsSuUX', longValued: ['output', 'trace', 'signal', 'string-limit', 'user', 'attach', 'env'] },
+  ltrace: { valued: 'aAeEfLnopsSuxX', longValued: ['output'] },
+  flock: { valued: 'wEc', longValued: ['timeout', 'wait', 'conflict-exit-code', 'command'], positional: 1 },
+  taskset: { valued: '', positional: 1 },
+  chrt: { valued: 'TPD', longValued: ['sched-runtime', 'sched-period', 'sched-deadline'], positional: 1 },
+  unbuffer: { valued: '' },
+  runuser: { valued: 'ugGwc', longValued: ['user', 'group', 'supp-group', 'whitelist-environment', 'command', 'shell'] },
+  proxychains: { valued: 'f' },
+  proxychains4: { valued: 'f' },
+  torsocks: { valued: 'uapPi' },
+  'dbus-run-session': { valued: '' },
+  faketime: { valued: '', positional: 1 },
 };
 
-/** Strips wrappers, expands carriers, records the command and returns it. */
+/** Wrappers that run their arguments joined as one shell line (`watch` passes them to `sh -c`). */
+const LINE_RUNNERS: Record<string, { valued: string; longValued: string[] }> = {
+  watch: { valued: 'nq', longValued: ['interval', 'equexit'] },
+};
+
+/** Strips wrappers, expands carriers, records the command and returns it. An alias defined
+ * earlier in the line is expanded first (its text plus the arguments, analysed via `alias`). */
 function makeCommand(words: Word[], redirects: Redirect[], span: Span, ctx: Ctx, launcher: string | null): ShellCommand {
+  const first = words[0];
+  const alias = first && !first.quoted && !first.escaped ? ctx.aliases.get(first.text) : undefined;
+  if (alias !== undefined) enter([alias, ...words.slice(1).map((w) => quoteForDisplay(w.text))].join(' '), ctx, `alias ${first!.text}`);
   const wrappers: string[] = [];
   let rest = words;
   let splitString: string | null = null;
@@ -471,6 +553,10 @@ function makeCommand(words: Word[], redirects: Redirect[], span: Span, ctx: Ctx,
       }
     } else if (name === 'command' && rest[1] && /^-[a-zA-Z]*[vV]/.test(rest[1].text)) {
       break;
+    } else if ((name === 'flock' || name === 'runuser') && rest.some((w) => w.text === '-c' || w.text.startsWith('--command'))) {
+      break; // `flock FILE -c CMD`, `runuser -l U -c CMD`: a carrier (expandCarrier)
+    } else if ((name === 'taskset' || name === 'chrt') && rest.some((w) => /^-[a-zA-Z]*p$|^--pid$/.test(w.text))) {
+      break; // an existing process, no command
     } else if (WRAPPERS[name]) {
       const spec = WRAPPERS[name];
       while (i < rest.length) {
@@ -516,13 +602,97 @@ function makeCommand(words: Word[], redirects: Redirect[], span: Span, ctx: Ctx,
     depth: ctx.depth,
     via: ctx.via,
     launcher: launcher ?? ctx.launcher,
+    cwd: ctx.env.get(CWD) ?? null,
     span,
   };
   if (splitString !== null && !cmd.name) cmd.name = 'env';
   ctx.line.commands.push(cmd);
   if (splitString !== null) enter(splitString, ctx, 'env -S');
+  applyBuiltin(cmd, ctx);
   expandCarrier(cmd, ctx);
   return cmd;
+}
+
+/** Positional parameters as variables: `$0`, `$1`…, `$@` (kept apart), `$*`, `$#`. */
+function positionalEnv(base: Map<string, string>, zero: string | null, params: string[]): Map<string, string> {
+  const env = new Map([...base].filter(([k]) => !/^(?:\d+|[@*#])$/.test(k)));
+  if (zero !== null) env.set('0', zero);
+  params.forEach((p, i) => env.set(String(i + 1), p));
+  env.set('@', params.join(IFS_MARK));
+  env.set('*', params.join(' '));
+  env.set('#', String(params.length));
+  return env;
+}
+
+/**
+ * Builtins that change what later words of the line mean: `cd`/`pushd` (the working directory,
+ * when it can be known), `alias n=text`, `set -- args` (positional parameters),
+ * `printf -v var …`, `read var… <<< text`; and a call of a function defined earlier in the line
+ * (its body is analysed with the call's arguments as `$1`, `$2`, …).
+ */
+function applyBuiltin(cmd: ShellCommand, ctx: Ctx): void {
+  const args = cmd.argv.slice(1);
+  const literal = !cmd.words.some((w) => w.dynamic);
+  switch (cmd.name) {
+    case 'cd':
+    case 'pushd': {
+      const target = args.filter((a) => !/^-[LPe@]+$/.test(a))[0] ?? '~';
+      const cwd = ctx.env.get(CWD);
+      if (!literal || target === '-') ctx.env.delete(CWD);
+      else if (target.startsWith('/') || target === '~' || target.startsWith('~/')) ctx.env.set(CWD, normalizePath(target));
+      else if (cwd !== undefined) ctx.env.set(CWD, normalizePath(`${cwd}/${target}`));
+      else ctx.env.delete(CWD);
+      return;
+    }
+    case 'alias':
+      for (const a of args) {
+        const eq = a.indexOf('=');
+        if (eq > 0) ctx.aliases.set(a.slice(0, eq), a.slice(eq + 1));
+      }
+      return;
+    case 'set': {
+      const dd = args.indexOf('--');
+      const params = dd >= 0 ? args.slice(dd + 1) : args[0] !== undefined && !/^[-+]/.test(args[0]) ? args : null;
+      if (params !== null && literal) {
+        const env = positionalEnv(ctx.env, ctx.env.get('0') ?? null, params);
+        ctx.env.clear();
+        for (const [k, v] of env) ctx.env.set(k, v);
+      }
+      return;
+    }
+    case 'printf': {
+      const v = args.indexOf('-v');
+      if (v >= 0 && args[v + 1]) {
+        if (literal) ctx.env.set(args[v + 1]!, printfOutput(args.slice(v + 2)));
+        else ctx.env.delete(args[v + 1]!);
+      }
+      return;
+    }
+    case 'read': {
+      const names: string[] = [];
+      let array: string | null = null;
+      for (let i = 0; i < args.length; i++) {
+        const a = args[i]!;
+        if (a === '-a') array = args[++i] ?? null;
+        else if (/^-[dinNptu]$/.test(a)) i++;
+        else if (!a.startsWith('-')) names.push(a);
+      }
+      const input = cmd.stdin?.split('\n')[0];
+      if (input === undefined) {
+        for (const n of [...names, array ?? '']) ctx.env.delete(n);
+        return;
+      }
+      const fields = input.trim().split(/[ \t]+/);
+      if (array) ctx.env.set(array, fields.join(IFS_MARK));
+      if (names.length === 0 && !array) names.push('REPLY');
+      names.forEach((n, i) => ctx.env.set(n, i === names.length - 1 ? fields.slice(i).join(' ') : (fields[i] ?? '')));
+      return;
+    }
+    default: {
+      const body = ctx.funcs.get(cmd.name);
+      if (body !== undefined && !cmd.argv[0]!.includes('/')) enter(body, ctx, `function ${cmd.name}`, positionalEnv(ctx.env, ctx.env.get('0') ?? null, args));
+    }
+  }
 }
 
 /** Finds the script a carrier runs and analyses it as nested commands. */
@@ -531,11 +701,38 @@ function expandCarrier(cmd: ShellCommand, ctx: Ctx): void {
   if (ctx.depth >= MAX_DEPTH) return;
   if (SHELLS.has(name)) {
     const script = shellScriptArg(argv);
-    if (script !== null) enter(script, ctx, `${name} -c`);
-    else if (cmd.stdin !== null && shellReadsStdin(cmd)) enter(cmd.stdin, ctx, `${name} stdin`);
+    if (script !== null) {
+      // `sh -c 'rm -rf "$1"' _ /`: the words after the script are $0, $1, …
+      const after = argv.slice(argv.lastIndexOf(script) + 1);
+      enter(script, ctx, `${name} -c`, positionalEnv(ctx.env, after[0] ?? null, after.slice(1)));
+    } else if (cmd.stdin !== null && shellReadsStdin(cmd)) enter(cmd.stdin, ctx, `${name} stdin`);
+    return;
+  }
+  if (INTERPRETERS.test(name)) {
+    // os.system('…'), subprocess.run([…]), system("…"), execSync('…'), shutil.rmtree('/') → shell
+    const code = interpreterCode(name, argv);
+    if (code !== null) for (const text of interpreterShellTexts(code)) enter(text, ctx, `${name} code`);
+    return;
+  }
+  const runner = LINE_RUNNERS[name];
+  if (runner) {
+    const o = operandsAfterOptionsLong(argv.slice(1), runner.valued, runner.longValued);
+    if (o.length) enter(o.join(' '), ctx, name);
     return;
   }
   switch (name) {
+    case 'flock':
+    case 'runuser':
+    case 'script':
+    case 'sg': {
+      // flock FILE -c CMD, runuser -l U -c CMD, script -c CMD FILE, sg GROUP -c CMD / sg GROUP CMD
+      const i = argv.findIndex((a, k) => k > 0 && (a === '-c' || a === '--command'));
+      if (i > 0 && argv[i + 1] !== undefined) enter(argv[i + 1]!, ctx, `${name} -c`);
+      const eq = argv.find((a) => a.startsWith('--command='));
+      if (eq) enter(eq.slice(10), ctx, `${name} -c`);
+      if (name === 'sg' && i < 0 && argv.length > 2 && !argv[1]!.startsWith('-')) enter(argv.slice(2).join(' '), ctx, 'sg');
+      return;
+    }
     case 'eval':
       enter(argv.slice(1).join(' '), ctx, 'eval');
       return;
@@ -607,6 +804,25 @@ export function shellReadsStdin(cmd: ShellCommand): boolean {
   return true;
 }
 
+/** Operands after the options, for a command with valued short letters and long names. */
+function operandsAfterOptionsLong(args: string[], valued: string, longValued: string[]): string[] {
+  let i = 0;
+  while (i < args.length) {
+    const a = args[i]!;
+    if (a === '--') return args.slice(i + 1);
+    if (a.startsWith('--')) {
+      i += longValued.includes(a.slice(2)) ? 2 : 1;
+      continue;
+    }
+    if (a.startsWith('-') && a.length > 1) {
+      i += a.length === 2 && valued.includes(a[1]!) ? 2 : 1;
+      continue;
+    }
+    break;
+  }
+  return args.slice(i);
+}
+
 function operandsAfterOptions(args: string[], valued: string): string[] {
   let i = 0;
   while (i < args.length) {
@@ -676,7 +892,7 @@ function literalOutput(stages: ShellCommand[], index: number): string | null {
       return rest.join(' ');
     }
     case 'printf':
-      return args.length ? args.join(' ').replace(/\\n/g, '\n') : null;
+      return args.length && !args[0]!.startsWith('-') ? printfOutput(args) : null;
     case 'cat':
       return args.length === 0 ? s.stdin : null;
     case 'base64':
@@ -744,28 +960,29 @@ function piece(node: SyntaxNode, ctx: Ctx, w: Word, inDouble: boolean): string {
     }
     case 'simple_expansion':
       return variable(node.text.slice(1), ctx, w, inDouble, node.text);
-    case 'expansion': {
-      const body = node.text.slice(2, -1);
-      if (/@P$/.test(body)) w.prompt = true;
-      const m = /^#?([A-Za-z_][A-Za-z0-9_]*)/.exec(body);
-      if (m && m[1] === 'IFS') return variable('IFS', ctx, w, inDouble, node.text);
-      if (m && m[0].length === body.length) return variable(m[1]!, ctx, w, inDouble, node.text);
-      w.dynamic = true;
-      return node.text;
-    }
+    case 'expansion':
+      return parameter(node, ctx, w, inDouble);
     case 'command_substitution':
     case 'process_substitution': {
-      w.dynamic = true;
       const kind: Substitution['kind'] = node.type === 'command_substitution' ? 'command' : node.text.startsWith('>') ? 'process-out' : 'process-in';
       const commands: ShellCommand[] = [];
+      let output: string | null = null;
       if (ctx.depth < MAX_DEPTH) {
         const before = ctx.line.commands.length;
-        const sub: Ctx = { ...ctx, depth: ctx.depth + 1, via: kind === 'command' ? '$(…)' : '<(…)' };
+        const sub: Ctx = { ...ctx, env: new Map(ctx.env), depth: ctx.depth + 1, via: kind === 'command' ? '$(…)' : '<(…)' };
         for (const c of node.namedChildren) walk(c, sub);
         commands.push(...ctx.line.commands.slice(before));
+        if (kind === 'command') output = substitutionOutput(commands.filter((c) => c.depth === sub.depth));
       }
       w.subs.push({ kind, commands });
-      return node.text;
+      if (output === null) {
+        w.dynamic = true;
+        return node.text;
+      }
+      // `$(echo rm)`: the output is known without running anything (trailing newlines removed).
+      w.evaluated = true;
+      const text = output.replace(/\n+$/, '');
+      return inDouble ? text : text.replace(/[ \t\n]+/g, IFS_MARK);
     }
     default:
       return node.text;
@@ -781,8 +998,80 @@ function variable(name: string, ctx: Ctx, w: Word, inDouble: boolean, original: 
   const v = ctx.env.get(name);
   if (v !== undefined) {
     w.fromVariable = true;
-    return v;
+    // An unquoted value is split into words (`a="rm -rf"; $a /`); "$@" keeps its parameters apart.
+    return inDouble ? (name === '*' ? v.split(IFS_MARK).join(' ') : v) : v.replace(/[ \t\n]+/g, IFS_MARK);
   }
   w.dynamic = true;
   return original;
+}
+
+/**
+ * `${…}` (Bash §3.5.3): plain and array forms resolve like `$x`; `${x:-w}`/`${x-w}`/`${x:=w}`
+ * give the known value, or `w` when x is unknown (the value it has when unset, the dangerous
+ * reading); `${x:?}` is x; `${x%p}`/`${x#p}` remove a glob affix from a known value (`$HOME`
+ * modelled as /home/user, so `${HOME%/*}` is /home). A command word built by an operator is
+ * marked `fromVariable`. Other forms stay as written and mark the word dynamic.
+ */
+function parameter(node: SyntaxNode, ctx: Ctx, w: Word, inDouble: boolean): string {
+  const body = node.text.slice(2, -1);
+  if (/@P$/.test(body)) w.prompt = true;
+  const p = parseParameter(body);
+  if (!p || p.op === 'len' || (p.index !== null && p.index !== '@' && p.index !== '*')) {
+    w.dynamic = true;
+    return node.text;
+  }
+  const name = p.index === '*' ? p.name : p.name;
+  if (p.op === null) return p.index === '*' && inDouble ? variable(name, ctx, w, true, node.text).split(IFS_MARK).join(' ') : variable(name, ctx, w, inDouble, node.text);
+  const known = name === 'HOME' ? '~' : ctx.env.get(name);
+  const literal = (t: string) => unescapeBare(t.replace(/^(['"])([\s\S]*)\1$/, '$2'));
+  const op = p.op;
+  if (op === ':-' || op === '-' || op === ':=' || op === '=') {
+    const useKnown = known !== undefined && (op.length === 1 || known !== '');
+    if (useKnown) return variable(name, ctx, w, inDouble, node.text);
+    w.fromVariable = true;
+    const value = literal(p.arg);
+    if (value.includes('$') || value.includes('`')) w.dynamic = true;
+    if (op.endsWith('=')) ctx.env.set(name, value);
+    return inDouble ? value : value.replace(/[ \t\n]+/g, IFS_MARK);
+  }
+  if (op === ':?' || op === '?') return variable(name, ctx, w, inDouble, '$' + name);
+  if (op === ':+' || op === '+') {
+    w.dynamic = known === undefined;
+    return known === undefined || (op === ':+' && known === '') ? (known === undefined ? node.text : '') : literal(p.arg);
+  }
+  // % %% # ##
+  if (known === undefined) {
+    w.dynamic = true;
+    return node.text;
+  }
+  w.fromVariable = true;
+  const value = name === 'HOME' ? HOME_MODEL : known;
+  const cut = removeAffix(value, op, literal(p.arg));
+  if (name === 'HOME' && cut.startsWith(HOME_MODEL)) return '~' + cut.slice(HOME_MODEL.length);
+  return cut;
+}
+
+/** The output of a command substitution when it is known statically (echo/printf of literals,
+ * base64 -d or rev of such text, mktemp's /tmp path); null otherwise. */
+function substitutionOutput(top: ShellCommand[]): string | null {
+  if (top.length === 0 || top.length > 8) return null;
+  const last = top[top.length - 1]!;
+  if (top.length > 1 && !top.every((c) => c.pipeline !== null && c.pipeline === last.pipeline)) return null;
+  if (last.name === 'mktemp' && top.length === 1) return mktempPath(last.argv);
+  return literalOutput(last.pipeline?.stages ?? [last], last.pipeline ? last.stage : 0);
+}
+
+/** The kind of path `mktemp` prints: /tmp/tmp.XXXXXXXXXX, or its template (under /tmp with -t, -p DIR). */
+function mktempPath(argv: string[]): string {
+  let dir: string | null = null;
+  let template: string | null = null;
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '-p' || a === '--tmpdir') dir = argv[++i] ?? '/tmp';
+    else if (a.startsWith('--tmpdir=')) dir = a.slice(9);
+    else if (/^-[a-zA-Z]*t/.test(a)) dir = dir ?? '/tmp';
+    else if (!a.startsWith('-')) template = a;
+  }
+  if (template === null) return `${dir ?? '/tmp'}/tmp.XXXXXXXXXX`;
+  return dir !== null && !template.includes('/') ? `${dir}/${template}` : template;
 }

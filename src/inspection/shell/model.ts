@@ -35,6 +35,8 @@ export interface Word {
   dynamic: boolean;
   /** A constant variable assigned earlier in the line was substituted (`X=rm; $X`). */
   fromVariable: boolean;
+  /** A command substitution whose output is known statically was replaced by it (`$(echo rm)`). */
+  evaluated: boolean;
   /** `${x@P}` prompt expansion. */
   prompt: boolean;
   subs: Substitution[];
@@ -78,6 +80,9 @@ export interface ShellCommand {
   via: string | null;
   /** The command that launched it through xargs/parallel/find -exec, if any. */
   launcher: string | null;
+  /** The working directory a `cd` earlier in the line moved to, when known (`/`, `~`, `~/.ssh`);
+   * relative paths of this command are resolved against it by the path helpers. */
+  cwd: string | null;
   span: Span;
 }
 

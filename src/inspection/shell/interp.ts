@@ -1,0 +1,122 @@
+/**
+ * Interpreter one-liners (`python -c`, `perl -e`, `ruby -e`, `node -e`, `php -r`, PowerShell
+ * `-Command`/`-EncodedCommand`) and code tools: where their code is, and which shell commands the
+ * code runs when that can be read statically: the string given to `os.system`, `subprocess.*`,
+ * `system`/`exec`/`qx`/backticks, `child_process.exec*`/`spawn*`, possibly base64-encoded; and
+ * recursive deletes (`shutil.rmtree`, `fs.rmSync`, `FileUtils.rm_rf`, `rmtree`), written as the
+ * equivalent `rm -rf -- PATH`. The analyser inspects those texts as shell (nested, via
+ * `<interpreter> code`). Nothing is run.
+ */
+
+/** Interpreters that run code from stdin when given no script, or a one-liner with -c/-e. */
+export const INTERPRETERS = /^(?:python[0-9.]*|pypy[0-9.]*|perl[0-9.]*|ruby[0-9.]*|node(?:js)?|php[0-9.]*|deno|bun|lua[0-9.]*|tclsh|osascript|Rscript|pwsh|powershell(?:\.exe)?)$/i;
+
+/** The one-liner code of an interpreter command (`argv[0]` its name), or null; PowerShell
+ * `-EncodedCommand` is decoded from UTF-16LE base64. */
+export function interpreterCode(name: string, argv: readonly string[]): string | null {
+  if (!INTERPRETERS.test(name)) return null;
+  const args = argv.slice(1);
+  if (/^(?:pwsh|powershell)/i.test(name)) {
+    const enc = args.findIndex((a) => /^-(?:e|ec|enc|encodedcommand)$/i.test(a));
+    if (enc >= 0 && args[enc + 1]) {
+      try {
+        return Buffer.from(args[enc + 1]!, 'base64').toString('utf16le');
+      } catch {
+        return null;
+      }
+    }
+    const i = args.findIndex((a) => /^-(?:c|command)$/i.test(a));
+    if (i >= 0) return args.slice(i + 1).join(' ');
+    const rest = args.filter((a) => !a.startsWith('-'));
+    return rest.length ? rest.join(' ') : null;
+  }
+  const i = args.findIndex((a) => /^-(?:c|e|E|r|p|-eval|-print)$/.test(a) || /^-[a-zA-Z]*[ce]$/.test(a));
+  if (i >= 0 && args[i + 1] !== undefined) return args[i + 1]!;
+  return null;
+}
+
+/** Most shell texts taken from one piece of code. */
+const MAX_TEXTS = 32;
+
+/** Calls whose (first) argument is a shell command line or an argv. */
+const RUNNERS = /(?:\bos\.(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?)|\bsubprocess\.(?:run|call|Popen|check_call|check_output|getoutput|getstatusoutput)|\bcommands\.getoutput|\bpty\.spawn|(?<![.\w])(?:system|shell_exec|passthru|popen|proc_open|qx|execSync|execFileSync|execFile|exec|spawnSync|spawn)\b|\bIO\.popen|\bOpen3\.\w+|\bRuntime\.getRuntime\(\)\.exec|\bDeno\.run|\bBun\.spawn(?:Sync)?|\.(?:execSync|execFileSync|execFile|exec|spawnSync|spawn)\b)\s*\(?\s*/g;
+/** Calls that delete a tree: their first argument is the root. */
+const TREE_DELETES = /(?:\bshutil\.rmtree|\brmtree|\bremove_tree|\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?)|\.(?:rmSync|rmdirSync)\b|\bfs\.(?:rm|rmdir)\b|\bfs\.promises\.rm\b|\bfsp\.rm\b|\brimraf(?:\.sync)?)\s*\(?\s*/g;
+
+/**
+ * The shell command lines the code runs, when readable statically: literal arguments of the
+ * process-running calls above (a string is a shell line; a list of strings or several string
+ * arguments is an argv, quoted back into a line), base64 literals decoded first
+ * (`b64decode('…')`, `Buffer.from('…','base64')`, `atob('…')`, `decode_base64('…')`,
+ * `Base64.decode64('…')`), backticks / `%x(…)` / `qx(…)` of Perl and Ruby; and `rm -rf -- P` for
+ * each recursive delete of a literal path P (`~` for the home directory forms). At most 32.
+ */
+export function interpreterShellTexts(code: string): string[] {
+  const out: string[] = [];
+  for (const m of code.matchAll(RUNNERS)) {
+    const arg = leadingArgument(code, m.index + m[0].length);
+    if (arg !== null) out.push(arg);
+    if (out.length >= MAX_TEXTS) return out;
+  }
+  for (const m of code.matchAll(/(?<![\w$])`([^`$\\]+)`|%x\(([^)]*)\)|\bqx[({/]([^)}/]*)[)}/]/g)) {
+    out.push(m[1] ?? m[2] ?? m[3] ?? '');
+    if (out.length >= MAX_TEXTS) return out;
+  }
+  for (const m of code.matchAll(TREE_DELETES)) {
+    const p = pathArgument(code, m.index + m[0].length);
+    if (p !== null) out.push(`rm -rf -- ${quote(p)}`);
+    if (out.length >= MAX_TEXTS) return out;
+  }
+  return out.filter((t) => t.trim() !== '');
+}
+
+/** A string literal (or list / argument sequence of them, or a decoded base64 literal) at `at`. */
+function leadingArgument(code: string, at: number): string | null {
+  const rest = code.slice(at, at + 4096);
+  const list = /^[[(]\s*((?:(?:[rbuf]?(?:'[^'\\]*(?:\\.[^'\\]*)*'|"[^"\\]*(?:\\.[^"\\]*)*"))\s*,?\s*)+)[\])]/.exec(rest);
+  if (list && rest[0] === '[') return stringsIn(list[1]!).map(quote).join(' ');
+  const decoded = base64Argument(rest);
+  if (decoded !== null) return decoded;
+  const lit = stringLiteral(rest);
+  if (lit === null) return null;
+  // perl system("rm", "-rf", "/"): several literal arguments form an argv
+  const more = /^(?:[rbuf]?(?:'[^'\\]*(?:\\.[^'\\]*)*'|"[^"\\]*(?:\\.[^"\\]*)*")\s*,\s*)+[rbuf]?(?:'[^'\\]*(?:\\.[^'\\]*)*'|"[^"\\]*(?:\\.[^"\\]*)*")/.exec(rest);
+  if (more) return stringsIn(more[0]).map(quote).join(' ');
+  return lit;
+}
+
+/** A decoded `b64decode('…')`-style literal at the start of `text`, or null. */
+function base64Argument(text: string): string | null {
+  const m = /^(?:[\w.]*(?:b64decode|decodebytes|decodestring|decode_base64|decode64|atob|base64_decode)\s*\(\s*[rbu]?(['"])([A-Za-z0-9+/=\s]+)\1|Buffer\.from\s*\(\s*(['"])([A-Za-z0-9+/=]+)\3\s*,\s*['"]base64['"])/.exec(text);
+  if (!m) return null;
+  return Buffer.from((m[2] ?? m[4] ?? '').replace(/\s+/g, ''), 'base64').toString('utf8');
+}
+
+/** The path a tree delete removes: a literal, or a home-directory form (→ `~`). */
+function pathArgument(code: string, at: number): string | null {
+  const rest = code.slice(at, at + 1024);
+  if (/^(?:os\.path\.expanduser\(\s*['"]~['"]\s*\)|(?:pathlib\.)?Path\.home\(\)|os\.homedir\(\)|require\(['"]os['"]\)\.homedir\(\)|os\.environ\[['"]HOME['"]\]|process\.env\.HOME|ENV\[['"]HOME['"]\]|\$ENV\{HOME\}|Dir\.home|\$env:USERPROFILE|\$HOME|~)/.test(rest)) return '~';
+  return stringLiteral(rest);
+}
+
+/** The value of the string literal at the start of `text` (Python/JS/Perl/Ruby quoting), or null. */
+function stringLiteral(text: string): string | null {
+  const m = /^[rbuf]?(?:'([^'\\]*(?:\\.[^'\\]*)*)'|"([^"\\]*(?:\\.[^"\\]*)*)"|`([^`$\\]*)`)/.exec(text);
+  if (!m) return null;
+  return unescapeLiteral(m[1] ?? m[2] ?? m[3] ?? '');
+}
+
+function stringsIn(text: string): string[] {
+  return [...text.matchAll(/'([^'\\]*(?:\\.[^'\\]*)*)'|"([^"\\]*(?:\\.[^"\\]*)*)"/g)].map((m) => unescapeLiteral(m[1] ?? m[2] ?? ''));
+}
+
+function unescapeLiteral(s: string): string {
+  return s.replace(/\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|[\s\S])/g, (_m, e: string) => {
+    if (e.length > 1) return String.fromCharCode(parseInt(e.slice(1), 16));
+    return ({ n: '\n', t: '\t', r: '\r', '0': '\0' } as Record<string, string>)[e] ?? e;
+  });
+}
+
+function quote(a: string): string {
+  return /^[\w@%+=:,./~-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`;
+}
