@@ -6,7 +6,117 @@
  * "ReDoS in user rules"). RE2 syntax is close to JavaScript's but has no lookaround and no
  * backreferences; such patterns are refused when the rule set is built.
  */
-import { RE2 } from 're2-wasm';
+import { createRequire } from 'node:module';
+
+type Re2Class = typeof import('re2-wasm').RE2;
+
+/** Messages re2-wasm's emscripten runtime printed (it would print them to stderr); the last few. */
+const engineMessages: string[] = [];
+
+/**
+ * Loads re2-wasm with its emscripten output routed here: the runtime binds `console.warn` once,
+ * when it loads, as its `printErr` (abort and out-of-memory messages), so that binding is made
+ * to a function that keeps the message instead of printing it. Nothing else is changed.
+ */
+function loadRe2(): Re2Class {
+  const require = createRequire(import.meta.url);
+  // eslint-disable-next-line no-console
+  const saved = console.warn;
+  // eslint-disable-next-line no-console
+  console.warn = (...args: unknown[]) => {
+    engineMessages.push(args.map(String).join(' ').slice(0, 500));
+    if (engineMessages.length > 8) engineMessages.shift();
+  };
+  try {
+    return (require('re2-wasm') as typeof import('re2-wasm')).RE2;
+  } finally {
+    // eslint-disable-next-line no-console
+    console.warn = saved;
+  }
+}
+
+const RE2 = loadRe2();
+
+/** The last message the regex engine printed (an out-of-memory abort, say), or null. */
+export function regexEngineMessage(): string | null {
+  return engineMessages[engineMessages.length - 1] ?? null;
+}
+
+/**
+ * re2-wasm runs in a fixed 16 MiB WebAssembly heap shared by every compiled pattern (built-in
+ * raw patterns included); a pattern whose compiled program does not fit makes emscripten abort.
+ * Measured on re2-wasm 1.0.2: `\pL{100}` alone does not fit, `\pL{30}` fits 24 times, `.{1000}`
+ * 54 times, `a{1000}` and `\d{1000}` 100 times and more. {@link estimateProgramBytes} models that
+ * (a Unicode class about 24 KiB, `.`/a negated or case-folded class about 300 bytes, anything
+ * else about 100, multiplied out by counted repetitions); a pattern over `perPattern` or custom
+ * patterns together over `total` are refused when a rule set is built.
+ */
+export const PATTERN_MEMORY = { perPattern: 2 * 1024 * 1024, total: 6 * 1024 * 1024 } as const;
+
+/**
+ * Estimated bytes of RE2 program a pattern compiles to (see {@link PATTERN_MEMORY}): atoms
+ * weighted by kind, groups summed over alternatives, each counted repetition `{n}`, `{n,}`,
+ * `{n,m}` multiplying what it repeats by its largest count. Linear in the pattern.
+ */
+export function estimateProgramBytes(source: string, flags = ''): number {
+  const fold = flags.includes('i') || /^\(\?[a-z]*i/.test(source);
+  const stack: { total: number; branch: number; last: number }[] = [{ total: 0, branch: 0, last: 0 }];
+  const top = () => stack[stack.length - 1]!;
+  const atom = (cost: number) => {
+    top().branch += cost;
+    top().last = cost;
+  };
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '\\') {
+      const n = source[i + 1] ?? '';
+      if (n === 'p' || n === 'P') {
+        i += source[i + 2] === '{' ? source.indexOf('}', i) - i : 2;
+        atom(24 * 1024);
+      } else {
+        i++;
+        atom(/[DWS]/.test(n) ? 300 : 100);
+      }
+    } else if (c === '[') {
+      let j = i + 1;
+      if (source[j] === '^') j++;
+      if (source[j] === ']') j++;
+      while (j < source.length && source[j] !== ']') j += source[j] === '\\' ? 2 : 1;
+      const body = source.slice(i, j + 1);
+      atom(/\\[pP]|\[:\^?alpha:|[^\x00-\x7f]/.test(body) ? 24 * 1024 : body.startsWith('[^') || fold ? 300 : 100);
+      i = j;
+    } else if (c === '(') {
+      stack.push({ total: 0, branch: 0, last: 0 });
+      if (source[i + 1] === '?') while (i < source.length && source[i] !== ':' && source[i] !== ')' && source[i] !== '>') i++;
+    } else if (c === '|') {
+      top().total += top().branch;
+      top().branch = 0;
+    } else if (c === ')' && stack.length > 1) {
+      const g = stack.pop()!;
+      atom(g.total + g.branch);
+    } else if (c === '{' && /^\{\d+(?:,\d*)?\}/.test(source.slice(i))) {
+      const m = /^\{(\d+)(?:,(\d*))?\}/.exec(source.slice(i))!;
+      const count = Math.max(Number(m[1]), m[2] === undefined ? 0 : m[2] === '' ? Number(m[1]) + 1 : Number(m[2]));
+      top().branch += top().last * (count - 1);
+      top().last *= count;
+      i += m[0].length - 1;
+    } else if (c === '.') {
+      atom(300);
+    } else if (!'*+?^$'.includes(c)) {
+      atom(fold && /[a-z]/i.test(c) ? 200 : 100);
+    }
+  }
+  while (stack.length > 1) {
+    const g = stack.pop()!;
+    atom(g.total + g.branch);
+  }
+  return top().total + top().branch;
+}
+
+/** True when an error from re2-wasm is emscripten's out-of-memory abort. */
+function outOfMemory(message: string): boolean {
+  return /Cannot enlarge memory|\(OOM\)|^abort\(/.test(message);
+}
 
 /** A compiled custom pattern. */
 export interface TextPattern {
@@ -34,13 +144,16 @@ export const PATTERN_FLAGS = /^[ims]*$/;
 export function compilePattern(source: string, flags = ''): TextPattern {
   if (!PATTERN_FLAGS.test(flags)) throw new Error(`flags may only hold i, m and s (got ${JSON.stringify(flags)})`);
   const reFlags = `${[...new Set(flags)].join('')}u`;
-  let re: RE2;
+  const size = estimateProgramBytes(source, flags);
+  if (size > PATTERN_MEMORY.perPattern) throw new Error(tooBig(size, PATTERN_MEMORY.perPattern));
+  let re: InstanceType<Re2Class>;
   try {
     new RE2(source, reFlags); // compiled as written first, so messages quote the pattern as written
     re = new RE2(withoutCaptures(source), reFlags);
   } catch (err) {
+    const msg = String((err as Error)?.message ?? err);
+    if (outOfMemory(msg)) throw new Error('pattern too big: the regex engine ran out of memory compiling it (its heap is 16 MiB for all patterns); use smaller repetition counts or narrower classes');
     // re2-wasm prefixes "Invalid regular expression: /…/u: "; keep only the reason
-    const msg = (err as Error).message;
     throw new Error(msg.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, ''));
   }
   return {
@@ -57,6 +170,12 @@ export function compilePattern(source: string, flags = ''): TextPattern {
       }
     },
   };
+}
+
+/** The refusal message of a pattern estimated at `size` bytes against `limit`. */
+export function tooBig(size: number, limit: number, what = 'pattern'): string {
+  const mib = (n: number) => (n / (1024 * 1024)).toFixed(1);
+  return `${what} too big: counted repetitions expand to about ${mib(size)} MiB of compiled program (limit ${mib(limit)} MiB); use smaller repetition counts or narrower classes (\\pL, . and [^…] cost the most)`;
 }
 
 /**

@@ -9,7 +9,7 @@ import type { InspectableCall, RuleAction } from './types.js';
 import { BUILTIN_RULES } from './rules/index.js';
 import { inspectCall } from './engine.js';
 import { inspectionReady } from './shell/parser.js';
-import { compilePattern, PATTERN_FLAGS, type TextPattern } from './pattern.js';
+import { compilePattern, estimateProgramBytes, PATTERN_FLAGS, PATTERN_MEMORY, tooBig, type TextPattern } from './pattern.js';
 
 /** A rule's standing in a rule set: whether it is on, and where it comes from. */
 export interface RuleStatus {
@@ -84,9 +84,10 @@ export function compileRuleSet(config: RuleSetConfig = {}): RuleSet {
   if (!Array.isArray(customIn)) problems.push({ rule: null, message: '`custom` must be a list of rules', pointer: '/custom' });
   else {
     if (customIn.length > CUSTOM_LIMITS.rules) problems.push({ rule: null, message: `at most ${CUSTOM_LIMITS.rules} custom rules (got ${customIn.length})`, pointer: '/custom' });
+    const memory = { used: 0 }; // estimated regex-engine memory of the custom patterns so far
     customIn.slice(0, CUSTOM_LIMITS.rules).forEach((raw, i) => {
       const at = `/custom/${i}`;
-      const r = parseCustomRule(raw, i, problems);
+      const r = parseCustomRule(raw, i, problems, memory);
       if (!r) return;
       const before = problems.length;
       if (BUILTIN_RULES.some((b) => b.id === r.id)) problems.push({ rule: r.id, message: 'custom rule id clashes with a built-in rule', pointer: `${at}/id` });
@@ -156,7 +157,7 @@ function exampleCall(rule: Rule, example: string): InspectableCall {
 }
 
 /** Validates one custom rule (format: docs/rules.md); records problems and returns null when bad. */
-function parseCustomRule(raw: unknown, index: number, problems: RuleSetProblem[]): Rule | null {
+function parseCustomRule(raw: unknown, index: number, problems: RuleSetProblem[], memory: { used: number } = { used: 0 }): Rule | null {
   const at = `/custom/${index}`;
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
     problems.push({ rule: null, message: `custom rule #${index + 1} is not a mapping`, pointer: at });
@@ -187,6 +188,12 @@ function parseCustomRule(raw: unknown, index: number, problems: RuleSetProblem[]
       bad(key, `\`${key}\` pattern is longer than ${CUSTOM_LIMITS.patternChars} characters`);
       return undefined;
     }
+    const size = estimateProgramBytes(v, flags);
+    if (size <= PATTERN_MEMORY.perPattern && memory.used + size > PATTERN_MEMORY.total) {
+      bad(key, `\`${key}\` ${tooBig(memory.used + size, PATTERN_MEMORY.total, 'custom patterns together are')}`);
+      return undefined;
+    }
+    memory.used += size;
     try {
       return compilePattern(v, PATTERN_FLAGS.test(flags) ? flags : '');
     } catch (err) {

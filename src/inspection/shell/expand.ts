@@ -26,7 +26,7 @@ export function expandBracesInText(text: string): string | null {
   let changed = false;
   const flush = () => {
     if (word.includes(OPEN)) {
-      const words = braceExpand(word);
+      const words = braceExpand(word) ?? [word];
       const joined = words.map(unmark).join(' ');
       if (words.length > 1 || joined !== unmark(word)) changed = true;
       out += joined;
@@ -88,8 +88,9 @@ function unmark(s: string): string {
   return s.replace(/[\uE000-\uE002]/g, (m) => (m === OPEN ? '{' : m === COMMA ? ',' : '}'));
 }
 
-/** Expands the marked braces of one word (markers stand for unquoted `{`, `,`, `}`). */
-function braceExpand(word: string, budget = { left: MAX_BRACE_WORDS }): string[] {
+/** Expands the marked braces of one word (markers stand for unquoted `{`, `,`, `}`); null when
+ * the expansion would pass {@link MAX_BRACE_WORDS} words. */
+function braceExpand(word: string): string[] | null {
   for (let i = word.indexOf(OPEN); i >= 0; i = word.indexOf(OPEN, i + 1)) {
     let depth = 0;
     const commas: number[] = [];
@@ -117,14 +118,12 @@ function braceExpand(word: string, budget = { left: MAX_BRACE_WORDS }): string[]
       alts = sequence(word.slice(i + 1, end));
     }
     if (!alts) continue;
-    if (alts.length > budget.left) return [word];
-    budget.left -= alts.length;
+    if (alts.length > MAX_BRACE_WORDS) return null;
     const out: string[] = [];
     for (const a of alts) {
-      for (const w of braceExpand(pre + a + post, budget)) {
-        if (out.length >= MAX_BRACE_WORDS) return [word];
-        out.push(w);
-      }
+      const words = braceExpand(pre + a + post);
+      if (words === null || out.length + words.length > MAX_BRACE_WORDS) return null;
+      out.push(...words);
     }
     return out;
   }
