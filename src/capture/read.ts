@@ -219,7 +219,7 @@ function badLineError(file: string, l: Line, maxLineBytes: number): CaptureError
  * for the rest), INVALID_RECORD (a record that does not fit the forced format, capped the same
  * way; a record whose reading threw; a tool call whose arguments nest deeper than
  * {@link MAX_ARGUMENT_DEPTH}), DOCUMENT_TOO_LARGE; whole-file problems with line null:
- * BINARY_FILE (NUL in the first 8 KiB; reading stops), EMPTY_FILE (severity error: an empty
+ * BINARY_FILE (NUL before or on the first line of text; reading stops), EMPTY_FILE (severity error: an empty
  * capture is bad input), UNREADABLE when the stream fails (EACCES, EISDIR). A bad record never
  * stops the read: the next line is read. Replies of multi-line records (Claude Code groups,
  * streams) are yielded when complete, with the line where they start.
@@ -309,6 +309,12 @@ class LineSource {
   }
 }
 
+/** A first line of text that begins a capture guard reads: a JSON value or an SSE line. */
+function looksLikeCaptureStart(text: string): boolean {
+  const t = text.trimStart();
+  return t.startsWith('{') || t.startsWith('[') || isSseLine(t);
+}
+
 async function* readItemBatches(file: string, input: Readable, options: ReadOptions, tally: Tally): AsyncGenerator<CaptureItem[]> {
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const forced = options.inputFormat;
@@ -320,8 +326,11 @@ async function* readItemBatches(file: string, input: Readable, options: ReadOpti
   try {
     // find the first content line, and look for NUL bytes in the first BINARY_SNIFF_BYTES
     for (let l = await pull(); l; l = await pull()) {
-      if (l.hasNul) {
-        // a whole-file problem: line null (the line of the first NUL byte is in the message)
+      // NUL bytes in the first bytes, unless the file has already begun as a text capture (a JSON
+      // value or an SSE line): a binary file (a whole-file problem, line null; the line of the
+      // first NUL byte is in the message). After a capture's first line, a NUL is that line's
+      // problem only (it cannot be JSON), so the readable records around it still count.
+      if (l.hasNul && !(first && looksLikeCaptureStart(first.text))) {
         yield [errorItem(captureError(file, null, 'BINARY_FILE', `the input holds NUL bytes (first on line ${l.line}): it is binary, not a text capture; not read`))];
         return;
       }

@@ -196,9 +196,15 @@ function pushItems(out: StreamOutput, items: CaptureItem[]): void {
  * completed (replies and errors, in input order) to the array given. Same rules and items as
  * readSseLines; lets a caller read a batch of lines in one synchronous loop.
  */
+/** A line that is an SSE field the spec defines: `data`, `event`, `id` or `retry`, with or without a value. */
+const SSE_FIELD = /^(?:data|event|id|retry)(?::|$)/;
+
 export class SseLineReader {
   private readonly session: SseSession;
   private first = true;
+  /** Lines that are no SSE field (`data`, `event`, `id`, `retry`) nor a comment, and the first. */
+  private foreign = 0;
+  private firstForeign = 0;
 
   /** @param ctx `file` for the records, the request's `advertised` tools if known, and `api` to skip sniffing. */
   constructor(private readonly ctx: { file: string; advertised: AdvertisedTool[] | null; api?: StreamApi }) {
@@ -218,12 +224,30 @@ export class SseLineReader {
     let text = l.text;
     if (this.first && text.startsWith('\uFEFF')) text = text.slice(1);
     this.first = false;
+    if (text !== '' && !text.startsWith(':') && !SSE_FIELD.test(text)) {
+      if (this.foreign++ === 0) this.firstForeign = l.line;
+    }
     pushItems(this.session.feed(`${text}\n`, l.line, text !== '' && !text.startsWith(':')), out);
   }
 
   /** End of the body: appends what the last events complete or leave unfinished to `out`. */
   end(out: CaptureItem[]): void {
     pushItems(this.session.end(), out);
+    // The SSE spec ignores unknown fields; in a capture they mean the file is not (only) an SSE
+    // body (e.g. JSON lines read with a forced -sse format), so they must not pass silently.
+    if (this.foreign > 0) {
+      const n = this.foreign;
+      out.push({
+        kind: 'error',
+        error: {
+          file: this.ctx.file,
+          line: this.firstForeign,
+          code: 'INVALID_RECORD',
+          message: `${n} line${n === 1 ? ' is not an SSE field line' : 's are not SSE field lines'} (data, event, id, retry), the first here; ignored, so what they hold was not judged`,
+          severity: 'error',
+        },
+      });
+    }
   }
 }
 
