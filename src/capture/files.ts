@@ -214,10 +214,12 @@ export async function expandInputs(
         errors.push(captureError(arg, null, 'UNREADABLE', `cannot expand the pattern ${arg}: ${reason(e)}`));
       }
       matches.sort(byCodeUnit);
-      for (const { path, error } of failures) {
+      // a directory of the pattern that does not exist is no match, not an unreadable input
+      const unreadable = failures.filter(({ error }) => (error as NodeJS.ErrnoException | null)?.code !== 'ENOENT');
+      for (const { path, error } of unreadable) {
         errors.push(captureError(path, null, 'UNREADABLE', `cannot read directory ${path} (matching ${arg}): ${reason(error)}`));
       }
-      if (matches.length === 0 && failures.length === 0) errors.push(captureError(arg, null, 'NO_MATCH', `no file matches the pattern ${arg}`));
+      if (matches.length === 0 && unreadable.length === 0) errors.push(captureError(arg, null, 'NO_MATCH', `no file matches the pattern ${arg}`));
       for (const m of matches) await add(m);
       continue;
     }

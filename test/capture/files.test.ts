@@ -51,6 +51,12 @@ describe('expandInputs', () => {
     ]);
   });
 
+  it('reports a glob whose directory does not exist as NO_MATCH, not UNREADABLE', async () => {
+    // bug: 'nomatch/*.jsonl' gave UNREADABLE "cannot read directory /abs/nomatch … ENOENT"
+    const r = await expandInputs(['nomatch/*.jsonl'], root);
+    expect(r.errors).toEqual([{ file: 'nomatch/*.jsonl', line: null, code: 'NO_MATCH', message: 'no file matches the pattern nomatch/*.jsonl', severity: 'error' }]);
+  });
+
   it('keeps "-" for stdin, in argument order, and lists each file once', async () => {
     const r = await expandInputs(['other/x.jsonl', '-', 'other', join(root, 'other/x.jsonl')], root);
     expect(r.inputs).toEqual(['other/x.jsonl', '-', 'other/y.txt']);
