@@ -54,3 +54,10 @@ test('shell text that interpreter code runs', () => {
   expect(interpreterShellTexts('print("hello"); x = os.getcwd()')).toEqual([]);
   expect(interpreterShellTexts('os.system(cmd)')).toEqual([]);
 });
+
+test('argv forms of process calls: a name then a list, Python os.exec*(file, argv), a call on an expression', () => {
+  expect(interpreterShellTexts("require('child_process').spawnSync('rm',['-rf','/'])")).toEqual(['rm -rf /']);
+  expect(interpreterShellTexts("import os;os.execvp('rm',['rm','-rf','/'])")).toEqual(['rm -rf /']);
+  expect(interpreterShellTexts("__import__('os').system('rm -rf /')")).toEqual(['rm -rf /']);
+  expect(interpreterShellTexts("spawn('git', ['status'])")).toEqual(['git status']);
+});

@@ -90,6 +90,8 @@ test('the raw fallback cannot tell quoted data from a command: exactly the quote
   }
   expect(falseHits).toEqual([
     'rm-rf-root: grep -rn "rm -rf /" docs/',
+    // the words `rm -rf /` as arguments of echo, through a function: data to the parser, text to the raw fallback
+    'rm-rf-root: f() { echo "$@"; }; f rm -rf /',
     'mkfs-or-wipe: echo "mkfs.ext4 /dev/sdb1" >> runbook.md',
     "fork-bomb: echo ':(){ :|:& };:' > fork-bomb-explained.txt",
   ]);

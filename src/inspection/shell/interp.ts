@@ -39,7 +39,7 @@ export function interpreterCode(name: string, argv: readonly string[]): string |
 const MAX_TEXTS = 32;
 
 /** Calls whose (first) argument is a shell command line or an argv. */
-const RUNNERS = /(?:\bos\.(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?)|\bsubprocess\.(?:run|call|Popen|check_call|check_output|getoutput|getstatusoutput)|\bcommands\.getoutput|\bpty\.spawn|(?<![.\w])(?:system|shell_exec|passthru|popen|proc_open|qx|execSync|execFileSync|execFile|exec|spawnSync|spawn)\b|\bIO\.popen|\bOpen3\.\w+|\bRuntime\.getRuntime\(\)\.exec|\bDeno\.run|\bBun\.spawn(?:Sync)?|\.(?:execSync|execFileSync|execFile|exec|spawnSync|spawn)\b)\s*\(?\s*/g;
+const RUNNERS = /(?:\bos\.(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?)|\bsubprocess\.(?:run|call|Popen|check_call|check_output|getoutput|getstatusoutput)|\bcommands\.getoutput|\bpty\.spawn|(?<![.\w])(?:system|shell_exec|passthru|popen|proc_open|qx|execSync|execFileSync|execFile|exec|spawnSync|spawn)\b|\bIO\.popen|\bOpen3\.\w+|\bRuntime\.getRuntime\(\)\.exec|\bDeno\.run|\bBun\.spawn(?:Sync)?|\.(?:execSync|execFileSync|execFile|exec|spawnSync|spawn|system|popen)\b)\s*\(?\s*/g;
 /** Calls that delete a tree: their first argument is the root. */
 const TREE_DELETES = /(?:\bshutil\.rmtree|\brmtree|\bremove_tree|\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?)|\.(?:rmSync|rmdirSync)\b|\bfs\.(?:rm|rmdir)\b|\bfs\.promises\.rm\b|\bfsp\.rm\b|\brimraf(?:\.sync)?)\s*\(?\s*/g;
 
@@ -54,7 +54,7 @@ const TREE_DELETES = /(?:\bshutil\.rmtree|\brmtree|\bremove_tree|\bFileUtils\.(?
 export function interpreterShellTexts(code: string): string[] {
   const out: string[] = [];
   for (const m of code.matchAll(RUNNERS)) {
-    const arg = leadingArgument(code, m.index + m[0].length);
+    const arg = leadingArgument(code, m.index + m[0].length, /os\.(?:exec|spawn)[lv]p?e?\s*\(?\s*$/.test(m[0]));
     if (arg !== null) out.push(arg);
     if (out.length >= MAX_TEXTS) return out;
   }
@@ -70,8 +70,10 @@ export function interpreterShellTexts(code: string): string[] {
   return out.filter((t) => t.trim() !== '');
 }
 
-/** A string literal (or list / argument sequence of them, or a decoded base64 literal) at `at`. */
-function leadingArgument(code: string, at: number): string | null {
+/** A string literal (or list / argument sequence of them, or a decoded base64 literal) at `at`.
+ * `spawn('rm', ['-rf', '/'])` is the argv rm -rf /; with `listIsArgv` (Python `os.execvp(file,
+ * args)`) the list alone is the argv. */
+function leadingArgument(code: string, at: number, listIsArgv = false): string | null {
   const rest = code.slice(at, at + 4096);
   const list = /^[[(]\s*((?:(?:[rbuf]?(?:'[^'\\]*(?:\\.[^'\\]*)*'|"[^"\\]*(?:\\.[^"\\]*)*"))\s*,?\s*)+)[\])]/.exec(rest);
   if (list && rest[0] === '[') return stringsIn(list[1]!).map(quote).join(' ');
@@ -79,6 +81,11 @@ function leadingArgument(code: string, at: number): string | null {
   if (decoded !== null) return decoded;
   const lit = stringLiteral(rest);
   if (lit === null) return null;
+  const withList = /^[rbuf]?(?:'[^'\\]*(?:\\.[^'\\]*)*'|"[^"\\]*(?:\\.[^"\\]*)*")\s*,\s*[[(]((?:\s*[rbuf]?(?:'[^'\\]*(?:\\.[^'\\]*)*'|"[^"\\]*(?:\\.[^"\\]*)*")\s*,?)*)\s*[\])]/.exec(rest);
+  if (withList) {
+    const list = stringsIn(withList[1]!);
+    return (listIsArgv && list.length ? list : [lit, ...list]).map(quote).join(' ');
+  }
   // perl system("rm", "-rf", "/"): several literal arguments form an argv
   const more = /^(?:[rbuf]?(?:'[^'\\]*(?:\\.[^'\\]*)*'|"[^"\\]*(?:\\.[^"\\]*)*")\s*,\s*)+[rbuf]?(?:'[^'\\]*(?:\\.[^'\\]*)*'|"[^"\\]*(?:\\.[^"\\]*)*")/.exec(rest);
   if (more) return stringsIn(more[0]).map(quote).join(' ');
