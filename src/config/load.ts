@@ -13,7 +13,7 @@ import type { InspectionMode, RuleAction } from '../inspection/types.js';
 import { CONFIG_SCHEMA } from './schema.js';
 
 /** The exit-code threshold of `guard scan` (see README "Exit codes"). */
-export type FailOn = 'none' | 'refused' | 'flag' | 'block';
+export type FailOn = 'none' | 'quoted' | 'refused' | 'flag' | 'block';
 
 /** The resolved configuration. Absent settings stay undefined: callers apply the defaults. */
 export interface GuardConfig {

@@ -115,7 +115,7 @@ export const CONFIG_SCHEMA = {
       type: 'object',
       additionalProperties: false,
       properties: {
-        fail_on: { enum: ['none', 'refused', 'flag', 'block'] },
+        fail_on: { enum: ['none', 'quoted', 'refused', 'flag', 'block'] },
       },
     },
   },

@@ -11,14 +11,15 @@
  *  2. `no_text` (none)      the visible text is blank and the reasoning holds no markup.
  *  3. `no_tags` (none)      no family's markup, no stray family token, no markup-like shape, and
  *                           none in the reasoning either.
- *     `quoted` (none)       (2–3 with markup in the reasoning) markup only in the reasoning:
+ *     `quoted` (refused)    (2–3 with markup in the reasoning) markup only in the reasoning:
  *                           reported with its family, never recovered.
- *  4. `fenced` (none)       the markup starts inside a Markdown fence (not the family's own)
+ *  4. `fenced` (refused)    the markup starts inside a Markdown fence (not the family's own)
  *                           or an HTML <pre> element.
- *     `quoted` (none)       ... inside inline code, an HTML <code>/<kbd>/<samp>/<tt> element or
+ *     `quoted` (refused)    ... inside inline code, an HTML <code>/<kbd>/<samp>/<tt> element or
  *                           comment, a block quote, after an example frame, or
  *                           inside a sentence (prose before and after it on its line).
- *  5. `prose` (none)        prose ratio above options.proseCeiling: a mention, not a leak.
+ *  5. `prose` (refused)     prose ratio above options.proseCeiling: a mention, not a leak.
+ *                           These three are QUOTATION_REASONS: refused, but carry no candidates.
  *  6. `unknown_family` (refused)  only the shape fallback fired: never recovered.
  *  7. `degenerate` (refused)      the broken markup repeats a family token back to back, or the
  *                                 markup holds more than MAX_RECOVERED_CALLS calls (a loop).

@@ -31,11 +31,11 @@ export const REASON_CODES = [
   'no_text',
   /** none: no tool-call markup in the visible text (and none in the reasoning). */
   'no_tags',
-  /** none: the markup sits inside a Markdown fence that is not part of the family's grammar, or an HTML <pre>. */
+  /** refused (a quotation): the markup sits inside a Markdown fence that is not part of the family's grammar, or an HTML <pre>. */
   'fenced',
-  /** none: the markup is inline code, in an HTML <code>/<kbd>/<samp>/<tt> element or comment, in a block quote, framed as an example, or only in reasoning. */
+  /** refused (a quotation): the markup is inline code, in an HTML <code>/<kbd>/<samp>/<tt> element or comment, in a block quote, framed as an example, or only in reasoning. */
   'quoted',
-  /** none: too much prose around the markup (prose ratio above the ceiling). */
+  /** refused (a quotation): too much prose around the markup (prose ratio above the ceiling). */
   'prose',
   /** refused: markup-like text of no known family (shape fallback): never recovered by guesswork. */
   'unknown_family',
@@ -58,14 +58,17 @@ export const REASON_CODES = [
 /** Why a reply was (not) recovered: one of {@link REASON_CODES}. */
 export type ReasonCode = (typeof REASON_CODES)[number];
 
-/** The outcome each reason code goes with (`none`: not a leak to act on; `refused`: a leak not recovered). */
+/**
+ * The outcome each reason code goes with (`none`: no leaked markup to act on; `refused`: markup
+ * not recovered, a leak or, for {@link QUOTATION_REASONS}, a quotation; `recovered`: read back out).
+ */
 export const REASON_OUTCOME: Readonly<Record<ReasonCode, RecoveryOutcome>> = {
   structured: 'none',
   no_text: 'none',
   no_tags: 'none',
-  fenced: 'none',
-  quoted: 'none',
-  prose: 'none',
+  fenced: 'refused',
+  quoted: 'refused',
+  prose: 'refused',
   unknown_family: 'refused',
   degenerate: 'refused',
   truncated: 'refused',
@@ -77,6 +80,15 @@ export const REASON_OUTCOME: Readonly<Record<ReasonCode, RecoveryOutcome>> = {
 };
 
 export type RecoveryOutcome = 'none' | 'recovered' | 'refused';
+
+/**
+ * The refusals where guard judged the markup a quotation rather than a leak: `fenced`, `quoted`
+ * and `prose` (issue 3, contract point 4). Their outcome is `refused` (the markup stays visible in
+ * every report), but they carry no candidates, and by default they do not fail a scan: an assistant
+ * explaining `<tool_call>` syntax is not a finding for CI (`--fail-on quoted` makes them fail;
+ * src/report/findings.ts gives them level `note`).
+ */
+export const QUOTATION_REASONS: ReadonlySet<ReasonCode> = new Set<ReasonCode>(['fenced', 'quoted', 'prose']);
 
 /** A call read back out of leaked markup. */
 export interface RecoveredCall {
@@ -125,7 +137,7 @@ export interface RecoveryVerdict {
    * Calls the family read out of a refused reply's markup (complete calls only; those before a
    * defect when the envelope is broken; at most MAX_RECOVERED_CALLS), for inspection: the markup
    * reached the user as text. Empty unless `outcome` is `refused`; never set for quotations,
-   * prose or fenced markup (outcome `none`).
+   * prose or fenced markup ({@link QUOTATION_REASONS}: not a leak, nothing another harness would run).
    */
   candidates: CandidateCall[];
   /** One human sentence on why, for reports (never includes secrets beyond the tool name). */

@@ -25,6 +25,7 @@ import type { CaptureError, Reply, ToolCallKind } from '../capture/types.js';
 import { inspectCalls } from '../inspection/engine.js';
 import { recoverFromReply } from '../scan/judge.js';
 import { markupSpans, markupStart } from '../recovery/prefix.js';
+import { QUOTATION_REASONS } from '../recovery/types.js';
 import type { SseFrame } from './frames.js';
 import { createAnthropicAdapter } from './formats/anthropic.js';
 import { createChatAdapter } from './formats/openai-chat.js';
@@ -281,6 +282,8 @@ export class ReplaySession {
     const held = this.held;
     this.held = null;
     const at = held ? this.holdLine : reply.source.line;
+    // a quotation (fenced, quoted, prose) is refused but is no leak: it is released, never cut
+    const refusedLeak = v.outcome === 'refused' && !QUOTATION_REASONS.has(v.reason);
     if (held && v.outcome === 'recovered') {
       const prose = proseAfter(reply.text, markupSpans(reply.text), this.holdOffset);
       this.stats.recovered++;
@@ -296,12 +299,12 @@ export class ReplaySession {
       for (const c of v.calls) this.recoveredIds.add(c.id);
       const tail = this.fmt!.recoveredTail({ held, prose, visibleText: reply.text.slice(0, this.holdOffset) + prose, calls: v.calls });
       for (const t of tail) this.send(t, at);
-    } else if (v.outcome === 'refused' && this.options.mode === 'enforce') {
+    } else if (refusedLeak && this.options.mode === 'enforce') {
       this.stats.refused++;
       this.decision({ type: 'refused', line: at, reason: v.reason, family: v.family, detail: v.detail, action: 'ended' });
       this.cutWith('refused', 'guard_refused', `guard: leaked ${v.family ?? 'tool-call'} markup refused (${v.reason}): ${v.detail}`, endFrame?.frame.line ?? line);
     } else {
-      if (v.outcome === 'refused') {
+      if (refusedLeak) {
         this.stats.refused++;
         this.decision({ type: 'refused', line: at, reason: v.reason, family: v.family, detail: v.detail, action: 'passed' });
       } else if (v.outcome === 'recovered') {

@@ -5,7 +5,8 @@
  * exit code read findings, so they all agree. Pure.
  *
  * Rule ids: an inspection hit keeps its rule id (`curl-pipe-shell`); a refused leak is
- * `guard/leak-refused/<reason>` (the reason code read from the verdict); a recovered leak is
+ * `guard/leak-refused/<reason>` (the reason code read from the verdict; level `error`, or `note`
+ * for a quotation: `fenced`, `quoted`, `prose`, QUOTATION_REASONS); a recovered leak is
  * `guard/leak-recovered`. Inspection rule ids are kebab-case (src/inspection/ruleset.ts), so they
  * never clash with the `guard/` ids.
  */
@@ -13,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import type { FailOn } from '../config/load.js';
 import type { RuleHit } from '../inspection/types.js';
+import { QUOTATION_REASONS, type ReasonCode } from '../recovery/types.js';
 import type { ReplyVerdict } from '../scan/judge.js';
 import { callsOf, locateHit, type CallRef } from './locate.js';
 
@@ -84,6 +86,24 @@ function callIdentity(call: CallRef): string {
   return `${call.name.trim().toLowerCase()}\u0000${call.arguments !== null ? canonicalJson(call.arguments) : collapse(call.argumentsRaw)}`;
 }
 
+/**
+ * True when a reason code is a quotation refusal (QUOTATION_REASONS: `fenced`, `quoted`, `prose`):
+ * guard judged the markup a quotation, not a leak.
+ */
+export function isQuotationReason(reason: string): boolean {
+  return QUOTATION_REASONS.has(reason as ReasonCode);
+}
+
+/** True when a finding is a refusal whose markup guard judged a quotation (rule `guard/leak-refused/<quotation reason>`). */
+export function isQuotationFinding(f: Finding): boolean {
+  return f.kind === 'leak-refused' && isQuotationReason(f.ruleId.slice(LEAK_REFUSED_PREFIX.length));
+}
+
+/** SARIF level of a refused leak's finding: `note` for a quotation, `error` for any other refusal. */
+export function refusedLevel(reason: string): FindingLevel {
+  return isQuotationReason(reason) ? 'note' : 'error';
+}
+
 function hitLevel(hit: RuleHit): FindingLevel {
   return hit.action === 'block' ? 'error' : 'warning';
 }
@@ -127,7 +147,7 @@ export function findingsOf(v: ReplyVerdict): Finding[] {
     out.push({
       kind: refused ? 'leak-refused' : 'leak-recovered',
       ruleId: refused ? `${LEAK_REFUSED_PREFIX}${r.reason}` : LEAK_RECOVERED_RULE,
-      level: refused ? 'error' : 'warning',
+      level: refused ? refusedLevel(r.reason) : 'warning',
       fingerprint: sha(['guard-finding/v1', 'leak', r.outcome, collapse(v.reply.text)]),
       hit: null,
       rawExcerpt: null,
@@ -139,9 +159,12 @@ export function findingsOf(v: ReplyVerdict): Finding[] {
 
 /**
  * Does this finding count toward exit code 1 under `failOn`? Suppressed findings never do.
- * - `block`: a rule hit whose action is `block`;
+ * Levels from strictest:
+ * - `quoted`: any rule hit or any refusal, quotations (`fenced`, `quoted`, `prose`) included;
+ * - `refused` (the default): any rule hit, or leaked markup that could not be recovered
+ *   (a refusal whose reason is not a quotation reason);
  * - `flag`: any rule hit;
- * - `refused`: any rule hit, or leaked markup that could not be recovered;
+ * - `block`: a rule hit whose action is `block`;
  * - `none`: nothing.
  * A recovered leak never fails a scan: guard read the call back out.
  */
@@ -155,6 +178,8 @@ export function findingFails(f: Finding, failOn: FailOn): boolean {
     case 'flag':
       return f.kind === 'rule-hit';
     case 'refused':
+      return f.kind === 'rule-hit' || (f.kind === 'leak-refused' && !isQuotationFinding(f));
+    case 'quoted':
       return f.kind === 'rule-hit' || f.kind === 'leak-refused';
   }
 }

@@ -6,7 +6,7 @@
  */
 
 import type { ReplyVerdict } from '../scan/judge.js';
-import type { Finding } from './findings.js';
+import { isQuotationReason, type Finding } from './findings.js';
 
 /**
  * `s` trimmed, ending with a full stop; the first letter is upper-cased only when the sentence
@@ -42,6 +42,8 @@ export function findingMessage(f: Finding, v: ReplyVerdict, redact = true): stri
     const excerpt = redact ? h.excerpt : (f.rawExcerpt ?? h.excerpt);
     const verb = v.inspection.mode === 'enforce' && h.action === 'block' ? 'blocked' : 'flagged';
     text = `Tool call ${call} ${verb} by rule ${h.rule} (${h.category}, action ${h.action}). Matched${h.via === 'raw' ? ' in raw text' : ''}: \`${excerpt}\``;
+  } else if (f.kind === 'leak-refused' && isQuotationReason(r.reason)) {
+    text = `The ${family} tool-call markup was judged a quotation, not a leak (reason ${r.reason}). ${sentence(r.detail)}`;
   } else if (f.kind === 'leak-refused') {
     text = `Leaked ${family} tool-call markup was not recovered (reason ${r.reason}). ${sentence(r.detail)}`;
   } else {

@@ -14,7 +14,7 @@ import type { CaptureError } from '../capture/types.js';
 import type { Rule } from '../inspection/rule.js';
 import { REASON_CODES, REASON_OUTCOME } from '../recovery/types.js';
 import type { ScanSummary } from '../scan/summary.js';
-import { LEAK_RECOVERED_RULE, LEAK_REFUSED_PREFIX, type Finding, type FindingLevel, type JudgedReply } from './findings.js';
+import { isQuotationReason, LEAK_RECOVERED_RULE, LEAK_REFUSED_PREFIX, refusedLevel, type Finding, type FindingLevel, type JudgedReply } from './findings.js';
 import { findingMessage } from './messages.js';
 import type { Reporter } from './reporter.js';
 
@@ -57,15 +57,20 @@ function inspectionDescriptor(rule: Rule): Json {
 
 /** A reportingDescriptor for a refused-leak reason. */
 function refusedDescriptor(reason: string): Json {
-  const text = `Leaked tool-call markup was not recovered: reason ${reason}.`;
-  const help = `The reply's visible text holds tool-call markup that the endpoint did not parse, and guard refused to read the call back out (reason code ${reason}; docs/reason-codes.md explains each code). The agent lost this tool call: check the endpoint's tool-call parser for this model family.`;
+  const quotation = isQuotationReason(reason);
+  const text = quotation
+    ? `Tool-call markup judged a quotation, not a leak: reason ${reason}.`
+    : `Leaked tool-call markup was not recovered: reason ${reason}.`;
+  const help = quotation
+    ? `The reply's visible text holds tool-call markup that guard judged a quotation (reason code ${reason}; docs/reason-codes.md explains each code): the reply shows or explains the syntax rather than making a call, so nothing was recovered. Reported as a note; it fails a scan only under --fail-on quoted.`
+    : `The reply's visible text holds tool-call markup that the endpoint did not parse, and guard refused to read the call back out (reason code ${reason}; docs/reason-codes.md explains each code). The agent lost this tool call: check the endpoint's tool-call parser for this model family.`;
   return {
     id: `${LEAK_REFUSED_PREFIX}${reason}`,
     name: `leak-refused-${reason}`,
     shortDescription: { text },
     fullDescription: { text: help },
     help: { text: help, markdown: help },
-    defaultConfiguration: { level: 'error' },
+    defaultConfiguration: { level: refusedLevel(reason) },
     properties: { category: 'leaked-markup', tags: ['reliability', 'leaked-markup'] },
   };
 }

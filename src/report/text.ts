@@ -9,7 +9,7 @@ import type { CaptureError } from '../capture/types.js';
 import { redactSecrets } from '../inspection/index.js';
 import type { ReplyVerdict } from '../scan/judge.js';
 import type { FileSummary, ScanSummary } from '../scan/summary.js';
-import type { Finding, JudgedReply } from './findings.js';
+import { isQuotationReason, type Finding, type JudgedReply } from './findings.js';
 import { plural, printable as p } from './printable.js';
 import type { Reporter } from './reporter.js';
 
@@ -51,10 +51,14 @@ export class TextReporter implements Reporter {
       const calls = r.calls.map((k) => `${p(k.name)} ${p(headExcerpt(JSON.stringify(k.arguments), ARGS_EXCERPT, this.redact))}`).join('; ');
       return `${c.yellow('leak recovered')} (${r.family}${ratio}) → ${calls}`;
     }
+    if (r.outcome === 'refused' && isQuotationReason(r.reason)) {
+      // refused, but judged a quotation of markup rather than a leak: visible, not alarming
+      return `${c.yellow(`${r.reason} markup`)} (${r.family ?? 'unknown'}${ratio}): ${p(r.detail)}`;
+    }
     if (r.outcome === 'refused') return `${c.red('leak refused')} ${c.bold(r.reason)} (${r.family ?? 'unknown'}${ratio}): ${p(r.detail)}`;
     const n = v.reply.toolCalls.length;
     const calls = n === 0 ? 'no tool calls' : `${plural(n, 'tool call', 'tool calls')} (${v.reply.toolCalls.map((k) => p(k.name)).join(', ')})`;
-    // markup seen but judged not a leak (quoted, prose, structured calls present): keep it visible
+    // markup seen beside structured calls: not a leak, but keep it visible
     const seen = r.family !== null ? ` · ${c.yellow(`${r.family} markup`)} ${c.bold(r.reason)}${ratio ? ` (${ratio.slice(2)})` : ''}` : '';
     const reasoning = r.reasoningMarkup ? ` · ${c.yellow('markup in reasoning')}` : '';
     return `${c.green('no leak')} · ${calls}${seen}${reasoning}${v.reply.truncated ? c.yellow(' · truncated') : ''}`;
@@ -104,14 +108,17 @@ export class TextReporter implements Reporter {
 
 /**
  * The summary printed on stderr after every scan: files, replies, leaks recovered and refused
- * (by reason), rule hits by rule, and input problems.
+ * (by reason), markup judged quotations (by reason, only when there is some), rule hits, and
+ * input problems.
  */
 export function formatSummary(s: ScanSummary, c: ChalkInstance, configPath: string | null = null): string {
   const lines: string[] = [];
   const refused = Object.entries(s.leaks.refusedByReason).map(([k, n]) => `${k} ${n}`).join(', ');
+  const quotations = Object.entries(s.quotations.byReason).map(([k, n]) => `${k} ${n}`).join(', ');
   lines.push(
     `${c.bold('guard')}: ${s.files.length} file${s.files.length === 1 ? '' : 's'}, ${s.replies} repl${s.replies === 1 ? 'y' : 'ies'}; ` +
       `leaks recovered ${s.leaks.recovered}, refused ${s.leaks.refused}${refused ? ` (${refused})` : ''}; ` +
+      (s.quotations.total ? `markup judged quotations ${s.quotations.total} (${quotations}); ` : '') +
       `rule hits ${s.hits.total}${s.hits.blocked ? `, replies blocked ${s.hits.blocked}` : ''}; ` +
       `problems ${s.errors} error${s.errors === 1 ? '' : 's'}, ${s.warnings} warning${s.warnings === 1 ? '' : 's'}`,
   );

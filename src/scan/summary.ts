@@ -6,7 +6,7 @@
 import type { BaselineEntry } from '../baseline/baseline.js';
 import type { CaptureError, CaptureFormat } from '../capture/types.js';
 import type { FailOn } from '../config/load.js';
-import { findingFails, findingsOf, type JudgedReply } from '../report/findings.js';
+import { findingFails, findingsOf, isQuotationReason, type JudgedReply } from '../report/findings.js';
 import type { ReplyVerdict } from './judge.js';
 
 /** The default `--fail-on`: any refused leak or any rule hit fails the scan. */
@@ -14,10 +14,12 @@ export const DEFAULT_FAIL_ON: FailOn = 'refused';
 
 /**
  * Does this reply count toward exit code 1 under `failOn`, with no suppression? See
- * `findingFails` (src/report/findings.ts) for each level:
- * - `block`: a rule hit graded `block` (it blocks the reply under enforce);
+ * `findingFails` (src/report/findings.ts) for each level, from strictest:
+ * - `quoted`: any rule hit or any refusal, quotations included;
+ * - `refused`: any rule hit, or leaked markup that could not be recovered: a refusal whose reason
+ *   is not a quotation reason (QUOTATION_REASONS: `fenced`, `quoted`, `prose` do not count);
  * - `flag`: any rule hit;
- * - `refused`: any rule hit, or leaked markup that could not be recovered;
+ * - `block`: a rule hit graded `block` (it blocks the reply under enforce);
  * - `none`: never.
  * A recovered leak never fails a scan: guard read the call back out.
  */
@@ -35,7 +37,13 @@ export interface FileSummary {
 export interface ScanSummary {
   files: FileSummary[];
   replies: number;
+  /**
+   * Leaks: `refused` counts real refusals only (leaked markup guard would not read back out);
+   * refusals whose markup guard judged a quotation are counted in {@link ScanSummary.quotations}.
+   */
   leaks: { recovered: number; refused: number; refusedByReason: Record<string, number> };
+  /** Markup judged a quotation (refused as `fenced`, `quoted` or `prose`): not a leak, kept visible. */
+  quotations: { total: number; byReason: Record<string, number> };
   hits: { total: number; blocked: number; byRule: Record<string, number> };
   /** Replies that count toward exit code 1. */
   failing: number;
@@ -60,6 +68,7 @@ export class SummaryBuilder {
     files: [],
     replies: 0,
     leaks: { recovered: 0, refused: 0, refusedByReason: {} },
+    quotations: { total: 0, byReason: {} },
     hits: { total: 0, blocked: 0, byRule: {} },
     failing: 0,
     errors: 0,
@@ -86,7 +95,10 @@ export class SummaryBuilder {
     const v = judged.verdict;
     this.s.replies++;
     if (v.recovery.outcome === 'recovered') this.s.leaks.recovered++;
-    if (v.recovery.outcome === 'refused') {
+    if (v.recovery.outcome === 'refused' && isQuotationReason(v.recovery.reason)) {
+      this.s.quotations.total++;
+      bump(this.s.quotations.byReason, v.recovery.reason);
+    } else if (v.recovery.outcome === 'refused') {
       this.s.leaks.refused++;
       bump(this.s.leaks.refusedByReason, v.recovery.reason);
     }

@@ -186,7 +186,7 @@ describe('guard ceiling: label side files', () => {
     const out = JSON.parse(r.stdout);
     expect(out.rows.map((x: { source: string; label: string; outcome: string }) => [x.source, x.label, x.outcome])).toEqual([
       ['c.jsonl:1', 'leak', 'recovered'],
-      ['c.jsonl:2', 'quotation', 'none'],
+      ['c.jsonl:2', 'quotation', 'refused'],
     ]);
   });
 

@@ -48,7 +48,7 @@ describe('the shipped corpus', () => {
     const open = out.rows.filter((r: { id: string }) => r.id.startsWith('team-open-'));
     expect(open.length).toBe(13);
     for (const r of open) {
-      expect([r.id, r.label, r.reason, r.outcome, r.side], r.id).toEqual([r.id, 'quotation', 'quoted', 'none', 'above']);
+      expect([r.id, r.label, r.reason, r.outcome, r.side], r.id).toEqual([r.id, 'quotation', 'quoted', 'refused', 'above']);
       expect(r.source, r.id).toMatch(/^fixtures\/corpus\/team-quotations\.jsonl:\d+$/);
     }
     expect(readdirSync(DIR)).not.toContain('.open');

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { AdvertisedTool, ToolCall } from '../../src/capture/types.js';
 import { makeToolCall } from '../../src/capture/toolcall.js';
-import { canonicalJson, DEFAULT_PROSE_CEILING, recoverReply, type RecoveryInput } from '../../src/recovery/index.js';
+import { canonicalJson, DEFAULT_PROSE_CEILING, QUOTATION_REASONS, recoverReply, type RecoveryInput } from '../../src/recovery/index.js';
 
 interface Case {
   id: string;
@@ -22,7 +22,7 @@ interface Case {
   truncated?: boolean;
   expected_reasoning_markup?: boolean;
   text: string;
-  expected: 'recover' | 'refuse' | 'clean';
+  expected: 'recover' | 'refuse' | 'quotation' | 'clean';
   expected_reason: string;
   expected_calls: Array<{ name: string; arguments: Record<string, unknown> }>;
 }
@@ -40,7 +40,8 @@ function inputOf(c: Case): RecoveryInput {
   return { text: c.text, reasoning: c.reasoning ?? '', advertised, toolCalls, truncated: c.truncated ?? false, idSeed: `cases.jsonl:${c.id}` };
 }
 
-const OUTCOME = { recover: 'recovered', refuse: 'refused', clean: 'none' } as const;
+/** `quotation`: refused as fenced, quoted or prose (QUOTATION_REASONS): markup judged a quotation, not a leak. */
+const OUTCOME = { recover: 'recovered', refuse: 'refused', quotation: 'refused', clean: 'none' } as const;
 
 describe('recovery cases (fixtures/recovery/cases.jsonl)', () => {
   it('has cases for every family', () => {
@@ -65,6 +66,8 @@ describe('recovery cases (fixtures/recovery/cases.jsonl)', () => {
       });
       expect(new Set(v.calls.map((k) => k.id)).size).toBe(v.calls.length);
       expect(v.reasoningMarkup ?? false).toBe(c.expected_reasoning_markup ?? false);
+      // A quotation is refused, but nothing in it is a call another harness would run.
+      if (c.expected === 'quotation') expect([QUOTATION_REASONS.has(v.reason), v.candidates]).toEqual([true, []]);
     });
   }
 });

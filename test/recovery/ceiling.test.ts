@@ -12,7 +12,7 @@ interface Case {
   id: string;
   tools?: string[];
   text: string;
-  expected: 'recover' | 'refuse' | 'clean';
+  expected: 'recover' | 'refuse' | 'quotation' | 'clean';
   expected_reason: string;
   tool_calls?: unknown[];
   advertised_unknown?: boolean;
@@ -106,13 +106,13 @@ describe('the prose ceiling on the labelled corpus (fixtures/corpus)', () => {
     ]);
     for (const c of quotations) {
       expect(c.v.proseRatio!, c.id).toBeGreaterThan(DEFAULT_PROSE_CEILING);
-      expect(c.v.outcome, c.id).toBe('none');
+      expect([c.v.outcome, c.v.candidates], c.id).toEqual(['refused', []]);
     }
   });
 
   it('the narrations that once measured below the ceiling (0.07-0.49) are quoted inside sentences', () => {
     const open = measured.filter((c) => c.id.startsWith('team-open-'));
     expect(open.length).toBe(13);
-    for (const c of open) expect([c.id, c.v.outcome, c.v.reason, c.v.proseRatio], c.id).toEqual([c.id, 'none', 'quoted', 1]);
+    for (const c of open) expect([c.id, c.v.outcome, c.v.reason, c.v.proseRatio], c.id).toEqual([c.id, 'refused', 'quoted', 1]);
   });
 });

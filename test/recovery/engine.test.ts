@@ -54,7 +54,7 @@ describe('reason precedence (one reason per refusal)', () => {
   });
   it('fenced before truncated', () => {
     const v = recoverReply(input('```\n<tool_call>\n{"name": "get_weather", "arguments": {"ci\n```'), opts);
-    expect([v.outcome, v.reason]).toEqual(['none', 'fenced']);
+    expect([v.outcome, v.reason]).toEqual(['refused', 'fenced']);
   });
   it('a block quote, "do not run" and "the syntax is" framing are quoted', () => {
     expect(recoverReply(input(`> ${HERMES}`), opts).reason).toBe('quoted');
@@ -69,7 +69,7 @@ describe('reason precedence (one reason per refusal)', () => {
   });
   it('markup only in the reasoning of a reply with blank text is quoted, with its family, never no_text', () => {
     const v = recoverReply(input('', { reasoning: HERMES }), opts);
-    expect(v).toEqual({ outcome: 'none', reason: 'quoted', family: 'hermes', proseRatio: null, calls: [], candidates: [], detail: expect.any(String), reasoningMarkup: true });
+    expect(v).toEqual({ outcome: 'refused', reason: 'quoted', family: 'hermes', proseRatio: null, calls: [], candidates: [], detail: expect.any(String), reasoningMarkup: true });
   });
   it('markup in both: the visible text is judged, the reasoning flagged, its calls never added', () => {
     const dsml = '<｜DSML｜function_calls>\n<｜DSML｜invoke name="get_weather">\n<｜DSML｜parameter name="city" string="true">Osaka</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>';

@@ -60,18 +60,18 @@ describe('inSentence and callEnvelopes', () => {
 describe('the engine judges markup by kind', () => {
   it('a complete MiniMax block quoted inline in a sentence is quoted, not recovered (was recovered at 0.49)', () => {
     const v = judge('The MiniMax-M2 template emits <minimax:tool_call><invoke name="exec"><parameter name="command">ls</parameter></invoke></minimax:tool_call> and expects the server to parse it; when it does not, this XML shows in the message content.', ['exec']);
-    expect([v.outcome, v.reason, v.family, v.proseRatio, v.calls]).toEqual(['none', 'quoted', 'minimax', 1, []]);
+    expect([v.outcome, v.reason, v.family, v.proseRatio, v.calls]).toEqual(['refused', 'quoted', 'minimax', 1, []]);
     expect(v.detail).toBe('the minimax markup is quoted (inside a sentence (prose before and after it on its line))');
   });
 
   it('a broken opener followed by sentences is narration: quoted, not shape at 0.07', () => {
     const v = judge('Our agent printed <tool_call>{"name": "bash"} in the chat and then stopped, so nothing ran.', ['bash']);
-    expect([v.outcome, v.reason, v.family, v.proseRatio]).toEqual(['none', 'quoted', 'hermes', 1]);
+    expect([v.outcome, v.reason, v.family, v.proseRatio]).toEqual(['refused', 'quoted', 'hermes', 1]);
   });
 
   it('tokens of one family far apart in a sentence are quoted (the span no longer runs first token to last)', () => {
     const v = judge('Kimi K2 marks the section with <|tool_calls_section_begin|> and each call with <|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>, so these tokens show up verbatim.', ['get_weather']);
-    expect([v.outcome, v.reason, v.family, v.proseRatio]).toEqual(['none', 'quoted', 'kimi-k2', 1]);
+    expect([v.outcome, v.reason, v.family, v.proseRatio]).toEqual(['refused', 'quoted', 'kimi-k2', 1]);
   });
 
   it('a cut call block keeps its parser envelope: words of a cut value stay markup', () => {
@@ -96,7 +96,7 @@ describe('the engine judges markup by kind', () => {
 
   it('a bare token on its own line between paragraphs is measured by the ratio (prose)', () => {
     const v = judge('Mistral models start their calls with a control token:\n[TOOL_CALLS]\nThe name and the arguments should follow it.', ['get_weather']);
-    expect([v.outcome, v.reason, v.family, r3(v.proseRatio)]).toEqual(['none', 'prose', 'mistral', 0.874]);
+    expect([v.outcome, v.reason, v.family, r3(v.proseRatio)]).toEqual(['refused', 'prose', 'mistral', 0.874]);
   });
 
   it('a leak with a preface line and a block on its own lines is still recovered', () => {

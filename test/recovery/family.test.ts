@@ -68,11 +68,11 @@ describe.each(Object.entries(GRAMMARS))('%s', (_key, g) => {
   it('a quoted call (inline code, block quote, example framing) is not recovered', () => {
     const t = g.render([one])!.text;
     const inline = judge(`Write \`\` ${t} \`\` to call the tool.`, [one]);
-    expect([inline.outcome, inline.reason]).toEqual(['none', 'quoted']);
+    expect([inline.outcome, inline.reason]).toEqual(['refused', 'quoted']);
     const quote = judge(`> ${t.split('\n').join('\n> ')}`, [one]);
-    expect([quote.outcome, quote.reason]).toEqual(['none', 'quoted']);
+    expect([quote.outcome, quote.reason]).toEqual(['refused', 'quoted']);
     const example = judge(`For example:\n${t}`, [one]);
-    expect([example.outcome, example.reason]).toEqual(['none', 'quoted']);
+    expect([example.outcome, example.reason]).toEqual(['refused', 'quoted']);
   });
 
   it('typing: every JSON type comes back with its type', () => {

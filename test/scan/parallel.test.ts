@@ -105,13 +105,15 @@ describe('scanInputsParallel', () => {
   it('with slim, sends the texts of replies without markup as empty and keeps those of leaks', async () => {
     const { config, judge } = await engines();
     const options = { judge, stdin: emptyStdin(), cwd: ROOT };
-    const args = ['fixtures/corpus/public.jsonl', 'fixtures/corpus/team-quotations.jsonl'];
+    // the corpus holds leaks and quotations (refused, texts kept); the cli fixtures add replies without markup
+    const args = ['fixtures/corpus/public.jsonl', 'fixtures/corpus/team-quotations.jsonl', 'fixtures/cli/clean.jsonl', 'fixtures/cli/findings.jsonl'];
     const full = (await collect(scanInputs(args, options))).flatMap((e) => (e.kind === 'reply' ? [e.verdict] : []));
     const slim = (await collect(scanInputsParallel(args, options, { jobs: 2, setup: { config, flags: {}, slim: true } }))).flatMap((e) =>
       e.kind === 'reply' ? [e.verdict] : [],
     );
-    expect(slim).toHaveLength(45);
-    expect(slim.filter((v) => v.recovery.outcome === 'none').length).toBeGreaterThan(5);
+    expect(slim).toHaveLength(51);
+    const count = (o: string) => slim.filter((v) => v.recovery.outcome === o).length;
+    expect([count('none'), count('refused'), count('recovered')]).toEqual([4, 33, 14]);
     slim.forEach((v, i) => {
       const text = v.recovery.outcome === 'none' ? '' : full[i]!.reply.text;
       expect(v).toEqual({ ...full[i]!, reply: { ...full[i]!.reply, text, reasoning: v.recovery.outcome === 'none' ? '' : full[i]!.reply.reasoning } });

@@ -28,7 +28,7 @@ import { chalkFor, spinnerWanted, type CliIO } from '../io.js';
 import type { CommandState } from '../program.js';
 import { VERSION } from '../version.js';
 
-const FAIL_ON: readonly FailOn[] = ['none', 'refused', 'flag', 'block'];
+const FAIL_ON: readonly FailOn[] = ['none', 'quoted', 'refused', 'flag', 'block'];
 
 interface ScanFlags extends EngineFlags {
   format?: ReportFormat;
