@@ -28,7 +28,8 @@ import { chalkFor, spinnerWanted, type CliIO } from '../io.js';
 import type { CommandState } from '../program.js';
 import { VERSION } from '../version.js';
 
-const FAIL_ON: readonly FailOn[] = ['none', 'quoted', 'refused', 'flag', 'block'];
+/** The --fail-on levels, strictest first (src/report/findings.ts findingFails). */
+const FAIL_ON: readonly FailOn[] = ['quoted', 'refused', 'flag', 'block', 'none'];
 
 interface ScanFlags extends EngineFlags {
   format?: ReportFormat;
