@@ -131,8 +131,12 @@ export class BaselineMatcher {
     return this.matchedCount;
   }
 
-  /** Entries no finding used, sorted as in the file. */
-  stale(): BaselineEntry[] {
-    return [...this.open.values()].flat().sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.rule_id.localeCompare(b.rule_id));
+  /**
+   * Entries no finding used, sorted as in the file. With `scanned`, only entries whose capture
+   * was read in this scan (or that name no file) count.
+   */
+  stale(scanned?: (file: string) => boolean): BaselineEntry[] {
+    // an entry for a capture this scan did not read is not stale: it was not checked
+    return [...this.open.values()].flat().filter((e) => !scanned || e.file === '' || scanned(e.file)).sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.rule_id.localeCompare(b.rule_id));
   }
 }

@@ -10,7 +10,7 @@ export async function main(argv: string[]): Promise<number> {
   // not finish, so it must not pass (exit 2), whatever it had found so far.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') {
-      process.stderr.write('guard: the output was closed before the scan finished (EPIPE); exit 2\n');
+      process.stderr.write('guard: the output was closed before guard finished (EPIPE); exit 2\n');
       process.exit(2);
     }
     throw e;

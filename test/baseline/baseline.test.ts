@@ -76,6 +76,16 @@ describe('guard baseline create, then guard scan --baseline', () => {
     expect(JSON.parse(r.stdout).stats.baseline).toMatchObject({ matched: 2, stale: [] });
   });
 
+  it('entries for captures this scan did not read are not listed as stale', async () => {
+    // bug: scanning a subset listed the other captures' entries as stale
+    const base = join(dir, 'base.json');
+    expect((await runGuard(['baseline', 'create', 'fixtures/cli/findings.jsonl', 'fixtures/capture/guard-reply', '-o', base])).code).toBe(0);
+    const r = await runGuard(['scan', '-f', 'json', '--baseline', base, 'fixtures/capture/guard-reply']);
+    expect(JSON.parse(r.stdout).stats.baseline.stale).toEqual([]);
+    const all = await runGuard(['scan', '-f', 'json', '--baseline', base, 'fixtures/capture/guard-reply', 'fixtures/cli/clean.jsonl']);
+    expect(JSON.parse(all.stdout).stats.baseline.stale).toEqual([]);
+  });
+
   it('a changed command is a new finding, and its old entry is stale', async () => {
     const caps = inDir(CURL);
     const base = join(dir, 'base.json');

@@ -225,7 +225,10 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
       // backpressure: a slow reader of the report must not make guard buffer the whole report
       if (sink.writableNeedDrain) await once(sink, 'drain');
     }
-    if (baseline) summary.setBaseline({ file: flags.baseline!, matched: baseline.matched, stale: baseline.stale() });
+    if (baseline) {
+      const read = new Set(summary.summary.files.map((f) => resolve(io.cwd, f.file)));
+      summary.setBaseline({ file: flags.baseline!, matched: baseline.matched, stale: baseline.stale((file) => read.has(resolve(io.cwd, file))) });
+    }
     reporter.finish(summary.summary);
   } finally {
     spinner?.stop();
