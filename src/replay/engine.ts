@@ -24,6 +24,7 @@ import { makeToolCall, parseArguments } from '../capture/toolcall.js';
 import type { CaptureError, Reply, ToolCallKind } from '../capture/types.js';
 import { inspectCalls } from '../inspection/engine.js';
 import { recoverFromReply } from '../scan/judge.js';
+import type { RecoveryVerdict } from '../recovery/types.js';
 import { markupSpans, markupStart } from '../recovery/prefix.js';
 import { QUOTATION_REASONS } from '../recovery/types.js';
 import type { SseFrame } from './frames.js';
@@ -299,6 +300,11 @@ export class ReplaySession {
       for (const c of v.calls) this.recoveredIds.add(c.id);
       const tail = this.fmt!.recoveredTail({ held, prose, visibleText: reply.text.slice(0, this.holdOffset) + prose, calls: v.calls });
       for (const t of tail) this.send(t, at);
+    }
+    // the calls a refused leak's family parsed reached the client as text: inspect them as scan does
+    if (refusedLeak) this.inspectCandidates(v, at);
+    if (held && v.outcome === 'recovered') {
+      // handled above
     } else if (refusedLeak && this.options.mode === 'enforce') {
       this.stats.refused++;
       this.decision({ type: 'refused', line: at, reason: v.reason, family: v.family, detail: v.detail, action: 'ended' });
@@ -318,6 +324,16 @@ export class ReplaySession {
       if (endFrame) this.send(endFrame);
     }
     this.resetReply();
+  }
+
+  /** Reports rule hits on the candidate calls of a refused leak (never dispatched, never cut for). */
+  private inspectCandidates(v: RecoveryVerdict, line: number): void {
+    if (this.options.mode === 'off' || v.candidates.length === 0) return;
+    const calls = v.candidates.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments, argumentsRaw: c.argumentsRaw, origin: 'recovered' as const }));
+    for (const hit of inspectCalls(calls, this.options.ruleSet, this.options.mode).hits) {
+      this.stats.hits++;
+      this.decision({ type: 'hit', line, origin: 'recovered', ...hit });
+    }
   }
 
   private resetReply(): void {

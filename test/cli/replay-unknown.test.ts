@@ -11,3 +11,14 @@ describe('guard replay on a capture that is not a stream', () => {
     expect(events[1]).toMatchObject({ type: 'summary', api: null, replies: 0 });
   });
 });
+
+describe('guard replay inspects the candidate calls of a refused leak, as scan does', () => {
+  it('reports the hit of a refused Hermes leak in observe', async () => {
+    // bug: scan reported curl-pipe-shell on the candidate, replay reported no hit
+    const r = await runGuard(['replay', 'fixtures/replay/openai-chat-hermes-dangerous-leak.sse']);
+    const events = ndjson(r.stderr.split('\n').filter((l) => l.startsWith('{')).join('\n'));
+    expect(events.filter((e) => e.type === 'hit').map((e) => [e.rule, e.origin, e.tool])).toEqual([['curl-pipe-shell', 'recovered', 'bash']]);
+    expect(events.find((e) => e.type === 'refused')).toMatchObject({ reason: 'no_advertised_tools', action: 'passed' });
+    expect(events.at(-1)).toMatchObject({ type: 'summary', hits: 1, cut: false });
+  });
+});
