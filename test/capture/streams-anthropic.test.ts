@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createStreamAccumulator, type StreamOutput } from '../../src/capture/streams/index.js';
-import { callSummary, readChunksFixture, readSseFixture } from './streams-helpers.js';
+import { callSummary, feedPayloads, readChunksFixture, readSseFixture } from './streams-helpers.js';
 
 function run(payloads: unknown[]): StreamOutput {
-  const acc = createStreamAccumulator('anthropic', { file: 'a.jsonl', format: 'anthropic-chunks', advertised: null });
-  const out: StreamOutput = { replies: [], errors: [] };
-  payloads.forEach((p, i) => {
-    const step = acc.push(p, undefined, i + 1);
-    out.replies.push(...step.replies);
-    out.errors.push(...step.errors);
-  });
-  const end = acc.finish();
-  out.replies.push(...end.replies);
-  out.errors.push(...end.errors);
-  return out;
+  return feedPayloads('anthropic', 'anthropic-chunks', payloads, null, 'a.jsonl');
 }
 
 describe('Anthropic SSE captures (pydantic-ai cassettes)', () => {

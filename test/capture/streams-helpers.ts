@@ -12,9 +12,10 @@ import {
   createStreamAccumulator,
   sniffStreamPayload,
   type StreamAccumulator,
+  type StreamApi,
   type StreamOutput,
 } from '../../src/capture/streams/index.js';
-import type { CaptureError, CaptureItem, Reply } from '../../src/capture/types.js';
+import type { CaptureError, CaptureFormat, CaptureItem, Reply } from '../../src/capture/types.js';
 
 export const FIXTURES = fileURLToPath(new URL('../../fixtures/capture/', import.meta.url));
 /** Deliberately broken inputs (truncated streams, bad JSON) live apart, so `guard scan fixtures/capture` stays a clean demo. */
@@ -37,6 +38,30 @@ export async function readSseFixture(name: string): Promise<{ items: CaptureItem
   };
 }
 
+/** Appends one accumulator step's replies and errors to `out`. */
+function collect(out: StreamOutput, step: StreamOutput): void {
+  out.replies.push(...step.replies);
+  out.errors.push(...step.errors);
+}
+
+/**
+ * Feeds in-memory payloads to a fresh accumulator of `api` (line = position + 1) and returns
+ * everything its pushes and its finish() gave.
+ */
+export function feedPayloads(
+  api: StreamApi,
+  format: CaptureFormat,
+  payloads: unknown[],
+  advertised: { name: string }[] | null = null,
+  file = 'payloads.jsonl',
+): StreamOutput {
+  const acc = createStreamAccumulator(api, { file, format, advertised });
+  const out: StreamOutput = { replies: [], errors: [] };
+  payloads.forEach((p, i) => collect(out, acc.push(p, undefined, i + 1)));
+  collect(out, acc.finish());
+  return out;
+}
+
 /** Feeds `fixtures/capture/chunks/<name>` line by line (API sniffed from the first payload). */
 export async function readChunksFixture(name: string): Promise<StreamOutput> {
   const file = fixturePath('chunks', name);
@@ -50,15 +75,9 @@ export async function readChunksFixture(name: string): Promise<StreamOutput> {
       if (!api) throw new Error(`${name}:${l.line}: first payload not recognised`);
       acc = createStreamAccumulator(api, { file, format: CHUNKS_FORMAT[api], advertised: null });
     }
-    const step = acc.push(payload, undefined, l.line);
-    out.replies.push(...step.replies);
-    out.errors.push(...step.errors);
+    collect(out, acc.push(payload, undefined, l.line));
   }
-  if (acc) {
-    const end = acc.finish();
-    out.replies.push(...end.replies);
-    out.errors.push(...end.errors);
-  }
+  if (acc) collect(out, acc.finish());
   return out;
 }
 

@@ -1,22 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createStreamAccumulator, type StreamOutput } from '../../src/capture/streams/index.js';
-import { callSummary, readChunksFixture, readSseFixture } from './streams-helpers.js';
+import type { StreamOutput } from '../../src/capture/streams/index.js';
+import { callSummary, feedPayloads, readChunksFixture, readSseFixture } from './streams-helpers.js';
 
 const ctx = { file: 'chat.jsonl', format: 'openai-chat-chunks' as const, advertised: null };
 
 /** Feeds payloads (line = position + 1) and returns everything pushed plus finish(). */
 function run(payloads: unknown[]): StreamOutput {
-  const acc = createStreamAccumulator('openai-chat', ctx);
-  const out: StreamOutput = { replies: [], errors: [] };
-  payloads.forEach((p, i) => {
-    const step = acc.push(p, undefined, i + 1);
-    out.replies.push(...step.replies);
-    out.errors.push(...step.errors);
-  });
-  const end = acc.finish();
-  out.replies.push(...end.replies);
-  out.errors.push(...end.errors);
-  return out;
+  return feedPayloads('openai-chat', ctx.format, payloads, ctx.advertised, ctx.file);
 }
 
 const chunk = (choices: unknown[], id = 'c1') => ({ id, object: 'chat.completion.chunk', model: 'm', choices });

@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createStreamAccumulator, type StreamOutput } from '../../src/capture/streams/index.js';
-import { callSummary, readChunksFixture, readSseFixture } from './streams-helpers.js';
+import type { StreamOutput } from '../../src/capture/streams/index.js';
+import { callSummary, feedPayloads, readChunksFixture, readSseFixture } from './streams-helpers.js';
 
 function run(payloads: unknown[], advertised: { name: string }[] | null = null): StreamOutput {
-  const acc = createStreamAccumulator('openai-responses', { file: 'r.jsonl', format: 'openai-responses-chunks', advertised });
-  const out: StreamOutput = { replies: [], errors: [] };
-  payloads.forEach((p, i) => {
-    const step = acc.push(p, undefined, i + 1);
-    out.replies.push(...step.replies);
-    out.errors.push(...step.errors);
-  });
-  const end = acc.finish();
-  out.replies.push(...end.replies);
-  out.errors.push(...end.errors);
-  return out;
+  return feedPayloads('openai-responses', 'openai-responses-chunks', payloads, advertised, 'r.jsonl');
 }
 
 describe('OpenAI Responses SSE captures (pydantic-ai cassettes)', () => {
