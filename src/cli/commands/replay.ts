@@ -6,7 +6,7 @@
  */
 
 import { once } from 'node:events';
-import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { openInputFile, openOutputFile } from '../files.js';
 import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
@@ -63,24 +63,6 @@ async function sniffWire(file: string, chunks: AsyncGenerator<string>): Promise<
   return { wire, text };
 }
 
-async function openSink(path: string, cwd: string): Promise<WriteStream> {
-  const stream = createWriteStream(resolve(cwd, path));
-  await new Promise<void>((ok, fail) => {
-    stream.once('open', () => ok());
-    stream.once('error', (e) => fail(new UsageError(`cannot write --events ${path}: ${e.message}`)));
-  });
-  return stream;
-}
-
-async function openInput(file: string, io: CliIO): Promise<Readable> {
-  if (file === '-') return io.stdin;
-  const stream = createReadStream(resolve(io.cwd, file));
-  await new Promise<void>((ok, fail) => {
-    stream.once('open', () => ok());
-    stream.once('error', (e) => fail(new UsageError(`cannot read ${file}: ${e.message}`)));
-  });
-  return stream;
-}
 
 async function write(sink: Writable, text: string): Promise<void> {
   sink.write(text);
@@ -93,8 +75,8 @@ async function replayCommand(file: string, flags: ReplayFlags, io: CliIO): Promi
   if (flags.events !== undefined && file !== '-' && resolve(io.cwd, flags.events) === resolve(io.cwd, file)) {
     throw new UsageError(`--events ${flags.events} is the input; refusing to overwrite it`);
   }
-  const input = await openInput(file, io);
-  const events = flags.events !== undefined ? await openSink(flags.events, io.cwd) : null;
+  const input: Readable = file === '-' ? io.stdin : await openInputFile(file, io.cwd);
+  const events = flags.events !== undefined ? await openOutputFile(flags.events, io.cwd, '--events') : null;
   const eventSink: Writable = events ?? io.stderr;
   let errors = 0;
   let cut = false;

@@ -5,7 +5,8 @@
  */
 
 import { once } from 'node:events';
-import { createWriteStream, statSync, type WriteStream } from 'node:fs';
+import { statSync } from 'node:fs';
+import { openOutputFile } from '../files.js';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import ora, { type Ora } from 'ora';
@@ -130,15 +131,6 @@ async function inputsBesideOutput(args: string[], output: string, cwd: string): 
   return expanded;
 }
 
-/** Opens the report file before the scan, so an unwritable path fails fast (exit 2). */
-async function openReport(path: string, cwd: string): Promise<WriteStream> {
-  const stream = createWriteStream(resolve(cwd, path));
-  await new Promise<void>((ok, fail) => {
-    stream.once('open', () => ok());
-    stream.once('error', (e) => fail(new UsageError(`cannot write --output ${path}: ${e.message}`)));
-  });
-  return stream;
-}
 
 /** The baseline matcher for `--baseline FILE`. @throws UsageError when the file is unusable. */
 async function loadBaseline(path: string, cwd: string): Promise<BaselineMatcher> {
@@ -171,7 +163,8 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
     args = expanded.inputs;
     expansionErrors = expanded.errors;
   }
-  const file = toFile ? await openReport(flags.output!, io.cwd) : null;
+  // opened before the scan, so an unwritable path fails fast (exit 2)
+  const file = toFile ? await openOutputFile(flags.output!, io.cwd, '--output') : null;
   const sink = file ?? io.stdout;
 
   const stdinUsed = args.includes('-');
