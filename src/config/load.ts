@@ -5,9 +5,10 @@
  */
 
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
-import { LineCounter, isMap, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { LineCounter, Node as YamlNode } from 'yaml';
 import { compileRuleSet, initInspection, RuleSetError } from '../inspection/index.js';
 import type { InspectionMode, RuleAction } from '../inspection/types.js';
 import { CONFIG_SCHEMA } from './schema.js';
@@ -47,8 +48,25 @@ export class ConfigError extends Error {
 /** The file name looked for in the working directory. */
 export const CONFIG_FILE_NAME = 'guard.config.yaml';
 
-const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
-const validate = ajv.compile(CONFIG_SCHEMA);
+// The YAML parser and the schema validator are loaded on first use: a scan without a
+// configuration file (the common case, and every worker thread) never pays for them.
+const load = createRequire(import.meta.url);
+let yamlModule: typeof import('yaml') | null = null;
+let validator: ValidateFunction | null = null;
+
+/** The `yaml` package (loaded once). */
+function yaml(): typeof import('yaml') {
+  return (yamlModule ??= load('yaml') as typeof import('yaml'));
+}
+
+/** The compiled validator of {@link CONFIG_SCHEMA} (Ajv, JSON Schema 2020-12; compiled once). */
+function schemaValidator(): ValidateFunction {
+  if (!validator) {
+    const { Ajv2020 } = load('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+    validator = new Ajv2020({ allErrors: true, strict: true, verbose: true }).compile(CONFIG_SCHEMA);
+  }
+  return validator;
+}
 
 /**
  * The 1-based line of every node of a YAML document, by JSON pointer (RFC 6901): a mapping
@@ -61,6 +79,7 @@ function collectLines(node: unknown, pointer: string, counter: LineCounter, out:
   };
   const here = line(node);
   if (here !== null && out[pointer] === undefined) out[pointer] = here;
+  const { isMap, isSeq } = yaml();
   if (isMap(node)) {
     for (const pair of node.items) {
       const key = String((pair.key as { value?: unknown } | null)?.value ?? '');
@@ -121,6 +140,7 @@ function schemaMessage(e: ErrorObject): { pointer: string; message: string } {
  * @throws ConfigError listing every YAML syntax or schema problem with its line.
  */
 export function parseConfig(text: string, file: string): GuardConfig {
+  const { LineCounter, parseDocument } = yaml();
   const counter = new LineCounter();
   const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false });
   const problems: ConfigProblem[] = [];
@@ -138,6 +158,7 @@ export function parseConfig(text: string, file: string): GuardConfig {
     const why = e instanceof RangeError ? 'the document is nested too deeply' : (e as Error).message;
     throw new ConfigError([{ file, line: null, message: `YAML: ${why}` }]);
   }
+  const validate = schemaValidator();
   if (!validate(data)) {
     // an unmet anyOf is reported once, in words, not as one `required` error per branch
     for (const e of (validate.errors ?? []).filter((x) => !x.schemaPath.includes('/anyOf/'))) {

@@ -15,7 +15,7 @@ import { analyzeArgv, analyzeCommandLine } from './shell/analyze.js';
 import { callSurfaces, type CommandValue } from './extract.js';
 import { readSources, writeTargets } from './rules/util.js';
 import { redactSecrets } from './redact.js';
-import { compilePattern, type TextPattern } from './pattern.js';
+import { compileBuiltinPattern, type TextPattern } from './pattern.js';
 
 /** Longest excerpt, in characters. */
 export const MAX_EXCERPT = 120;
@@ -217,7 +217,7 @@ function withoutSureMisses(text: string, rules: Rule[]): Rule[] {
   let union = unions.get(key);
   if (union === undefined) {
     try {
-      union = compilePattern(onlyRe2.map((r) => `(?:${r.match.raw!.source})`).join('|'));
+      union = compileBuiltinPattern(onlyRe2.map((r) => `(?:${r.match.raw!.source})`).join('|'));
     } catch {
       union = null;
     }
@@ -237,7 +237,7 @@ function rawFind(re: RegExp, text: string): { start: number; end: number } | nul
   let compiled = onRe2.get(re);
   if (compiled === undefined) {
     try {
-      compiled = compilePattern(re.source, re.flags.replace(/[^ims]/g, ''));
+      compiled = compileBuiltinPattern(re.source, re.flags.replace(/[^ims]/g, ''));
     } catch {
       compiled = null;
     }

@@ -8,7 +8,7 @@
  */
 export type { Rule, RuleMatcher, PathAccess } from './rule.js';
 export type { RuleSet, RuleSetConfig, RuleSetProblem, RuleStatus } from './ruleset.js';
-export { compileRuleSet, RuleSetError, checkExamples, CUSTOM_LIMITS, RULE_ID } from './ruleset.js';
+export { compileRuleSet, RuleSetError, checkExamples, checkBuiltinExamples, CUSTOM_LIMITS, RULE_ID } from './ruleset.js';
 export { compilePattern, PATTERN_FLAGS } from './pattern.js';
 export type { TextPattern } from './pattern.js';
 export { salvageJsonObject, unescapeJsonText } from './partial-json.js';

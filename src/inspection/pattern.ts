@@ -142,13 +142,28 @@ export const PATTERN_FLAGS = /^[ims]*$/;
  *   `invalid perl operator: (?=` for a lookahead, `missing ): (a` for an unclosed group).
  */
 export function compilePattern(source: string, flags = ''): TextPattern {
+  return compileOnRe2(source, flags, true);
+}
+
+/**
+ * Compiles one of guard's own (built-in) patterns on RE2, as {@link compilePattern} but without
+ * first compiling it as written: that compile only serves error messages about an operator's
+ * pattern, and it costs a second program in RE2's fixed heap.
+ *
+ * @throws Error as {@link compilePattern} (the message may quote the pattern without its groups).
+ */
+export function compileBuiltinPattern(source: string, flags = ''): TextPattern {
+  return compileOnRe2(source, flags, false);
+}
+
+function compileOnRe2(source: string, flags: string, asWritten: boolean): TextPattern {
   if (!PATTERN_FLAGS.test(flags)) throw new Error(`flags may only hold i, m and s (got ${JSON.stringify(flags)})`);
   const reFlags = `${[...new Set(flags)].join('')}u`;
   const size = estimateProgramBytes(source, flags);
   if (size > PATTERN_MEMORY.perPattern) throw new Error(tooBig(size, PATTERN_MEMORY.perPattern));
   let re: InstanceType<Re2Class>;
   try {
-    new RE2(source, reFlags); // compiled as written first, so messages quote the pattern as written
+    if (asWritten) new RE2(source, reFlags); // compiled as written first, so messages quote the pattern as written
     re = new RE2(withoutCaptures(source), reFlags);
   } catch (err) {
     const msg = String((err as Error)?.message ?? err);

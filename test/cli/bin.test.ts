@@ -51,4 +51,21 @@ describe.skipIf(!existsSync(join(ROOT, 'dist', 'cli', 'main.js')))('bin/guard.js
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("unknown option '--no-such-flag'");
   });
+
+  it('loads the YAML parser and the schema validator only when there is a configuration file', () => {
+    // which CommonJS packages a scan loaded, seen from inside the process (start-up cost: docs/performance.md)
+    const script = (args: string[]) => `
+      const { createRequire } = await import('node:module');
+      const { run } = await import(${JSON.stringify(join(ROOT, 'dist', 'cli', 'program.js'))});
+      const sink = { write: () => true, isTTY: false, writableNeedDrain: false, on() {}, once() {} };
+      const code = await run(${JSON.stringify(args)}, { stdout: sink, stderr: sink, stdin: process.stdin, env: {}, cwd: ${JSON.stringify(ROOT)} });
+      const loaded = Object.keys(createRequire(import.meta.url).cache);
+      console.log(JSON.stringify({ code, ajv: loaded.some((f) => f.includes('/ajv/')), yaml: loaded.some((f) => f.includes('/yaml/')) }));`;
+    const probe = (args: string[]) => {
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script(args)], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+      return JSON.parse(r.stdout.trim().split('\n').at(-1)!);
+    };
+    expect(probe(['scan', '-q', '--jobs', '1', 'fixtures/cli/findings.jsonl'])).toEqual({ code: 1, ajv: false, yaml: false });
+    expect(probe(['scan', '-q', '--jobs', '1', '-c', 'fixtures/inspection/config/valid.yaml', 'fixtures/cli/findings.jsonl'])).toEqual({ code: 1, ajv: true, yaml: true });
+  });
 });

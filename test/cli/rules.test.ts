@@ -1,5 +1,6 @@
 /** `guard rules list|test|check` in process, and rule hits in `guard scan` under a configuration. */
 import { describe, expect, it } from 'vitest';
+import { BUILTIN_RULES } from '../../src/inspection/rules/index.js';
 import { ndjson, runGuard } from './helpers.js';
 
 const VALID = 'fixtures/inspection/config/valid.yaml';
@@ -90,6 +91,22 @@ describe('guard rules check', () => {
   it('with no configuration file, checks the built-ins', async () => {
     const r = await runGuard(['rules', 'check'], { cwd: 'fixtures/inspection' });
     expect([r.code, r.stdout]).toEqual([0, 'no configuration file found: built-in rules only, ok (47 built-in and 0 custom rules, 0 off, mode observe)\n']);
+  });
+
+  it('runs the built-in rules on their own examples (scans no longer do) and exits 2 when one fails', async () => {
+    const rule = BUILTIN_RULES.find((r) => r.id === 'rm-rf-root')!;
+    const saved = rule.examples.match;
+    rule.examples.match = [...saved, 'ls -la /'];
+    try {
+      const check = await runGuard(['rules', 'check'], { cwd: 'fixtures/inspection' });
+      expect(check.code).toBe(2);
+      expect(check.stderr).toContain('rm-rf-root: example should match but does not: "ls -la /"');
+      // a scan builds its rule set without the built-in examples, so it still runs
+      const scan = await runGuard(['scan', '-f', 'ndjson', '--jobs', '1', FINDINGS]);
+      expect(scan.code).toBe(1);
+    } finally {
+      rule.examples.match = saved;
+    }
   });
 });
 

@@ -8,7 +8,7 @@
 
 import { Option, type Command } from 'commander';
 import { loadConfig, type GuardConfig } from '../../config/load.js';
-import { inspectCalls, type InspectableCall, type RuleHit, type RuleSet, type RuleStatus } from '../../inspection/index.js';
+import { checkBuiltinExamples, inspectCalls, RuleSetError, type InspectableCall, type RuleHit, type RuleSet, type RuleStatus } from '../../inspection/index.js';
 import type { InspectionMode } from '../../inspection/types.js';
 import { resolveEngines } from '../engines.js';
 import { EXIT, UsageError } from '../errors.js';
@@ -157,6 +157,9 @@ async function testCommand(sample: string, flags: ConfigFlag & { tool: string; f
 
 async function checkCommand(flags: ConfigFlag, io: CliIO): Promise<number> {
   const { config, ruleSet, mode } = await loadRules(flags, io);
+  // the built-in rules' own examples: a self-check of the installed copy (scans skip it)
+  const broken = checkBuiltinExamples();
+  if (broken.length) throw new RuleSetError(broken);
   const custom = ruleSet.catalogue.filter((s) => s.source === 'custom').length;
   const off = ruleSet.catalogue.filter((s) => !s.enabled).length;
   const what = `${ruleSet.catalogue.length - custom} built-in and ${custom} custom rules, ${off} off, mode ${mode}`;
