@@ -21,8 +21,8 @@ import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { expandInputs } from '../capture/files.js';
 import type { CaptureError, CaptureFormat } from '../capture/types.js';
-import { scanFile, type ScanEvent, type ScanOptions } from './scan.js';
-import type { FromWorker, ToWorker, WorkerSetup } from './worker-protocol.js';
+import { scanFile, type ScanOptions } from './scan.js';
+import type { FromWorker, ToWorker, WorkerEvent, WorkerSetup } from './worker-protocol.js';
 
 /** Estimated bytes held for a file that is not yet the current one before its worker must wait: 32 MiB. */
 export const HELD_BYTES = 32 * 1024 * 1024;
@@ -31,7 +31,8 @@ export const HELD_BYTES = 32 * 1024 * 1024;
  * A rough size of one event in memory, in bytes: its texts (UTF-16, 2 bytes a code unit) and a
  * fixed share for the objects around them.
  */
-export function eventBytes(ev: ScanEvent): number {
+export function eventBytes(ev: WorkerEvent): number {
+  if (ev.kind === 'rendered') return 256 + 2 * ev.text.length;
   if (ev.kind !== 'reply') return 256;
   const r = ev.verdict.reply;
   let chars = r.text.length + r.reasoning.length;
@@ -92,7 +93,7 @@ interface Task {
 }
 
 interface Batch {
-  events: ScanEvent[];
+  events: WorkerEvent[];
   bytes: number;
   from: PoolWorker | null;
   acked: boolean;
@@ -121,9 +122,11 @@ export function workerFailure(file: string, what: string): CaptureError {
  *
  * @returns the same events in the same order as the one-thread scan (for the same inputs and
  *   engines), except that a file whose worker died ends with an INTERNAL_ERROR (line null) and a
- *   `file-end` counting what was received.
+ *   `file-end` counting what was received. With `setup.render`, a worker's replies and problems
+ *   arrive as `rendered` events (report text and counts, src/scan/report-pipeline.ts) in their
+ *   place; files read in this thread (stdin, or a scan without workers) still yield events.
  */
-export async function* scanInputsParallel(args: string[], options: ScanOptions, parallel: ParallelOptions): AsyncGenerator<ScanEvent> {
+export async function* scanInputsParallel(args: string[], options: ScanOptions, parallel: ParallelOptions): AsyncGenerator<WorkerEvent> {
   const { inputs, errors } = await expandInputs(args, options.cwd);
   for (const error of errors) yield { kind: 'error', error };
   const remote = inputs.filter((f) => f !== '-');
@@ -267,8 +270,12 @@ class Pool {
     return this.current;
   }
 
-  private count(task: Task, ev: ScanEvent): void {
-    if (ev.kind === 'reply') {
+  private count(task: Task, ev: WorkerEvent): void {
+    if (ev.kind === 'rendered') {
+      task.replies += ev.summary.replies;
+      task.errors += ev.summary.errors + ev.summary.warnings;
+      for (const f of ev.formats) task.formats.add(f);
+    } else if (ev.kind === 'reply') {
       task.replies++;
       task.formats.add(ev.verdict.reply.format);
     } else if (ev.kind === 'error') task.errors++;
@@ -291,7 +298,7 @@ class Pool {
     const ended = lastBatch?.events[lastBatch.events.length - 1]?.kind === 'file-end';
     if (!ended) {
       task.errors++;
-      const events: ScanEvent[] = [
+      const events: WorkerEvent[] = [
         { kind: 'error', error: workerFailure(task.file, what) },
         { kind: 'file-end', file: task.file, formats: [...task.formats], replies: task.replies, errors: task.errors },
       ];

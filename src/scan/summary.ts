@@ -128,6 +128,35 @@ export class SummaryBuilder {
     this.s.files.push(f);
   }
 
+  /**
+   * Adds the counts of another summary of the same scan (a worker thread's, for events it
+   * reported itself): replies, leaks, quotations, hits, failing, problems, suppressions and their
+   * breakdowns. Its files are appended; its baseline, which a worker never has, is ignored.
+   */
+  merge(o: ScanSummary): void {
+    const s = this.s;
+    const add = (into: Record<string, number>, from: Record<string, number>) => {
+      for (const [k, n] of Object.entries(from)) into[k] = (into[k] ?? 0) + n;
+    };
+    s.files.push(...o.files);
+    s.replies += o.replies;
+    s.leaks.recovered += o.leaks.recovered;
+    s.leaks.refused += o.leaks.refused;
+    add(s.leaks.refusedByReason, o.leaks.refusedByReason);
+    s.quotations.total += o.quotations.total;
+    add(s.quotations.byReason, o.quotations.byReason);
+    s.hits.total += o.hits.total;
+    s.hits.blocked += o.hits.blocked;
+    add(s.hits.byRule, o.hits.byRule);
+    s.failing += o.failing;
+    s.errors += o.errors;
+    s.warnings += o.warnings;
+    add(s.errorsByCode, o.errorsByCode);
+    s.suppressed.inline += o.suppressed.inline;
+    s.suppressed.baseline += o.suppressed.baseline;
+    s.unusedAllows += o.unusedAllows;
+  }
+
   get summary(): ScanSummary {
     return this.s;
   }

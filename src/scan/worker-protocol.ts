@@ -8,7 +8,11 @@
 import type { ReadOptions } from '../capture/read.js';
 import type { EngineFlags } from '../cli/engines.js';
 import type { GuardConfig } from '../config/load.js';
+import type { RenderedEvent, RenderSetup } from './report-pipeline.js';
 import type { ScanEvent } from './scan.js';
+
+/** What a worker sends for its file: events, or with {@link WorkerSetup.render} report text. */
+export type WorkerEvent = ScanEvent | RenderedEvent;
 
 /** What each worker is started with (its `workerData`). */
 export interface WorkerSetup {
@@ -26,6 +30,12 @@ export interface WorkerSetup {
    * the texts leaves it unset.
    */
   slim?: boolean;
+  /**
+   * Write the report of replies and problems in the worker (src/scan/report-pipeline.ts): the
+   * worker sends report text and counts instead of verdicts, so the main thread only writes. The
+   * CLI sets it for NDJSON and GitHub output without a baseline.
+   */
+  render?: RenderSetup;
   /**
    * Test-only: a worker given a file whose path ends with this string dies with an uncaught
    * exception after its first batch (tests of crash handling). Never set outside tests.
@@ -45,7 +55,7 @@ export type FromWorker =
   | { type: 'ready' }
   /** The worker could not start (its engines did not initialise). */
   | { type: 'init-error'; message: string }
-  | { type: 'events'; task: number; events: ScanEvent[] }
+  | { type: 'events'; task: number; events: WorkerEvent[] }
   /** Every event of the task was sent (the last batch ended with its `file-end`). */
   | { type: 'done'; task: number };
 

@@ -13,6 +13,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { readCaptureBatches } from '../capture/read.js';
 import { resolveEngines } from '../cli/engines.js';
 import type { JudgeOptions } from './judge.js';
+import { RenderingPipeline } from './report-pipeline.js';
 import { judgeSafely, READ_CHUNK_BYTES, type ScanEvent } from './scan.js';
 import { WINDOW, type FromWorker, type ToWorker, type WorkerSetup } from './worker-protocol.js';
 
@@ -52,9 +53,10 @@ function slimmed(ev: ScanEvent, slim: boolean): ScanEvent {
 async function runTask(task: number, file: string, abs: string, setup: WorkerSetup, judge: JudgeOptions, window: Window): Promise<void> {
   let batch: ScanEvent[] = [];
   let batches = 0;
+  const rendering = setup.render ? new RenderingPipeline(setup.render) : null;
   const flush = async (): Promise<void> => {
     await window.room();
-    send({ type: 'events', task, events: batch });
+    send({ type: 'events', task, events: rendering ? rendering.render(batch, file) : batch });
     window.sent();
     batch = [];
     batches++;
@@ -68,7 +70,7 @@ async function runTask(task: number, file: string, abs: string, setup: WorkerSet
   };
   for await (const items of readCaptureBatches(file, createReadStream(abs, { highWaterMark: READ_CHUNK_BYTES }), setup.read)) {
     for (const item of items) {
-      if (item.kind === 'reply') batch.push(slimmed(judgeSafely(item.reply, judge), setup.slim === true));
+      if (item.kind === 'reply') batch.push(slimmed(judgeSafely(item.reply, judge), setup.slim === true && !rendering));
       else if (item.kind === 'error') batch.push({ kind: 'error', error: item.error });
       else batch.push(item);
       if (batch.length >= setup.batch) await flush();

@@ -32,12 +32,6 @@ const emptyStdin = () => {
   return p;
 };
 
-async function collect(events: AsyncGenerator<ScanEvent>): Promise<ScanEvent[]> {
-  const out: ScanEvent[] = [];
-  for await (const ev of events) out.push(ev);
-  return out;
-}
-
 describe('hostile inputs', () => {
   it('reads a 100 MB single line as one reply', async () => {
     const text = 'lorem ipsum dolor sit amet, '.repeat(3_600_000); // 100.8 MB

@@ -7,6 +7,7 @@ import { resolveEngines } from '../../src/cli/engines.js';
 import { loadConfig } from '../../src/config/load.js';
 import { scanInputsParallel, workerFailure } from '../../src/scan/parallel.js';
 import { scanInputs, type ScanEvent } from '../../src/scan/scan.js';
+import { collectEvents } from './events.js';
 import { ndjson, ROOT, runGuard } from '../cli/helpers.js';
 
 const emptyStdin = (): Readable => {
@@ -76,12 +77,6 @@ describe('scanInputsParallel', () => {
     return { config, judge: await resolveEngines(config, {}) };
   }
 
-  async function collect(events: AsyncGenerator<ScanEvent>): Promise<ScanEvent[]> {
-    const out: ScanEvent[] = [];
-    for await (const ev of events) out.push(ev);
-    return out;
-  }
-
   /** A comparable line per event: the reply's file, line, id and outcomes, or the problem. */
   const key = (ev: ScanEvent): string =>
     ev.kind === 'reply'
@@ -93,8 +88,8 @@ describe('scanInputsParallel', () => {
   it('keeps input order when later files finish first and their batches are held (batch of 1 event)', async () => {
     const { config, judge } = await engines();
     const options = { judge, stdin: emptyStdin(), cwd: dir };
-    const serial = (await collect(scanInputs(['.'], options))).map(key);
-    const parallel = (await collect(scanInputsParallel(['.'], options, { jobs: 3, heldBytes: 20_000, setup: { config, flags: {}, batch: 1 } }))).map(key);
+    const serial = (await collectEvents(scanInputs(['.'], options))).map(key);
+    const parallel = (await collectEvents(scanInputsParallel(['.'], options, { jobs: 3, heldBytes: 20_000, setup: { config, flags: {}, batch: 1 } }))).map(key);
     expect(serial).toHaveLength(3000 + 80 + 40 + 3);
     expect(parallel).toEqual(serial);
     expect(serial[0]).toBe('reply a-long.jsonl:1 a0 structured curl-pipe-shell');
@@ -107,8 +102,8 @@ describe('scanInputsParallel', () => {
     const options = { judge, stdin: emptyStdin(), cwd: ROOT };
     // the corpus holds leaks and quotations (refused, texts kept); the cli fixtures add replies without markup
     const args = ['fixtures/corpus/public.jsonl', 'fixtures/corpus/team-quotations.jsonl', 'fixtures/cli/clean.jsonl', 'fixtures/cli/findings.jsonl'];
-    const full = (await collect(scanInputs(args, options))).flatMap((e) => (e.kind === 'reply' ? [e.verdict] : []));
-    const slim = (await collect(scanInputsParallel(args, options, { jobs: 2, setup: { config, flags: {}, slim: true } }))).flatMap((e) =>
+    const full = (await collectEvents(scanInputs(args, options))).flatMap((e) => (e.kind === 'reply' ? [e.verdict] : []));
+    const slim = (await collectEvents(scanInputsParallel(args, options, { jobs: 2, setup: { config, flags: {}, slim: true } }))).flatMap((e) =>
       e.kind === 'reply' ? [e.verdict] : [],
     );
     expect(slim).toHaveLength(51);
@@ -123,8 +118,8 @@ describe('scanInputsParallel', () => {
   it('turns a worker that dies into one INTERNAL_ERROR for its file and scans every other file', async () => {
     const { config, judge } = await engines();
     const options = { judge, stdin: emptyStdin(), cwd: dir };
-    const serial = (await collect(scanInputs(['.'], options))).map(key);
-    const events = await collect(
+    const serial = (await collectEvents(scanInputs(['.'], options))).map(key);
+    const events = await collectEvents(
       scanInputsParallel(['.'], options, { jobs: 2, setup: { config, flags: {}, batch: 4, crashOn: 'b-short.jsonl' } }),
     );
     const keys = events.map(key);

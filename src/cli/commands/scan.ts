@@ -6,6 +6,7 @@
 
 import { once } from 'node:events';
 import { statSync } from 'node:fs';
+import { OutputBatcher } from '../batch.js';
 import { openOutputFile } from '../files.js';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
@@ -16,12 +17,11 @@ import { expandInputs } from '../../capture/files.js';
 import { CAPTURE_FORMATS, type CaptureError, type CaptureFormat } from '../../capture/types.js';
 import { loadConfig, type FailOn } from '../../config/load.js';
 import { createReporter } from '../../report/create.js';
-import { judgedReply } from '../../report/findings.js';
 import { formatFromFileName, REPORT_FORMATS, type ReportFormat } from '../../report/reporter.js';
 import { plural, printable } from '../../report/printable.js';
 import { formatSummary } from '../../report/text.js';
 import { defaultJobs, scanInputsParallel } from '../../scan/parallel.js';
-import { internalError } from '../../scan/scan.js';
+import { ReportPipeline, STREAMED_FORMATS, type StreamedFormat } from '../../scan/report-pipeline.js';
 import { DEFAULT_FAIL_ON, SummaryBuilder } from '../../scan/summary.js';
 import { resolveEngines, type EngineFlags } from '../engines.js';
 import { UsageError } from '../errors.js';
@@ -171,8 +171,8 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
   const spinner = spinnerWanted(io, flags.quiet === true)
     ? ora({ stream: io.stderr, text: 'scanning', discardStdin: !stdinUsed, isEnabled: true }).start()
     : null;
-  const write = file ? (s: string) => void file.write(s) : spinnerAwareWriter(io, spinner);
-  const reporter = createReporter(format, write, {
+  const output = new OutputBatcher(file ? (s: string) => void file.write(s) : spinnerAwareWriter(io, spinner));
+  const reporter = createReporter(format, output.add, {
     version: VERSION,
     rules: judge.ruleSet.rules,
     failOn,
@@ -182,41 +182,29 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
     chalk: file ? chalkFor(file, io.env, false) : out,
   });
   const summary = new SummaryBuilder(failOn);
-  const suppress = { failOn, inlineAllow: flags.inlineAllow !== false, baseline };
+  const pipeline = new ReportPipeline(reporter, summary, { failOn, inlineAllow: flags.inlineAllow !== false, baseline });
 
   try {
-    for (const error of expansionErrors) {
-      summary.addError(error);
-      reporter.error(error);
-    }
-    // workers compile the same rule set from the same config object and engine flags
-    const parallel = { jobs, auto: flags.jobs === undefined, setup: { config, flags: { mode: flags.mode, tools: flags.tools, proseCeiling: flags.proseCeiling }, slim: true } };
+    for (const error of expansionErrors) pipeline.error(error);
+    // workers compile the same rule set from the same config object and engine flags; for a
+    // streaming format without a baseline they also write the report of their replies
+    const streamed = (STREAMED_FORMATS as readonly string[]).includes(format) && baseline === null;
+    const render = streamed ? { format: format as StreamedFormat, redact: flags.redact !== false, failOn, inlineAllow: flags.inlineAllow !== false } : undefined;
+    const parallel = { jobs, auto: flags.jobs === undefined, setup: { config, flags: { mode: flags.mode, tools: flags.tools, proseCeiling: flags.proseCeiling }, slim: true, render } };
     const events = args.length
       ? scanInputsParallel(args, { judge, read: { inputFormat: flags.inputFormat, maxLineBytes }, stdin: io.stdin, cwd: io.cwd }, parallel)
       : (async function* () {})();
     for await (const ev of events) {
-      if (ev.kind === 'reply') {
-        try {
-          const { judged, unusedAllows } = judgedReply(ev.verdict, suppress);
-          reporter.reply(judged);
-          summary.addReply(judged, unusedAllows);
-        } catch (e) {
-          // one reply that guard cannot report must not end the scan or pass silently
-          const error = internalError(ev.verdict.reply.source.file, ev.verdict.reply.source.line, e);
-          summary.addError(error);
-          reporter.error(error);
-        }
-        if (spinner) spinner.text = `scanning ${printable(ev.verdict.reply.source.file)} (${plural(summary.summary.replies, 'reply', 'replies')})`;
-      } else if (ev.kind === 'error') {
-        summary.addError(ev.error);
-        reporter.error(ev.error);
-      } else {
-        const f = { file: ev.file, formats: ev.formats, replies: ev.replies, errors: ev.errors };
-        summary.addFile(f);
-        reporter.fileEnd(f);
-      }
+      if (ev.kind === 'rendered') {
+        output.add(ev.text);
+        summary.merge(ev.summary);
+      } else pipeline.handle(ev);
+      if (spinner && ev.kind !== 'error') spinner.text = `scanning ${printable(ev.kind === 'reply' ? ev.verdict.reply.source.file : ev.file)} (${plural(summary.summary.replies, 'reply', 'replies')})`;
       // backpressure: a slow reader of the report must not make guard buffer the whole report
-      if (sink.writableNeedDrain) await once(sink, 'drain');
+      if (sink.writableNeedDrain) {
+        output.flush();
+        await once(sink, 'drain');
+      }
     }
     if (baseline) {
       const read = new Set(summary.summary.files.map((f) => resolve(io.cwd, f.file)));
@@ -224,6 +212,7 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
     }
     reporter.finish(summary.summary);
   } finally {
+    output.flush();
     spinner?.stop();
     if (file) await new Promise<void>((done) => file.end(() => done()));
   }

@@ -1,0 +1,147 @@
+/**
+ * From scan events to a report and its totals: each reply's findings with suppressions applied
+ * (src/report/findings.ts judgedReply), handed to a reporter and counted in a summary. The CLI's
+ * main thread runs one; with `guard scan --jobs N` and a streaming format, each worker thread runs
+ * one too and sends the text it wrote and the counts of what it saw, so the report of a reply is
+ * built where the reply was judged (src/scan/worker.ts).
+ */
+
+import type { CaptureError, CaptureFormat } from '../capture/types.js';
+import type { FailOn } from '../config/load.js';
+import { judgedReply, type SuppressOptions } from '../report/findings.js';
+import { GithubReporter } from '../report/github.js';
+import { NdjsonReporter } from '../report/ndjson.js';
+import type { Reporter } from '../report/reporter.js';
+import { internalError, type ScanEvent } from './scan.js';
+import { SummaryBuilder } from './summary.js';
+
+/** Sends every event to a reporter and counts it in a summary, in the order given. */
+export class ReportPipeline {
+  /**
+   * @param reporter where the report goes.
+   * @param summary the totals, updated as events arrive.
+   * @param suppress how findings are suppressed (allow marks, baseline) and what fails the scan.
+   */
+  constructor(
+    readonly reporter: Reporter,
+    readonly summary: SummaryBuilder,
+    private readonly suppress: SuppressOptions,
+  ) {}
+
+  /**
+   * Reports and counts one event. A reply that guard cannot report (a bug) becomes an
+   * INTERNAL_ERROR naming its file and line; it never ends the scan or passes silently.
+   */
+  handle(ev: ScanEvent): void {
+    if (ev.kind === 'reply') {
+      try {
+        const { judged, unusedAllows } = judgedReply(ev.verdict, this.suppress);
+        this.reporter.reply(judged);
+        this.summary.addReply(judged, unusedAllows);
+      } catch (e) {
+        this.error(internalError(ev.verdict.reply.source.file, ev.verdict.reply.source.line, e));
+      }
+    } else if (ev.kind === 'error') {
+      this.error(ev.error);
+    } else {
+      const f = { file: ev.file, formats: ev.formats, replies: ev.replies, errors: ev.errors };
+      this.summary.addFile(f);
+      this.reporter.fileEnd(f);
+    }
+  }
+
+  /** Reports and counts one problem. */
+  error(error: CaptureError): void {
+    this.summary.addError(error);
+    this.reporter.error(error);
+  }
+}
+
+/** Report formats a worker thread can write itself: one self-contained piece of text per event. */
+export const STREAMED_FORMATS = ['ndjson', 'github'] as const;
+export type StreamedFormat = (typeof STREAMED_FORMATS)[number];
+
+/**
+ * What a worker needs to write the report of its replies itself: a streaming format and no
+ * baseline (a baseline's entries are used up across files in input order, so it is applied in one
+ * thread).
+ */
+export interface RenderSetup {
+  format: StreamedFormat;
+  /** Mask secrets in excerpts. */
+  redact: boolean;
+  failOn: FailOn;
+  /** Honour allow marks in records' metadata. */
+  inlineAllow: boolean;
+}
+
+/**
+ * Report text a worker wrote for a run of events of one file, with the counts of those events
+ * (`summary` holds no files and no baseline: `file-end` events and the baseline stay with the main
+ * thread). Written and merged in input order, it gives the same report and totals as the events.
+ */
+export interface RenderedEvent {
+  kind: 'rendered';
+  file: string;
+  text: string;
+  summary: SummaryBuilder['summary'];
+  /** Capture formats of the replies in the run (for a `file-end` made up after a worker died). */
+  formats: CaptureFormat[];
+}
+
+/** A pipeline writing into a string, for a worker thread; {@link take} empties it. */
+export class RenderingPipeline {
+  private text: string[] = [];
+  private pipeline: ReportPipeline;
+  private formats = new Set<CaptureFormat>();
+  private events = 0;
+
+  constructor(private readonly setup: RenderSetup) {
+    this.pipeline = this.fresh();
+  }
+
+  private fresh(): ReportPipeline {
+    const write = (s: string): void => void this.text.push(s);
+    const reporter = this.setup.format === 'ndjson' ? new NdjsonReporter(write, { redact: this.setup.redact }) : new GithubReporter(write, { redact: this.setup.redact });
+    return new ReportPipeline(reporter, new SummaryBuilder(this.setup.failOn), { failOn: this.setup.failOn, inlineAllow: this.setup.inlineAllow, baseline: null });
+  }
+
+  /** Reports and counts a reply or a problem (not a `file-end`: send that as it is). */
+  handle(ev: ScanEvent): void {
+    if (ev.kind === 'reply') this.formats.add(ev.verdict.reply.format);
+    this.events++;
+    this.pipeline.handle(ev);
+  }
+
+  /** Events handled since the last {@link take}. */
+  get pending(): number {
+    return this.events;
+  }
+
+  /**
+   * A run of events as the main thread should receive it: replies and problems rendered (one
+   * {@link RenderedEvent} per stretch between `file-end`s), `file-end`s as they are.
+   */
+  render(events: ScanEvent[], file: string): (ScanEvent | RenderedEvent)[] {
+    const out: (ScanEvent | RenderedEvent)[] = [];
+    for (const ev of events) {
+      if (ev.kind !== 'file-end') this.handle(ev);
+      else {
+        if (this.events > 0) out.push(this.take(file));
+        out.push(ev);
+      }
+    }
+    if (this.events > 0) out.push(this.take(file));
+    return out;
+  }
+
+  /** The text and counts gathered since the last call, as one event; the pipeline starts afresh. */
+  take(file: string): RenderedEvent {
+    const ev: RenderedEvent = { kind: 'rendered', file, text: this.text.join(''), summary: this.pipeline.summary.summary, formats: [...this.formats] };
+    this.text = [];
+    this.formats.clear();
+    this.events = 0;
+    this.pipeline = this.fresh();
+    return ev;
+  }
+}
