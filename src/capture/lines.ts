@@ -9,6 +9,7 @@
  * flagged rather than thrown on; never more than one line (capped by `maxLineBytes`) is held.
  */
 
+import { isAscii, isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 
 /** One physical line of input. */
@@ -92,6 +93,66 @@ class PendingLine {
 }
 
 /**
+ * The complete lines of one chunk from a given byte offset to its last line end, decoded as one
+ * string: one validation and one decode per chunk instead of one per line. Only built when those
+ * bytes are valid UTF-8 (`isUtf8`), so each line's text is what a strict per-line decode gives;
+ * line ends (LF, CR) are ASCII and never inside a multi-byte sequence, so they match one to one
+ * between the bytes and the string.
+ */
+class ChunkText {
+  /** Index in `text` where the next line starts (used when the text is not all ASCII). */
+  private at = 0;
+  /** Offset of the next NUL byte at or after the current line (-1: none up to the region end). */
+  private nul: number;
+
+  private constructor(
+    private readonly buf: Buffer,
+    /** Byte offset of `text[0]` in `buf`. */
+    private readonly base: number,
+    private readonly text: string,
+    /** One char per byte: string offsets are byte offsets minus `base`. */
+    private readonly ascii: boolean,
+    /** Offset just past the region's last line end. */
+    private readonly limit: number,
+  ) {
+    const nul = buf.indexOf(0, base);
+    this.nul = nul >= limit ? -1 : nul;
+  }
+
+  /** The decoded lines of `buf` from `from` to its last line end, or null when those bytes are not valid UTF-8. */
+  static of(buf: Buffer, from: number): ChunkText | null {
+    const last = Math.max(buf.lastIndexOf(LF), buf.lastIndexOf(CR));
+    const region = buf.subarray(from, last + 1);
+    if (isAscii(region)) return new ChunkText(buf, from, region.toString('latin1'), true, last + 1);
+    if (isUtf8(region)) return new ChunkText(buf, from, region.toString('utf8'), false, last + 1);
+    return null;
+  }
+
+  /** The line of bytes `from`..`end` (exclusive; `buf[end]` is its LF or CR), numbered `line`. */
+  line(from: number, end: number, line: number, max: number): Line {
+    const bytes = end - from;
+    let text: string;
+    if (this.ascii) text = bytes > max ? '' : this.text.slice(from - this.base, end - this.base);
+    else {
+      const stop = this.text.indexOf(this.buf[end] === LF ? '\n' : '\r', this.at);
+      text = bytes > max ? '' : this.text.slice(this.at, stop);
+      this.at = stop + 1;
+    }
+    if (bytes > max) return { line, text: '', bytes, invalidUtf8: false, tooLong: true, hasNul: false };
+    if (this.nul !== -1 && this.nul < from) {
+      const nul = this.buf.indexOf(0, from);
+      this.nul = nul >= this.limit ? -1 : nul;
+    }
+    return { line, text, bytes, invalidUtf8: false, tooLong: false, hasNul: this.nul !== -1 && this.nul < end };
+  }
+
+  /** The LF of a CRLF was passed over in the bytes: pass it in the text too. */
+  skipLf(): void {
+    this.at++;
+  }
+}
+
+/**
  * Reads `input` line by line.
  *
  * @param input a byte stream (a file stream or stdin).
@@ -117,7 +178,8 @@ export async function* readLines(input: Readable, options: LineReaderOptions = {
  * @throws whatever the underlying stream emits (e.g. EACCES, EISDIR).
  */
 export async function* readLineBatches(input: Readable, options: LineReaderOptions = {}): AsyncGenerator<Line[]> {
-  const pending = new PendingLine(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+  const max = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const pending = new PendingLine(max);
   let lineNo = 0;
   /** The previous chunk ended with CR: an LF opening the next chunk completes that CRLF. */
   let skipLf = false;
@@ -131,6 +193,11 @@ export async function* readLineBatches(input: Readable, options: LineReaderOptio
       skipLf = false;
       if (buf[0] === LF) from = 1;
     }
+    // The first line end completes the line pending from earlier chunks (and line 1 may open
+    // with a BOM): that line is decoded on its own. The lines after it lie wholly in this chunk
+    // and are decoded together (ChunkText), falling back to one decode per line when the bytes
+    // are not valid UTF-8.
+    let text: ChunkText | null = null;
     // next LF / CR at or after `from`, each searched again only once passed (-1: none left)
     let lf = buf.indexOf(LF, from);
     let cr = buf.indexOf(CR, from);
@@ -142,11 +209,18 @@ export async function* readLineBatches(input: Readable, options: LineReaderOptio
         pending.add(buf.subarray(from));
         break;
       }
-      batch.push(pending.finish(buf.subarray(from, end), ++lineNo));
+      if (!pending.empty || lineNo === 0 || batch.length === 0) batch.push(pending.finish(buf.subarray(from, end), ++lineNo));
+      else {
+        text ??= ChunkText.of(buf, from);
+        batch.push(text ? text.line(from, end, ++lineNo, max) : pending.finish(buf.subarray(from, end), ++lineNo));
+      }
       from = end + 1;
       if (buf[end] === CR) {
         if (from === buf.length) skipLf = true;
-        else if (buf[from] === LF) from++;
+        else if (buf[from] === LF) {
+          from++;
+          text?.skipLf();
+        }
       }
     }
     if (batch.length > 0) yield batch;
