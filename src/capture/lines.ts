@@ -92,53 +92,75 @@ class PendingLine {
   }
 }
 
+/** Bytes of a chunk checked for ASCII ahead of the line being read, and decoded at once when they are. */
+const ASCII_WINDOW = 64 * 1024;
+
 /**
- * The complete lines of one chunk from a given byte offset to its last line end, decoded as one
- * string: one validation and one decode per chunk instead of one per line. Only built when those
- * bytes are valid UTF-8 (`isUtf8`), so each line's text is what a strict per-line decode gives;
- * line ends (LF, CR) are ASCII and never inside a multi-byte sequence, so they match one to one
- * between the bytes and the string.
+ * The index of the first byte that is not ASCII in `buf[from..to)`, or `to` when there is none
+ * (`isAscii` on halves: a few fast passes instead of a JavaScript loop over every byte).
+ */
+function firstNonAscii(buf: Buffer, from: number, to: number): number {
+  if (isAscii(buf.subarray(from, to))) return to;
+  let lo = from;
+  let hi = to; // [from, lo) is ASCII; [lo, hi) holds a byte that is not
+  while (hi - lo > 64) {
+    const mid = lo + ((hi - lo) >>> 1);
+    if (isAscii(buf.subarray(lo, mid))) lo = mid;
+    else hi = mid;
+  }
+  while (buf[lo]! < 0x80) lo++;
+  return lo;
+}
+
+/**
+ * The complete lines of one chunk from a given byte offset to its last line end, decoded with
+ * one UTF-8 check for them all instead of one strict decode per line. Built only when those
+ * bytes are valid UTF-8 (`isUtf8`), so each line's text is what a strict per-line decode gives.
+ * Runs of ASCII bytes (nearly all of a capture) are decoded at once as Latin-1, one char per byte,
+ * and each line is a slice of that; a line holding other bytes is decoded alone.
  */
 class ChunkText {
-  /** Index in `text` where the next line starts (used when the text is not all ASCII). */
-  private at = 0;
+  /** Decoded ASCII bytes `segFrom`..`segTo` of `buf` (one char per byte). */
+  private seg = '';
+  private segFrom = 0;
+  private segTo = 0;
   /** Offset of the next NUL byte at or after the current line (-1: none up to the region end). */
   private nul: number;
 
   private constructor(
     private readonly buf: Buffer,
-    /** Byte offset of `text[0]` in `buf`. */
-    private readonly base: number,
-    private readonly text: string,
-    /** One char per byte: string offsets are byte offsets minus `base`. */
-    private readonly ascii: boolean,
+    from: number,
     /** Offset just past the region's last line end. */
     private readonly limit: number,
+    ascii: boolean,
   ) {
-    const nul = buf.indexOf(0, base);
+    if (ascii) this.decode(from, limit);
+    const nul = buf.indexOf(0, from);
     this.nul = nul >= limit ? -1 : nul;
   }
 
   /** The decoded lines of `buf` from `from` to its last line end, or null when those bytes are not valid UTF-8. */
   static of(buf: Buffer, from: number): ChunkText | null {
-    const last = Math.max(buf.lastIndexOf(LF), buf.lastIndexOf(CR));
-    const region = buf.subarray(from, last + 1);
-    if (isAscii(region)) return new ChunkText(buf, from, region.toString('latin1'), true, last + 1);
-    if (isUtf8(region)) return new ChunkText(buf, from, region.toString('utf8'), false, last + 1);
+    const limit = Math.max(buf.lastIndexOf(LF), buf.lastIndexOf(CR)) + 1;
+    const region = buf.subarray(from, limit);
+    if (isAscii(region)) return new ChunkText(buf, from, limit, true);
+    if (isUtf8(region)) return new ChunkText(buf, from, limit, false);
     return null;
   }
 
   /** The line of bytes `from`..`end` (exclusive; `buf[end]` is its LF or CR), numbered `line`. */
   line(from: number, end: number, line: number, max: number): Line {
     const bytes = end - from;
-    let text: string;
-    if (this.ascii) text = bytes > max ? '' : this.text.slice(from - this.base, end - this.base);
-    else {
-      const stop = this.text.indexOf(this.buf[end] === LF ? '\n' : '\r', this.at);
-      text = bytes > max ? '' : this.text.slice(this.at, stop);
-      this.at = stop + 1;
-    }
     if (bytes > max) return { line, text: '', bytes, invalidUtf8: false, tooLong: true, hasNul: false };
+    let text: string;
+    if (from >= this.segFrom && end <= this.segTo) text = this.seg.slice(from - this.segFrom, end - this.segFrom);
+    else {
+      const ascii = firstNonAscii(this.buf, from, Math.min(this.limit, Math.max(end, from + ASCII_WINDOW)));
+      if (ascii >= end) {
+        this.decode(from, ascii);
+        text = this.seg.slice(0, bytes);
+      } else text = this.buf.toString('utf8', from, end);
+    }
     if (this.nul !== -1 && this.nul < from) {
       const nul = this.buf.indexOf(0, from);
       this.nul = nul >= this.limit ? -1 : nul;
@@ -146,9 +168,11 @@ class ChunkText {
     return { line, text, bytes, invalidUtf8: false, tooLong: false, hasNul: this.nul !== -1 && this.nul < end };
   }
 
-  /** The LF of a CRLF was passed over in the bytes: pass it in the text too. */
-  skipLf(): void {
-    this.at++;
+  /** Decodes the ASCII bytes `from`..`to` as the current run. */
+  private decode(from: number, to: number): void {
+    this.seg = this.buf.toString('latin1', from, to);
+    this.segFrom = from;
+    this.segTo = to;
   }
 }
 
@@ -197,7 +221,7 @@ export async function* readLineBatches(input: Readable, options: LineReaderOptio
     // with a BOM): that line is decoded on its own. The lines after it lie wholly in this chunk
     // and are decoded together (ChunkText), falling back to one decode per line when the bytes
     // are not valid UTF-8.
-    let text: ChunkText | null = null;
+    let text: ChunkText | null | undefined; // built at the second line end; null: not valid UTF-8
     // next LF / CR at or after `from`, each searched again only once passed (-1: none left)
     let lf = buf.indexOf(LF, from);
     let cr = buf.indexOf(CR, from);
@@ -211,16 +235,13 @@ export async function* readLineBatches(input: Readable, options: LineReaderOptio
       }
       if (!pending.empty || lineNo === 0 || batch.length === 0) batch.push(pending.finish(buf.subarray(from, end), ++lineNo));
       else {
-        text ??= ChunkText.of(buf, from);
+        if (text === undefined) text = ChunkText.of(buf, from);
         batch.push(text ? text.line(from, end, ++lineNo, max) : pending.finish(buf.subarray(from, end), ++lineNo));
       }
       from = end + 1;
       if (buf[end] === CR) {
         if (from === buf.length) skipLf = true;
-        else if (buf[from] === LF) {
-          from++;
-          text?.skipLf();
-        }
+        else if (buf[from] === LF) from++;
       }
     }
     if (batch.length > 0) yield batch;

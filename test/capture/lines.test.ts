@@ -155,6 +155,31 @@ describe('readLines decodes the lines of a chunk together (same lines as one dec
     expect(lines).toEqual(referenceLines(bytes, 20));
   });
 
+  it('reads 400 KB chunks of mostly ASCII lines with a few non-ASCII ones, at any place', async () => {
+    // lines of 1..6000 bytes (some longer than the ASCII run decoded at once), every 7th holding
+    // a DSML bar or an accent at a varying place, and one CRLF in every 5 line ends
+    let seed = 7;
+    const next = (n: number): number => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+    const parts: string[] = [];
+    for (let i = 0; i < 300; i++) {
+      const len = 1 + next(6000);
+      let line = 'x'.repeat(len);
+      if (i % 7 === 3) {
+        const at = next(len);
+        line = `${line.slice(0, at)}${i % 2 ? '\uFF5C' : '\u00e9'}${line.slice(at)}`;
+      }
+      parts.push(line, i % 5 === 0 ? '\r\n' : '\n');
+    }
+    const bytes = Buffer.from(parts.join(''), 'utf8');
+    expect(bytes.length).toBeGreaterThan(400 * 1024);
+    const expected = referenceLines(bytes, 1 << 20);
+    expect(expected).toHaveLength(300);
+    expect((await read([bytes])).lines).toEqual(expected);
+    const chunks: Buffer[] = [];
+    for (let i = 0; i < bytes.length; i += 100_000) chunks.push(bytes.subarray(i, i + 100_000));
+    expect((await read(chunks)).lines).toEqual(expected);
+  });
+
   it('gives the lines of a plain per-line decode for any bytes and any chunking', async () => {
     const text = fc.constantFrom('\n', '\r', '\r\n', '{"k":1}', '\u00e9', '\u2603', '\uD83D\uDE00', '\u0000', '\uFEFF', 'abc', ' ');
     // raw bytes, often not valid UTF-8 (a lone continuation byte, a cut sequence)
