@@ -155,7 +155,7 @@ describe('readLines decodes the lines of a chunk together (same lines as one dec
     expect(lines).toEqual(referenceLines(bytes, 20));
   });
 
-  it('reads 400 KB chunks of mostly ASCII lines with a few non-ASCII ones, at any place', async () => {
+  it('reads 400 KB chunks of ASCII lines, and of mostly ASCII lines with a few non-ASCII ones at any place', async () => {
     // lines of 1..6000 bytes (some longer than the ASCII run decoded at once), every 7th holding
     // a DSML bar or an accent at a varying place, and one CRLF in every 5 line ends
     let seed = 7;
@@ -170,14 +170,17 @@ describe('readLines decodes the lines of a chunk together (same lines as one dec
       }
       parts.push(line, i % 5 === 0 ? '\r\n' : '\n');
     }
-    const bytes = Buffer.from(parts.join(''), 'utf8');
-    expect(bytes.length).toBeGreaterThan(400 * 1024);
-    const expected = referenceLines(bytes, 1 << 20);
-    expect(expected).toHaveLength(300);
-    expect((await read([bytes])).lines).toEqual(expected);
-    const chunks: Buffer[] = [];
-    for (let i = 0; i < bytes.length; i += 100_000) chunks.push(bytes.subarray(i, i + 100_000));
-    expect((await read(chunks)).lines).toEqual(expected);
+    const mixed = Buffer.from(parts.join(''), 'utf8');
+    const ascii = Buffer.from(parts.join('').replace(/[^\x00-\x7f]/g, 'y'), 'utf8');
+    for (const bytes of [mixed, ascii]) {
+      expect(bytes.length).toBeGreaterThan(400 * 1024);
+      const expected = referenceLines(bytes, 1 << 20);
+      expect(expected).toHaveLength(300);
+      expect((await read([bytes])).lines).toEqual(expected);
+      const chunks: Buffer[] = [];
+      for (let i = 0; i < bytes.length; i += 100_000) chunks.push(bytes.subarray(i, i + 100_000));
+      expect((await read(chunks)).lines).toEqual(expected);
+    }
   });
 
   it('gives the lines of a plain per-line decode for any bytes and any chunking', async () => {
