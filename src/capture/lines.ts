@@ -31,6 +31,12 @@ export interface Line {
 export interface LineReaderOptions {
   /** Longest line kept, in bytes; longer lines are reported `tooLong` with empty text. */
   maxLineBytes?: number;
+  /**
+   * Bytes of ASCII text decoded at once ahead of the line being read (default
+   * {@link DEFAULT_DECODE_WINDOW_BYTES}). Only speed depends on it; tests set a few bytes to reach
+   * every window boundary.
+   */
+  decodeWindowBytes?: number;
 }
 
 /** Default cap on one line: 256 MiB. A 100 MB line is read; a larger one is reported and skipped. */
@@ -97,7 +103,7 @@ class PendingLine {
  * the string is an ordinary young object (V8 puts strings over 128 KiB in large-object space,
  * which made a 256 KiB decode ~6x slower per byte), large enough to span many lines.
  */
-const ASCII_WINDOW = 32 * 1024;
+export const DEFAULT_DECODE_WINDOW_BYTES = 32 * 1024;
 
 /**
  * The index of the first byte that is not ASCII in `buf[from..to)`, or `to` when there is none
@@ -138,17 +144,19 @@ class ChunkText {
     private readonly limit: number,
     /** Every byte up to `limit` is ASCII. */
     private readonly ascii: boolean,
+    /** Bytes decoded at once ahead of a line (at least the line). */
+    private readonly window: number,
   ) {
     const nul = buf.indexOf(0, from);
     this.nul = nul >= limit ? -1 : nul;
   }
 
   /** The decoded lines of `buf` from `from` to its last line end, or null when those bytes are not valid UTF-8. */
-  static of(buf: Buffer, from: number): ChunkText | null {
+  static of(buf: Buffer, from: number, window: number): ChunkText | null {
     const limit = Math.max(buf.lastIndexOf(LF), buf.lastIndexOf(CR)) + 1;
     const region = buf.subarray(from, limit);
-    if (isAscii(region)) return new ChunkText(buf, from, limit, true);
-    if (isUtf8(region)) return new ChunkText(buf, from, limit, false);
+    if (isAscii(region)) return new ChunkText(buf, from, limit, true, window);
+    if (isUtf8(region)) return new ChunkText(buf, from, limit, false, window);
     return null;
   }
 
@@ -159,7 +167,7 @@ class ChunkText {
     let text: string;
     if (from >= this.segFrom && end <= this.segTo) text = this.seg.slice(from - this.segFrom, end - this.segFrom);
     else {
-      const window = Math.min(this.limit, Math.max(end, from + ASCII_WINDOW));
+      const window = Math.min(this.limit, Math.max(end, from + this.window));
       const ascii = this.ascii ? window : firstNonAscii(this.buf, from, window);
       if (ascii >= end) {
         this.decode(from, ascii);
@@ -185,7 +193,7 @@ class ChunkText {
  * Reads `input` line by line.
  *
  * @param input a byte stream (a file stream or stdin).
- * @param options `maxLineBytes` (bytes, default {@link DEFAULT_MAX_LINE_BYTES}).
+ * @param options `maxLineBytes` (bytes, default {@link DEFAULT_MAX_LINE_BYTES}); `decodeWindowBytes` (bytes, speed only).
  * @returns an async iterable of {@link Line}; a final line without a terminator is yielded too,
  *   an empty input yields nothing. Lines end at LF, CRLF or a lone CR.
  * @throws whatever the underlying stream emits (e.g. EACCES, EISDIR) on its first read.
@@ -202,12 +210,13 @@ export async function* readLines(input: Readable, options: LineReaderOptions = {
  * nothing.
  *
  * @param input a byte stream (a file stream or stdin).
- * @param options `maxLineBytes` (bytes, default {@link DEFAULT_MAX_LINE_BYTES}).
+ * @param options `maxLineBytes` (bytes, default {@link DEFAULT_MAX_LINE_BYTES}); `decodeWindowBytes` (bytes, speed only).
  * @returns an async iterable of non-empty arrays of {@link Line}.
  * @throws whatever the underlying stream emits (e.g. EACCES, EISDIR).
  */
 export async function* readLineBatches(input: Readable, options: LineReaderOptions = {}): AsyncGenerator<Line[]> {
   const max = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const window = Math.max(1, options.decodeWindowBytes ?? DEFAULT_DECODE_WINDOW_BYTES);
   const pending = new PendingLine(max);
   let lineNo = 0;
   /** The previous chunk ended with CR: an LF opening the next chunk completes that CRLF. */
@@ -240,7 +249,7 @@ export async function* readLineBatches(input: Readable, options: LineReaderOptio
       }
       if (!pending.empty || lineNo === 0 || batch.length === 0) batch.push(pending.finish(buf.subarray(from, end), ++lineNo));
       else {
-        if (text === undefined) text = ChunkText.of(buf, from);
+        if (text === undefined) text = ChunkText.of(buf, from, window);
         batch.push(text ? text.line(from, end, ++lineNo, max) : pending.finish(buf.subarray(from, end), ++lineNo));
       }
       from = end + 1;
