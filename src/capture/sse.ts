@@ -53,7 +53,8 @@ interface DecodedEvent {
  */
 class SseSession {
   private readonly parser;
-  private readonly ready: { msg: EventSourceMessage; line: number }[] = [];
+  /** Events the parser dispatched and not yet read (reassigned, not truncated: cheaper in V8). */
+  private ready: { msg: EventSourceMessage; line: number }[] = [];
   /** Line where the event being framed started (null between events). */
   private startLine: number | null = null;
   private currentLine = 0;
@@ -140,14 +141,15 @@ class SseSession {
 
   /** Reads the events the parser dispatched, appending their output to `out`. */
   private drainInto(out: StreamOutput): void {
-    for (const { msg, line } of this.ready) {
+    const ready = this.ready;
+    this.ready = [];
+    for (const { msg, line } of ready) {
       try {
         mergeOutput(out, this.onMessage(msg, line));
       } catch (e) {
         out.errors.push(this.readError(line, e));
       }
     }
-    this.ready.length = 0;
   }
 
   /** Runs one step; an exception becomes an INVALID_RECORD error at `line` and reading goes on. */
@@ -228,8 +230,15 @@ function pushItems(out: StreamOutput, items: CaptureItem[]): void {
   for (const error of out.errors) items.push({ kind: 'error', error });
 }
 
+/** True for a line that is the field `name`, with a value (`name:...`) or without (`name`). */
+function isField(text: string, name: string): boolean {
+  return text.startsWith(name) && (text.length === name.length || text.charCodeAt(name.length) === 0x3a);
+}
+
 /** A line that is an SSE field the spec defines: `data`, `event`, `id` or `retry`, with or without a value. */
-const SSE_FIELD = /^(?:data|event|id|retry)(?::|$)/;
+function isSseField(text: string): boolean {
+  return isField(text, 'data') || isField(text, 'event') || isField(text, 'id') || isField(text, 'retry');
+}
 
 /** Lines of one event held before they are fed together; more are fed at once (an event that long is rare). */
 const MAX_BLOCK_LINES = 64;
@@ -278,7 +287,7 @@ export class SseLineReader {
     this.first = false;
     const blank = text === '';
     const startsEvent = !blank && !text.startsWith(':');
-    if (startsEvent && !SSE_FIELD.test(text)) {
+    if (startsEvent && !isSseField(text)) {
       if (this.foreign++ === 0) this.firstForeign = l.line;
     }
     this.session.mark(l.line, startsEvent);

@@ -164,6 +164,14 @@ describe('readSseLines framing (synthetic fixtures written from capture-formats.
     expect(lines[159]).toBe('data: {"broken');
   });
 
+  it('tells SSE field lines (with or without a value) from lines that only start like one', async () => {
+    const text = ['data', 'id', 'retry: 5', 'event', 'id:7', 'datax: 1', 'ids', 'retry-after: 1', ': comment', 'data: [DONE]', ''].join('\n');
+    const items = await collect(readSseLines(linesOf(`${text}\n`), { file: 'x.sse', advertised: null }));
+    expect(items.map((i) => (i.kind === 'error' ? [i.error.line, i.error.code, i.error.message.split(' (')[0]] : i.kind))).toEqual([
+      [6, 'INVALID_RECORD', '3 lines are not SSE field lines'],
+    ]);
+  });
+
   it('counts lines that are no SSE field however many come before a blank line', async () => {
     const text = `${Array.from({ length: 200 }, (_, i) => `{"n":${i}}`).join('\n')}\ndata: {"id":"c8","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"z"},"finish_reason":"stop"}]}\n\n`;
     const items = await collect(readSseLines(linesOf(text), { file: 'x.sse', advertised: null }));
