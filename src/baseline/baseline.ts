@@ -87,24 +87,71 @@ export function parseBaseline(text: string, name: string): Baseline {
 }
 
 /**
+ * The open entries of one fingerprint, in the baseline file's order. Taking the first open entry
+ * recorded for a file, or else the first open entry, costs O(1) amortised: entries are only ever
+ * used up, so a pointer per file and one overall move forward past used ones. (A list searched and
+ * spliced per finding cost O(entries) each, and a baseline may repeat one fingerprint many times.)
+ */
+class EntryQueue {
+  private readonly entries: BaselineEntry[] = [];
+  private readonly used: boolean[] = [];
+  /** Per file: the indices of its entries (ascending) and how many of them are known used. */
+  private readonly byFile = new Map<string, { indices: number[]; next: number }>();
+  /** No open entry has a smaller index. */
+  private head = 0;
+  private open = 0;
+
+  add(e: BaselineEntry): void {
+    const i = this.entries.push(e) - 1;
+    this.used.push(false);
+    this.open++;
+    const q = this.byFile.get(e.file);
+    if (q) q.indices.push(i);
+    else this.byFile.set(e.file, { indices: [i], next: 0 });
+  }
+
+  /** Uses up the first open entry recorded for `file`, else the first open entry; null when none is open. */
+  take(file: string): BaselineEntry | null {
+    if (this.open === 0) return null;
+    let i = -1;
+    const q = this.byFile.get(file);
+    if (q) {
+      while (q.next < q.indices.length && this.used[q.indices[q.next]!]) q.next++;
+      if (q.next < q.indices.length) i = q.indices[q.next++]!;
+    }
+    if (i < 0) {
+      while (this.used[this.head]) this.head++;
+      i = this.head;
+    }
+    this.used[i] = true;
+    this.open--;
+    return this.entries[i]!;
+  }
+
+  /** The open entries, in the baseline file's order. */
+  remaining(): BaselineEntry[] {
+    return this.entries.filter((_, i) => !this.used[i]);
+  }
+}
+
+/**
  * Matches findings against a baseline. Each entry suppresses one finding with its fingerprint
  * (so two identical findings need two entries); among entries with the same fingerprint, one
- * recorded for the same file is used first. Entries left at the end are stale: their finding is
- * gone (fixed, or its capture no longer scanned).
+ * recorded for the same file is used first, else the first in the baseline file. Entries left at
+ * the end are stale: their finding is gone (fixed, or its capture no longer scanned).
  */
 export class BaselineMatcher {
-  private readonly open = new Map<string, BaselineEntry[]>();
+  private readonly open = new Map<string, EntryQueue>();
+  private readonly justification: string;
   private matchedCount = 0;
 
   /** @param name the baseline file name, used as the suppression's justification. */
-  constructor(
-    baseline: Baseline,
-    private readonly name: string,
-  ) {
+  constructor(baseline: Baseline, name: string) {
+    this.justification = `in baseline ${name}`;
     for (const e of baseline.entries) {
-      const list = this.open.get(e.fingerprint);
-      if (list) list.push(e);
-      else this.open.set(e.fingerprint, [e]);
+      let queue = this.open.get(e.fingerprint);
+      if (!queue) this.open.set(e.fingerprint, (queue = new EntryQueue()));
+      queue.add(e);
     }
   }
 
@@ -116,12 +163,9 @@ export class BaselineMatcher {
    */
   apply(f: Finding, file: string): boolean {
     if (f.suppressed) return false;
-    const list = this.open.get(f.fingerprint);
-    if (!list?.length) return false;
-    const i = Math.max(0, list.findIndex((e) => e.file === file));
-    list.splice(i, 1);
+    if (!this.open.get(f.fingerprint)?.take(file)) return false;
     this.matchedCount++;
-    const s: Suppression = { kind: 'baseline', justification: `in baseline ${this.name}` };
+    const s: Suppression = { kind: 'baseline', justification: this.justification };
     f.suppressed = s;
     return true;
   }
@@ -137,6 +181,9 @@ export class BaselineMatcher {
    */
   stale(scanned?: (file: string) => boolean): BaselineEntry[] {
     // an entry for a capture this scan did not read is not stale: it was not checked
-    return [...this.open.values()].flat().filter((e) => !scanned || e.file === '' || scanned(e.file)).sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.rule_id.localeCompare(b.rule_id));
+    return [...this.open.values()]
+      .flatMap((q) => q.remaining())
+      .filter((e) => !scanned || e.file === '' || scanned(e.file))
+      .sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.rule_id.localeCompare(b.rule_id));
   }
 }

@@ -109,8 +109,10 @@ class UnknownGate {
 
   /** Items to yield after one record was read. */
   step(step: RecordStep, line: number, value: unknown): CaptureItem[] {
-    const items = [...step.replies.map((reply): CaptureItem => ({ kind: 'reply', reply })), ...step.errors.map(errorItem)];
-    items.sort((a, b) => lineOf(a) - lineOf(b));
+    const items: CaptureItem[] = [];
+    for (const reply of step.replies) items.push({ kind: 'reply', reply });
+    for (const error of step.errors) items.push(errorItem(error));
+    if (items.length > 1) items.sort(byLine);
     if (step.status === 'unknown') {
       const shape = describeShape(value);
       if (!this.holding) return errorItems(this.unknown.report(line, unknownMessage(shape)));
@@ -161,7 +163,7 @@ class UnknownGate {
     this.unknown.skip(this.unknownCount - this.heldUnknown.length, this.firstUnlisted, this.lastUnlisted);
     this.held = [];
     this.heldUnknown = [];
-    return out.sort((a, b) => lineOf(a) - lineOf(b));
+    return out.sort(byLine);
   }
 }
 
@@ -181,6 +183,9 @@ function tooDeepErrors(reply: Reply): CaptureError[] {
     ),
   );
 }
+
+/** Orders items by line (a stable sort keeps the order of items on one line). */
+const byLine = (a: CaptureItem, b: CaptureItem): number => lineOf(a) - lineOf(b);
 
 function lineOf(item: CaptureItem): number {
   if (item.kind === 'reply') return item.reply.source.line;
@@ -252,7 +257,7 @@ export async function* readCaptureBatches(file: string, input: Readable, options
       const out: CaptureItem[] = [];
       for (const item of batch) {
         out.push(tally.count(item));
-        if (item.kind === 'reply') for (const e of tooDeepErrors(item.reply)) out.push(tally.count(errorItem(e)));
+        if (item.kind === 'reply' && item.reply.toolCalls.length > 0) for (const e of tooDeepErrors(item.reply)) out.push(tally.count(errorItem(e)));
       }
       if (out.length > 0) yield out;
     }
@@ -388,13 +393,13 @@ async function* readItemBatches(file: string, input: Readable, options: ReadOpti
     const reader = new RecordReader(file, forced);
     const gate = new UnknownGate(file);
     const take = (r: RecordOrError, out: CaptureItem[]): void => {
-      if ('error' in r) {
-        out.push(...gate.pass([errorItem(r.error)]));
-      } else {
-        const step = reader.push(r.value, r.line);
-        if (step.format) tally.formats.add(step.format);
-        out.push(...gate.step(step, r.line, r.value));
-      }
+      const items = 'error' in r ? gate.pass([errorItem(r.error)]) : readRecord(r.value, r.line);
+      for (const item of items) out.push(item);
+    };
+    const readRecord = (value: unknown, line: number): CaptureItem[] => {
+      const step = reader.push(value, line);
+      if (step.format) tally.formats.add(step.format);
+      return gate.step(step, line, value);
     };
     if (layout === 'jsonl') {
       const preParsed = parsed ? { line: first.line, value: parsed.value } : undefined;

@@ -70,12 +70,18 @@ function forcedKind(format: CaptureFormat, v: unknown): RecordKind {
 /** Concatenates outputs in the given order (earlier closes first, then the record's own output). */
 function ordered(parts: RecordOutput[]): RecordOutput {
   const out: RecordOutput = { replies: [], errors: [] };
-  for (const p of parts) {
-    out.replies.push(...p.replies);
-    out.errors.push(...p.errors);
-  }
+  for (const p of parts) append(out, p);
   return out;
 }
+
+/** Appends the replies and the errors of `more` to those of `into`. */
+function append(into: RecordOutput, more: RecordOutput): void {
+  for (const reply of more.replies) into.replies.push(reply);
+  for (const error of more.errors) into.errors.push(error);
+}
+
+/** What is open across records: the readers {@link RecordReader} closes when a record of another kind comes. */
+type OpenReader = 'claude' | 'codex' | 'stream';
 
 /**
  * Reads the JSON records of one file. Not thread-safe; one instance per file.
@@ -166,47 +172,54 @@ export class RecordReader {
 
   private dispatch(kind: RecordKind, value: unknown, line: number): RecordStep {
     const ctx = (format: CaptureFormat): RecordContext => ({ file: this.file, line, format, advertised: null });
-    const step = (format: CaptureFormat | null, ...outs: RecordOutput[]): RecordStep => ({
-      ...ordered(outs),
-      format,
-      status: 'read',
-    });
     switch (kind.kind) {
       case 'codex-rollout': {
-        const before = [this.closeClaude(), this.closeStream()];
+        const before = this.closeOthers('codex');
         this.codex ??= new CodexReader(this.file);
-        return step('codex-rollout', ...before, this.codex.push(value as JsonObject, line));
+        return readStep('codex-rollout', before, this.codex.push(value as JsonObject, line));
       }
       case 'claude-code': {
-        const before = [this.closeCodex(), this.closeStream()];
+        const before = this.closeOthers('claude');
         this.claude ??= new ClaudeCodeReader(this.file);
-        return step('claude-code', ...before, this.claude.push(value as JsonObject, line));
+        return readStep('claude-code', before, this.claude.push(value as JsonObject, line));
       }
       case 'stream-event': {
-        const before = [this.closeClaude(), this.closeCodex()];
-        if (this.stream && this.stream.api !== kind.api) before.push(this.closeStream());
+        let before = this.closeOthers('stream');
+        if (this.stream && this.stream.api !== kind.api) append((before ??= { replies: [], errors: [] }), this.closeStream());
         const format = CHUNKS_FORMAT[kind.api];
         this.stream ??= { api: kind.api, acc: createStreamAccumulator(kind.api, { file: this.file, format, advertised: null }) };
-        return step(format, ...before, this.stream.acc.push(value, undefined, line));
+        return readStep(format, before, this.stream.acc.push(value, undefined, line));
       }
       case 'api-error': {
         // an error payload inside a chunks file belongs to the open stream
-        if (this.stream) return step(CHUNKS_FORMAT[this.stream.api], this.stream.acc.push(value, undefined, line));
-        return step(null, apiErrorOutput(value as JsonObject, { file: this.file, line }));
+        if (this.stream) return readStep(CHUNKS_FORMAT[this.stream.api], null, this.stream.acc.push(value, undefined, line));
+        return readStep(null, null, apiErrorOutput(value as JsonObject, { file: this.file, line }));
       }
       case 'skip':
         return { replies: [], errors: [], format: null, status: 'read' };
       case 'unknown':
         return { replies: [], errors: [], format: null, status: 'unknown' };
       default: {
-        const before = [this.closeClaude(), this.closeCodex(), this.closeStream()];
+        const before = this.closeOthers(null);
         const record = value as JsonObject;
-        if (kind.kind === 'pair-log') return step('pair-log', ...before, readPairLog(record, ctx('pair-log')));
-        if (kind.kind === 'guard-reply') return step('guard-reply', ...before, readGuardReply(record, ctx('guard-reply')));
+        if (kind.kind === 'pair-log') return readStep('pair-log', before, readPairLog(record, ctx('pair-log')));
+        if (kind.kind === 'guard-reply') return readStep('guard-reply', before, readGuardReply(record, ctx('guard-reply')));
         // with a forced API format the record may fail the strict sniffer; it is read by the forced shape
-        return step(kind.format, ...before, readApiBody(kind.format, record, ctx(kind.format)));
+        return readStep(kind.format, before, readApiBody(kind.format, record, ctx(kind.format)));
       }
     }
+  }
+
+  /**
+   * Closes the open readers other than `keep` (Claude Code group, Codex run, stream, in that
+   * order) and returns what they completed, or null when none was open.
+   */
+  private closeOthers(keep: OpenReader | null): RecordOutput | null {
+    let out: RecordOutput | null = null;
+    if (keep !== 'claude' && this.claude) append((out ??= { replies: [], errors: [] }), this.closeClaude());
+    if (keep !== 'codex' && this.codex) append((out ??= { replies: [], errors: [] }), this.closeCodex());
+    if (keep !== 'stream' && this.stream) append((out ??= { replies: [], errors: [] }), this.closeStream());
+    return out;
   }
 
   private closeClaude(): RecordOutput {
@@ -226,6 +239,13 @@ export class RecordReader {
     this.stream = null;
     return out;
   }
+}
+
+/** The step of a record read as `format`: what closing others gave (`before`, if any), then the record's own output. */
+function readStep(format: CaptureFormat | null, before: RecordOutput | null, own: RecordOutput): RecordStep {
+  if (before === null) return { replies: own.replies, errors: own.errors, format, status: 'read' };
+  append(before, own);
+  return { replies: before.replies, errors: before.errors, format, status: 'read' };
 }
 
 /** The message of a thrown value (a stack overflow is a RangeError with a message). */

@@ -11,7 +11,7 @@
  * never clash with the `guard/` ids.
  */
 
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import type { FailOn } from '../config/load.js';
 import type { RuleHit } from '../inspection/types.js';
 import { QUOTATION_REASONS, type ReasonCode } from '../recovery/types.js';
@@ -59,8 +59,14 @@ export const LEAK_REFUSED_PREFIX = 'guard/leak-refused/';
 /** Rule id of recovered leaks. */
 export const LEAK_RECOVERED_RULE = 'guard/leak-recovered';
 
+/** One-shot SHA-256 where Node has it (20.12+, 21.7+): no Hash object per fingerprint. */
+const oneShotHash = typeof crypto.hash === 'function' ? crypto.hash : null;
+
+/** The first 32 hex digits of the SHA-256 of the parts joined by NUL (UTF-8). */
 function sha(parts: string[]): string {
-  return createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32);
+  const text = parts.join('\u0000');
+  const hex = oneShotHash ? oneShotHash('sha256', text, 'hex') : crypto.createHash('sha256').update(text).digest('hex');
+  return hex.slice(0, 32);
 }
 
 /** JSON with object keys sorted, so key order in a capture does not change a fingerprint. */
@@ -127,10 +133,18 @@ function hitLevel(hit: RuleHit): FindingLevel {
  */
 export function findingsOf(v: ReplyVerdict): Finding[] {
   const out: Finding[] = [];
-  const calls = callsOf(v);
-  for (const hit of v.inspection.hits) {
+  const hits = v.inspection.hits;
+  const calls = hits.length ? callsOf(v) : [];
+  // hits on one call come together: its identity is canonicalised once
+  let lastCall: CallRef | null = null;
+  let lastIdentity = '';
+  for (const hit of hits) {
     const { call, rawExcerpt } = locateHit(hit, calls);
-    const identity = call ? callIdentity(call) : `${hit.tool.trim().toLowerCase()}\u0000excerpt\u0000${hit.excerpt}`;
+    if (call && call !== lastCall) {
+      lastCall = call;
+      lastIdentity = callIdentity(call);
+    }
+    const identity = call ? lastIdentity : `${hit.tool.trim().toLowerCase()}\u0000excerpt\u0000${hit.excerpt}`;
     out.push({
       kind: 'rule-hit',
       ruleId: hit.rule,

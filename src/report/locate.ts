@@ -54,6 +54,30 @@ export function maskedExcerptPattern(masked: string): RegExp {
   return new RegExp(body);
 }
 
+/** How many excerpt patterns {@link excerptPattern} keeps; the cache is emptied when full. */
+const PATTERN_CACHE_SIZE = 1024;
+const patternCache = new Map<string, RegExp | null>();
+
+/**
+ * {@link maskedExcerptPattern} of a masked excerpt, or null when it cannot be compiled, built once
+ * per distinct excerpt: a scan sees the same few excerpts (one rule, one command shape) over and
+ * over. The patterns have no `g` or `y` flag, so `exec` keeps no state in them and sharing one
+ * between hits cannot change a match. At most {@link PATTERN_CACHE_SIZE} entries of at most
+ * MAX_EXCERPT characters each.
+ */
+function excerptPattern(masked: string): RegExp | null {
+  let pattern = patternCache.get(masked);
+  if (pattern !== undefined) return pattern;
+  try {
+    pattern = maskedExcerptPattern(masked);
+  } catch {
+    pattern = null;
+  }
+  if (patternCache.size >= PATTERN_CACHE_SIZE) patternCache.clear();
+  patternCache.set(masked, pattern);
+  return pattern;
+}
+
 /** Every string a call's arguments hold (leaves, and string arrays joined by spaces), then the raw argument text. */
 function textsOf(call: CallRef): string[] {
   const out: string[] = [];
@@ -87,12 +111,7 @@ export interface LocatedHit {
  */
 export function locateHit(hit: RuleHit, calls: readonly CallRef[]): LocatedHit {
   const candidates = calls.filter((c) => c.name === hit.tool && (c.id ?? null) === hit.callId);
-  let pattern: RegExp | null = null;
-  try {
-    pattern = hit.excerpt ? maskedExcerptPattern(hit.excerpt) : null;
-  } catch {
-    pattern = null;
-  }
+  const pattern = hit.excerpt ? excerptPattern(hit.excerpt) : null;
   for (const call of candidates) {
     if (!pattern) break;
     for (const text of textsOf(call)) {

@@ -3,6 +3,7 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BaselineError, BaselineMatcher, parseBaseline, serializeBaseline } from '../../src/baseline/baseline.js';
 import type { Finding } from '../../src/report/findings.js';
@@ -188,5 +189,37 @@ describe('baseline file format', () => {
     expect(m.apply(finding(fp), 'z.jsonl')).toBe(true);
     expect(m.apply(finding(fp), 'z.jsonl')).toBe(false);
     expect(m.matched).toBe(2);
+  });
+
+  it('uses entries up exactly as searching the open list of a fingerprint would (same file first, else the first left)', () => {
+    const fps = ['a', 'b', 'c'].map((c) => c.repeat(32));
+    const files = ['a.jsonl', 'b.jsonl', 'c.jsonl', ''];
+    const entry = fc.record({ fingerprint: fc.constantFrom(...fps), rule_id: fc.constantFrom('r1', 'r2'), file: fc.constantFrom(...files), line: fc.nat(5) });
+    const step = fc.record({ fingerprint: fc.constantFrom(...fps), file: fc.constantFrom(...files), inline: fc.boolean() });
+    fc.assert(
+      fc.property(fc.array(entry, { maxLength: 30 }), fc.array(step, { maxLength: 40 }), (entries, steps) => {
+        // the model: one list per fingerprint in file order, searched and spliced
+        const open = new Map<string, typeof entries>();
+        for (const e of entries) open.set(e.fingerprint, [...(open.get(e.fingerprint) ?? []), e]);
+        const m = new BaselineMatcher({ version: 1, tool: 'guard', entries }, 'b.json');
+        let matched = 0;
+        for (const s of steps) {
+          const f = finding(s.fingerprint);
+          if (s.inline) f.suppressed = { kind: 'inline', justification: 'ok' };
+          const list = open.get(s.fingerprint) ?? [];
+          const expected = !s.inline && list.length > 0;
+          if (expected) {
+            list.splice(Math.max(0, list.findIndex((e) => e.file === s.file)), 1);
+            matched++;
+          }
+          expect(m.apply(f, s.file)).toBe(expected);
+          if (expected) expect(f.suppressed).toEqual({ kind: 'baseline', justification: 'in baseline b.json' });
+          const left = [...open.values()].flat().sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.rule_id.localeCompare(b.rule_id));
+          expect(m.stale()).toEqual(left);
+        }
+        expect(m.matched).toBe(matched);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

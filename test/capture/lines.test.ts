@@ -1,12 +1,14 @@
 import { Readable } from 'node:stream';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readLines, type Line } from '../../src/capture/lines.js';
 
 /** Reads `chunks` (strings are UTF-8) and returns [line number, text] pairs plus the raw Lines. */
-async function read(chunks: (string | Buffer)[], maxLineBytes?: number): Promise<{ pairs: [number, string][]; lines: Line[] }> {
+async function read(chunks: (string | Buffer)[], maxLineBytes?: number, decodeWindowBytes?: number): Promise<{ pairs: [number, string][]; lines: Line[] }> {
   const lines: Line[] = [];
   const input = Readable.from(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c, 'utf8') : c)));
-  for await (const l of readLines(input, maxLineBytes === undefined ? {} : { maxLineBytes })) lines.push(l);
+  const options = { ...(maxLineBytes === undefined ? {} : { maxLineBytes }), ...(decodeWindowBytes === undefined ? {} : { decodeWindowBytes }) };
+  for await (const l of readLines(input, options)) lines.push(l);
   return { pairs: lines.map((l) => [l.line, l.text]), lines };
 }
 
@@ -87,5 +89,131 @@ describe('readLines line terminators (LF, CRLF, lone CR)', () => {
       [1, true, 20, ''],
       [2, false, 5, 'short'],
     ]);
+  });
+});
+
+/** The plain rules, one line at a time: what readLines must give for `bytes` however it is chunked. */
+function referenceLines(bytes: Buffer, max: number): Line[] {
+  const out: Line[] = [];
+  const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  const lenient = new TextDecoder('utf-8', { ignoreBOM: true });
+  let start = 0;
+  const emit = (end: number): void => {
+    let body = bytes.subarray(start, end);
+    const line = out.length + 1;
+    // the cap applies to the raw line, a BOM on line 1 included
+    if (body.length > max) {
+      out.push({ line, text: '', bytes: body.length, invalidUtf8: false, tooLong: true, hasNul: false });
+      return;
+    }
+    if (line === 1 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) body = body.subarray(3);
+    let text: string;
+    let invalidUtf8 = false;
+    try {
+      text = strict.decode(body);
+    } catch {
+      text = lenient.decode(body);
+      invalidUtf8 = true;
+    }
+    out.push({ line, text, bytes: body.length, invalidUtf8, tooLong: false, hasNul: body.includes(0) });
+  };
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i] !== 0x0a && bytes[i] !== 0x0d) continue;
+    emit(i);
+    if (bytes[i] === 0x0d && bytes[i + 1] === 0x0a) i++;
+    start = i + 1;
+  }
+  if (start < bytes.length) emit(bytes.length);
+  return out;
+}
+
+describe('readLines decodes the lines of a chunk together (same lines as one decode per line)', () => {
+  it('reads a chunk mixing ASCII, multi-byte text, CRLF, NUL, an over-long line and invalid UTF-8', async () => {
+    // first chunk: valid UTF-8 lines (decoded together); second: an invalid line (decoded alone), then valid ones
+    const valid = Buffer.concat([
+      Buffer.from('first\n{"a":"\u00e9t\u00e9"}\r\nplain\r{"b":"\u2603"}\n', 'utf8'),
+      Buffer.from([0x78, 0x00, 0x79, 0x0a]), // x NUL y
+      Buffer.from(`${'z'.repeat(30)}\nafter\n`, 'utf8'),
+    ]);
+    const invalid = Buffer.concat([
+      Buffer.from([0x61, 0xff, 0x62, 0x0d, 0x0a]), // a, an invalid byte, b, CRLF
+      Buffer.from('\u00fcber\nlast', 'utf8'),
+    ]);
+    const bytes = Buffer.concat([valid, invalid]);
+    const { lines } = await read([valid, invalid], 20);
+    expect(lines.map((l) => [l.line, l.text, l.bytes, l.invalidUtf8, l.tooLong, l.hasNul])).toEqual([
+      [1, 'first', 5, false, false, false],
+      [2, '{"a":"\u00e9t\u00e9"}', 13, false, false, false],
+      [3, 'plain', 5, false, false, false],
+      [4, '{"b":"\u2603"}', 11, false, false, false],
+      [5, 'x\u0000y', 3, false, false, true],
+      [6, '', 30, false, true, false],
+      [7, 'after', 5, false, false, false],
+      [8, 'a\uFFFDb', 3, true, false, false],
+      [9, '\u00fcber', 5, false, false, false],
+      [10, 'last', 4, false, false, false],
+    ]);
+    expect(lines).toEqual(referenceLines(bytes, 20));
+  });
+
+  it('reads 400 KB chunks of ASCII lines, and of mostly ASCII lines with a few non-ASCII ones at any place', async () => {
+    // lines of 1..6000 bytes (some longer than the ASCII run decoded at once), every 7th holding
+    // a DSML bar or an accent at a varying place, and one CRLF in every 5 line ends
+    let seed = 7;
+    const next = (n: number): number => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+    const parts: string[] = [];
+    for (let i = 0; i < 300; i++) {
+      const len = 1 + next(6000);
+      let line = 'x'.repeat(len);
+      if (i % 7 === 3) {
+        const at = next(len);
+        line = `${line.slice(0, at)}${i % 2 ? '\uFF5C' : '\u00e9'}${line.slice(at)}`;
+      }
+      parts.push(line, i % 5 === 0 ? '\r\n' : '\n');
+    }
+    const mixed = Buffer.from(parts.join(''), 'utf8');
+    const ascii = Buffer.from(parts.join('').replace(/[^\x00-\x7f]/g, 'y'), 'utf8');
+    for (const bytes of [mixed, ascii]) {
+      expect(bytes.length).toBeGreaterThan(400 * 1024);
+      const expected = referenceLines(bytes, 1 << 20);
+      expect(expected).toHaveLength(300);
+      expect((await read([bytes])).lines).toEqual(expected);
+      for (const window of [1, 5, 4096]) expect((await read([bytes], undefined, window)).lines).toEqual(expected);
+      const chunks: Buffer[] = [];
+      for (let i = 0; i < bytes.length; i += 100_000) chunks.push(bytes.subarray(i, i + 100_000));
+      expect((await read(chunks)).lines).toEqual(expected);
+    }
+  });
+
+  it('gives the lines of a plain per-line decode for any bytes and any chunking', async () => {
+    const ascii = fc.constantFrom('\n', '\r', '\r\n', '{"k":1}', '\u0000', 'abc', 'de', ' ');
+    const other = fc.constantFrom('\u00e9', '\u2603', '\uD83D\uDE00', '\uFEFF');
+    // raw bytes, often not valid UTF-8 (a lone continuation byte, a cut sequence)
+    const raw = fc.uint8Array({ minLength: 1, maxLength: 3 }).map((a) => Buffer.from(a));
+    // mostly ASCII, as captures are; invalid bytes rare enough that many inputs have none
+    const piece = fc.oneof(
+      { arbitrary: ascii.map((t) => Buffer.from(t, 'utf8')), weight: 30 },
+      { arbitrary: other.map((t) => Buffer.from(t, 'utf8')), weight: 3 },
+      { arbitrary: raw, weight: 1 },
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(piece, { maxLength: 60 }),
+        fc.integer({ min: 1, max: 16 }),
+        fc.integer({ min: 2, max: 12 }),
+        fc.integer({ min: 1, max: 12 }),
+        async (parts, size, max, window) => {
+          const bytes = Buffer.concat(parts);
+          const chunks: Buffer[] = [];
+          for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.subarray(i, i + size));
+          const expected = referenceLines(bytes, max);
+          expect((await read(chunks, max)).lines).toEqual(expected);
+          expect((await read([bytes], max)).lines).toEqual(expected);
+          // ASCII decoded a few bytes at a time: every window boundary falls inside or at the end of a line
+          expect((await read([bytes], max, window)).lines).toEqual(expected);
+        },
+      ),
+      { numRuns: 400 },
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { BLOCK_SEPARATOR } from '../../src/capture/bodies/anthropic.js';
 import { readFixture, readText } from './read-helpers.js';
 
 describe('Claude Code sessions', () => {
@@ -74,6 +75,24 @@ describe('Claude Code sessions', () => {
       [1, 'Once.', []],
       [3, '', ['t9']],
     ]);
+  });
+
+  it('drops a block only when its JSON repeats one seen under the same message id (key order and extra fields count)', async () => {
+    const line = (uuid: string, blocks: object[]) =>
+      JSON.stringify({ type: 'assistant', sessionId: 's', uuid, message: { id: 'msg_d', role: 'assistant', content: blocks } });
+    const quoted = 'say "hi"\nthen\u2028go';
+    const r = await readText(
+      [
+        line('a', [{ type: 'text', text: 'A' }, { type: 'text', text: quoted }]),
+        line('b', [{ type: 'text', text: 'A' }]), // the same block again: dropped
+        line('c', [{ text: 'A', type: 'text' }]), // same fields, other order: another JSON, kept
+        line('d', [{ type: 'text', text: 'A', citations: [] }]), // an extra field: kept
+        line('e', [{ type: 'text', text: quoted }, { type: 'text', text: 'B' }]), // the escaped text again: dropped
+      ].join('\n'),
+    );
+    expect(r.errors).toEqual([]);
+    expect(r.replies).toHaveLength(1);
+    expect(r.replies[0]!.text).toBe(['A', quoted, 'A', 'A', 'B'].join(BLOCK_SEPARATOR));
   });
 });
 

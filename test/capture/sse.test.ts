@@ -143,6 +143,44 @@ describe('readSseLines framing (synthetic fixtures written from capture-formats.
     expect(items).toHaveLength(1);
     expect(items[0]).toMatchObject({ kind: 'reply', reply: { id: 'c2', text: 'x', source: { line: 3 } } });
   });
+
+  it('frames an event longer than the lines held before feeding (150 data lines, comments between) at its first line', async () => {
+    // one Chat chunk whose JSON is spread over 150 `data:` lines (joined with '\n', still JSON), then a normal one
+    const head = '{"id":"c9","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"long "},"finish_reason":null}],"pad":[';
+    const lines = [': keep-alive', 'event: chunk'];
+    for (let i = 0; i < 150; i++) {
+      lines.push(`data: ${i === 0 ? head : ''}${i}${i === 149 ? ']}' : ','}`);
+      if (i % 40 === 39) lines.push(': comment inside the event');
+    }
+    lines.push('', '', 'data: {"id":"c9","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"end"},"finish_reason":"stop"}]}', '');
+    lines.push('data: {"broken', '', 'data: [DONE]', '');
+    const items = await collect(readSseLines(linesOf(lines.join('\n')), { file: 'x.sse', advertised: null }));
+    const summary = items.map((i) => (i.kind === 'reply' ? ['reply', i.reply.source.line, i.reply.text] : ['error', i.kind === 'error' ? i.error.line : 0, i.kind === 'error' ? i.error.code : '']));
+    // lines: 2 before the data, 150 data + 3 comments, 2 blank, the second chunk, a blank, then the broken one
+    expect(summary).toEqual([
+      ['error', 160, 'INVALID_JSON'],
+      ['reply', 2, 'long end'],
+    ]);
+    expect(lines[159]).toBe('data: {"broken');
+  });
+
+  it('tells SSE field lines (with or without a value) from lines that only start like one', async () => {
+    const text = ['data', 'id', 'retry: 5', 'event', 'id:7', 'datax: 1', 'ids', 'retry-after: 1', ': comment', 'data: [DONE]', ''].join('\n');
+    const items = await collect(readSseLines(linesOf(`${text}\n`), { file: 'x.sse', advertised: null }));
+    expect(items.map((i) => (i.kind === 'error' ? [i.error.line, i.error.code, i.error.message.split(' (')[0]] : i.kind))).toEqual([
+      [6, 'INVALID_RECORD', '3 lines are not SSE field lines'],
+    ]);
+  });
+
+  it('counts lines that are no SSE field however many come before a blank line', async () => {
+    const text = `${Array.from({ length: 200 }, (_, i) => `{"n":${i}}`).join('\n')}\ndata: {"id":"c8","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"z"},"finish_reason":"stop"}]}\n\n`;
+    const items = await collect(readSseLines(linesOf(text), { file: 'x.sse', advertised: null }));
+    // the ignored lines are part of the event the blank line ends, so it starts at line 1
+    expect(items.map((i) => (i.kind === 'reply' ? ['reply', i.reply.source.line, i.reply.text] : ['error', i.kind === 'error' ? i.error.line : 0, i.kind === 'error' ? i.error.message : '']))).toEqual([
+      ['reply', 1, 'z'],
+      ['error', 1, '200 lines are not SSE field lines (data, event, id, retry), the first here; ignored, so what they hold was not judged'],
+    ]);
+  });
 });
 
 describe('parseSseText (an SSE body held in a string)', () => {

@@ -57,13 +57,31 @@ interface Group {
   added: number;
 }
 
-/** A key identifying a content block for de-duplication (tool blocks by id, others by content hash). */
+/**
+ * A key identifying a content block for de-duplication: tool blocks by `type:id`; a plain text
+ * block (exactly `type` then `text`, what Claude Code writes) by `T` + the SHA-1 of its text;
+ * any other block by the SHA-1 of its JSON. Two blocks get the same key when their JSON is the
+ * same: a plain text block's JSON is fixed by its text, so hashing the text alone skips
+ * serialising it. The three kinds cannot collide: id keys hold a `:`, hash keys do not, and only
+ * text keys are 41 characters long.
+ */
 function blockKey(block: unknown): string {
   if (isObject(block)) {
     const id = str(block['id']);
     if (id) return `${String(block['type'])}:${id}`;
+    if (isPlainTextBlock(block)) return `T${createHash('sha1').update(block.text).digest('hex')}`;
   }
   return createHash('sha1').update(JSON.stringify(block) ?? '').digest('hex');
+}
+
+/** True for `{"type":"text","text":"..."}` with exactly those keys in that order (its JSON is then fixed by `text`). */
+function isPlainTextBlock(block: JsonObject): block is { type: 'text'; text: string } {
+  let n = 0;
+  for (const key in block) {
+    if (n === 2 || key !== (n === 0 ? 'type' : 'text')) return false;
+    n++;
+  }
+  return n === 2 && block['type'] === 'text' && typeof block['text'] === 'string';
 }
 
 /**
