@@ -231,10 +231,9 @@ export async function* readLineBatches(input: Readable, options: LineReaderOptio
       skipLf = false;
       if (buf[0] === LF) from = 1;
     }
-    // The first line end completes the line pending from earlier chunks (and line 1 may open
-    // with a BOM): that line is decoded on its own. The lines after it lie wholly in this chunk
-    // and are decoded together (ChunkText), falling back to one decode per line when the bytes
-    // are not valid UTF-8.
+    // The chunk's first line end completes the line pending from earlier chunks (and line 1 may
+    // open with a BOM): that line is decoded on its own. The lines after it lie wholly in this
+    // chunk and are decoded together (ChunkText), or one by one when the bytes are not valid UTF-8.
     let text: ChunkText | null | undefined; // built at the second line end; null: not valid UTF-8
     // next LF / CR at or after `from`, each searched again only once passed (-1: none left)
     let lf = buf.indexOf(LF, from);
@@ -247,7 +246,7 @@ export async function* readLineBatches(input: Readable, options: LineReaderOptio
         pending.add(buf.subarray(from));
         break;
       }
-      if (!pending.empty || lineNo === 0 || batch.length === 0) batch.push(pending.finish(buf.subarray(from, end), ++lineNo));
+      if (batch.length === 0) batch.push(pending.finish(buf.subarray(from, end), ++lineNo));
       else {
         if (text === undefined) text = ChunkText.of(buf, from, window);
         batch.push(text ? text.line(from, end, ++lineNo, max) : pending.finish(buf.subarray(from, end), ++lineNo));
