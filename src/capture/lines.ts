@@ -105,22 +105,8 @@ class PendingLine {
  */
 export const DEFAULT_DECODE_WINDOW_BYTES = 32 * 1024;
 
-/**
- * The index of the first byte that is not ASCII in `buf[from..to)`, or `to` when there is none
- * (`isAscii` on halves: a few fast passes instead of a JavaScript loop over every byte).
- */
-function firstNonAscii(buf: Buffer, from: number, to: number): number {
-  if (isAscii(buf.subarray(from, to))) return to;
-  let lo = from;
-  let hi = to; // [from, lo) is ASCII; [lo, hi) holds a byte that is not
-  while (hi - lo > 64) {
-    const mid = lo + ((hi - lo) >>> 1);
-    if (isAscii(buf.subarray(lo, mid))) lo = mid;
-    else hi = mid;
-  }
-  while (buf[lo]! < 0x80) lo++;
-  return lo;
-}
+/** The smallest window checked ahead of an ASCII line in a chunk that is not all ASCII. */
+const MIN_WINDOW_BYTES = 1024;
 
 /**
  * The complete lines of one chunk from a given byte offset to its last line end, decoded with
@@ -128,6 +114,9 @@ function firstNonAscii(buf: Buffer, from: number, to: number): number {
  * bytes are valid UTF-8 (`isUtf8`), so each line's text is what a strict per-line decode gives.
  * Runs of ASCII bytes (nearly all of a capture) are decoded a window at a time as Latin-1, one
  * char per byte, and each line is a slice of that; a line holding other bytes is decoded alone.
+ * When the chunk is not all ASCII, the window ahead of an ASCII line is checked first and shrinks
+ * while checks fail (down to {@link MIN_WINDOW_BYTES}), so text where most lines hold other
+ * bytes costs about one check and one decode per line.
  */
 class ChunkText {
   /** Decoded ASCII bytes `segFrom`..`segTo` of `buf` (one char per byte). */
@@ -136,6 +125,8 @@ class ChunkText {
   private segTo = 0;
   /** Offset of the next NUL byte at or after the current line (-1: none up to the region end). */
   private nul: number;
+  /** Bytes decoded ahead of the next line that misses the run: halves when its check fails, doubles when it passes. */
+  private window: number;
 
   private constructor(
     private readonly buf: Buffer,
@@ -144,9 +135,10 @@ class ChunkText {
     private readonly limit: number,
     /** Every byte up to `limit` is ASCII. */
     private readonly ascii: boolean,
-    /** Bytes decoded at once ahead of a line (at least the line). */
-    private readonly window: number,
+    /** Most bytes decoded at once ahead of a line (at least the line). */
+    private readonly maxWindow: number,
   ) {
+    this.window = maxWindow;
     const nul = buf.indexOf(0, from);
     this.nul = nul >= limit ? -1 : nul;
   }
@@ -166,13 +158,21 @@ class ChunkText {
     if (bytes > max) return { line, text: '', bytes, invalidUtf8: false, tooLong: true, hasNul: false };
     let text: string;
     if (from >= this.segFrom && end <= this.segTo) text = this.seg.slice(from - this.segFrom, end - this.segFrom);
+    else if (this.ascii) {
+      this.decode(from, Math.min(this.limit, Math.max(end, from + this.window)));
+      text = this.seg.slice(0, bytes);
+    } else if (!isAscii(this.buf.subarray(from, end))) text = this.buf.toString('utf8', from, end);
     else {
-      const window = Math.min(this.limit, Math.max(end, from + this.window));
-      const ascii = this.ascii ? window : firstNonAscii(this.buf, from, window);
-      if (ascii >= end) {
-        this.decode(from, ascii);
-        text = this.seg.slice(0, bytes);
-      } else text = this.buf.toString('utf8', from, end);
+      // an ASCII line: decode the window after it too if that is ASCII, else the line alone
+      const to = Math.min(this.limit, from + this.window);
+      if (to > end && isAscii(this.buf.subarray(end, to))) {
+        this.decode(from, to);
+        this.window = Math.min(this.maxWindow, this.window * 2);
+      } else {
+        this.decode(from, end);
+        this.window = Math.max(Math.min(MIN_WINDOW_BYTES, this.maxWindow), this.window >>> 1);
+      }
+      text = this.seg.slice(0, bytes);
     }
     if (this.nul !== -1 && this.nul < from) {
       const nul = this.buf.indexOf(0, from);
@@ -231,10 +231,9 @@ export async function* readLineBatches(input: Readable, options: LineReaderOptio
       skipLf = false;
       if (buf[0] === LF) from = 1;
     }
-    // The first line end completes the line pending from earlier chunks (and line 1 may open
-    // with a BOM): that line is decoded on its own. The lines after it lie wholly in this chunk
-    // and are decoded together (ChunkText), falling back to one decode per line when the bytes
-    // are not valid UTF-8.
+    // The chunk's first line end completes the line pending from earlier chunks (and line 1 may
+    // open with a BOM): that line is decoded on its own. The lines after it lie wholly in this
+    // chunk and are decoded together (ChunkText), or one by one when the bytes are not valid UTF-8.
     let text: ChunkText | null | undefined; // built at the second line end; null: not valid UTF-8
     // next LF / CR at or after `from`, each searched again only once passed (-1: none left)
     let lf = buf.indexOf(LF, from);
@@ -247,7 +246,7 @@ export async function* readLineBatches(input: Readable, options: LineReaderOptio
         pending.add(buf.subarray(from));
         break;
       }
-      if (!pending.empty || lineNo === 0 || batch.length === 0) batch.push(pending.finish(buf.subarray(from, end), ++lineNo));
+      if (batch.length === 0) batch.push(pending.finish(buf.subarray(from, end), ++lineNo));
       else {
         if (text === undefined) text = ChunkText.of(buf, from, window);
         batch.push(text ? text.line(from, end, ++lineNo, max) : pending.finish(buf.subarray(from, end), ++lineNo));

@@ -230,14 +230,19 @@ function pushItems(out: StreamOutput, items: CaptureItem[]): void {
   for (const error of out.errors) items.push({ kind: 'error', error });
 }
 
-/** True for a line that is the field `name`, with a value (`name:...`) or without (`name`). */
-function isField(text: string, name: string): boolean {
-  return text.startsWith(name) && (text.length === name.length || text.charCodeAt(name.length) === 0x3a);
-}
+/** The SSE field names by their first character code (d, e, i, r). */
+const FIELD_BY_FIRST: ReadonlyMap<number, string> = new Map(['data', 'event', 'id', 'retry'].map((name) => [name.charCodeAt(0), name]));
 
-/** A line that is an SSE field the spec defines: `data`, `event`, `id` or `retry`, with or without a value. */
+/**
+ * A line that is an SSE field the spec defines: `data`, `event`, `id` or `retry`, with a value
+ * (`data:...`) or without (`data`). Compared char by char: cheaper than `startsWith` or a regex
+ * on the sliced strings lines are.
+ */
 function isSseField(text: string): boolean {
-  return isField(text, 'data') || isField(text, 'event') || isField(text, 'id') || isField(text, 'retry');
+  const name = FIELD_BY_FIRST.get(text.charCodeAt(0));
+  if (name === undefined || text.length < name.length) return false;
+  for (let i = 1; i < name.length; i++) if (text.charCodeAt(i) !== name.charCodeAt(i)) return false;
+  return text.length === name.length || text.charCodeAt(name.length) === 0x3a;
 }
 
 /** Lines of one event held before they are fed together; more are fed at once (an event that long is rare). */
@@ -286,7 +291,7 @@ export class SseLineReader {
     if (this.first && text.startsWith('\uFEFF')) text = text.slice(1);
     this.first = false;
     const blank = text === '';
-    const startsEvent = !blank && !text.startsWith(':');
+    const startsEvent = !blank && text.charCodeAt(0) !== 0x3a; // not a `:` comment
     if (startsEvent && !isSseField(text)) {
       if (this.foreign++ === 0) this.firstForeign = l.line;
     }

@@ -30,6 +30,9 @@ export const ARGUMENTS_TOO_DEEP = `arguments are nested deeper than ${MAX_ARGUME
  * @returns true when some path is deeper than `limit`. Time O(values visited); memory O(width).
  */
 export function jsonDepthExceeds(value: unknown, limit: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  // a flat object or array (most tool-call arguments) has depth 1: no walk needed
+  if (limit >= 1 && !hasObjectChild(value)) return false;
   const stack: Array<{ v: unknown; depth: number }> = [{ v: value, depth: 0 }];
   while (stack.length > 0) {
     const { v, depth } = stack.pop()!;
@@ -38,6 +41,13 @@ export function jsonDepthExceeds(value: unknown, limit: number): boolean {
     const children = Array.isArray(v) ? v : Object.values(v);
     for (const c of children) if (typeof c === 'object' && c !== null) stack.push({ v: c, depth: depth + 1 });
   }
+  return false;
+}
+
+/** True when some child of `v` (an element, or an own enumerable property value) is an object or array. */
+function hasObjectChild(v: object): boolean {
+  const children = Array.isArray(v) ? v : Object.values(v);
+  for (const c of children) if (typeof c === 'object' && c !== null) return true;
   return false;
 }
 

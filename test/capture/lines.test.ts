@@ -173,6 +173,14 @@ describe('readLines decodes the lines of a chunk together (same lines as one dec
     }
     const mixed = Buffer.from(parts.join(''), 'utf8');
     const ascii = Buffer.from(parts.join('').replace(/[^\x00-\x7f]/g, 'y'), 'utf8');
+    // short lines, every other one non-ASCII for a while, then ASCII only: the window shrinks and grows back
+    const alternating = Buffer.from(
+      Array.from({ length: 12_000 }, (_, i) => (i < 6000 && i % 2 ? `{"t":"r\u00e9ponse ${i}"}` : `{"t":"reply ${i}"}`)).join('\n'),
+      'utf8',
+    );
+    const alternatingLines = referenceLines(alternating, 1 << 20);
+    expect(alternatingLines).toHaveLength(12_000);
+    expect((await read([alternating])).lines).toEqual(alternatingLines);
     for (const bytes of [mixed, ascii]) {
       expect(bytes.length).toBeGreaterThan(400 * 1024);
       const expected = referenceLines(bytes, 1 << 20);

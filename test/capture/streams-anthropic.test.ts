@@ -121,6 +121,26 @@ describe('Anthropic accumulation rules', () => {
     expect(out.replies.map((r) => r.text)).toEqual(['first second']);
   });
 
+  it('reads a block of 200,000 deltas (spreading them into one call overflowed the stack and lost the reply)', () => {
+    const n = 200_000;
+    const payloads: unknown[] = [
+      { type: 'message_start', message: { id: 'm-long', model: 'claude', content: [] } },
+      { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '' } },
+      { type: 'content_block_start', index: 1, content_block: { type: 'text', text: '' } },
+    ];
+    for (let i = 0; i < n; i++) {
+      payloads.push({ type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'r' } });
+      payloads.push({ type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: i % 2 ? 'b' : 'a' } });
+    }
+    payloads.push({ type: 'message_stop' });
+    const out = run(payloads);
+    expect(out.errors).toEqual([]);
+    expect(out.replies).toHaveLength(1);
+    expect(out.replies[0]!.id).toBe('m-long');
+    expect(out.replies[0]!.text).toBe('ab'.repeat(n / 2));
+    expect(out.replies[0]!.reasoning).toBe('r'.repeat(n));
+  });
+
   it('keeps a non-empty start input when no input_json_delta came (replayed captures)', () => {
     const out = run([
       { type: 'message_start', message: { id: 'm2' } },

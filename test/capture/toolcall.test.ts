@@ -15,6 +15,11 @@ describe('jsonDepthExceeds', () => {
     expect(jsonDepthExceeds({}, 1)).toBe(false);
     expect(jsonDepthExceeds({ a: [1] }, 1)).toBe(true);
     expect(jsonDepthExceeds({ a: [1] }, 2)).toBe(false);
+    // flat values (depth 1) against limits 0 and 1
+    expect(jsonDepthExceeds({ command: 'ls', n: 1, ok: null }, 1)).toBe(false);
+    expect(jsonDepthExceeds({ command: 'ls', n: 1, ok: null }, 0)).toBe(true);
+    expect(jsonDepthExceeds([1, 'two', null], 1)).toBe(false);
+    expect(jsonDepthExceeds([1, 'two', null], 0)).toBe(true);
     // the deep path is the second of several siblings
     expect(jsonDepthExceeds([[], { b: 1 }, [[[3]]]], 3)).toBe(true);
     expect(jsonDepthExceeds([[], { b: 1 }, [[[3]]]], 4)).toBe(false);

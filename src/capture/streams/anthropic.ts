@@ -112,8 +112,9 @@ export function createAnthropicAccumulator(ctx: StreamContext): StreamAccumulato
     for (const block of [...m.blocks.values()].sort((a, b) => a.index - b.index)) {
       const kind = anthropicToolKind(block.type);
       if (kind) toolCalls.push(toolCallOf(block, kind));
-      else if (block.type === 'text') text.push(...block.text);
-      else if (block.type === 'thinking') reasoning.push(...block.text);
+      // joined per block: spreading a block's deltas into push() overflows the stack past ~150k deltas
+      else if (block.type === 'text') text.push(block.text.join(''));
+      else if (block.type === 'thinking') reasoning.push(block.text.join(''));
     }
     const cut = mode !== 'stop';
     out.replies.push(

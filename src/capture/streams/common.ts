@@ -42,8 +42,8 @@ export function emptyOutput(): StreamOutput {
 
 /** Appends `more` to `into` and returns `into`. */
 export function mergeOutput(into: StreamOutput, more: StreamOutput): StreamOutput {
-  into.replies.push(...more.replies);
-  into.errors.push(...more.errors);
+  for (const reply of more.replies) into.replies.push(reply);
+  for (const error of more.errors) into.errors.push(error);
   return into;
 }
 
