@@ -52,9 +52,12 @@ export function loadCases() {
   }
   const commands = [];
   const doc = parseYaml(readFileSync(join(ROOT, 'fixtures/inspection/commands.yaml'), 'utf8'));
+  // an entry is a command string, `{command, raw}` (a command), or `{call}` (a whole tool call of
+  // another shape, test/inspection/vectors.ts): the bench takes the shell commands only
+  const commandOf = (e) => (typeof e === 'string' ? e : typeof e?.command === 'string' ? e.command : null);
   for (const [rule, v] of Object.entries(doc)) {
-    for (const cmd of v.positive ?? []) commands.push({ rule, command: cmd, positive: true });
-    for (const cmd of v.negative ?? []) commands.push({ rule, command: cmd, positive: false });
+    for (const e of v.positive ?? []) if (commandOf(e) !== null) commands.push({ rule, command: commandOf(e), positive: true });
+    for (const e of v.negative ?? []) if (commandOf(e) !== null) commands.push({ rule, command: commandOf(e), positive: false });
   }
   return { leaks, commands };
 }
