@@ -341,7 +341,9 @@ async function* readItemBatches(file: string, input: Readable, options: ReadOpti
       }
       offset += l.bytes + 1;
       if (!first && isContent(l)) first = l;
-      if (first && offset >= BINARY_SNIFF_BYTES) break;
+      // once the input has begun as a text capture, later NULs are their lines' problems, so
+      // reading on would only delay a live stream's first replies (stdin from a gateway)
+      if (first && (offset >= BINARY_SNIFF_BYTES || looksLikeCaptureStart(first.text))) break;
     }
     if (!first) {
       const bad = head.map((l) => badLineError(file, l, maxLineBytes)).filter((e): e is CaptureError => e !== null);
