@@ -117,6 +117,12 @@ function mergeChoice(stream: ChatStream, c: unknown, pos: number, line: number):
   choice.finishReason = nonEmpty(c['finish_reason']) ?? choice.finishReason;
 }
 
+/** True when a chunk opens a stream: one of its choices' deltas names the `role` (the first chunk does). */
+function opensStream(payload: Record<string, unknown>): boolean {
+  const choices = payload['choices'];
+  return Array.isArray(choices) && choices.some((c) => isObject(c) && isObject(c['delta']) && typeof c['delta']['role'] === 'string');
+}
+
 /** The error object of an in-stream OpenAI error payload (`{"error":{...}}`), else null. */
 function errorOf(payload: Record<string, unknown>, eventName: string | undefined): Record<string, unknown> | null {
   if (isObject(payload['error'])) return payload['error'];
@@ -129,9 +135,11 @@ function errorOf(payload: Record<string, unknown>, eventName: string | undefined
  *
  * A stream ends at `[DONE]`. Chunk captures without `[DONE]` are complete when every choice got a
  * `finish_reason`; a choice without one at the end of input is a truncated reply (plus a
- * TRUNCATED_STREAM error). `finish_reason:"length"` also marks a reply truncated. Payloads after
- * `[DONE]` are ignored unless they carry a new chunk id (a second stream in the same file), and a
- * new chunk id after every choice finished also starts a new stream.
+ * TRUNCATED_STREAM error). `finish_reason:"length"` also marks a reply truncated. After `[DONE]`,
+ * a chunk with a new chunk id, or one that opens a stream (a delta with `role`) under any id,
+ * starts a second stream in the same file; other chunks after `[DONE]` are ignored, as the SDK
+ * ignores them (capture-formats.md §1.3). A new chunk id after every choice finished also starts a
+ * new stream.
  */
 export function createOpenAIChatAccumulator(ctx: StreamContext): StreamAccumulator {
   let current: ChatStream | null = null;
@@ -183,7 +191,11 @@ export function createOpenAIChatAccumulator(ctx: StreamContext): StreamAccumulat
       }
       const id = nonEmpty(payload['id']);
       if (ended) {
-        if (id === undefined || id === ended.id) return emptyOutput();
+        // after [DONE], chunks of the ended stream are ignored, as a client ignores them; but a
+        // chunk that opens a stream (a choice's delta carries `role`, as every stream's first
+        // chunk does) starts the next one, even under the same id: a proxy that appends streams
+        // to one file, behind a server that reuses ids, would otherwise lose every later reply
+        if (!opensStream(payload) && (id === undefined || id === ended.id)) return emptyOutput();
         ended = null;
       }
       let out = emptyOutput();
