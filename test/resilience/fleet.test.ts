@@ -12,18 +12,27 @@ const hasParallel = spawnSync('sh', ['-c', 'command -v parallel'], { encoding: '
 const GUARD = join(ROOT, 'bin/guard.js');
 
 describe('scanning beyond one machine', () => {
-  it.skipIf(!hasParallel)('GNU parallel over the files gives the same NDJSON as one scan of the directory', () => {
-    // the README example, with `guard` spelled as the built binary
-    const example = `find fixtures/capture/anthropic fixtures/capture/openai-chat -type f | LC_ALL=C sort \\
-  | parallel --will-cite --keep-order --jobs 4 'node ${GUARD} scan --jobs 1 --format ndjson --quiet {}' > "$OUT"`;
+  it.skipIf(!hasParallel)('GNU parallel over the files gives the same NDJSON as one scan of the directories, and the job log keeps each exit code', () => {
+    // the README example (find by extension, -n files per process, --joblog), with `guard` spelled
+    // as the built binary, 2 files per process, and a directory of unreadable input among them
+    const log = join(ROOT, 'node_modules/.cache-fleet-test.tsv');
     const out = join(ROOT, 'node_modules/.cache-fleet-test.ndjson');
-    spawnSync('sh', ['-c', example], { cwd: ROOT, env: { ...process.env, OUT: out, NO_COLOR: '1' }, encoding: 'utf8' });
+    const example = `find fixtures/capture/anthropic fixtures/capture/openai-chat fixtures/bad-input -type f \\( -name '*.jsonl' -o -name '*.ndjson' -o -name '*.json' -o -name '*.sse' \\) | LC_ALL=C sort \\
+  | parallel --will-cite --keep-order --jobs 4 -n 2 --joblog "$LOG" \\
+      'node ${GUARD} scan --jobs 1 --format ndjson --quiet {}' > "$OUT"`;
+    const run = spawnSync('sh', ['-c', example], { cwd: ROOT, env: { ...process.env, OUT: out, LOG: log, NO_COLOR: '1' }, encoding: 'utf8' });
     const fleet = execFileSync('cat', [out], { encoding: 'utf8' });
-    execFileSync('rm', ['-f', out]);
-    const one = spawnSync(process.execPath, [GUARD, 'scan', 'fixtures/capture/anthropic', 'fixtures/capture/openai-chat', '--jobs', '1', '--format', 'ndjson', '--quiet'], { cwd: ROOT, encoding: 'utf8' });
+    const exits = execFileSync('cat', [log], { encoding: 'utf8' }).trim().split('\n').slice(1).map((l) => Number(l.split('\t')[6]));
+    execFileSync('rm', ['-f', out, log]);
+    const files = execFileSync('sh', ['-c', example.split(' | parallel')[0]!.replace(/\\$/, '')], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n');
+    const one = spawnSync(process.execPath, [GUARD, 'scan', ...files, '--jobs', '1', '--format', 'ndjson', '--quiet'], { cwd: ROOT, encoding: 'utf8' });
     expect(one.stdout.length).toBeGreaterThan(3_000);
     expect(fleet).toBe(one.stdout);
-    expect(new Set(ndjson(fleet).map((r) => r['file'])).size).toBe(6);
+    expect(one.status).toBe(2);
+    // parallel counts failed jobs (its exit code); the job log keeps which exited 2 (input not read)
+    expect(run.status).toBe(exits.filter((e) => e !== 0).length);
+    expect(exits).toContain(2);
+    expect(exits.length).toBe(Math.ceil(files.length / 2));
   }, 120_000);
 
   it.skipIf(!hasParallel)('a stream on stdin split into blocks of whole lines (parallel --pipe) reads every reply', () => {
