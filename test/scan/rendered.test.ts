@@ -13,6 +13,7 @@ import { scanInputsParallel, workerFailure } from '../../src/scan/parallel.js';
 import { ReportPipeline } from '../../src/scan/report-pipeline.js';
 import { scanInputs } from '../../src/scan/scan.js';
 import { SummaryBuilder } from '../../src/scan/summary.js';
+import type { WorkerEvent } from '../../src/scan/worker-protocol.js';
 import { NdjsonReporter } from '../../src/report/ndjson.js';
 import { ROOT, runGuard } from '../cli/helpers.js';
 
@@ -77,7 +78,7 @@ describe('a worker that dies while writing the report', () => {
     stdin.end();
     const options = { judge, stdin, cwd: dir };
     const render = { format: 'ndjson' as const, redact: true, failOn: 'refused' as const, inlineAllow: true };
-    const events = [];
+    const events: WorkerEvent[] = [];
     for await (const ev of scanInputsParallel(['.'], options, { jobs: 2, setup: { config, flags: {}, batch: 4, crashOn: 'b.jsonl', render } })) events.push(ev);
     const b = events.filter((e) => (e.kind === 'rendered' ? e.file : e.kind === 'error' ? e.error.file : e.kind === 'file-end' ? e.file : null) === 'b.jsonl');
     // one batch of 4 replies was sent before the crash: rendered as the one-thread report of b's first 4 replies

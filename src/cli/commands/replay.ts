@@ -77,7 +77,7 @@ async function replayCommand(file: string, flags: ReplayFlags, io: CliIO): Promi
   }
   const input: Readable = file === '-' ? io.stdin : await openInputFile(file, io.cwd);
   const events = flags.events !== undefined ? await openOutputFile(flags.events, io.cwd, '--events') : null;
-  const eventSink: Writable = events ?? io.stderr;
+  const eventSink: Writable = events?.stream ?? io.stderr;
   let errors = 0;
   let cut = false;
   try {
@@ -100,9 +100,13 @@ async function replayCommand(file: string, flags: ReplayFlags, io: CliIO): Promi
       }
       await write(eventSink, `${JSON.stringify({ file, ...d })}\n`);
     }
-  } finally {
-    if (events) await new Promise<void>((done) => events.end(() => done()));
+  } catch (e) {
+    await events?.close().catch(() => undefined);
+    events?.check(); // a failed write to the events file surfaces as such, not as an internal error
+    throw e;
   }
+  // an events file that could not be written fails the replay (exit 2)
+  await events?.close();
   if (errors > 0) return EXIT.FAILURE;
   return cut ? EXIT.FINDINGS : EXIT.OK;
 }

@@ -165,13 +165,13 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
   }
   // opened before the scan, so an unwritable path fails fast (exit 2)
   const file = toFile ? await openOutputFile(flags.output!, io.cwd, '--output') : null;
-  const sink = file ?? io.stdout;
+  const sink = file?.stream ?? io.stdout;
 
   const stdinUsed = args.includes('-');
   const spinner = spinnerWanted(io, flags.quiet === true)
     ? ora({ stream: io.stderr, text: 'scanning', discardStdin: !stdinUsed, isEnabled: true }).start()
     : null;
-  const output = new OutputBatcher(file ? (s: string) => void file.write(s) : spinnerAwareWriter(io, spinner));
+  const output = new OutputBatcher(file ? (s: string) => void file.stream.write(s) : spinnerAwareWriter(io, spinner));
   const reporter = createReporter(format, output.add, {
     version: VERSION,
     rules: judge.ruleSet.rules,
@@ -179,11 +179,12 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
     cwd: io.cwd,
     redact: flags.redact !== false,
     baseline: baseline !== null,
-    chalk: file ? chalkFor(file, io.env, false) : out,
+    chalk: file ? chalkFor(file.stream, io.env, false) : out,
   });
   const summary = new SummaryBuilder(failOn);
   const pipeline = new ReportPipeline(reporter, summary, { failOn, inlineAllow: flags.inlineAllow !== false, baseline });
 
+  let failed = false;
   try {
     for (const error of expansionErrors) pipeline.error(error);
     // workers compile the same rule set from the same config object and engine flags; for a
@@ -200,10 +201,16 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
         summary.merge(ev.summary);
       } else pipeline.handle(ev);
       if (spinner && ev.kind !== 'error') spinner.text = `scanning ${printable(ev.kind === 'reply' ? ev.verdict.reply.source.file : ev.file)} (${plural(summary.summary.replies, 'reply', 'replies')})`;
+      // a report file that cannot be written ends the scan (exit 2), rather than scanning on for nothing
+      file?.check();
       // backpressure: a slow reader of the report must not make guard buffer the whole report
       if (sink.writableNeedDrain) {
         output.flush();
-        await once(sink, 'drain');
+        // a write that fails while waiting rejects `once`: a report file's failure is reported as such
+        if (file) {
+          await once(sink, 'drain').catch(() => undefined);
+          file.check();
+        } else await once(sink, 'drain');
       }
     }
     if (baseline) {
@@ -211,10 +218,14 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
       summary.setBaseline({ file: flags.baseline!, matched: baseline.matched, stale: baseline.stale((file) => read.has(resolve(io.cwd, file))) });
     }
     reporter.finish(summary.summary);
+  } catch (e) {
+    failed = true;
+    throw e;
   } finally {
     output.flush();
     spinner?.stop();
-    if (file) await new Promise<void>((done) => file.end(() => done()));
+    // a report that did not reach its file fails the scan (exit 2); after another failure, that one is reported
+    if (file) await (failed ? file.close().catch(() => undefined) : file.close());
   }
   if (!flags.quiet) io.stderr.write(formatSummary(summary.summary, err, config.path));
   return summary.exitCode();
