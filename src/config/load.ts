@@ -4,7 +4,7 @@
  * reported with the file and the 1-based YAML line it sits on.
  */
 
-import { readFile } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv';
@@ -239,7 +239,11 @@ export async function loadConfig(explicit: string | undefined, cwd: string): Pro
     text = await readFile(path, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (!explicit && code === 'ENOENT') return { path: null, recovery: {}, inspection: {}, scan: {}, ruleLines: [], lines: {} };
+    // no file: the defaults; but a guard.config.yaml that exists as a link to nothing is a mistake
+    // to report, not a reason to scan silently with the defaults
+    const dangling = code === 'ENOENT' && (await lstat(path).then((st) => st.isSymbolicLink(), () => false));
+    if (!explicit && code === 'ENOENT' && !dangling) return { path: null, recovery: {}, inspection: {}, scan: {}, ruleLines: [], lines: {} };
+    if (dangling) throw new ConfigError([{ file: explicit ?? CONFIG_FILE_NAME, line: null, message: 'cannot read the configuration (a symbolic link to a file that does not exist)' }]);
     throw new ConfigError([{ file: explicit ?? path, line: null, message: `cannot read the configuration (${code ?? (e as Error).message})` }]);
   }
   const config = parseConfig(text, explicit ?? CONFIG_FILE_NAME);

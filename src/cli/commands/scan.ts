@@ -114,23 +114,28 @@ function identity(path: string): string | null {
 }
 
 /**
- * Expands the inputs once and refuses an output file that is one of them (same path, or the same
- * file through a link).
+ * Expands the inputs once and refuses an output file that is one of them, or one of the other
+ * files the scan reads (`others`: the configuration, the baseline): the same path, or the same
+ * file through a link.
  *
  * @throws UsageError naming the input.
  */
-async function inputsBesideOutput(args: string[], output: string, cwd: string): Promise<{ inputs: string[]; errors: CaptureError[] }> {
+async function inputsBesideOutput(args: string[], output: string, cwd: string, others: Array<{ what: string; path: string | null }>): Promise<{ inputs: string[]; errors: CaptureError[] }> {
   const expanded = await expandInputs(args, cwd);
   const out = resolve(cwd, output);
   const outId = identity(out);
+  const same = (path: string) => {
+    const abs = resolve(cwd, path);
+    return abs === out || (outId !== null && identity(abs) === outId);
+  };
+  for (const other of others) {
+    if (other.path !== null && same(other.path)) throw new UsageError(`--output ${output} is the ${other.what} of this scan (${other.path}); refusing to overwrite it`);
+  }
   for (const input of expanded.inputs) {
-    if (input === '-') continue;
-    const abs = resolve(cwd, input);
-    if (abs === out || (outId !== null && identity(abs) === outId)) throw new UsageError(`--output ${output} is an input of this scan (${input}); refusing to overwrite it`);
+    if (input !== '-' && same(input)) throw new UsageError(`--output ${output} is an input of this scan (${input}); refusing to overwrite it`);
   }
   return expanded;
 }
-
 
 /** The baseline matcher for `--baseline FILE`. @throws UsageError when the file is unusable. */
 async function loadBaseline(path: string, cwd: string): Promise<BaselineMatcher> {
@@ -159,7 +164,10 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
   const toFile = flags.output !== undefined && flags.output !== '-';
   let expansionErrors: CaptureError[] = [];
   if (toFile) {
-    const expanded = await inputsBesideOutput(args, flags.output!, io.cwd);
+    const expanded = await inputsBesideOutput(args, flags.output!, io.cwd, [
+      { what: 'configuration file', path: config.path },
+      { what: '--baseline file', path: flags.baseline ?? null },
+    ]);
     args = expanded.inputs;
     expansionErrors = expanded.errors;
   }
