@@ -263,7 +263,9 @@ export async function* readCaptureBatches(file: string, input: Readable, options
     }
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    const what = err.code ? `${err.code}: ${err.message}` : String(err?.message ?? err);
+    // Node's fs messages begin with the code already ("ENOENT: no such file…"): not twice
+    const message = String(err?.message ?? err);
+    const what = err.code && !message.startsWith(err.code) ? `${err.code}: ${message}` : message;
     yield [tally.count(errorItem(captureError(file, null, 'UNREADABLE', `cannot read the input: ${what}`)))];
   }
   yield [tally.end()];

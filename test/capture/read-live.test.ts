@@ -43,3 +43,15 @@ describe('reading a capture that is still being written', () => {
     input.end();
   });
 });
+
+describe('an input that cannot be opened', () => {
+  it('names the error code once (found by a red-team run: "ENOENT: ENOENT: no such file")', async () => {
+    const { createReadStream } = await import('node:fs');
+    const items: CaptureItem[] = [];
+    for await (const item of readCapture('gone.jsonl', createReadStream('/nonexistent/gone.jsonl'))) items.push(item);
+    expect(items).toEqual([
+      { kind: 'error', error: { file: 'gone.jsonl', line: null, code: 'UNREADABLE', message: "cannot read the input: ENOENT: no such file or directory, open '/nonexistent/gone.jsonl'", severity: 'error' } },
+      { kind: 'file-end', file: 'gone.jsonl', formats: [], replies: 0, errors: 1 },
+    ]);
+  });
+});
