@@ -100,6 +100,10 @@ async function walk(shown: string, abs: string, w: Walk): Promise<void> {
       await walk(path, target, w);
     } else if (isFile && hasCaptureExtension(entry.name)) {
       w.files.push(path);
+    } else if (!isFile && hasCaptureExtension(entry.name)) {
+      // a FIFO, socket or device named like a capture: reading it could block the scan forever
+      // (a FIFO without a writer), so it is skipped, but said (name it on the command line to read it)
+      w.errors.push(captureError(path, null, 'UNREADABLE', `${path} is not a regular file (a FIFO, socket or device); skipped in a directory walk: name it on the command line to read it`, 'warning'));
     }
   }
 }
@@ -137,7 +141,8 @@ function recordingGlobFs(fs: InputFs, failures: { path: string; error: unknown }
  *   are taken. Symbolic links to files and directories are followed; a directory reached again
  *   (a link loop, or two links to one directory) is walked once. Each entry that cannot be read
  *   (a subdirectory without permission, a dangling link) is one UNREADABLE error naming that
- *   entry, and the rest of the directory is still taken.
+ *   entry, and the rest of the directory is still taken. An entry with a capture extension that
+ *   is not a regular file (a FIFO, a socket, a device) is skipped with an UNREADABLE warning.
  * - A file is taken as given, whatever its extension.
  * - A path that does not exist is a NO_MATCH error (a path that cannot be inspected for another
  *   reason is UNREADABLE).

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -142,4 +143,25 @@ describe('expandInputs follows symbolic links (report: links inside a directory 
     expect(r.errors.map((e) => [e.code, e.file])).toEqual([['UNREADABLE', 'scan/dangling.jsonl']]);
     expect(r.errors[0]!.message).toMatch(/^cannot follow the symbolic link scan\/dangling\.jsonl: ENOENT/);
   }, 5000);
+});
+
+describe('a FIFO named like a capture inside a walked directory (found by a red-team run: skipped silently)', () => {
+  const hasMkfifo = spawnSync('sh', ['-c', 'command -v mkfifo']).status === 0;
+  it.skipIf(!hasMkfifo || process.platform === 'win32')('is skipped with an UNREADABLE warning naming it; the regular files are taken', async () => {
+    const dir = join(root, 'with-fifo');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'a.jsonl'), '{}\n');
+    expect(spawnSync('mkfifo', [join(dir, 'pipe.jsonl')]).status).toBe(0);
+    const r = await expandInputs(['with-fifo'], root);
+    expect(r.inputs).toEqual([join('with-fifo', 'a.jsonl')]);
+    expect(r.errors).toEqual([
+      {
+        file: join('with-fifo', 'pipe.jsonl'),
+        line: null,
+        code: 'UNREADABLE',
+        message: `${join('with-fifo', 'pipe.jsonl')} is not a regular file (a FIFO, socket or device); skipped in a directory walk: name it on the command line to read it`,
+        severity: 'warning',
+      },
+    ]);
+  });
 });
