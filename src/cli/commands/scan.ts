@@ -47,10 +47,24 @@ interface ScanFlags extends EngineFlags {
   color?: boolean;
 }
 
-/** Parses a positive whole number flag. @throws UsageError otherwise. */
+/**
+ * `--jobs` larger than this many threads per core is lowered to it: each thread costs ~30 MB and
+ * its own start-up, and on a CPU-bound scan threads beyond the cores only wait.
+ */
+export const MAX_JOBS_PER_CORE = 4;
+
+/**
+ * The worker threads for `--jobs`: the number of cores when not given, else the value given, at
+ * most {@link MAX_JOBS_PER_CORE} per core. @throws UsageError for a value that is not a positive whole number.
+ */
+export function jobsFlag(value: string | undefined, cores = defaultJobs()): number {
+  return value === undefined ? cores : Math.min(positiveInt('--jobs', value), MAX_JOBS_PER_CORE * cores);
+}
+
+/** Parses a positive whole number flag (digits only). @throws UsageError otherwise. */
 export function positiveInt(flag: string, value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive whole number, got '${value}'`);
+  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive whole number, got '${value}'`);
   return n;
 }
 
@@ -85,7 +99,7 @@ export function registerScan(program: Command, io: CliIO, state: CommandState): 
     .option('--no-inline-allow', 'ignore allow marks in records\' harness metadata ("guard": {"allow": [...]})')
     .option('--no-redact', 'show secrets in excerpts instead of masking them')
     .option('--max-line-bytes <bytes>', 'longest input line read; longer lines are reported and skipped (default: 256 MiB)')
-    .option('-j, --jobs <n>', 'worker threads reading files in parallel; 1 reads in this thread (default: the number of cores, fewer for small inputs)')
+    .option('-j, --jobs <n>', `worker threads reading files in parallel; 1 reads in this thread (default: the number of cores, fewer for small inputs; at most ${MAX_JOBS_PER_CORE} per core)`)
     .option('-q, --quiet', 'no summary on stderr')
     .action(async (paths: string[], flags: ScanFlags) => {
       state.exitCode = await scanCommand(paths, { ...flags, color: program.opts()['color'] as boolean | undefined }, io);
@@ -154,7 +168,7 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
   const judge = await resolveEngines(config, flags);
   const failOn = flags.failOn ?? config.scan.failOn ?? DEFAULT_FAIL_ON;
   const maxLineBytes = flags.maxLineBytes === undefined ? undefined : positiveInt('--max-line-bytes', flags.maxLineBytes);
-  const jobs = flags.jobs === undefined ? defaultJobs() : positiveInt('--jobs', flags.jobs);
+  const jobs = jobsFlag(flags.jobs);
   const format = chooseFormat(flags, io);
   const baseline = flags.baseline === undefined ? null : await loadBaseline(flags.baseline, io.cwd);
   const out = chalkFor(io.stdout, io.env, flags.color);
