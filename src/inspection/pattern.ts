@@ -169,7 +169,10 @@ function compileOnRe2(source: string, flags: string, asWritten: boolean): TextPa
     const msg = String((err as Error)?.message ?? err);
     if (outOfMemory(msg)) throw new Error('pattern too big: the regex engine ran out of memory compiling it (its heap is 16 MiB for all patterns); use smaller repetition counts or narrower classes');
     // re2-wasm prefixes "Invalid regular expression: /…/u: "; keep only the reason
-    throw new Error(msg.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, ''));
+    const why = msg.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
+    // RE2 caps counted repetition at 1000, nested counts multiplied: `(\w{100}){50}` names only `{50}`
+    if (why.startsWith('invalid repetition size')) throw new Error(`${why} (RE2 allows at most 1000 repetitions in all, and the counts of nested repetitions multiply)`);
+    throw new Error(why);
   }
   return {
     source,

@@ -56,6 +56,17 @@ describe('regular-expression rules', () => {
     }
   });
 
+  test('a nested repetition over RE2\'s limit says that the counts multiply (found by a red-team run: only `{50}` was named)', () => {
+    try {
+      compileRuleSet({ custom: [{ id: 'nested', description: 'x', command: String.raw`(\w{100}){50}` }] });
+      expect.unreachable();
+    } catch (err) {
+      expect((err as RuleSetError).problems.map((p) => p.message)).toEqual([
+        '`command` pattern does not compile: invalid repetition size: {50} (RE2 allows at most 1000 repetitions in all, and the counts of nested repetitions multiply)',
+      ]);
+    }
+  });
+
   test('a catastrophic pattern on a 1 MB argument finishes in bounded time', () => {
     const rs = compileRuleSet({
       custom: [
