@@ -1,6 +1,7 @@
 /**
- * `guard scan --jobs N`: files spread over worker threads (node:worker_threads), events yielded in
- * the same order as the one-thread scan of src/scan/scan.ts.
+ * `guard scan --jobs N`: files spread over N jobs, this thread and N - 1 worker threads
+ * (node:worker_threads), events yielded in the same order as the one-thread scan of
+ * src/scan/scan.ts. Each job takes the next file in input order when it is free.
  *
  * Order: files are yielded one after another in input order. The current file's events are
  * yielded as its worker sends them; a later file's events are held until every earlier file is
@@ -21,11 +22,23 @@ import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { expandInputs } from '../capture/files.js';
 import type { CaptureError, CaptureFormat } from '../capture/types.js';
-import { scanFile, type ScanOptions } from './scan.js';
-import type { FromWorker, ToWorker, WorkerEvent, WorkerSetup } from './worker-protocol.js';
+import { scanFile, type ScanEvent, type ScanOptions } from './scan.js';
+import { WINDOW, type FromWorker, type ToWorker, type WorkerEvent, type WorkerSetup } from './worker-protocol.js';
 
-/** Estimated bytes held for a file that is not yet the current one before its worker must wait: 32 MiB. */
-export const HELD_BYTES = 32 * 1024 * 1024;
+/**
+ * Estimated bytes held for a file that is not yet the current one before its job must wait: 8 MiB.
+ * With the main thread as one of the jobs and workers writing their report text, 8 MiB is a whole
+ * typical file's report (~6 MB for a 12.5 MB file of the bench); 32 MiB added ~6 MB of peak RSS
+ * at 1 GB with no gain in time (docs/performance.md).
+ */
+export const HELD_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Young-generation size of a worker thread's heap, in MB (Node's `resourceLimits`): V8's default
+ * (up to 3 × 16 MB semi-spaces) let each worker's heap grow ~15 MB more; 24 MB cost no measurable
+ * CPU at 1 GB, smaller sizes cost 10% and more (docs/performance.md, "Memory").
+ */
+export const WORKER_YOUNG_GENERATION_MB = 24;
 
 /**
  * A rough size of one event in memory, in bytes: its texts (UTF-16, 2 bytes a code unit) and a
@@ -64,6 +77,11 @@ export interface ParallelOptions {
    * start-up (the bash grammar and the rule set) before it reads a byte.
    */
   auto?: boolean;
+  /**
+   * This thread is one of the jobs (default true): `jobs` - 1 worker threads are started. False
+   * starts `jobs` workers and leaves this thread to the report (tests of worker behaviour).
+   */
+  localJob?: boolean;
   /** The worker setup: the same config and engine flags the main thread's engines came from. */
   setup: Omit<WorkerSetup, 'read' | 'batch'> & { batch?: number };
 }
@@ -86,7 +104,7 @@ interface Task {
   /** Estimated bytes of the batches in `queue`. */
   held: number;
   done: boolean;
-  worker: PoolWorker | null;
+  worker: PoolWorker | LocalJob | null;
   replies: number;
   errors: number;
   formats: Set<CaptureFormat>;
@@ -95,7 +113,7 @@ interface Task {
 interface Batch {
   events: WorkerEvent[];
   bytes: number;
-  from: PoolWorker | null;
+  from: PoolWorker | LocalJob | null;
   acked: boolean;
 }
 
@@ -103,6 +121,43 @@ interface PoolWorker {
   thread: Worker;
   task: Task | null;
   ready: boolean;
+}
+
+/**
+ * The main thread as one of the jobs: it reads and judges files in its own event loop, between
+ * writing the report, so `--jobs N` starts N - 1 worker threads (each thread has its own engines,
+ * start-up and garbage collector, so one thread fewer is less memory and less CPU). Like a worker,
+ * it has at most {@link WINDOW} batches not yet taken by the report.
+ */
+class LocalJob {
+  private inFlight = 0;
+  private wake: (() => void) | null = null;
+  stopped = false;
+
+  sent(): void {
+    this.inFlight++;
+  }
+
+  acked(): void {
+    this.inFlight--;
+    this.resume();
+  }
+
+  /** Resolves once fewer than WINDOW batches are unacknowledged, or the scan is closing. */
+  async room(): Promise<void> {
+    while (this.inFlight >= WINDOW && !this.stopped) await new Promise<void>((ok) => (this.wake = ok));
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.resume();
+  }
+
+  private resume(): void {
+    const w = this.wake;
+    this.wake = null;
+    w?.();
+  }
 }
 
 /** The INTERNAL_ERROR for a file whose worker died while reading it. */
@@ -118,7 +173,7 @@ export function workerFailure(file: string, what: string): CaptureError {
 
 /**
  * Scans the captures named by `args` like {@link import('./scan.js').scanInputs}, with the files
- * spread over up to `parallel.jobs` worker threads.
+ * spread over up to `parallel.jobs` jobs: this thread and up to `parallel.jobs - 1` worker threads.
  *
  * @returns the same events in the same order as the one-thread scan (for the same inputs and
  *   engines), except that a file whose worker died ends with an INTERNAL_ERROR (line null) and a
@@ -178,13 +233,47 @@ class Pool {
   private closed = false;
   private readonly setup: WorkerSetup;
   private readonly heldBytes: number;
+  private readonly local = new LocalJob();
 
+  /** @param threads the jobs: this thread and threads - 1 worker threads. */
   constructor(inputs: string[], private readonly options: ScanOptions, parallel: ParallelOptions, threads: number) {
     this.tasks = inputs.map((file, index) => ({ index, file, queue: [], held: 0, done: false, worker: null, replies: 0, errors: 0, formats: new Set() }));
     this.heldBytes = parallel.heldBytes ?? HELD_BYTES;
     this.pending = this.tasks.filter((t) => t.file !== '-');
     this.setup = { ...parallel.setup, read: options.read ?? {}, batch: parallel.setup.batch ?? DEFAULT_BATCH };
-    for (let i = 0; i < threads; i++) this.spawn();
+    const local = parallel.localJob !== false;
+    for (let i = local ? 1 : 0; i < threads; i++) this.spawn();
+    // this thread starts on the first file at once, while the workers load their engines
+    if (local) void this.runLocal();
+  }
+
+  /** This thread's job: the next file in input order while any is left (see LocalJob). */
+  private async runLocal(): Promise<void> {
+    const local = this.local;
+    for (let task = this.pending.shift(); task !== undefined && !local.stopped; task = this.pending.shift()) {
+      task.worker = local;
+      let batch: ScanEvent[] = [];
+      const flush = async (): Promise<void> => {
+        await local.room();
+        this.receive(task!, batch, local);
+        local.sent();
+        batch = [];
+      };
+      try {
+        for await (const ev of scanFile(task.file, this.options)) {
+          if (local.stopped || task.done) return; // closing, or every file failed (failRest)
+          batch.push(ev);
+          if (batch.length >= this.setup.batch) await flush();
+        }
+        if (batch.length > 0) await flush();
+        task.done = true;
+        task.worker = null;
+      } catch (e) {
+        // scanFile reports bad input itself: this is a bug in guard, costing the rest of the file
+        this.fail(task, e instanceof Error ? `${e.name}: ${e.message}` : String(e));
+      }
+      this.notify();
+    }
   }
 
   /** Resolves at the next message or worker exit. */
@@ -198,15 +287,33 @@ class Pool {
     w?.();
   }
 
-  /** Tells the worker that sent `batch` that the batch was taken (at most once). */
+  /** Tells the job that sent `batch` that the batch was taken (at most once). */
   ack(batch: Batch): void {
     if (batch.acked) return;
     batch.acked = true;
-    batch.from?.thread.postMessage({ type: 'ack' } satisfies ToWorker);
+    if (batch.from instanceof LocalJob) batch.from.acked();
+    else batch.from?.thread.postMessage({ type: 'ack' } satisfies ToWorker);
+  }
+
+  /**
+   * Queues a batch of `task`'s events from a job: a later file's batches are taken at once up to
+   * heldBytes; the current file's when the report takes them.
+   */
+  private receive(task: Task, events: WorkerEvent[], from: PoolWorker | LocalJob): void {
+    let bytes = 0;
+    for (const ev of events) {
+      this.count(task, ev);
+      bytes += eventBytes(ev);
+    }
+    const batch: Batch = { events, bytes, from, acked: false };
+    task.queue.push(batch);
+    task.held += bytes;
+    if (task.index !== this.currentIndex() && task.held <= this.heldBytes) this.ack(batch);
+    this.notify();
   }
 
   private spawn(): void {
-    const thread = new Worker(workerUrl(), { workerData: this.setup });
+    const thread = new Worker(workerUrl(), { workerData: this.setup, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
     const w: PoolWorker = { thread, task: null, ready: false };
     this.workers.add(w);
     thread.on('message', (msg: FromWorker) => this.onMessage(w, msg));
@@ -238,21 +345,9 @@ class Pool {
         this.failRest(`the worker could not start: ${msg.message}`);
         void w.thread.terminate();
         return;
-      case 'events': {
-        const task = this.tasks[msg.task]!;
-        let bytes = 0;
-        for (const ev of msg.events) {
-          this.count(task, ev);
-          bytes += eventBytes(ev);
-        }
-        const batch: Batch = { events: msg.events, bytes, from: w, acked: false };
-        task.queue.push(batch);
-        task.held += bytes;
-        // a later file's batches are taken at once up to heldBytes; the current file's when yielded
-        if (task.index !== this.currentIndex() && task.held <= this.heldBytes) this.ack(batch);
-        this.notify();
+      case 'events':
+        this.receive(this.tasks[msg.task]!, msg.events, w);
         return;
-      }
       case 'done': {
         const task = this.tasks[msg.task]!;
         task.done = true;
@@ -317,6 +412,7 @@ class Pool {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.local.stop();
     await Promise.all([...this.workers].map((w) => w.thread.terminate()));
   }
 }

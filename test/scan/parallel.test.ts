@@ -90,6 +90,8 @@ describe('scanInputsParallel', () => {
     const options = { judge, stdin: emptyStdin(), cwd: dir };
     const serial = (await collectEvents(scanInputs(['.'], options))).map(key);
     const parallel = (await collectEvents(scanInputsParallel(['.'], options, { jobs: 3, heldBytes: 20_000, setup: { config, flags: {}, batch: 1 } }))).map(key);
+    const workersOnly = (await collectEvents(scanInputsParallel(['.'], options, { jobs: 3, localJob: false, heldBytes: 20_000, setup: { config, flags: {}, batch: 1 } }))).map(key);
+    expect(workersOnly).toEqual(serial);
     expect(serial).toHaveLength(3000 + 80 + 40 + 3);
     expect(parallel).toEqual(serial);
     expect(serial[0]).toBe('reply a-long.jsonl:1 a0 structured curl-pipe-shell');
@@ -103,7 +105,7 @@ describe('scanInputsParallel', () => {
     // the corpus holds leaks and quotations (refused, texts kept); the cli fixtures add replies without markup
     const args = ['fixtures/corpus/public.jsonl', 'fixtures/corpus/team-quotations.jsonl', 'fixtures/cli/clean.jsonl', 'fixtures/cli/findings.jsonl'];
     const full = (await collectEvents(scanInputs(args, options))).flatMap((e) => (e.kind === 'reply' ? [e.verdict] : []));
-    const slim = (await collectEvents(scanInputsParallel(args, options, { jobs: 2, setup: { config, flags: {}, slim: true } }))).flatMap((e) =>
+    const slim = (await collectEvents(scanInputsParallel(args, options, { jobs: 2, localJob: false, setup: { config, flags: {}, slim: true } }))).flatMap((e) =>
       e.kind === 'reply' ? [e.verdict] : [],
     );
     expect(slim).toHaveLength(51);
@@ -120,7 +122,7 @@ describe('scanInputsParallel', () => {
     const options = { judge, stdin: emptyStdin(), cwd: dir };
     const serial = (await collectEvents(scanInputs(['.'], options))).map(key);
     const events = await collectEvents(
-      scanInputsParallel(['.'], options, { jobs: 2, setup: { config, flags: {}, batch: 4, crashOn: 'b-short.jsonl' } }),
+      scanInputsParallel(['.'], options, { jobs: 2, localJob: false, setup: { config, flags: {}, batch: 4, crashOn: 'b-short.jsonl' } }),
     );
     const keys = events.map(key);
     const bStart = serial.indexOf('reply b-short.jsonl:1 b0 structured curl-pipe-shell');

@@ -79,7 +79,7 @@ describe('a worker that dies while writing the report', () => {
     const options = { judge, stdin, cwd: dir };
     const render = { format: 'ndjson' as const, redact: true, failOn: 'refused' as const, inlineAllow: true };
     const events: WorkerEvent[] = [];
-    for await (const ev of scanInputsParallel(['.'], options, { jobs: 2, setup: { config, flags: {}, batch: 4, crashOn: 'b.jsonl', render } })) events.push(ev);
+    for await (const ev of scanInputsParallel(['.'], options, { jobs: 2, localJob: false, setup: { config, flags: {}, batch: 4, crashOn: 'b.jsonl', render } })) events.push(ev);
     const b = events.filter((e) => (e.kind === 'rendered' ? e.file : e.kind === 'error' ? e.error.file : e.kind === 'file-end' ? e.file : null) === 'b.jsonl');
     // one batch of 4 replies was sent before the crash: rendered as the one-thread report of b's first 4 replies
     const serialB: string[] = [];
