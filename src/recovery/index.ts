@@ -60,7 +60,7 @@ import { isSpaceCode, normaliseSpans, proseRatio } from './prose.js';
 import { quotationOf } from './quotation.js';
 import { skipWs } from './scan.js';
 import { shapeSpans } from './shape.js';
-import { holdsAnyToken, markerTokens } from './triggers.js';
+import { markerTokens, tokenFilter } from './triggers.js';
 import { MAX_RECOVERED_CALLS, REASON_OUTCOME, type CandidateCall, type ReasonCode, type RecoveredCall, type RecoveryInput, type RecoveryOptions, type RecoveryVerdict } from './types.js';
 
 export { proseRatio } from './prose.js';
@@ -73,6 +73,8 @@ export const FAMILIES: readonly Family[] = [deepseek, dsml, kimi, harmony, minim
 /** Every family's distinctive tokens (for the stray and repetition checks). */
 const ALL_MARKERS: ReadonlyArray<{ marker: string; family: string }> = FAMILIES.flatMap((f) => f.markers.map((marker) => ({ marker, family: f.id })));
 const ALL_MARKER_TOKENS: readonly string[] = markerTokens(FAMILIES);
+/** True when a text holds one of ALL_MARKER_TOKENS (the prefilter, ./triggers.ts). */
+const holdsMarker = tokenFilter(ALL_MARKER_TOKENS);
 
 /** The first marker of any family that lies outside `spans`, or null. Linear per marker. */
 function strayMarker(text: string, spans: Array<[number, number]>): { at: number; marker: string; family: string } | null {
@@ -129,7 +131,7 @@ type Found = FamilyMatch & {
  */
 function findMarkup(text: string, ctx: ParseContext): Found | null {
   // Prefilter (./triggers.ts): without any family's marker no detect fires and no token is stray.
-  if (!holdsAnyToken(text, ALL_MARKER_TOKENS)) return null;
+  if (!holdsMarker(text)) return null;
   let best: { family: Family; at: number } | null = null;
   for (const family of FAMILIES) {
     const at = family.detect(text);

@@ -30,3 +30,33 @@ export function holdsAnyToken(text: string, tokens: readonly string[]): boolean 
   for (const t of tokens) if (text.includes(t)) return true;
   return false;
 }
+
+/**
+ * The same answer as {@link holdsAnyToken} for a fixed token list, cheaper on text without markup:
+ * tokens are grouped by one character each of them holds (the first that is not an ASCII letter,
+ * digit or space: `<`, `[`, `|`, `｜` for the families' markers), and a group is searched only when
+ * the text holds its character. Prose without those characters costs one substring search per
+ * group instead of one per token.
+ *
+ * @param tokens from {@link markerTokens}.
+ * @returns a predicate, true when `text` holds at least one of `tokens`.
+ */
+export function tokenFilter(tokens: readonly string[]): (text: string) => boolean {
+  const groups = new Map<string, string[]>();
+  const plain: string[] = []; // tokens of letters, digits and spaces only: searched every time
+  for (const t of tokens) {
+    const key = [...t].find((c) => !/[A-Za-z0-9 ]/.test(c));
+    if (key === undefined) plain.push(t);
+    else groups.set(key, [...(groups.get(key) ?? []), t]);
+  }
+  const keyed = [...groups.entries()];
+  return (text: string): boolean => {
+    for (const t of plain) if (text.includes(t)) return true;
+    for (const [key, group] of keyed) {
+      if (!text.includes(key)) continue;
+      for (const t of group) if (text.includes(t)) return true;
+    }
+    return false;
+  };
+}
+

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FAMILIES, recoverReply, DEFAULT_PROSE_CEILING } from '../../src/recovery/index.js';
-import { holdsAnyToken, markerTokens } from '../../src/recovery/triggers.js';
+import { holdsAnyToken, markerTokens, tokenFilter } from '../../src/recovery/triggers.js';
 import { belowDensity, SHAPE_DENSITY_FLOOR, shapeSpans, symbolDensity } from '../../src/recovery/shape.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -57,6 +57,25 @@ describe('marker prefilter', () => {
     // both sides of the prefilter were exercised
     expect(without).toBeGreaterThan(300);
     expect(detected).toBeGreaterThan(300);
+  });
+
+  it('tokenFilter (the grouped search recovery uses) answers as holdsAnyToken on random texts and every fixture string', () => {
+    const holds = tokenFilter(TOKENS);
+    let yes = 0;
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...PIECES, 'plain prose. ', 'a [link](x) and a | table |', '<b>html</b>'), { maxLength: 24 }), (parts) => {
+        const text = parts.join('');
+        const want = holdsAnyToken(text, TOKENS);
+        if (want) yes++;
+        expect(holds(text)).toBe(want);
+      }),
+      { numRuns: 3000, seed: 7 },
+    );
+    expect(yes).toBeGreaterThan(300);
+    for (const s of fixtureStrings()) for (const text of [s, breakTokens(s)]) expect(holds(text)).toBe(holdsAnyToken(text, TOKENS));
+    // a token of letters only is searched whatever the text holds
+    expect(tokenFilter(['abc', '<x>'])('xxabcxx')).toBe(true);
+    expect(tokenFilter(['abc', '<x>'])('xx<xx')).toBe(false);
   });
 
   it('on every string of the fixtures, whole and with each marker occurrence broken, no token means no detect', () => {
