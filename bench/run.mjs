@@ -40,7 +40,9 @@ if (!existsSync(join(ROOT, 'dist/index.js'))) {
 const mb = (bytes) => bytes / 1e6;
 const fmt = (x, d = 1) => (x === null || x === undefined || Number.isNaN(x) ? 'n/a' : x.toFixed(d));
 
-console.log(`machine: ${availableParallelism()} cores (nproc), ${cpus()[0]?.model ?? 'unknown CPU'}, node ${process.version}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+// the load before the bench's own runs (the 1-minute average then includes them)
+const loadBefore = loadavg()[0];
+console.log(`machine: ${availableParallelism()} cores (nproc), ${cpus()[0]?.model ?? 'unknown CPU'}, node ${process.version}, load average before the runs ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
 console.log(`generating ${sizeArg} (seed ${seed}) in ${dir} ...`);
 const t0 = Date.now();
 const set = await generate(dir, size, seed);
@@ -79,7 +81,7 @@ const [a, b, c] = rows;
 console.log('');
 console.log(`(b)/(a) time: ${fmt(b.wallMs / a.wallMs, 2)}x wall, ${a.cpuMs ? fmt(b.cpuMs / a.cpuMs, 2) : 'n/a'}x CPU (target <= 2.5x)`);
 console.log(`(c) scaling over (b): ${fmt(b.wallMs / c.wallMs, 2)}x wall with --jobs ${jobs}, CPU ${c.cpuMs ? fmt(c.cpuMs / b.cpuMs, 2) : 'n/a'}x of (b)'s (target >= 1.7x on two cores)`);
-if (loadavg()[0] > availableParallelism() * 0.5) console.log(`note: load average ${loadavg()[0].toFixed(2)} on ${availableParallelism()} cores: other processes share the CPU, wall times and scaling are not representative`);
+if (loadBefore > availableParallelism() * 0.5) console.log(`note: load average ${loadBefore.toFixed(2)} on ${availableParallelism()} cores before the runs: other processes shared the CPU, wall times and scaling are not representative`);
 console.log(`peak RSS (b) ${fmt(b.maxRssKb / 1024)} MB, (c) ${fmt(c.maxRssKb / 1024)} MB (target < 200 MB on 1 GB, flat as size grows)`);
 
 if (!flag('no-peers')) {
