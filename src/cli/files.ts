@@ -3,7 +3,7 @@
  * so that a path guard cannot open fails before any work, as a usage error (exit 2).
  */
 
-import { createReadStream, createWriteStream, type ReadStream, type WriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, fstatSync, statSync, type ReadStream, type WriteStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from './errors.js';
 
@@ -79,3 +79,63 @@ export async function openOutputFile(path: string, cwd: string, flag: string): P
 export function openInputFile(path: string, cwd: string): Promise<ReadStream> {
   return opened(createReadStream(resolve(cwd, path)), `cannot read ${path}`);
 }
+
+/** Device and inode of a path, or null when it does not exist. */
+function identity(path: string): string | null {
+  try {
+    const st = statSync(path);
+    return `${st.dev}:${st.ino}`;
+  } catch {
+    return null;
+  }
+}
+
+/** Device and inode of the regular file behind a stream's descriptor (stdin redirected from a file), or null. */
+function streamIdentity(stream: object): string | null {
+  const fd = (stream as { fd?: unknown }).fd;
+  if (typeof fd !== 'number') return null;
+  try {
+    const st = fstatSync(fd);
+    return st.isFile() ? `${st.dev}:${st.ino}` : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Refuses an output file that is a file the command reads: one of its inputs (`-` is `stdin`,
+ * when stdin is redirected from a file), or one of `others` (the configuration, a baseline), by
+ * the same path or the same file through a link. Call it before the output is opened (opening
+ * empties it).
+ *
+ * @param output the output path as given; `cwd` resolves it and the inputs.
+ * @param inputs the expanded input paths (`-` for stdin).
+ * @param stdin the stream `-` reads (its `fd`, when it has one, names the file behind it).
+ * @param others other files read, each with what it is for the message (`path` null when none).
+ * @param command what is running, for the message (`scan`, `baseline`).
+ * @throws UsageError naming the file.
+ */
+export function refuseOverwrite(
+  output: string,
+  cwd: string,
+  inputs: readonly string[],
+  stdin: object,
+  others: ReadonlyArray<{ what: string; path: string | null }>,
+  command: string,
+): void {
+  const out = resolve(cwd, output);
+  const outId = identity(out);
+  const same = (path: string) => {
+    const abs = resolve(cwd, path);
+    return abs === out || (outId !== null && identity(abs) === outId);
+  };
+  for (const other of others) {
+    if (other.path !== null && same(other.path)) throw new UsageError(`--output ${output} is the ${other.what} of this ${command} (${other.path}); refusing to overwrite it`);
+  }
+  for (const input of inputs) {
+    if (input !== '-' && same(input)) throw new UsageError(`--output ${output} is an input of this ${command} (${input}); refusing to overwrite it`);
+    // `guard scan - -o x.jsonl < x.jsonl`: the file would be emptied before stdin is read
+    if (input === '-' && outId !== null && streamIdentity(stdin) === outId) throw new UsageError(`--output ${output} is the file read on stdin; refusing to overwrite it`);
+  }
+}
+

@@ -3,7 +3,8 @@
  * configuration file and the --baseline file, and a guard.config.yaml that is a link to nothing
  * was ignored (the scan ran with the defaults, silently).
  */
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { closeSync, copyFileSync, linkSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,6 +40,37 @@ describe('--output never overwrites a file the scan reads', () => {
       expect(r.stderr).toContain(`is the --baseline file of this scan (${base}); refusing to overwrite it`);
     }
     expect(readFileSync(base, 'utf8')).toBe(before);
+  });
+});
+
+describe('--output and a capture read on stdin (found by a red-team run: `scan - -o in.jsonl < in.jsonl` replaced the capture)', () => {
+  /** Runs the built CLI with stdin redirected from `file`. */
+  const withStdinFrom = (file: string, args: string[]) => {
+    const fd = openSync(file, 'r');
+    try {
+      return spawnSync(process.execPath, [join(ROOT, 'bin/guard.js'), ...args], { cwd: dir, stdio: [fd, 'pipe', 'pipe'], encoding: 'utf8' });
+    } finally {
+      closeSync(fd);
+    }
+  };
+
+  it.each([
+    ['scan', ['scan', '-', '-o']],
+    ['baseline create', ['baseline', 'create', '-', '-o']],
+  ])('%s refuses to write over the file on stdin, by name or hard link, and leaves it whole', (_name, args) => {
+    const input = join(dir, 'stdin-in.jsonl');
+    copyFileSync(FINDINGS, input);
+    const hard = join(dir, 'stdin-hard.jsonl');
+    rmSync(hard, { force: true });
+    linkSync(input, hard);
+    for (const out of [input, hard]) {
+      const r = withStdinFrom(input, [...args, out]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(`--output ${out} is the file read on stdin; refusing to overwrite it`);
+    }
+    expect(readFileSync(input, 'utf8')).toBe(readFileSync(FINDINGS, 'utf8'));
+    // another output file is fine
+    expect(withStdinFrom(input, [...args, join(dir, 'stdin-out.json')]).status).not.toBe(2);
   });
 });
 

@@ -16,6 +16,7 @@ import { judgedReply } from '../../report/findings.js';
 import { scanInputs } from '../../scan/scan.js';
 import { resolveEngines, type EngineFlags } from '../engines.js';
 import { EXIT, UsageError } from '../errors.js';
+import { refuseOverwrite } from '../files.js';
 import type { CliIO } from '../io.js';
 import type { CommandState } from '../program.js';
 import { positiveInt } from './scan.js';
@@ -62,9 +63,7 @@ async function createBaseline(paths: string[], flags: BaselineFlags, io: CliIO):
   const judge = await resolveEngines(config, flags);
   const maxLineBytes = flags.maxLineBytes === undefined ? undefined : positiveInt('--max-line-bytes', flags.maxLineBytes);
   const { inputs, errors } = await expandInputs(paths.length ? paths : ['-'], io.cwd);
-  const target = resolve(io.cwd, flags.output);
-  const clash = inputs.find((i) => i !== '-' && resolve(io.cwd, i) === target);
-  if (clash) throw new UsageError(`--output ${flags.output} is an input (${clash}); refusing to overwrite it`);
+  refuseOverwrite(flags.output, io.cwd, inputs, io.stdin, [{ what: 'configuration file', path: config.path }], 'baseline');
 
   const entries: BaselineEntry[] = [];
   const problems = [...errors];

@@ -5,9 +5,8 @@
  */
 
 import { once } from 'node:events';
-import { statSync } from 'node:fs';
 import { OutputBatcher } from '../batch.js';
-import { openOutputFile } from '../files.js';
+import { openOutputFile, refuseOverwrite } from '../files.js';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import ora, { type Ora } from 'ora';
@@ -117,40 +116,6 @@ function chooseFormat(flags: ScanFlags, io: CliIO): ReportFormat {
   return io.stdout.isTTY ? 'text' : 'ndjson';
 }
 
-/** Device and inode of a path, or null when it does not exist. */
-function identity(path: string): string | null {
-  try {
-    const st = statSync(path);
-    return `${st.dev}:${st.ino}`;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Expands the inputs once and refuses an output file that is one of them, or one of the other
- * files the scan reads (`others`: the configuration, the baseline): the same path, or the same
- * file through a link.
- *
- * @throws UsageError naming the input.
- */
-async function inputsBesideOutput(args: string[], output: string, cwd: string, others: Array<{ what: string; path: string | null }>): Promise<{ inputs: string[]; errors: CaptureError[] }> {
-  const expanded = await expandInputs(args, cwd);
-  const out = resolve(cwd, output);
-  const outId = identity(out);
-  const same = (path: string) => {
-    const abs = resolve(cwd, path);
-    return abs === out || (outId !== null && identity(abs) === outId);
-  };
-  for (const other of others) {
-    if (other.path !== null && same(other.path)) throw new UsageError(`--output ${output} is the ${other.what} of this scan (${other.path}); refusing to overwrite it`);
-  }
-  for (const input of expanded.inputs) {
-    if (input !== '-' && same(input)) throw new UsageError(`--output ${output} is an input of this scan (${input}); refusing to overwrite it`);
-  }
-  return expanded;
-}
-
 /** The baseline matcher for `--baseline FILE`. @throws UsageError when the file is unusable. */
 async function loadBaseline(path: string, cwd: string): Promise<BaselineMatcher> {
   try {
@@ -178,10 +143,11 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
   const toFile = flags.output !== undefined && flags.output !== '-';
   let expansionErrors: CaptureError[] = [];
   if (toFile) {
-    const expanded = await inputsBesideOutput(args, flags.output!, io.cwd, [
+    const expanded = await expandInputs(args, io.cwd);
+    refuseOverwrite(flags.output!, io.cwd, expanded.inputs, io.stdin, [
       { what: 'configuration file', path: config.path },
       { what: '--baseline file', path: flags.baseline ?? null },
-    ]);
+    ], 'scan');
     args = expanded.inputs;
     expansionErrors = expanded.errors;
   }
