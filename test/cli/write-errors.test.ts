@@ -36,7 +36,34 @@ describe.skipIf(!existsSync(FULL))('writing to a full disk', () => {
     try {
       const r = spawnSync(process.execPath, [join(ROOT, 'bin/guard.js'), 'scan', 'fixtures/cli/findings.jsonl', '-f', 'ndjson', '-q'], { cwd: ROOT, stdio: ['ignore', fd, 'pipe'], encoding: 'utf8' });
       expect(r.status).toBe(2);
-      expect(r.stderr).toBe('guard: cannot write the report to stdout (ENOSPC: no space left on device, write); the report is incomplete; exit 2\n');
+      expect(r.stderr).toBe('guard: cannot write to stdout (ENOSPC: no space left on device, write); the output is incomplete; exit 2\n');
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it('stdout on a full disk, one line on stderr every time: no summary before the error (found by red-team round 2)', () => {
+    const fd = openSync(FULL, 'w');
+    try {
+      for (const format of ['junit', 'ndjson', 'json']) {
+        for (let i = 0; i < 3; i++) {
+          const r = spawnSync(process.execPath, [join(ROOT, 'bin/guard.js'), 'scan', 'fixtures/cli/clean.jsonl', '-f', format, '--jobs', '1'], { cwd: ROOT, stdio: ['ignore', fd, 'pipe'], encoding: 'utf8' });
+          expect([r.status, r.stderr]).toEqual([2, 'guard: cannot write to stdout (ENOSPC: no space left on device, write); the output is incomplete; exit 2\n']);
+        }
+      }
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it('stderr on a full disk: exit 2 (the summary cannot be written), stdout still complete', () => {
+    const fd = openSync(FULL, 'w');
+    try {
+      const scan = spawnSync(process.execPath, [join(ROOT, 'bin/guard.js'), 'scan', 'fixtures/cli/clean.jsonl', '-f', 'ndjson'], { cwd: ROOT, stdio: ['ignore', 'pipe', fd], encoding: 'utf8' });
+      expect(scan.status).toBe(2);
+      expect(scan.stdout.trim().split('\n').length).toBeGreaterThan(0);
+      const replay = spawnSync(process.execPath, [join(ROOT, 'bin/guard.js'), 'replay', 'fixtures/replay/anthropic-dangerous-call.sse'], { cwd: ROOT, stdio: ['ignore', 'pipe', fd], encoding: 'utf8' });
+      expect(replay.status).toBe(2);
     } finally {
       closeSync(fd);
     }

@@ -215,6 +215,9 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
     // a report that did not reach its file fails the scan (exit 2); after another failure, that one is reported
     if (file) await (failed ? file.close().catch(() => undefined) : file.close());
   }
-  if (!flags.quiet) io.stderr.write(formatSummary(summary.summary, err, config.path));
+  // a write to stdout that failed is reported when its error event comes (src/cli/main.ts: exit 2);
+  // let it come before the summary, which would otherwise read as a finished scan
+  if (!file) await new Promise<void>((next) => setImmediate(next));
+  if (!flags.quiet && !io.stdout.errored) io.stderr.write(formatSummary(summary.summary, err, config.path));
   return summary.exitCode();
 }
