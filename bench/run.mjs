@@ -9,7 +9,7 @@
  * removed afterwards unless --keep (a kept set is reused by the next run with the same size and seed).
  */
 
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,9 +40,27 @@ if (!existsSync(join(ROOT, 'dist/index.js'))) {
 const mb = (bytes) => bytes / 1e6;
 const fmt = (x, d = 1) => (x === null || x === undefined || Number.isNaN(x) ? 'n/a' : x.toFixed(d));
 
-// the load before the bench's own runs (the 1-minute average then includes them)
-const loadBefore = loadavg()[0];
-console.log(`machine: ${availableParallelism()} cores (nproc), ${cpus()[0]?.model ?? 'unknown CPU'}, node ${process.version}, load average before the runs ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+/**
+ * The share of all cores busy over `ms` (from /proc/stat; null where it does not exist): other
+ * processes' use right before the runs. The load average would count the bench's own last runs.
+ */
+async function busyShare(ms) {
+  const sample = () => {
+    try {
+      const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+      return { idle: f[3] + (f[4] ?? 0), total: f.reduce((a, b) => a + b, 0) };
+    } catch {
+      return null;
+    }
+  };
+  const a = sample();
+  await new Promise((ok) => setTimeout(ok, ms));
+  const b = sample();
+  if (!a || !b || b.total === a.total) return null;
+  return 1 - (b.idle - a.idle) / (b.total - a.total);
+}
+const busyBefore = await busyShare(1000);
+console.log(`machine: ${availableParallelism()} cores (nproc), ${cpus()[0]?.model ?? 'unknown CPU'}, node ${process.version}, cores busy before the runs ${busyBefore === null ? 'n/a' : `${(busyBefore * 100).toFixed(0)}%`}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
 console.log(`generating ${sizeArg} (seed ${seed}) in ${dir} ...`);
 const t0 = Date.now();
 const set = await generate(dir, size, seed);
@@ -80,8 +98,8 @@ for (const r of rows) {
 const [a, b, c] = rows;
 console.log('');
 console.log(`(b)/(a) time: ${fmt(b.wallMs / a.wallMs, 2)}x wall, ${a.cpuMs ? fmt(b.cpuMs / a.cpuMs, 2) : 'n/a'}x CPU (target <= 2.5x)`);
-console.log(`(c) scaling over (b): ${fmt(b.wallMs / c.wallMs, 2)}x wall with --jobs ${jobs}, CPU ${c.cpuMs ? fmt(c.cpuMs / b.cpuMs, 2) : 'n/a'}x of (b)'s (target >= 1.7x on two cores)`);
-if (loadBefore > availableParallelism() * 0.5) console.log(`note: load average ${loadBefore.toFixed(2)} on ${availableParallelism()} cores before the runs: other processes shared the CPU, wall times and scaling are not representative`);
+console.log(`(c) speed-up over (b): ${fmt(b.wallMs / c.wallMs, 2)}x (wall of (b) / wall of (c)) with --jobs ${jobs}, CPU ${c.cpuMs ? fmt(c.cpuMs / b.cpuMs, 2) : 'n/a'}x of (b)'s (target >= 1.7x on two cores)`);
+if (busyBefore !== null && busyBefore > 0.25) console.log(`note: ${(busyBefore * 100).toFixed(0)}% of the cores were busy before the runs: other processes shared the CPU, wall times and scaling are not representative`);
 console.log(`peak RSS (b) ${fmt(b.maxRssKb / 1024)} MB, (c) ${fmt(c.maxRssKb / 1024)} MB (target < 200 MB on 1 GB, flat as size grows)`);
 
 if (!flag('no-peers')) {
