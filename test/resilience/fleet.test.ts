@@ -17,7 +17,7 @@ describe('scanning beyond one machine', () => {
     // as the built binary, 2 files per process, and a directory of unreadable input among them
     const log = join(ROOT, 'node_modules/.cache-fleet-test.tsv');
     const out = join(ROOT, 'node_modules/.cache-fleet-test.ndjson');
-    const example = `find fixtures/capture/anthropic fixtures/capture/openai-chat fixtures/bad-input -type f \\( -name '*.jsonl' -o -name '*.ndjson' -o -name '*.json' -o -name '*.sse' \\) | LC_ALL=C sort \\
+    const example = `find fixtures/capture/anthropic fixtures/capture/openai-chat fixtures/bad-input -type f \\( -name '*.jsonl' -o -name '*.ndjson' -o -name '*.json' -o -name '*.sse' -o -name '*.txt' -o -name '*.log' \\) | LC_ALL=C sort \\
   | parallel --will-cite --keep-order --jobs 4 -n 2 --joblog "$LOG" \\
       'node ${GUARD} scan --jobs 1 --format ndjson --quiet {}' > "$OUT"`;
     const run = spawnSync('sh', ['-c', example], { cwd: ROOT, env: { ...process.env, OUT: out, LOG: log, NO_COLOR: '1' }, encoding: 'utf8' });
