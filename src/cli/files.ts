@@ -4,6 +4,7 @@
  */
 
 import { createReadStream, createWriteStream, fstatSync, statSync, type ReadStream, type WriteStream } from 'node:fs';
+import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { UsageError } from './errors.js';
 
@@ -40,6 +41,15 @@ export class OutputFile {
   check(): void {
     const e = this.failed();
     if (e) throw new UsageError(`${this.what}: ${e.message}; the output is incomplete`);
+  }
+
+  /**
+   * Waits until the stream asks for more writes (its `drain`).
+   * @throws UsageError when a write failed meanwhile (`once` would reject with the bare error).
+   */
+  async drained(): Promise<void> {
+    if (!this.failed()) await once(this.stream, 'drain').catch(() => undefined);
+    this.check();
   }
 
   /**

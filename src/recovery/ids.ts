@@ -2,7 +2,7 @@
  * Deterministic ids for recovered calls (issue 3, point 6).
  */
 
-import { createHash } from 'node:crypto';
+import { hexDigest } from '../digest.js';
 import { ARGUMENTS_TOO_DEEP, jsonDepthExceeds, MAX_ARGUMENT_DEPTH } from '../capture/toolcall.js';
 
 /**
@@ -49,6 +49,6 @@ function canonical(value: unknown): string {
  */
 export function recoveredCallId(idSeed: string, index: number, name: string, args: Record<string, unknown> | null, argumentsRaw = ''): string {
   const key = args === null ? [idSeed, index, name, null, argumentsRaw] : [idSeed, index, name, canonicalJson(args)];
-  const digest = createHash('sha256').update(JSON.stringify(key), 'utf8').digest('hex');
+  const digest = hexDigest('sha256', JSON.stringify(key));
   return `guard_${digest.slice(0, 16)}`;
 }

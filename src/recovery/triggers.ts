@@ -19,21 +19,9 @@ export function markerTokens(families: readonly Family[]): string[] {
 }
 
 /**
- * True when `text` holds at least one of `tokens` (a plain substring search per token, linear in
- * the text). When false, no family of the tokens' source can detect markup in the text, so the
- * engine skips every family scanner.
- *
- * @param text any text.
- * @param tokens from {@link markerTokens}.
- */
-export function holdsAnyToken(text: string, tokens: readonly string[]): boolean {
-  for (const t of tokens) if (text.includes(t)) return true;
-  return false;
-}
-
-/**
- * The same answer as {@link holdsAnyToken} for a fixed token list, cheaper on text without markup:
- * tokens are grouped by one character each of them holds (the first that is not an ASCII letter,
+ * The prefilter: a predicate true when a text holds at least one of `tokens` (as a substring).
+ * When false, no family of the tokens' source can detect markup in the text, so the engine skips
+ * every family scanner. Cheaper than one search per token on text without markup: tokens are grouped by one character each of them holds (the first that is not an ASCII letter,
  * digit or space: `<`, `[`, `|`, `｜` for the families' markers), and a group is searched only when
  * the text holds its character. Prose without those characters costs one substring search per
  * group instead of one per token.

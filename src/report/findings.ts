@@ -11,7 +11,7 @@
  * never clash with the `guard/` ids.
  */
 
-import * as crypto from 'node:crypto';
+import { hexDigest } from '../digest.js';
 import type { FailOn } from '../config/load.js';
 import type { RuleHit } from '../inspection/types.js';
 import { QUOTATION_REASONS, type ReasonCode } from '../recovery/types.js';
@@ -59,14 +59,10 @@ export const LEAK_REFUSED_PREFIX = 'guard/leak-refused/';
 /** Rule id of recovered leaks. */
 export const LEAK_RECOVERED_RULE = 'guard/leak-recovered';
 
-/** One-shot SHA-256 where Node has it (20.12+, 21.7+): no Hash object per fingerprint. */
-const oneShotHash = typeof crypto.hash === 'function' ? crypto.hash : null;
-
 /** The first 32 hex digits of the SHA-256 of the parts joined by NUL (UTF-8). */
 function sha(parts: string[]): string {
   const text = parts.join('\u0000');
-  const hex = oneShotHash ? oneShotHash('sha256', text, 'hex') : crypto.createHash('sha256').update(text).digest('hex');
-  return hex.slice(0, 32);
+  return hexDigest('sha256', text).slice(0, 32);
 }
 
 /** JSON with object keys sorted, so key order in a capture does not change a fingerprint. */

@@ -23,7 +23,7 @@ import { Worker } from 'node:worker_threads';
 import { expandInputs } from '../capture/files.js';
 import type { CaptureError, CaptureFormat } from '../capture/types.js';
 import { scanFile, type ScanEvent, type ScanOptions } from './scan.js';
-import { WINDOW, type FromWorker, type ToWorker, type WorkerEvent, type WorkerSetup } from './worker-protocol.js';
+import { AckWindow, type FromWorker, type ToWorker, type WorkerEvent, type WorkerSetup } from './worker-protocol.js';
 
 /**
  * Estimated bytes held for a file that is not yet the current one before its job must wait: 8 MiB.
@@ -104,7 +104,6 @@ interface Task {
   /** Estimated bytes of the batches in `queue`. */
   held: number;
   done: boolean;
-  worker: PoolWorker | LocalJob | null;
   replies: number;
   errors: number;
   formats: Set<CaptureFormat>;
@@ -113,7 +112,7 @@ interface Task {
 interface Batch {
   events: WorkerEvent[];
   bytes: number;
-  from: PoolWorker | LocalJob | null;
+  from: PoolWorker | AckWindow | null;
   acked: boolean;
 }
 
@@ -121,43 +120,6 @@ interface PoolWorker {
   thread: Worker;
   task: Task | null;
   ready: boolean;
-}
-
-/**
- * The main thread as one of the jobs: it reads and judges files in its own event loop, between
- * writing the report, so `--jobs N` starts N - 1 worker threads (each thread has its own engines,
- * start-up and garbage collector, so one thread fewer is less memory and less CPU). Like a worker,
- * it has at most {@link WINDOW} batches not yet taken by the report.
- */
-class LocalJob {
-  private inFlight = 0;
-  private wake: (() => void) | null = null;
-  stopped = false;
-
-  sent(): void {
-    this.inFlight++;
-  }
-
-  acked(): void {
-    this.inFlight--;
-    this.resume();
-  }
-
-  /** Resolves once fewer than WINDOW batches are unacknowledged, or the scan is closing. */
-  async room(): Promise<void> {
-    while (this.inFlight >= WINDOW && !this.stopped) await new Promise<void>((ok) => (this.wake = ok));
-  }
-
-  stop(): void {
-    this.stopped = true;
-    this.resume();
-  }
-
-  private resume(): void {
-    const w = this.wake;
-    this.wake = null;
-    w?.();
-  }
 }
 
 /** The INTERNAL_ERROR for a file whose worker died while reading it. */
@@ -233,11 +195,16 @@ class Pool {
   private closed = false;
   private readonly setup: WorkerSetup;
   private readonly heldBytes: number;
-  private readonly local = new LocalJob();
+  /**
+   * The main thread as one of the jobs: it reads and judges files in its own event loop, between
+   * writing the report, so `--jobs N` starts N - 1 worker threads (each thread has its own engines,
+   * start-up and garbage collector: one thread fewer is less memory and less CPU).
+   */
+  private readonly local = new AckWindow();
 
   /** @param threads the jobs: this thread and threads - 1 worker threads. */
   constructor(inputs: string[], private readonly options: ScanOptions, parallel: ParallelOptions, threads: number) {
-    this.tasks = inputs.map((file, index) => ({ index, file, queue: [], held: 0, done: false, worker: null, replies: 0, errors: 0, formats: new Set() }));
+    this.tasks = inputs.map((file, index) => ({ index, file, queue: [], held: 0, done: false, replies: 0, errors: 0, formats: new Set() }));
     this.heldBytes = parallel.heldBytes ?? HELD_BYTES;
     this.pending = this.tasks.filter((t) => t.file !== '-');
     this.setup = { ...parallel.setup, read: options.read ?? {}, batch: parallel.setup.batch ?? DEFAULT_BATCH };
@@ -247,11 +214,10 @@ class Pool {
     if (local) void this.runLocal();
   }
 
-  /** This thread's job: the next file in input order while any is left (see LocalJob). */
+  /** This thread's job: the next file in input order while any is left (see `local`). */
   private async runLocal(): Promise<void> {
     const local = this.local;
     for (let task = this.pending.shift(); task !== undefined && !local.stopped; task = this.pending.shift()) {
-      task.worker = local;
       let batch: ScanEvent[] = [];
       const flush = async (): Promise<void> => {
         await local.room();
@@ -267,7 +233,6 @@ class Pool {
         }
         if (batch.length > 0) await flush();
         task.done = true;
-        task.worker = null;
       } catch (e) {
         // scanFile reports bad input itself: this is a bug in guard, costing the rest of the file
         this.fail(task, e instanceof Error ? `${e.name}: ${e.message}` : String(e));
@@ -291,7 +256,7 @@ class Pool {
   ack(batch: Batch): void {
     if (batch.acked) return;
     batch.acked = true;
-    if (batch.from instanceof LocalJob) batch.from.acked();
+    if (batch.from instanceof AckWindow) batch.from.acked();
     else batch.from?.thread.postMessage({ type: 'ack' } satisfies ToWorker);
   }
 
@@ -299,7 +264,7 @@ class Pool {
    * Queues a batch of `task`'s events from a job: a later file's batches are taken at once up to
    * heldBytes; the current file's when the report takes them.
    */
-  private receive(task: Task, events: WorkerEvent[], from: PoolWorker | LocalJob): void {
+  private receive(task: Task, events: WorkerEvent[], from: PoolWorker | AckWindow): void {
     let bytes = 0;
     for (const ev of events) {
       this.count(task, ev);
@@ -330,7 +295,6 @@ class Pool {
       void w.thread.terminate();
       return;
     }
-    task.worker = w;
     w.thread.postMessage({ type: 'task', task: task.index, file: task.file, abs: resolve(this.options.cwd, task.file) } satisfies ToWorker);
   }
 
@@ -351,7 +315,6 @@ class Pool {
       case 'done': {
         const task = this.tasks[msg.task]!;
         task.done = true;
-        task.worker = null;
         this.assign(w);
         this.notify();
         return;
@@ -400,7 +363,6 @@ class Pool {
       task.queue.push({ events, bytes: 0, from: null, acked: true });
     }
     task.done = true;
-    task.worker = null;
   }
 
   private failRest(what: string): void {

@@ -61,6 +61,11 @@ export class ReportPipeline {
 export const STREAMED_FORMATS = ['ndjson', 'github'] as const;
 export type StreamedFormat = (typeof STREAMED_FORMATS)[number];
 
+/** True for a format a worker can write itself ({@link STREAMED_FORMATS}). */
+export function isStreamedFormat(format: string): format is StreamedFormat {
+  return (STREAMED_FORMATS as readonly string[]).includes(format);
+}
+
 /**
  * What a worker needs to write the report of its replies itself: a streaming format and no
  * baseline (a baseline's entries are used up across files in input order, so it is applied in one
@@ -89,7 +94,7 @@ export interface RenderedEvent {
   formats: CaptureFormat[];
 }
 
-/** A pipeline writing into a string, for a worker thread; {@link take} empties it. */
+/** A pipeline writing into strings, for a worker thread: {@link render} turns runs of events into report text. */
 export class RenderingPipeline {
   private text: string[] = [];
   private pipeline: ReportPipeline;
@@ -106,16 +111,11 @@ export class RenderingPipeline {
     return new ReportPipeline(reporter, new SummaryBuilder(this.setup.failOn), { failOn: this.setup.failOn, inlineAllow: this.setup.inlineAllow, baseline: null });
   }
 
-  /** Reports and counts a reply or a problem (not a `file-end`: send that as it is). */
-  handle(ev: ScanEvent): void {
+  /** Reports and counts a reply or a problem (a `file-end` is sent as it is). */
+  private handle(ev: ScanEvent): void {
     if (ev.kind === 'reply') this.formats.add(ev.verdict.reply.format);
     this.events++;
     this.pipeline.handle(ev);
-  }
-
-  /** Events handled since the last {@link take}. */
-  get pending(): number {
-    return this.events;
   }
 
   /**
@@ -136,7 +136,7 @@ export class RenderingPipeline {
   }
 
   /** The text and counts gathered since the last call, as one event; the pipeline starts afresh. */
-  take(file: string): RenderedEvent {
+  private take(file: string): RenderedEvent {
     const ev: RenderedEvent = { kind: 'rendered', file, text: this.text.join(''), summary: this.pipeline.summary.summary, formats: [...this.formats] };
     this.text = [];
     this.formats.clear();

@@ -61,3 +61,39 @@ export type FromWorker =
 
 /** Unacknowledged batches a worker may have in flight before it waits (bounds the buffer per worker). */
 export const WINDOW = 4;
+
+/**
+ * The batches a job (a worker thread, or the main thread reading as one of the jobs) has sent and
+ * the report has not yet taken: it sends more only while fewer than {@link WINDOW} are out.
+ */
+export class AckWindow {
+  private inFlight = 0;
+  private wake: (() => void) | null = null;
+  /** Set when the scan is closing: {@link room} no longer waits. */
+  stopped = false;
+
+  sent(): void {
+    this.inFlight++;
+  }
+
+  acked(): void {
+    this.inFlight--;
+    this.resume();
+  }
+
+  /** Resolves once fewer than WINDOW batches are unacknowledged, or the window is stopped. */
+  async room(): Promise<void> {
+    while (this.inFlight >= WINDOW && !this.stopped) await new Promise<void>((ok) => (this.wake = ok));
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.resume();
+  }
+
+  private resume(): void {
+    const w = this.wake;
+    this.wake = null;
+    w?.();
+  }
+}

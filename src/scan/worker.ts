@@ -15,34 +15,13 @@ import { resolveEngines } from '../cli/engines.js';
 import type { JudgeOptions } from './judge.js';
 import { RenderingPipeline } from './report-pipeline.js';
 import { judgeSafely, READ_CHUNK_BYTES, type ScanEvent } from './scan.js';
-import { WINDOW, type FromWorker, type ToWorker, type WorkerSetup } from './worker-protocol.js';
+import { AckWindow, type FromWorker, type ToWorker, type WorkerSetup } from './worker-protocol.js';
 
 /** Sends a message to the main thread. */
 function send(msg: FromWorker): void {
   parentPort!.postMessage(msg);
 }
 
-/** Batches in flight per task, and the wake-up of a worker waiting for an ack. */
-class Window {
-  private inFlight = 0;
-  private wake: (() => void) | null = null;
-
-  sent(): void {
-    this.inFlight++;
-  }
-
-  acked(): void {
-    this.inFlight--;
-    const w = this.wake;
-    this.wake = null;
-    w?.();
-  }
-
-  /** Resolves once fewer than WINDOW batches are unacknowledged. */
-  async room(): Promise<void> {
-    while (this.inFlight >= WINDOW) await new Promise<void>((ok) => (this.wake = ok));
-  }
-}
 
 /** The event with the texts of a reply without markup dropped, when `slim` (see WorkerSetup.slim). */
 function slimmed(ev: ScanEvent, slim: boolean): ScanEvent {
@@ -50,7 +29,7 @@ function slimmed(ev: ScanEvent, slim: boolean): ScanEvent {
   return { kind: 'reply', verdict: { ...ev.verdict, reply: { ...ev.verdict.reply, text: '', reasoning: '' } } };
 }
 
-async function runTask(task: number, file: string, abs: string, setup: WorkerSetup, judge: JudgeOptions, window: Window): Promise<void> {
+async function runTask(task: number, file: string, abs: string, setup: WorkerSetup, judge: JudgeOptions, window: AckWindow): Promise<void> {
   let batch: ScanEvent[] = [];
   let batches = 0;
   const rendering = setup.render ? new RenderingPipeline(setup.render) : null;
@@ -90,7 +69,7 @@ async function main(): Promise<void> {
     send({ type: 'init-error', message: e instanceof Error ? `${e.name}: ${e.message}` : String(e) });
     return;
   }
-  const window = new Window();
+  const window = new AckWindow();
   // tasks run one at a time, in the order they were given
   let chain: Promise<void> = Promise.resolve();
   parentPort.on('message', (msg: ToWorker) => {

@@ -3,6 +3,7 @@
  * out as soon as its line is complete, not when the input ends or fills a sniffing window.
  * Found by a fresh-user run: a small first record was held until 8 KiB of input had arrived.
  */
+import { createReadStream } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { readCapture } from '../../src/capture/read.js';
@@ -46,7 +47,6 @@ describe('reading a capture that is still being written', () => {
 
 describe('an input that cannot be opened', () => {
   it('names the error code once (found by a red-team run: "ENOENT: ENOENT: no such file")', async () => {
-    const { createReadStream } = await import('node:fs');
     const items: CaptureItem[] = [];
     for await (const item of readCapture('gone.jsonl', createReadStream('/nonexistent/gone.jsonl'))) items.push(item);
     expect(items).toEqual([

@@ -4,7 +4,7 @@
  * was ignored (the scan ran with the defaults, silently).
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, copyFileSync, linkSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, linkSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,7 +77,6 @@ describe('--output and a capture read on stdin (found by a red-team run: `scan -
 describe('guard.config.yaml in the working directory', () => {
   it('a symbolic link to nothing is a configuration error (exit 2), not the defaults', async () => {
     const cwd = join(dir, 'dangling');
-    const { mkdirSync } = await import('node:fs');
     mkdirSync(cwd);
     symlinkSync(join(dir, 'missing.yaml'), join(cwd, 'guard.config.yaml'));
     const r = await runGuard(['scan', FINDINGS], { cwd });

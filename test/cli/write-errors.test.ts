@@ -4,7 +4,7 @@
  * Found by a red-team run: --output /dev/full exited 0 or 1 with no message and no report, and a
  * full stdout crashed with a stack trace and exit 1.
  */
-import { closeSync, existsSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -73,7 +73,6 @@ describe.skipIf(!existsSync(FULL))('writing to a full disk', () => {
     const out = join(ROOT, 'node_modules', '.write-errors-test.ndjson');
     const r = await runGuard(['scan', 'fixtures/cli/findings.jsonl', '-f', 'ndjson', '-o', out, '-q']);
     expect(r.code).toBe(1);
-    const { readFileSync, rmSync } = await import('node:fs');
     expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(4);
     rmSync(out);
   });

@@ -4,6 +4,7 @@
  */
 
 import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ndjson, ROOT } from '../cli/helpers.js';
@@ -17,14 +18,16 @@ describe('scanning beyond one machine', () => {
     // as the built binary, 2 files per process, and a directory of unreadable input among them
     const log = join(ROOT, 'node_modules/.cache-fleet-test.tsv');
     const out = join(ROOT, 'node_modules/.cache-fleet-test.ndjson');
-    const example = `find fixtures/capture/anthropic fixtures/capture/openai-chat fixtures/bad-input -type f \\( -name '*.jsonl' -o -name '*.ndjson' -o -name '*.json' -o -name '*.sse' -o -name '*.txt' -o -name '*.log' \\) | LC_ALL=C sort \\
+    const find = `find fixtures/capture/anthropic fixtures/capture/openai-chat fixtures/bad-input -type f \\( -name '*.jsonl' -o -name '*.ndjson' -o -name '*.json' -o -name '*.sse' -o -name '*.txt' -o -name '*.log' \\) | LC_ALL=C sort`;
+    const example = `${find} \\
   | parallel --will-cite --keep-order --jobs 4 -n 2 --joblog "$LOG" \\
       'node ${GUARD} scan --jobs 1 --format ndjson --quiet {}' > "$OUT"`;
     const run = spawnSync('sh', ['-c', example], { cwd: ROOT, env: { ...process.env, OUT: out, LOG: log, NO_COLOR: '1' }, encoding: 'utf8' });
-    const fleet = execFileSync('cat', [out], { encoding: 'utf8' });
-    const exits = execFileSync('cat', [log], { encoding: 'utf8' }).trim().split('\n').slice(1).map((l) => Number(l.split('\t')[6]));
-    execFileSync('rm', ['-f', out, log]);
-    const files = execFileSync('sh', ['-c', example.split(' | parallel')[0]!.replace(/\\$/, '')], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n');
+    const fleet = readFileSync(out, 'utf8');
+    const exits = readFileSync(log, 'utf8').trim().split('\n').slice(1).map((l) => Number(l.split('\t')[6]));
+    rmSync(out);
+    rmSync(log);
+    const files = execFileSync('sh', ['-c', find], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n');
     const one = spawnSync(process.execPath, [GUARD, 'scan', ...files, '--jobs', '1', '--format', 'ndjson', '--quiet'], { cwd: ROOT, encoding: 'utf8' });
     expect(one.stdout.length).toBeGreaterThan(3_000);
     expect(fleet).toBe(one.stdout);

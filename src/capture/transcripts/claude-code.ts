@@ -9,7 +9,7 @@
  * are not stored in these files, so replies carry `advertised: null`.
  */
 
-import * as crypto from 'node:crypto';
+import { hexDigest } from '../../digest.js';
 import { type BlockParts, joinBlockParts, readContentBlock } from '../bodies/anthropic.js';
 import { arr, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
 import type { Reply } from '../types.js';
@@ -69,17 +69,9 @@ function blockKey(block: unknown): string {
   if (isObject(block)) {
     const id = str(block['id']);
     if (id) return `${String(block['type'])}:${id}`;
-    if (isPlainTextBlock(block)) return `T${sha1Hex(block.text)}`;
+    if (isPlainTextBlock(block)) return `T${hexDigest('sha1', block.text)}`;
   }
-  return sha1Hex(JSON.stringify(block) ?? '');
-}
-
-/** The one-shot `crypto.hash` (Node >= 20.12), or undefined on older Node 20 releases. */
-const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
-
-/** The SHA-1 of `text` (as UTF-8) in hex; the one-shot hash when Node has it (no Hash object per call). */
-function sha1Hex(text: string): string {
-  return oneShotHash ? oneShotHash('sha1', text, 'hex') : crypto.createHash('sha1').update(text).digest('hex');
+  return hexDigest('sha1', JSON.stringify(block) ?? '');
 }
 
 /** True for `{"type":"text","text":"..."}` with exactly those keys in that order (its JSON is then fixed by `text`). */

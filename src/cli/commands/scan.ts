@@ -20,7 +20,7 @@ import { formatFromFileName, REPORT_FORMATS, type ReportFormat } from '../../rep
 import { plural, printable } from '../../report/printable.js';
 import { formatSummary } from '../../report/text.js';
 import { defaultJobs, scanInputsParallel } from '../../scan/parallel.js';
-import { ReportPipeline, STREAMED_FORMATS, type StreamedFormat } from '../../scan/report-pipeline.js';
+import { isStreamedFormat, ReportPipeline } from '../../scan/report-pipeline.js';
 import { DEFAULT_FAIL_ON, SummaryBuilder } from '../../scan/summary.js';
 import { resolveEngines, type EngineFlags } from '../engines.js';
 import { UsageError } from '../errors.js';
@@ -177,8 +177,7 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
     for (const error of expansionErrors) pipeline.error(error);
     // workers compile the same rule set from the same config object and engine flags; for a
     // streaming format without a baseline they also write the report of their replies
-    const streamed = (STREAMED_FORMATS as readonly string[]).includes(format) && baseline === null;
-    const render = streamed ? { format: format as StreamedFormat, redact: flags.redact !== false, failOn, inlineAllow: flags.inlineAllow !== false } : undefined;
+    const render = isStreamedFormat(format) && baseline === null ? { format, redact: flags.redact !== false, failOn, inlineAllow: flags.inlineAllow !== false } : undefined;
     const parallel = { jobs, auto: flags.jobs === undefined, setup: { config, flags: { mode: flags.mode, tools: flags.tools, proseCeiling: flags.proseCeiling }, slim: true, render } };
     const events = args.length
       ? scanInputsParallel(args, { judge, read: { inputFormat: flags.inputFormat, maxLineBytes }, stdin: io.stdin, cwd: io.cwd }, parallel)
@@ -194,11 +193,7 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
       // backpressure: a slow reader of the report must not make guard buffer the whole report
       if (sink.writableNeedDrain) {
         output.flush();
-        // a write that fails while waiting rejects `once`: a report file's failure is reported as such
-        if (file) {
-          await once(sink, 'drain').catch(() => undefined);
-          file.check();
-        } else await once(sink, 'drain');
+        await (file ? file.drained() : once(sink, 'drain'));
       }
     }
     if (baseline) {
