@@ -17,11 +17,12 @@
 export * from './capture/index.js';
 export * from './recovery/index.js';
 export * from './inspection/index.js';
-export { judgeReply, callsToInspect, type JudgeOptions, type ReplyVerdict } from './scan/judge.js';
+export { judgeReply, callsToInspect, type JudgeOptions, type ReplyVerdict } from './verdict/judge.js';
 export { scanInputs, type ScanEvent, type ScanOptions } from './scan/scan.js';
-export { SummaryBuilder, isFailing, DEFAULT_FAIL_ON, type ScanSummary, type FileSummary } from './scan/summary.js';
+export { DEFAULT_FAIL_ON, FAIL_ON_LEVELS, type FailOn } from './verdict/findings.js';
+export { SummaryBuilder, isFailing, type ScanSummary, type FileSummary } from './verdict/summary.js';
 export { replyRecord, errorRecord, type ReplyRecord, type ErrorRecord, type HitRecord, type CallRecord } from './report/record.js';
-export { loadConfig, parseConfig, ConfigError, type GuardConfig, type FailOn } from './config/load.js';
+export { loadConfig, parseConfig, ConfigError, type GuardConfig } from './config/load.js';
 export * from './ceiling/index.js';
 export * from './replay/index.js';
 export { run } from './cli/program.js';

@@ -13,12 +13,9 @@ import { registerBaseline } from './commands/baseline.js';
 import { registerRules } from './commands/rules.js';
 import { UsageError, EXIT } from './errors.js';
 import type { CliIO } from './io.js';
+import type { CommandState } from './state.js';
 import { VERSION } from './version.js';
 
-/** A command module adds itself to the program and stores its exit code in `state`. */
-export interface CommandState {
-  exitCode: number;
-}
 
 /** Builds the program; output and errors go to `io`, never to `process`. */
 export function createProgram(io: CliIO, state: CommandState): Command {

@@ -11,10 +11,11 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { LineCounter, Node as YamlNode } from 'yaml';
 import { compileRuleSet, initInspection, RuleSetError } from '../inspection/index.js';
 import type { InspectionMode, RuleAction } from '../inspection/types.js';
+import type { FailOn } from '../verdict/findings.js';
 import { CONFIG_SCHEMA } from './schema.js';
 
-/** The exit-code threshold of `guard scan` (see README "Exit codes"). */
-export type FailOn = 'none' | 'quoted' | 'refused' | 'flag' | 'block';
+export type { FailOn };
+
 
 /** The resolved configuration. Absent settings stay undefined: callers apply the defaults. */
 export interface GuardConfig {

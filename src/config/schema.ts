@@ -2,6 +2,8 @@
  * JSON Schema (draft 2020-12) of `guard.config.yaml`. The same object validates the file at load
  * time (with Ajv) and is written to `schema/guard.config.schema.json` for editors.
  */
+import { FAIL_ON_LEVELS } from '../verdict/findings.js';
+
 export const CONFIG_SCHEMA = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'https://guard.dev/schema/guard.config.schema.json',
@@ -115,7 +117,7 @@ export const CONFIG_SCHEMA = {
       type: 'object',
       additionalProperties: false,
       properties: {
-        fail_on: { enum: ['none', 'quoted', 'refused', 'flag', 'block'] },
+        fail_on: { enum: [...FAIL_ON_LEVELS] },
       },
     },
   },

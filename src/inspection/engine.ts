@@ -10,11 +10,10 @@
 import type { PathAccess, Rule } from './rule.js';
 import type { CommandLine, ShellCommand, Span } from './shell/model.js';
 import type { InspectableCall, InspectionMode, InspectionVerdict, RuleHit } from './types.js';
-import type { RuleSet } from './ruleset.js';
 import { analyzeArgv, analyzeCommandLine } from './shell/analyze.js';
 import { callSurfaces, type CommandValue } from './extract.js';
 import { readSources, writeTargets } from './rules/util.js';
-import { redactSecrets } from './redact.js';
+import { redactSecrets } from '../base/redact.js';
 import { compileBuiltinPattern, type TextPattern } from './pattern.js';
 
 /** Longest excerpt, in characters. */
@@ -26,7 +25,7 @@ export const MAX_EXCERPT = 120;
  * hits. Each rule fires at most once per call. Never throws: a failing rule predicate counts as
  * no match.
  */
-export function inspectCalls(calls: InspectableCall[], ruleSet: Pick<RuleSet, 'rules'>, mode: InspectionMode): InspectionVerdict {
+export function inspectCalls(calls: InspectableCall[], ruleSet: { readonly rules: readonly Rule[] }, mode: InspectionMode): InspectionVerdict {
   if (mode === 'off') return { mode, outcome: 'pass', hits: [] };
   const hits: RuleHit[] = [];
   for (const call of calls ?? []) {

@@ -8,7 +8,7 @@
  */
 
 import type { JsonSchema } from '../capture/types.js';
-import { ARGUMENTS_TOO_DEEP, jsonDepthExceeds, MAX_ARGUMENT_DEPTH, parseArguments } from '../capture/toolcall.js';
+import { ARGUMENTS_TOO_DEEP, jsonDepthExceeds, MAX_ARGUMENT_DEPTH, parseArguments } from '../base/json.js';
 import { indexOutsideStrings, isObject, parseJsonValue, scanJson, skipWs, trimEnd, type JsonScan } from './scan.js';
 import { typeParameter } from './typing.js';
 

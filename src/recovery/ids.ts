@@ -2,8 +2,8 @@
  * Deterministic ids for recovered calls (issue 3, point 6).
  */
 
-import { hexDigest } from '../digest.js';
-import { ARGUMENTS_TOO_DEEP, jsonDepthExceeds, MAX_ARGUMENT_DEPTH } from '../capture/toolcall.js';
+import { hexDigest } from '../base/digest.js';
+import { ARGUMENTS_TOO_DEEP, jsonDepthExceeds, MAX_ARGUMENT_DEPTH } from '../base/json.js';
 
 /**
  * Canonical JSON of a parsed value: object keys sorted by code unit, no whitespace, numbers and

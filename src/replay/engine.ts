@@ -23,7 +23,7 @@ import { createStreamAccumulator, SSE_FORMAT, sniffStreamPayload, type StreamAcc
 import { makeToolCall, parseArguments } from '../capture/toolcall.js';
 import type { CaptureError, Reply, ToolCallKind } from '../capture/types.js';
 import { inspectCalls } from '../inspection/engine.js';
-import { recoverFromReply } from '../scan/judge.js';
+import { recoverFromReply } from '../verdict/judge.js';
 import type { RecoveryVerdict } from '../recovery/types.js';
 import { markupSpans, markupStart } from '../recovery/prefix.js';
 import { QUOTATION_REASONS } from '../recovery/types.js';

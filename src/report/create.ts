@@ -1,8 +1,8 @@
 /** Choosing the reporter for an output format. */
 
 import type { ChalkInstance } from 'chalk';
-import type { FailOn } from '../config/load.js';
-import type { Rule } from '../inspection/rule.js';
+import type { FailOn } from '../verdict/findings.js';
+import type { FindingRule } from '../verdict/catalogue.js';
 import { GithubReporter } from './github.js';
 import { JsonReporter } from './json.js';
 import { JunitReporter } from './junit.js';
@@ -14,8 +14,8 @@ import { TextReporter } from './text.js';
 /** What the reporters need besides the stream they write to. */
 export interface ReporterOptions {
   version: string;
-  /** The enabled inspection rules (SARIF declares them all). */
-  rules: readonly Rule[];
+  /** Every finding rule of the scan (src/verdict/catalogue.ts findingRules; SARIF declares them all). */
+  rules: readonly FindingRule[];
   failOn: FailOn;
   /** Base of relative capture paths (SARIF URIs). */
   cwd: string;

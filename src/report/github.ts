@@ -7,7 +7,7 @@
  */
 
 import type { CaptureError } from '../capture/types.js';
-import type { FindingLevel, JudgedReply } from './findings.js';
+import type { FindingLevel, JudgedReply } from '../verdict/findings.js';
 import { findingMessage } from './messages.js';
 import type { Reporter } from './reporter.js';
 

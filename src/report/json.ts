@@ -5,8 +5,8 @@
  */
 
 import type { CaptureError } from '../capture/types.js';
-import type { ScanSummary } from '../scan/summary.js';
-import type { JudgedReply } from './findings.js';
+import type { ScanSummary } from '../verdict/summary.js';
+import type { JudgedReply } from '../verdict/findings.js';
 import { errorRecord, replyRecord, type ErrorRecord, type RecordOptions, type ReplyRecord } from './record.js';
 import type { Reporter } from './reporter.js';
 

@@ -11,9 +11,9 @@
  */
 
 import type { CaptureError } from '../capture/types.js';
-import type { FailOn } from '../config/load.js';
-import type { FileSummary, ScanSummary } from '../scan/summary.js';
-import { findingFails, type JudgedReply } from './findings.js';
+import type { FailOn } from '../verdict/findings.js';
+import type { FileSummary, ScanSummary } from '../verdict/summary.js';
+import { findingFails, type JudgedReply } from '../verdict/findings.js';
 import { findingMessage } from './messages.js';
 import type { Reporter } from './reporter.js';
 

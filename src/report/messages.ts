@@ -5,8 +5,8 @@
  * `redact` is false; recovery details never carry arguments (src/recovery/types.ts `detail`).
  */
 
-import type { ReplyVerdict } from '../scan/judge.js';
-import { isQuotationReason, type Finding } from './findings.js';
+import type { ReplyVerdict } from '../verdict/judge.js';
+import { isQuotationReason, type Finding } from '../verdict/findings.js';
 
 /**
  * `s` trimmed, ending with a full stop; the first letter is upper-cased only when the sentence

@@ -4,7 +4,7 @@
  */
 
 import type { CaptureError } from '../capture/types.js';
-import type { JudgedReply } from './findings.js';
+import type { JudgedReply } from '../verdict/findings.js';
 import { errorRecord, replyRecord, type RecordOptions } from './record.js';
 import type { Reporter } from './reporter.js';
 

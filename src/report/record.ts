@@ -4,8 +4,8 @@
  */
 
 import type { CaptureError, CaptureFormat } from '../capture/types.js';
-import type { ReplyVerdict } from '../scan/judge.js';
-import { findingsOf, type Finding, type Suppression } from './findings.js';
+import type { ReplyVerdict } from '../verdict/judge.js';
+import { findingsOf, type Finding, type Suppression } from '../verdict/findings.js';
 
 /** A suppressed finding in records: `inline` (allow mark) or `baseline`, with its justification. */
 export type SuppressionRecord = Suppression;

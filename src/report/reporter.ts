@@ -5,8 +5,8 @@
  */
 
 import type { CaptureError } from '../capture/types.js';
-import type { FileSummary, ScanSummary } from '../scan/summary.js';
-import type { JudgedReply } from './findings.js';
+import type { FileSummary, ScanSummary } from '../verdict/summary.js';
+import type { JudgedReply } from '../verdict/findings.js';
 
 export interface Reporter {
   /** One judged reply: its verdicts, findings (with suppressions) and whether it fails. */

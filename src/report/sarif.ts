@@ -11,10 +11,9 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CaptureError } from '../capture/types.js';
-import type { Rule } from '../inspection/rule.js';
-import { REASON_CODES, REASON_OUTCOME } from '../recovery/types.js';
-import type { ScanSummary } from '../scan/summary.js';
-import { isQuotationReason, LEAK_RECOVERED_RULE, LEAK_REFUSED_PREFIX, refusedLevel, type Finding, type FindingLevel, type JudgedReply } from './findings.js';
+import { refusedFindingRule, type FindingRule } from '../verdict/catalogue.js';
+import type { ScanSummary } from '../verdict/summary.js';
+import { LEAK_REFUSED_PREFIX, type Finding, type JudgedReply } from '../verdict/findings.js';
 import { findingMessage } from './messages.js';
 import type { Reporter } from './reporter.js';
 
@@ -25,11 +24,6 @@ export const SRCROOT = '%SRCROOT%';
 /** The `partialFingerprints` key of guard's fingerprint (src/report/findings.ts). */
 export const FINGERPRINT_KEY = 'guardFingerprint/v1';
 
-/** Reason codes whose outcome is `refused`, from the recovery engine's list. */
-export function refusedReasons(): string[] {
-  return REASON_CODES.filter((c) => REASON_OUTCOME[c] === 'refused');
-}
-
 type Json = Record<string, unknown>;
 
 /** SARIF caps shortDescription at 1024 characters for GitHub; keep every text bounded. */
@@ -37,55 +31,20 @@ function clip(s: string, max = 1000): string {
   return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
 }
 
-function levelOfAction(action: Rule['action']): FindingLevel {
-  return action === 'block' ? 'error' : 'warning';
-}
-
-/** A reportingDescriptor for an inspection rule. */
-function inspectionDescriptor(rule: Rule): Json {
-  const level = levelOfAction(rule.action);
+/** The SARIF reportingDescriptor of a finding rule (SARIF 2.1.0 §3.49). */
+function descriptor(rule: FindingRule): Json {
+  const inspection = rule.kind === 'rule-hit';
+  const markdown = inspection ? `**${rule.id}** (${rule.category}, default action \`${rule.action}\`): ${rule.help}` : rule.help;
   return {
     id: rule.id,
     name: rule.name,
     shortDescription: { text: clip(rule.description) },
-    fullDescription: { text: clip(`${rule.description} ${rule.help}`, 4000) },
-    help: { text: clip(rule.help, 4000), markdown: clip(`**${rule.id}** (${rule.category}, default action \`${rule.action}\`): ${rule.help}`, 4000) },
-    defaultConfiguration: { level },
-    properties: { category: rule.category, tags: ['security', rule.category, ...(rule.custom ? ['custom'] : [])], action: rule.action },
-  };
-}
-
-/** A reportingDescriptor for a refused-leak reason. */
-function refusedDescriptor(reason: string): Json {
-  const quotation = isQuotationReason(reason);
-  const text = quotation
-    ? `Tool-call markup judged a quotation, not a leak: reason ${reason}.`
-    : `Leaked tool-call markup was not recovered: reason ${reason}.`;
-  const help = quotation
-    ? `The reply's visible text holds tool-call markup that guard judged a quotation (reason code ${reason}; docs/reason-codes.md explains each code): the reply shows or explains the syntax rather than making a call, so nothing was recovered. Reported as a note; it fails a scan only under --fail-on quoted.`
-    : `The reply's visible text holds tool-call markup that the endpoint did not parse, and guard refused to read the call back out (reason code ${reason}; docs/reason-codes.md explains each code). The agent lost this tool call: check the endpoint's tool-call parser for this model family.`;
-  return {
-    id: `${LEAK_REFUSED_PREFIX}${reason}`,
-    name: `leak-refused-${reason}`,
-    shortDescription: { text },
-    fullDescription: { text: help },
-    help: { text: help, markdown: help },
-    defaultConfiguration: { level: refusedLevel(reason) },
-    properties: { category: 'leaked-markup', tags: ['reliability', 'leaked-markup'] },
-  };
-}
-
-function recoveredDescriptor(): Json {
-  const help =
-    'The reply\'s visible text holds tool-call markup that the endpoint did not parse; guard read the call back out safely (every check of the recovery contract held). The endpoint still returned the call as text: check its tool-call parser for this model family.';
-  return {
-    id: LEAK_RECOVERED_RULE,
-    name: 'leak-recovered',
-    shortDescription: { text: 'Leaked tool-call markup was recovered.' },
-    fullDescription: { text: help },
-    help: { text: help, markdown: help },
-    defaultConfiguration: { level: 'warning' },
-    properties: { category: 'leaked-markup', tags: ['reliability', 'leaked-markup'] },
+    fullDescription: { text: inspection ? clip(`${rule.description} ${rule.help}`, 4000) : rule.help },
+    help: { text: inspection ? clip(rule.help, 4000) : rule.help, markdown: inspection ? clip(markdown, 4000) : markdown },
+    defaultConfiguration: { level: rule.level },
+    properties: inspection
+      ? { category: rule.category, tags: ['security', rule.category, ...(rule.custom ? ['custom'] : [])], action: rule.action }
+      : { category: rule.category, tags: ['reliability', rule.category] },
   };
 }
 
@@ -108,8 +67,8 @@ function physical(file: string, line: number | null, cwd: string): Json {
 
 export interface SarifOptions {
   version: string;
-  /** The compiled inspection rules (every enabled rule is declared). */
-  rules: readonly Rule[];
+  /** Every finding rule of the scan (src/verdict/catalogue.ts findingRules): all are declared. */
+  rules: readonly FindingRule[];
   /** Base of relative capture paths. */
   cwd: string;
   /** Mask secrets in excerpts (default true). */
@@ -164,10 +123,14 @@ export class SarifReporter implements Reporter {
 
   fileEnd(): void {}
 
-  /** The driver's rules: inspection rules, then refused reasons, then the recovered leak. */
+  /** The driver's rules: the scan's finding rules, plus a refused reason seen that they lack (a bug). */
   private descriptors(): Json[] {
-    const reasons = [...new Set([...refusedReasons(), ...this.refusedSeen])];
-    return [...this.options.rules.map(inspectionDescriptor), ...reasons.map(refusedDescriptor), recoveredDescriptor()];
+    const known = new Set(this.options.rules.map((r) => r.id));
+    const extra = [...this.refusedSeen].filter((reason) => !known.has(`${LEAK_REFUSED_PREFIX}${reason}`)).map(refusedFindingRule);
+    const rules = [...this.options.rules];
+    // an extra refused reason goes after the others, before the recovered leak (the last rule)
+    if (extra.length) rules.splice(rules.length - 1, 0, ...extra);
+    return rules.map(descriptor);
   }
 
   finish(_summary: ScanSummary): void {

@@ -6,10 +6,10 @@
 
 import type { ChalkInstance } from 'chalk';
 import type { CaptureError } from '../capture/types.js';
-import { redactSecrets } from '../inspection/index.js';
-import type { ReplyVerdict } from '../scan/judge.js';
-import type { FileSummary, ScanSummary } from '../scan/summary.js';
-import { isQuotationReason, type Finding, type JudgedReply } from './findings.js';
+import { redactSecrets } from '../base/redact.js';
+import type { ReplyVerdict } from '../verdict/judge.js';
+import type { FileSummary, ScanSummary } from '../verdict/summary.js';
+import { isQuotationReason, type Finding, type JudgedReply } from '../verdict/findings.js';
 import { plural, printable as p } from './printable.js';
 import type { Reporter } from './reporter.js';
 

@@ -82,7 +82,12 @@ export interface ParallelOptions {
    * starts `jobs` workers and leaves this thread to the report (tests of worker behaviour).
    */
   localJob?: boolean;
-  /** The worker setup: the same config and engine flags the main thread's engines came from. */
+  /**
+   * The worker script (default {@link workerUrl}). Tests inject a wrapper of the real worker
+   * (one that fails on purpose); nothing else sets it.
+   */
+  workerUrl?: URL;
+  /** The worker setup: the same engine settings the main thread's judge came from. */
   setup: Omit<WorkerSetup, 'read' | 'batch'> & { batch?: number };
 }
 
@@ -195,6 +200,7 @@ class Pool {
   private closed = false;
   private readonly setup: WorkerSetup;
   private readonly heldBytes: number;
+  private readonly script: URL;
   /**
    * The main thread as one of the jobs: it reads and judges files in its own event loop, between
    * writing the report, so `--jobs N` starts N - 1 worker threads (each thread has its own engines,
@@ -206,6 +212,7 @@ class Pool {
   constructor(inputs: string[], private readonly options: ScanOptions, parallel: ParallelOptions, threads: number) {
     this.tasks = inputs.map((file, index) => ({ index, file, queue: [], held: 0, done: false, replies: 0, errors: 0, formats: new Set() }));
     this.heldBytes = parallel.heldBytes ?? HELD_BYTES;
+    this.script = parallel.workerUrl ?? workerUrl();
     this.pending = this.tasks.filter((t) => t.file !== '-');
     this.setup = { ...parallel.setup, read: options.read ?? {}, batch: parallel.setup.batch ?? DEFAULT_BATCH };
     const local = parallel.localJob !== false;
@@ -278,7 +285,7 @@ class Pool {
   }
 
   private spawn(): void {
-    const thread = new Worker(workerUrl(), { workerData: this.setup, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
+    const thread = new Worker(this.script, { workerData: this.setup, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
     const w: PoolWorker = { thread, task: null, ready: false };
     this.workers.add(w);
     thread.on('message', (msg: FromWorker) => this.onMessage(w, msg));

@@ -7,13 +7,13 @@
  */
 
 import type { CaptureError, CaptureFormat } from '../capture/types.js';
-import type { FailOn } from '../config/load.js';
-import { judgedReply, type SuppressOptions } from '../report/findings.js';
+import type { FailOn } from '../verdict/findings.js';
+import { judgedReply, type SuppressOptions } from '../verdict/findings.js';
 import { GithubReporter } from '../report/github.js';
 import { NdjsonReporter } from '../report/ndjson.js';
 import type { Reporter } from '../report/reporter.js';
 import { internalError, type ScanEvent } from './scan.js';
-import { SummaryBuilder } from './summary.js';
+import { SummaryBuilder } from '../verdict/summary.js';
 
 /** Sends every event to a reporter and counts it in a summary, in the order given. */
 export class ReportPipeline {

@@ -9,7 +9,7 @@ import type { Readable } from 'node:stream';
 import { expandInputs } from '../capture/files.js';
 import { readCaptureBatches, type ReadOptions } from '../capture/read.js';
 import type { CaptureError, CaptureFormat, Reply } from '../capture/types.js';
-import { judgeReply, type JudgeOptions, type ReplyVerdict } from './judge.js';
+import { judgeReply, type JudgeOptions, type ReplyVerdict } from '../verdict/judge.js';
 
 /** What {@link scanInputs} yields, in input order. */
 export type ScanEvent =

@@ -6,8 +6,7 @@
  */
 
 import type { ReadOptions } from '../capture/read.js';
-import type { EngineFlags } from '../cli/engines.js';
-import type { GuardConfig } from '../config/load.js';
+import type { JudgeSettings } from '../verdict/engines.js';
 import type { RenderedEvent, RenderSetup } from './report-pipeline.js';
 import type { ScanEvent } from './scan.js';
 
@@ -16,10 +15,8 @@ export type WorkerEvent = ScanEvent | RenderedEvent;
 
 /** What each worker is started with (its `workerData`). */
 export interface WorkerSetup {
-  /** The loaded configuration: the worker compiles the same rule set from it. */
-  config: GuardConfig;
-  /** The engine flags (`--mode`, `--tools`, `--prose-ceiling`), applied over `config` as in the main thread. */
-  flags: EngineFlags;
+  /** The validated engine settings of the main thread: the worker builds the same judge from them. */
+  settings: JudgeSettings;
   read: ReadOptions;
   /** Events per message: larger batches clone less often, smaller ones stream sooner. */
   batch: number;
@@ -36,11 +33,6 @@ export interface WorkerSetup {
    * CLI sets it for NDJSON and GitHub output without a baseline.
    */
   render?: RenderSetup;
-  /**
-   * Test-only: a worker given a file whose path ends with this string dies with an uncaught
-   * exception after its first batch (tests of crash handling). Never set outside tests.
-   */
-  crashOn?: string;
 }
 
 /** Main thread → worker. */

@@ -1,7 +1,7 @@
 /**
  * A worker thread of `guard scan --jobs N`: initialises the engines once from the same
- * configuration as the main thread (the bash grammar via initInspection, the rule set compiled
- * from the same config object), then reads and judges one file per task, sending its events in
+ * settings as the main thread (the bash grammar via initInspection, the rule set compiled from
+ * the same settings), then reads and judges one file per task, sending its events in
  * batches. At most {@link WINDOW} batches are unacknowledged at a time, so a worker never runs far
  * ahead of the report being written.
  *
@@ -11,8 +11,8 @@
 import { createReadStream } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { readCaptureBatches } from '../capture/read.js';
-import { resolveEngines } from '../cli/engines.js';
-import type { JudgeOptions } from './judge.js';
+import { createJudge } from '../verdict/engines.js';
+import type { JudgeOptions } from '../verdict/judge.js';
 import { RenderingPipeline } from './report-pipeline.js';
 import { judgeSafely, READ_CHUNK_BYTES, type ScanEvent } from './scan.js';
 import { AckWindow, type FromWorker, type ToWorker, type WorkerSetup } from './worker-protocol.js';
@@ -39,13 +39,6 @@ async function runTask(task: number, file: string, abs: string, setup: WorkerSet
     window.sent();
     batch = [];
     batches++;
-    if (setup.crashOn !== undefined && file.endsWith(setup.crashOn)) {
-      // test-only: an uncaught exception, as a bug in guard's own code would throw
-      setImmediate(() => {
-        throw new Error(`test crash on ${file}`);
-      });
-      await new Promise(() => {});
-    }
   };
   for await (const items of readCaptureBatches(file, createReadStream(abs, { highWaterMark: READ_CHUNK_BYTES }), setup.read)) {
     for (const item of items) {
@@ -64,7 +57,7 @@ async function main(): Promise<void> {
   const setup = workerData as WorkerSetup;
   let judge: JudgeOptions;
   try {
-    judge = await resolveEngines(setup.config, setup.flags);
+    judge = await createJudge(setup.settings);
   } catch (e) {
     send({ type: 'init-error', message: e instanceof Error ? `${e.name}: ${e.message}` : String(e) });
     return;

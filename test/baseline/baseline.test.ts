@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BaselineError, BaselineMatcher, parseBaseline, serializeBaseline } from '../../src/baseline/baseline.js';
-import type { Finding } from '../../src/report/findings.js';
+import { BaselineError, BaselineMatcher, parseBaseline, serializeBaseline } from '../../src/verdict/baseline.js';
+import type { Finding } from '../../src/verdict/findings.js';
 import { ndjson, ROOT, runGuard } from '../cli/helpers.js';
 import { sarifErrors, validator } from '../report/sarif-validator.js';
 

@@ -1,6 +1,7 @@
 /** `--jobs`: digits only, and at most MAX_JOBS_PER_CORE threads per core (found by a red-team run: `--jobs 1000` asked for ~30 GB). */
 import { describe, expect, it } from 'vitest';
-import { jobsFlag, MAX_JOBS_PER_CORE, positiveInt } from '../../src/cli/commands/scan.js';
+import { jobsFlag, MAX_JOBS_PER_CORE } from '../../src/cli/commands/scan.js';
+import { positiveInt } from '../../src/cli/flags.js';
 
 describe('--jobs', () => {
   it('defaults to the cores and keeps a value up to MAX_JOBS_PER_CORE per core', () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLValidator } from 'fast-xml-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { maskedExcerptPattern } from '../../src/report/locate.js';
+import { maskedExcerptPattern } from '../../src/verdict/locate.js';
 import { ndjson, runGuard } from './helpers.js';
 
 const FINDINGS = 'fixtures/cli/findings.jsonl';

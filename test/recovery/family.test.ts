@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROSE_CEILING, recoverReply, type RecoveryVerdict } from '../../src/recovery/index.js';
-import { judgeReply } from '../../src/scan/judge.js';
+import { judgeReply } from '../../src/verdict/judge.js';
 import { compileRuleSet, initInspection } from '../../src/inspection/index.js';
 import type { Reply } from '../../src/capture/types.js';
 import { advertisedFor, GRAMMARS, type Call } from './render.js';

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ARGUMENTS_TOO_DEEP, MAX_ARGUMENT_DEPTH } from '../../src/capture/toolcall.js';
 import { canonicalJson, DEFAULT_PROSE_CEILING, FAMILIES, MAX_RECOVERED_CALLS, recoverReply, type RecoveryVerdict } from '../../src/recovery/index.js';
 import { compileRuleSet, initInspection } from '../../src/inspection/index.js';
-import { judgeReply } from '../../src/scan/judge.js';
+import { judgeReply } from '../../src/verdict/judge.js';
 import type { Reply } from '../../src/capture/types.js';
 import { runGuard, ROOT } from '../cli/helpers.js';
 

@@ -4,8 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Reply } from '../../src/capture/types.js';
 import { makeToolCall } from '../../src/capture/toolcall.js';
 import { compileRuleSet, initInspection, type RuleSet } from '../../src/inspection/index.js';
-import { applyAllows, canonicalJson, findingFails, findingsOf } from '../../src/report/findings.js';
-import { judgeReply } from '../../src/scan/judge.js';
+import { applyAllows, canonicalJson, findingFails, findingsOf } from '../../src/verdict/findings.js';
+import { judgeReply } from '../../src/verdict/judge.js';
 
 let ruleSet: RuleSet;
 beforeAll(async () => {

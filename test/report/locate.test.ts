@@ -1,7 +1,7 @@
 // locateHit: which call a hit came from, and its raw excerpt (what --no-redact prints and fingerprints key on).
 import { describe, expect, it } from 'vitest';
 import type { RuleHit } from '../../src/inspection/types.js';
-import { locateHit, type CallRef } from '../../src/report/locate.js';
+import { locateHit, type CallRef } from '../../src/verdict/locate.js';
 
 const KEY_A = 'sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 const KEY_B = 'sk-ant-api03-BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB';

@@ -7,11 +7,11 @@ import type { Reply } from '../../src/capture/types.js';
 import { parseConfig } from '../../src/config/load.js';
 import { compileRuleSet, initInspection, type RuleSet } from '../../src/inspection/index.js';
 import { QUOTATION_REASONS, REASON_CODES, REASON_OUTCOME } from '../../src/recovery/types.js';
-import { findingFails, findingsOf, isQuotationReason, refusedLevel } from '../../src/report/findings.js';
+import { findingFails, findingsOf, isQuotationReason, refusedLevel } from '../../src/verdict/findings.js';
 import { findingMessage } from '../../src/report/messages.js';
 import { formatSummary, TextReporter } from '../../src/report/text.js';
-import { judgeReply } from '../../src/scan/judge.js';
-import { isFailing, SummaryBuilder } from '../../src/scan/summary.js';
+import { judgeReply } from '../../src/verdict/judge.js';
+import { isFailing, SummaryBuilder } from '../../src/verdict/summary.js';
 import { ndjson, runGuard } from '../cli/helpers.js';
 
 let ruleSet: RuleSet;

@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../cli/helpers.js';
-import type { ReplyVerdict } from '../../src/scan/judge.js';
+import type { ReplyVerdict } from '../../src/verdict/judge.js';
 import { scanBytes, WHOLE_FILE_CODES, type ScanResult } from './helpers.js';
 
 const FIXTURES = join(ROOT, 'fixtures/capture');

@@ -5,7 +5,7 @@ import { readCapture, type ReadOptions } from '../../src/capture/read.js';
 import type { CaptureError } from '../../src/capture/types.js';
 import { resolveEngines } from '../../src/cli/engines.js';
 import { loadConfig } from '../../src/config/load.js';
-import type { JudgeOptions, ReplyVerdict } from '../../src/scan/judge.js';
+import type { JudgeOptions, ReplyVerdict } from '../../src/verdict/judge.js';
 import { judgeSafely } from '../../src/scan/scan.js';
 import { ROOT } from '../cli/helpers.js';
 

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanInputsParallel } from '../../src/scan/parallel.js';
 import { scanInputs, type ScanEvent } from '../../src/scan/scan.js';
 import { loadConfig } from '../../src/config/load.js';
+import { resolveSettings } from '../../src/cli/engines.js';
 import { ndjson, ROOT, runGuard } from '../cli/helpers.js';
 import { defaultEngines, scanBytes } from './helpers.js';
 
@@ -176,7 +177,7 @@ describe('hostile inputs', () => {
       writeFileSync(join(root, 'b.jsonl'), line({ id: 'b', text: 'two' }));
       writeFileSync(join(root, 'c.jsonl'), line({ id: 'c', text: 'three' }));
       const options = { judge, stdin: emptyStdin(), cwd: root };
-      const events = jobs === 1 ? scanInputs(['.'], options) : scanInputsParallel(['.'], options, { jobs: 2, setup: { config, flags: {} } });
+      const events = jobs === 1 ? scanInputs(['.'], options) : scanInputsParallel(['.'], options, { jobs: 2, setup: { settings: resolveSettings(config, {}) } });
       const seen: string[] = [];
       for await (const ev of events) {
         if (ev.kind === 'reply') {

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveEngines } from '../../src/cli/engines.js';
+import { resolveEngines, resolveSettings } from '../../src/cli/engines.js';
 import { loadConfig } from '../../src/config/load.js';
 import { scanInputsParallel, workerFailure } from '../../src/scan/parallel.js';
 import { scanInputs, type ScanEvent } from '../../src/scan/scan.js';
-import { collectEvents } from './events.js';
+import { collectEvents, crashingWorker } from './events.js';
 import { ndjson, ROOT, runGuard } from '../cli/helpers.js';
 
 const emptyStdin = (): Readable => {
@@ -89,8 +89,8 @@ describe('scanInputsParallel', () => {
     const { config, judge } = await engines();
     const options = { judge, stdin: emptyStdin(), cwd: dir };
     const serial = (await collectEvents(scanInputs(['.'], options))).map(key);
-    const parallel = (await collectEvents(scanInputsParallel(['.'], options, { jobs: 3, heldBytes: 20_000, setup: { config, flags: {}, batch: 1 } }))).map(key);
-    const workersOnly = (await collectEvents(scanInputsParallel(['.'], options, { jobs: 3, localJob: false, heldBytes: 20_000, setup: { config, flags: {}, batch: 1 } }))).map(key);
+    const parallel = (await collectEvents(scanInputsParallel(['.'], options, { jobs: 3, heldBytes: 20_000, setup: { settings: resolveSettings(config, {}), batch: 1 } }))).map(key);
+    const workersOnly = (await collectEvents(scanInputsParallel(['.'], options, { jobs: 3, localJob: false, heldBytes: 20_000, setup: { settings: resolveSettings(config, {}), batch: 1 } }))).map(key);
     expect(workersOnly).toEqual(serial);
     expect(serial).toHaveLength(3000 + 80 + 40 + 3);
     expect(parallel).toEqual(serial);
@@ -105,7 +105,7 @@ describe('scanInputsParallel', () => {
     // the corpus holds leaks and quotations (refused, texts kept); the cli fixtures add replies without markup
     const args = ['fixtures/corpus/public.jsonl', 'fixtures/corpus/team-quotations.jsonl', 'fixtures/cli/clean.jsonl', 'fixtures/cli/findings.jsonl'];
     const full = (await collectEvents(scanInputs(args, options))).flatMap((e) => (e.kind === 'reply' ? [e.verdict] : []));
-    const slim = (await collectEvents(scanInputsParallel(args, options, { jobs: 2, localJob: false, setup: { config, flags: {}, slim: true } }))).flatMap((e) =>
+    const slim = (await collectEvents(scanInputsParallel(args, options, { jobs: 2, localJob: false, setup: { settings: resolveSettings(config, {}), slim: true } }))).flatMap((e) =>
       e.kind === 'reply' ? [e.verdict] : [],
     );
     expect(slim).toHaveLength(51);
@@ -122,7 +122,7 @@ describe('scanInputsParallel', () => {
     const options = { judge, stdin: emptyStdin(), cwd: dir };
     const serial = (await collectEvents(scanInputs(['.'], options))).map(key);
     const events = await collectEvents(
-      scanInputsParallel(['.'], options, { jobs: 2, localJob: false, setup: { config, flags: {}, batch: 4, crashOn: 'b-short.jsonl' } }),
+      scanInputsParallel(['.'], options, { jobs: 2, localJob: false, workerUrl: crashingWorker('b-short.jsonl'), setup: { settings: resolveSettings(config, {}), batch: 4 } }),
     );
     const keys = events.map(key);
     const bStart = serial.indexOf('reply b-short.jsonl:1 b0 structured curl-pipe-shell');

@@ -7,12 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveEngines } from '../../src/cli/engines.js';
+import { resolveEngines, resolveSettings } from '../../src/cli/engines.js';
+import { crashingWorker } from './events.js';
 import { loadConfig } from '../../src/config/load.js';
 import { scanInputsParallel, workerFailure } from '../../src/scan/parallel.js';
 import { ReportPipeline } from '../../src/scan/report-pipeline.js';
 import { scanInputs } from '../../src/scan/scan.js';
-import { SummaryBuilder } from '../../src/scan/summary.js';
+import { SummaryBuilder } from '../../src/verdict/summary.js';
 import type { WorkerEvent } from '../../src/scan/worker-protocol.js';
 import { NdjsonReporter } from '../../src/report/ndjson.js';
 import { ROOT, runGuard } from '../cli/helpers.js';
@@ -79,7 +80,7 @@ describe('a worker that dies while writing the report', () => {
     const options = { judge, stdin, cwd: dir };
     const render = { format: 'ndjson' as const, redact: true, failOn: 'refused' as const, inlineAllow: true };
     const events: WorkerEvent[] = [];
-    for await (const ev of scanInputsParallel(['.'], options, { jobs: 2, localJob: false, setup: { config, flags: {}, batch: 4, crashOn: 'b.jsonl', render } })) events.push(ev);
+    for await (const ev of scanInputsParallel(['.'], options, { jobs: 2, localJob: false, workerUrl: crashingWorker('b.jsonl'), setup: { settings: resolveSettings(config, {}), batch: 4, render } })) events.push(ev);
     const b = events.filter((e) => (e.kind === 'rendered' ? e.file : e.kind === 'error' ? e.error.file : e.kind === 'file-end' ? e.file : null) === 'b.jsonl');
     // one batch of 4 replies was sent before the crash: rendered as the one-thread report of b's first 4 replies
     const serialB: string[] = [];

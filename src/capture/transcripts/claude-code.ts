@@ -9,7 +9,7 @@
  * are not stored in these files, so replies carry `advertised: null`.
  */
 
-import { hexDigest } from '../../digest.js';
+import { hexDigest } from '../../base/digest.js';
 import { type BlockParts, joinBlockParts, readContentBlock } from '../bodies/anthropic.js';
 import { arr, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
 import type { Reply } from '../types.js';

@@ -7,19 +7,19 @@
 
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { BaselineError, baselineEntry, type BaselineEntry } from '../../baseline/baseline.js';
-import { writeBaselineFile } from '../../baseline/file.js';
+import { BaselineError, baselineEntry, type BaselineEntry } from '../../verdict/baseline.js';
+import { writeBaselineFile } from '../baseline-file.js';
 import { expandInputs } from '../../capture/files.js';
 import { CAPTURE_FORMATS, type CaptureFormat } from '../../capture/types.js';
 import { loadConfig } from '../../config/load.js';
-import { judgedReply } from '../../report/findings.js';
+import { judgedReply } from '../../verdict/findings.js';
 import { scanInputs } from '../../scan/scan.js';
 import { resolveEngines, type EngineFlags } from '../engines.js';
 import { EXIT, UsageError } from '../errors.js';
 import { refuseOverwrite } from '../files.js';
 import type { CliIO } from '../io.js';
-import type { CommandState } from '../program.js';
-import { positiveInt } from './scan.js';
+import type { CommandState } from '../state.js';
+import { positiveInt } from '../flags.js';
 
 /** The default baseline file name, at the root of the repository. */
 export const DEFAULT_BASELINE_FILE = '.guard-baseline.json';

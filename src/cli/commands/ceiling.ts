@@ -28,10 +28,11 @@ import {
 } from '../../ceiling/index.js';
 import { loadConfig } from '../../config/load.js';
 import { scanInputs } from '../../scan/scan.js';
-import { parseRatio, resolveEngines } from '../engines.js';
+import { resolveEngines } from '../engines.js';
+import { parseRatio } from '../flags.js';
 import { EXIT, UsageError } from '../errors.js';
 import { chalkFor, type CliIO } from '../io.js';
-import type { CommandState } from '../program.js';
+import type { CommandState } from '../state.js';
 
 const FORMATS = ['text', 'json', 'markdown'] as const;
 type CeilingFormat = (typeof FORMATS)[number];

@@ -17,7 +17,7 @@ import { resolveEngines, type EngineFlags } from '../engines.js';
 import { EXIT } from '../errors.js';
 import { UsageError } from '../errors.js';
 import type { CliIO } from '../io.js';
-import type { CommandState } from '../program.js';
+import type { CommandState } from '../state.js';
 
 interface ReplayFlags extends EngineFlags {
   config?: string;

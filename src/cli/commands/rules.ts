@@ -13,7 +13,7 @@ import type { InspectionMode } from '../../inspection/types.js';
 import { resolveEngines } from '../engines.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { CliIO } from '../io.js';
-import type { CommandState } from '../program.js';
+import type { CommandState } from '../state.js';
 
 const FORMATS = ['text', 'json'] as const;
 type Format = (typeof FORMATS)[number];

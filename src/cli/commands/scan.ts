@@ -10,26 +10,28 @@ import { openOutputFile, refuseOverwrite } from '../files.js';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import ora, { type Ora } from 'ora';
-import { BaselineError, BaselineMatcher } from '../../baseline/baseline.js';
-import { readBaselineFile } from '../../baseline/file.js';
+import { BaselineError, BaselineMatcher } from '../../verdict/baseline.js';
+import { readBaselineFile } from '../baseline-file.js';
 import { expandInputs } from '../../capture/files.js';
 import { CAPTURE_FORMATS, type CaptureError, type CaptureFormat } from '../../capture/types.js';
-import { loadConfig, type FailOn } from '../../config/load.js';
+import { loadConfig } from '../../config/load.js';
+import { DEFAULT_FAIL_ON, FAIL_ON_LEVELS, type FailOn } from '../../verdict/findings.js';
 import { createReporter } from '../../report/create.js';
 import { formatFromFileName, REPORT_FORMATS, type ReportFormat } from '../../report/reporter.js';
 import { plural, printable } from '../../report/printable.js';
 import { formatSummary } from '../../report/text.js';
 import { defaultJobs, scanInputsParallel } from '../../scan/parallel.js';
 import { isStreamedFormat, ReportPipeline } from '../../scan/report-pipeline.js';
-import { DEFAULT_FAIL_ON, SummaryBuilder } from '../../scan/summary.js';
-import { resolveEngines, type EngineFlags } from '../engines.js';
+import { SummaryBuilder } from '../../verdict/summary.js';
+import { resolveSettings, type EngineFlags } from '../engines.js';
+import { findingRules } from '../../verdict/catalogue.js';
+import { createJudge } from '../../verdict/engines.js';
 import { UsageError } from '../errors.js';
+import { positiveInt } from '../flags.js';
 import { chalkFor, spinnerWanted, type CliIO } from '../io.js';
-import type { CommandState } from '../program.js';
+import type { CommandState } from '../state.js';
 import { VERSION } from '../version.js';
 
-/** The --fail-on levels, strictest first (src/report/findings.ts findingFails). */
-const FAIL_ON: readonly FailOn[] = ['quoted', 'refused', 'flag', 'block', 'none'];
 
 interface ScanFlags extends EngineFlags {
   format?: ReportFormat;
@@ -60,13 +62,6 @@ export function jobsFlag(value: string | undefined, cores = defaultJobs()): numb
   return value === undefined ? cores : Math.min(positiveInt('--jobs', value), MAX_JOBS_PER_CORE * cores);
 }
 
-/** Parses a positive whole number flag (digits only). @throws UsageError otherwise. */
-export function positiveInt(flag: string, value: string): number {
-  const n = Number(value);
-  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive whole number, got '${value}'`);
-  return n;
-}
-
 /** Keeps an ora spinner on stderr out of the way of lines written to a terminal stdout. */
 function spinnerAwareWriter(io: CliIO, spinner: Ora | null): (s: string) => void {
   if (!spinner) return (s) => void io.stdout.write(s);
@@ -93,7 +88,7 @@ export function registerScan(program: Command, io: CliIO, state: CommandState): 
     .option('--mode <mode>', 'inspection mode: off, observe or enforce (default: observe)')
     .option('--tools <names>', 'comma-separated tool names treated as advertised when a capture does not record them')
     .option('--prose-ceiling <ratio>', 'largest prose ratio (0..1) at which a leak is still recovered')
-    .addOption(new Option('--fail-on <level>', `what makes the exit code 1 (default: ${DEFAULT_FAIL_ON})`).choices([...FAIL_ON]))
+    .addOption(new Option('--fail-on <level>', `what makes the exit code 1 (default: ${DEFAULT_FAIL_ON})`).choices([...FAIL_ON_LEVELS]))
     .option('--baseline <file>', 'report findings recorded in this baseline (guard baseline create) as suppressed; they do not count')
     .option('--no-inline-allow', 'ignore allow marks in records\' harness metadata ("guard": {"allow": [...]})')
     .option('--no-redact', 'show secrets in excerpts instead of masking them')
@@ -130,7 +125,8 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
   let args = paths.length ? paths : ['-'];
   if (paths.length === 0 && io.stdin.isTTY) throw new UsageError('no captures given (usage: guard scan <paths...>, or pipe a capture into guard scan)');
   const config = await loadConfig(flags.config, io.cwd);
-  const judge = await resolveEngines(config, flags);
+  const settings = resolveSettings(config, flags);
+  const judge = await createJudge(settings);
   const failOn = flags.failOn ?? config.scan.failOn ?? DEFAULT_FAIL_ON;
   const maxLineBytes = flags.maxLineBytes === undefined ? undefined : positiveInt('--max-line-bytes', flags.maxLineBytes);
   const jobs = jobsFlag(flags.jobs);
@@ -162,7 +158,7 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
   const output = new OutputBatcher(file ? (s: string) => void file.stream.write(s) : spinnerAwareWriter(io, spinner));
   const reporter = createReporter(format, output.add, {
     version: VERSION,
-    rules: judge.ruleSet.rules,
+    rules: findingRules(judge.ruleSet.rules),
     failOn,
     cwd: io.cwd,
     redact: flags.redact !== false,
@@ -175,10 +171,10 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
   let failed = false;
   try {
     for (const error of expansionErrors) pipeline.error(error);
-    // workers compile the same rule set from the same config object and engine flags; for a
-    // streaming format without a baseline they also write the report of their replies
+    // workers build the same judge from the same settings; for a streaming format without a
+    // baseline they also write the report of their replies
     const render = isStreamedFormat(format) && baseline === null ? { format, redact: flags.redact !== false, failOn, inlineAllow: flags.inlineAllow !== false } : undefined;
-    const parallel = { jobs, auto: flags.jobs === undefined, setup: { config, flags: { mode: flags.mode, tools: flags.tools, proseCeiling: flags.proseCeiling }, slim: true, render } };
+    const parallel = { jobs, auto: flags.jobs === undefined, setup: { settings, slim: true, render } };
     const events = args.length
       ? scanInputsParallel(args, { judge, read: { inputFormat: flags.inputFormat, maxLineBytes }, stdin: io.stdin, cwd: io.cwd }, parallel)
       : (async function* () {})();

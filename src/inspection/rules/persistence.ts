@@ -1,7 +1,7 @@
 /** persistence, exfiltration and privilege rules (research note §C rows 14–28). */
 import type { PathAccess, Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
-import { findSecrets } from '../redact.js';
+import { findSecrets } from '../../base/redact.js';
 import { normalizePath } from '../shell/words.js';
 import { NETWORK_SINKS, anyUpstream, opts, parseOpts, readSources, remoteHosts, upstream, uploadedFiles } from './util.js';
 

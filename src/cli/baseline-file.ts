@@ -2,7 +2,7 @@
 
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { BaselineError, parseBaseline, serializeBaseline, type Baseline, type BaselineEntry } from './baseline.js';
+import { BaselineError, parseBaseline, serializeBaseline, type Baseline, type BaselineEntry } from '../verdict/baseline.js';
 
 /** Largest baseline file read, in bytes (a baseline holds ~150 bytes per finding). */
 export const MAX_BASELINE_BYTES = 64 * 1024 * 1024;

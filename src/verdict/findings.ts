@@ -11,12 +11,21 @@
  * never clash with the `guard/` ids.
  */
 
-import { hexDigest } from '../digest.js';
-import type { FailOn } from '../config/load.js';
+import { hexDigest } from '../base/digest.js';
 import type { RuleHit } from '../inspection/types.js';
 import { QUOTATION_REASONS, type ReasonCode } from '../recovery/types.js';
-import type { ReplyVerdict } from '../scan/judge.js';
+import type { ReplyVerdict } from './judge.js';
 import { callsOf, locateHit, type CallRef } from './locate.js';
+
+/**
+ * The exit-code threshold of `guard scan` (README "Exit codes"), strictest first: what makes a
+ * finding count toward exit code 1 ({@link findingFails}).
+ */
+export const FAIL_ON_LEVELS = ['quoted', 'refused', 'flag', 'block', 'none'] as const;
+export type FailOn = (typeof FAIL_ON_LEVELS)[number];
+
+/** The default `--fail-on`: any refused leak or any rule hit fails the scan. */
+export const DEFAULT_FAIL_ON: FailOn = 'refused';
 
 /** SARIF levels (SARIF 2.1.0 §3.27.10), used by every format. */
 export type FindingLevel = 'error' | 'warning' | 'note';

@@ -12,7 +12,7 @@
 
 import type { RuleHit } from '../inspection/types.js';
 import { MAX_EXCERPT } from '../inspection/index.js';
-import type { ReplyVerdict } from '../scan/judge.js';
+import type { ReplyVerdict } from './judge.js';
 
 /** A tool call of a reply, structured or recovered, as far as reports need it. */
 export interface CallRef {

@@ -10,7 +10,7 @@
  * Pure: reading and writing the file is the CLI's job.
  */
 
-import type { Finding, Suppression } from '../report/findings.js';
+import type { Finding, Suppression } from './findings.js';
 
 export const BASELINE_VERSION = 1;
 

@@ -3,14 +3,12 @@
  * code. Pure.
  */
 
-import type { BaselineEntry } from '../baseline/baseline.js';
+import type { BaselineEntry } from './baseline.js';
 import type { CaptureError, CaptureFormat } from '../capture/types.js';
-import type { FailOn } from '../config/load.js';
-import { findingFails, findingsOf, isQuotationReason, type JudgedReply } from '../report/findings.js';
+import type { FailOn } from './findings.js';
+import { findingFails, findingsOf, isQuotationReason, type JudgedReply } from './findings.js';
 import type { ReplyVerdict } from './judge.js';
 
-/** The default `--fail-on`: any refused leak or any rule hit fails the scan. */
-export const DEFAULT_FAIL_ON: FailOn = 'refused';
 
 /**
  * Does this reply count toward exit code 1 under `failOn`, with no suppression? See

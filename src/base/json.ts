@@ -1,0 +1,77 @@
+/**
+ * JSON helpers for tool-call arguments, shared by every layer (capture readers and both engines):
+ * the depth limit, a depth check safe on any nesting, and the client's reading of an arguments
+ * string (RFC 8259 JSON; must be an object). Pure: no fs, no process.
+ */
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Deepest nesting of objects and arrays accepted in tool-call arguments. Real arguments nest a
+ * handful of levels; JSON.stringify and the recursive walks of later stages overflow the call
+ * stack somewhere past a few thousand, so anything deeper than this is refused before it is
+ * serialised or handed on.
+ */
+export const MAX_ARGUMENT_DEPTH = 512;
+
+/** The `argumentsError` of a call whose arguments nest deeper than {@link MAX_ARGUMENT_DEPTH}. */
+export const ARGUMENTS_TOO_DEEP = `arguments are nested deeper than ${MAX_ARGUMENT_DEPTH} levels; not read`;
+
+/**
+ * Whether a JSON value nests objects/arrays more than `limit` levels deep, measured without
+ * recursion (an explicit stack), so it is safe on any depth. A scalar has depth 0, `{}` and `[]`
+ * depth 1, `{"a":[1]}` depth 2. Stops at the first path deeper than `limit`; a cyclic value is
+ * reported as too deep rather than looping.
+ *
+ * @param value a parsed JSON value (or any value: non-plain objects are walked by their own keys).
+ * @param limit the deepest nesting allowed (levels, >= 0).
+ * @returns true when some path is deeper than `limit`. Time O(values visited); memory O(width).
+ */
+export function jsonDepthExceeds(value: unknown, limit: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  // a flat object or array (most tool-call arguments) has depth 1: no walk needed
+  if (limit >= 1 && !hasObjectChild(value)) return false;
+  const stack: Array<{ v: unknown; depth: number }> = [{ v: value, depth: 0 }];
+  while (stack.length > 0) {
+    const { v, depth } = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth + 1 > limit) return true;
+    const children = Array.isArray(v) ? v : Object.values(v);
+    for (const c of children) if (typeof c === 'object' && c !== null) stack.push({ v: c, depth: depth + 1 });
+  }
+  return false;
+}
+
+/** True when some child of `v` (an element, or an own enumerable property value) is an object or array. */
+function hasObjectChild(v: object): boolean {
+  const children = Array.isArray(v) ? v : Object.values(v);
+  for (const c of children) if (typeof c === 'object' && c !== null) return true;
+  return false;
+}
+
+/**
+ * Parses an arguments string the way a client would: JSON, and it must be an object.
+ *
+ * @param raw the argument text exactly as captured.
+ * @returns the object, or the reason it is not one. An empty string is an error (the capture
+ *   carried no arguments at all); callers that follow the Anthropic rule "empty buffer is `{}`"
+ *   pass '{}' themselves. Arguments nested deeper than {@link MAX_ARGUMENT_DEPTH} levels are
+ *   refused with {@link ARGUMENTS_TOO_DEEP}.
+ */
+export function parseArguments(raw: string): { value: Record<string, unknown> | null; error: string | null } {
+  if (raw.trim() === '') return { value: null, error: 'arguments are empty' };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (e) {
+    return { value: null, error: `arguments are not valid JSON: ${(e as Error).message}` };
+  }
+  if (jsonDepthExceeds(parsed, MAX_ARGUMENT_DEPTH)) return { value: null, error: ARGUMENTS_TOO_DEEP };
+  if (!isPlainObject(parsed)) {
+    const kind = parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : `a ${typeof parsed}`;
+    return { value: null, error: `arguments are ${kind}, not a JSON object` };
+  }
+  return { value: parsed, error: null };
+}

@@ -1,0 +1,25 @@
+/** Parsers of command-line flag values shared by the commands; each throws UsageError for a bad value. */
+
+import { UsageError } from './errors.js';
+
+/** Parses a comma-separated `--tools` list; empty entries are dropped. */
+export function parseToolList(value: string): string[] {
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+/** Parses a ratio flag (0..1). @throws UsageError when it is not a number in range. */
+export function parseRatio(flag: string, value: string): number {
+  const x = Number(value);
+  if (value.trim() === '' || !Number.isFinite(x) || x < 0 || x > 1) throw new UsageError(`${flag} must be a number from 0 to 1, got '${value}'`);
+  return x;
+}
+
+/** Parses a positive whole number flag (digits only). @throws UsageError otherwise. */
+export function positiveInt(flag: string, value: string): number {
+  const n = Number(value);
+  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive whole number, got '${value}'`);
+  return n;
+}
