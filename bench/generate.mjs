@@ -3,7 +3,7 @@
  * pairs, Anthropic Messages bodies, OpenAI Responses bodies, Claude Code sessions, guard reply
  * records, OpenAI Chat and Anthropic SSE streams), about 5% leaked replies across families (texts
  * from fixtures/corpus/public.jsonl and the `recover` cases of fixtures/recovery/cases.jsonl),
- * tool calls carrying commands (fixtures/inspection/commands.yaml, positives and near misses) and
+ * tool calls carrying commands (the rules' vectors, src/inspection/rules/*.vectors.yaml, matches and near misses) and
  * long benign replies (prose, code fences, markdown).
  *
  * The same seed and size always give the same bytes. Shapes follow the capture readers
@@ -11,7 +11,7 @@
  * capture-formats.md §1-§5.
  */
 
-import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,13 +51,14 @@ export function loadCases() {
     }
   }
   const commands = [];
-  const doc = parseYaml(readFileSync(join(ROOT, 'fixtures/inspection/commands.yaml'), 'utf8'));
+  const dir = join(ROOT, 'src/inspection/rules');
+  const doc = Object.assign({}, ...readdirSync(dir).filter((f) => f.endsWith('.vectors.yaml')).sort().map((f) => parseYaml(readFileSync(join(dir, f), 'utf8'))));
   // an entry is a command string, `{command, raw}` (a command), or `{call}` (a whole tool call of
   // another shape, test/inspection/vectors.ts): the bench takes the shell commands only
   const commandOf = (e) => (typeof e === 'string' ? e : typeof e?.command === 'string' ? e.command : null);
   for (const [rule, v] of Object.entries(doc)) {
-    for (const e of v.positive ?? []) if (commandOf(e) !== null) commands.push({ rule, command: commandOf(e), positive: true });
-    for (const e of v.negative ?? []) if (commandOf(e) !== null) commands.push({ rule, command: commandOf(e), positive: false });
+    for (const e of v.match ?? []) if (commandOf(e) !== null) commands.push({ rule, command: commandOf(e), positive: true });
+    for (const e of v.not_match ?? []) if (commandOf(e) !== null) commands.push({ rule, command: commandOf(e), positive: false });
   }
   return { leaks, commands };
 }

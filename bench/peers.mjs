@@ -2,7 +2,7 @@
  * Side-by-side timings against two peers, on the project's own cases repeated to a few seconds of
  * work each:
  * - inspection: guard's `inspectCalls` on one `bash` call per command of
- *   fixtures/inspection/commands.yaml vs cc-safety-net's `checkCommand` on the same command string;
+ *   the rules' vectors (src/inspection/rules/*.vectors.yaml) vs cc-safety-net's `checkCommand` on the same command string;
  * - recovery: guard's `recoverReply` vs @ai-sdk-tool/parser's hermes protocol
  *   (`parseGeneratedText`) on the leak texts both read: the Hermes / Qwen `<tool_call>` replies of
  *   fixtures/corpus/public.jsonl and fixtures/recovery/cases.jsonl.

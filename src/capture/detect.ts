@@ -1,20 +1,11 @@
 /**
  * Format detection: how a file is laid out (SSE text, JSON Lines, or JSON document), and what
- * kind of record each JSON value is.
- *
- * Sniffing order follows capture-formats.md §0 ("Suggested order for sniffing a file"), narrowed
- * to the formats guard reads: transcript envelopes first (they wrap API shapes), then pair logs,
- * then bare API bodies, guard reply records, and stream event payloads.
+ * kind of record each JSON value is (the format registry, ./formats.ts, in its sniffing order).
  */
 
-import { apiBodyFormat, isApiErrorBody, type ApiBodyFormat } from './bodies/index.js';
+import { isApiErrorBody } from './bodies/index.js';
 import { isObject } from './bodies/common.js';
-import { isGuardReply } from './bodies/guard-reply.js';
-import { isPairLog } from './bodies/pair-log.js';
-import { fitsStreamApi, sniffStreamPayload, streamFormatApi, type StreamApi } from './streams/index.js';
-import { isClaudeCodeLine } from './transcripts/claude-code.js';
-import { isCodexLine } from './transcripts/codex.js';
-import type { CaptureFormat } from './types.js';
+import { sniffRecordFormat, type RecordFormatSpec } from './formats.js';
 
 /** How a file's content is laid out. */
 export type Layout = 'sse' | 'jsonl' | 'document' | 'unknown';
@@ -97,14 +88,12 @@ async function nextLinesAreRecords(next: () => Promise<string | undefined>): Pro
   return seen > 0;
 }
 
-/** What one JSON record is. */
+/**
+ * What one JSON record is: a record of a registered format (./formats.ts), an API error body
+ * (a failed call the capture recorded), a known record that holds no reply (skipped), or unknown.
+ */
 export type RecordKind =
-  | { kind: 'codex-rollout' }
-  | { kind: 'claude-code' }
-  | { kind: 'pair-log' }
-  | { kind: 'api-body'; format: ApiBodyFormat }
-  | { kind: 'guard-reply' }
-  | { kind: 'stream-event'; api: StreamApi }
+  | { kind: 'format'; spec: RecordFormatSpec }
   | { kind: 'api-error' }
   /** A known record that holds no reply (a request body, a user/system/tool message). */
   | { kind: 'skip' }
@@ -127,51 +116,16 @@ export function isNonReplyRecord(v: unknown): boolean {
 }
 
 /**
- * Classifies one JSON record (one JSONL line, one array element, or one JSON document).
+ * Classifies one JSON record (one JSONL line, one array element, or one JSON document): the
+ * first registered record format whose sniff claims it, else an API error body, else a known
+ * non-reply record, else unknown.
  *
  * @returns the record kind; `unknown` when it is in no format guard reads.
  */
 export function classifyRecord(v: unknown): RecordKind {
-  if (isCodexLine(v)) return { kind: 'codex-rollout' };
-  if (isClaudeCodeLine(v)) return { kind: 'claude-code' };
-  if (isPairLog(v)) return { kind: 'pair-log' };
-  const body = apiBodyFormat(v);
-  if (body !== null) return { kind: 'api-body', format: body };
-  if (isGuardReply(v)) return { kind: 'guard-reply' };
-  const api = sniffStreamPayload(v);
-  if (api !== null && !(isApiErrorBody(v) && api === 'openai-chat')) return { kind: 'stream-event', api };
+  const spec = sniffRecordFormat(v);
+  if (spec !== null) return { kind: 'format', spec };
   if (isApiErrorBody(v)) return { kind: 'api-error' };
   if (isNonReplyRecord(v)) return { kind: 'skip' };
   return { kind: 'unknown' };
-}
-
-/**
- * Whether `v` can be read as the forced format `format` (`--input-format`). Looser than
- * {@link classifyRecord}: the user has said what the file is, so only the fields the reader needs
- * are checked; for a `-chunks` format, the payload must fit that API's stream
- * ({@link fitsStreamApi}: an event of another API never does).
- */
-export function acceptsForced(format: CaptureFormat, v: unknown): boolean {
-  if (!isObject(v)) return false;
-  switch (format) {
-    case 'openai-chat':
-      return Array.isArray(v['choices']);
-    case 'anthropic-messages':
-      return Array.isArray(v['content']);
-    case 'openai-responses':
-      return Array.isArray(v['output']);
-    case 'guard-reply':
-      return typeof v['text'] === 'string';
-    case 'pair-log':
-      return isPairLog(v);
-    case 'claude-code':
-      return typeof v['type'] === 'string';
-    case 'codex-rollout':
-      return isCodexLine(v);
-    default: {
-      // stream formats: the payload must be an event of the forced API (see fitsStreamApi)
-      const stream = streamFormatApi(format);
-      return stream === null || fitsStreamApi(stream.api, v);
-    }
-  }
 }

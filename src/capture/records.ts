@@ -5,15 +5,12 @@
  * stream accumulator for `*-chunks` files).
  */
 
-import { apiErrorOutput, readApiBody } from './bodies/index.js';
-import { captureError, type JsonObject, type RecordContext, type RecordOutput } from './bodies/common.js';
-import { readGuardReply } from './bodies/guard-reply.js';
-import { readPairLog } from './bodies/pair-log.js';
+import { apiErrorOutput } from './bodies/index.js';
+import { captureError, type JsonObject, type RecordOutput } from './bodies/common.js';
 import { CappedReports } from './capped.js';
-import { acceptsForced, classifyRecord, type RecordKind } from './detect.js';
-import { CHUNKS_FORMAT, createStreamAccumulator, streamFormatApi, type StreamAccumulator, type StreamApi } from './streams/index.js';
-import { ClaudeCodeReader } from './transcripts/claude-code.js';
-import { CodexReader } from './transcripts/codex.js';
+import { classifyRecord, type RecordKind } from './detect.js';
+import { formatSpec, sniffRecordFormat, type RecordFormatReader, type RecordFormatSpec } from './formats.js';
+import { STREAM_APIS } from './streams/index.js';
 import type { CaptureFormat } from './types.js';
 
 /**
@@ -31,40 +28,20 @@ export interface RecordStep extends RecordOutput {
   status: RecordStatus;
 }
 
-/** The name of what a record looks like, for messages (`openai-chat`, `anthropic-chunks`...), or null. */
+/** The name of the format a record looks like, for messages (`openai-chat`, `anthropic-chunks`...), or null. */
 function lookalike(v: unknown): string | null {
-  const kind = classifyRecord(v);
-  switch (kind.kind) {
-    case 'api-body':
-      return kind.format;
-    case 'stream-event':
-      return CHUNKS_FORMAT[kind.api];
-    case 'skip':
-    case 'unknown':
-    case 'api-error':
-      return null;
-    default:
-      return kind.kind;
-  }
+  return sniffRecordFormat(v)?.name ?? null;
 }
 
-/** The record kind a forced format implies for a record it accepts. */
-function forcedKind(format: CaptureFormat, v: unknown): RecordKind {
-  switch (format) {
-    case 'openai-chat':
-    case 'anthropic-messages':
-    case 'openai-responses':
-      return { kind: 'api-body', format };
-    case 'guard-reply':
-    case 'pair-log':
-    case 'claude-code':
-    case 'codex-rollout':
-      return { kind: format };
-    default: {
-      const stream = streamFormatApi(format);
-      return stream?.framing === 'chunks' ? { kind: 'stream-event', api: stream.api } : classifyRecord(v);
-    }
-  }
+/**
+ * The record kind a forced format implies for a record it accepts: the forced format's own spec,
+ * or for a forced SSE format (read as JSON records only when its layout is not SSE) the spec of
+ * its API's chunks format.
+ */
+function forcedKind(format: CaptureFormat): RecordKind {
+  const spec = formatSpec(format);
+  if (spec.kind === 'record') return { kind: 'format', spec };
+  return { kind: 'format', spec: formatSpec(STREAM_APIS[spec.api].chunksFormat) as RecordFormatSpec };
 }
 
 /** Concatenates outputs in the given order (earlier closes first, then the record's own output). */
@@ -80,16 +57,12 @@ function append(into: RecordOutput, more: RecordOutput): void {
   for (const error of more.errors) into.errors.push(error);
 }
 
-/** What is open across records: the readers {@link RecordReader} closes when a record of another kind comes. */
-type OpenReader = 'claude' | 'codex' | 'stream';
-
 /**
  * Reads the JSON records of one file. Not thread-safe; one instance per file.
  */
 export class RecordReader {
-  private claude: ClaudeCodeReader | null = null;
-  private codex: CodexReader | null = null;
-  private stream: { api: StreamApi; acc: StreamAccumulator } | null = null;
+  /** The reader of the run of records being read, and its format (one run open at a time). */
+  private open: { spec: RecordFormatSpec; reader: RecordFormatReader } | null = null;
   /** Records that do not fit the forced format: listed up to a cap, then counted. */
   private readonly misfits: CappedReports | null;
 
@@ -131,16 +104,12 @@ export class RecordReader {
    * and the summary of the records past the cap that did not fit the forced format. Never throws.
    */
   finish(): RecordOutput {
-    const closes = [() => this.closeClaude(), () => this.closeCodex(), () => this.closeStream()];
-    const out = ordered(
-      closes.map((close) => {
-        try {
-          return close();
-        } catch (e) {
-          return { replies: [], errors: [captureError(this.file, null, 'INVALID_RECORD', `the last record group could not be read: ${messageOf(e)}`)] };
-        }
-      }),
-    );
+    let out: RecordOutput;
+    try {
+      out = this.close();
+    } catch (e) {
+      out = { replies: [], errors: [captureError(this.file, null, 'INVALID_RECORD', `the last record group could not be read: ${messageOf(e)}`)] };
+    }
     const summary = this.misfits?.summary();
     if (summary) out.errors.push(summary);
     return out;
@@ -158,12 +127,14 @@ export class RecordReader {
   private readOne(value: unknown, line: number): RecordStep {
     let kind: RecordKind;
     if (this.forced) {
-      if (!acceptsForced(this.forced, value)) {
+      const spec = formatSpec(this.forced);
+      const accepts = spec.kind === 'record' ? spec.accepts(value) : (formatSpec(STREAM_APIS[spec.api].chunksFormat) as RecordFormatSpec).accepts(value);
+      if (!accepts) {
         const like = lookalike(value);
         const error = this.misfits!.report(line, `the record is not in the forced input format ${this.forced}${like ? ` (it looks like ${like})` : ''}`);
         return { replies: [], errors: error ? [error] : [], format: null, status: 'failed' };
       }
-      kind = forcedKind(this.forced, value);
+      kind = forcedKind(this.forced);
     } else {
       kind = classifyRecord(value);
     }
@@ -171,73 +142,30 @@ export class RecordReader {
   }
 
   private dispatch(kind: RecordKind, value: unknown, line: number): RecordStep {
-    const ctx = (format: CaptureFormat): RecordContext => ({ file: this.file, line, format, advertised: null });
     switch (kind.kind) {
-      case 'codex-rollout': {
-        const before = this.closeOthers('codex');
-        this.codex ??= new CodexReader(this.file);
-        return readStep('codex-rollout', before, this.codex.push(value as JsonObject, line));
-      }
-      case 'claude-code': {
-        const before = this.closeOthers('claude');
-        this.claude ??= new ClaudeCodeReader(this.file);
-        return readStep('claude-code', before, this.claude.push(value as JsonObject, line));
-      }
-      case 'stream-event': {
-        let before = this.closeOthers('stream');
-        if (this.stream && this.stream.api !== kind.api) append((before ??= { replies: [], errors: [] }), this.closeStream());
-        const format = CHUNKS_FORMAT[kind.api];
-        this.stream ??= { api: kind.api, acc: createStreamAccumulator(kind.api, { file: this.file, format, advertised: null }) };
-        return readStep(format, before, this.stream.acc.push(value, undefined, line));
+      case 'format': {
+        let before: RecordOutput | null = null;
+        if (this.open !== null && this.open.spec !== kind.spec) before = this.close();
+        this.open ??= { spec: kind.spec, reader: kind.spec.open(this.file) };
+        return readStep(kind.spec.name, before, this.open.reader.push(value, line));
       }
       case 'api-error': {
         // an error payload inside a chunks file belongs to the open stream
-        if (this.stream) return readStep(CHUNKS_FORMAT[this.stream.api], null, this.stream.acc.push(value, undefined, line));
+        if (this.open?.spec.api !== undefined) return readStep(this.open.spec.name, null, this.open.reader.push(value, line));
         return readStep(null, null, apiErrorOutput(value as JsonObject, { file: this.file, line }));
       }
       case 'skip':
         return { replies: [], errors: [], format: null, status: 'read' };
       case 'unknown':
         return { replies: [], errors: [], format: null, status: 'unknown' };
-      default: {
-        const before = this.closeOthers(null);
-        const record = value as JsonObject;
-        if (kind.kind === 'pair-log') return readStep('pair-log', before, readPairLog(record, ctx('pair-log')));
-        if (kind.kind === 'guard-reply') return readStep('guard-reply', before, readGuardReply(record, ctx('guard-reply')));
-        // with a forced API format the record may fail the strict sniffer; it is read by the forced shape
-        return readStep(kind.format, before, readApiBody(kind.format, record, ctx(kind.format)));
-      }
     }
   }
 
-  /**
-   * Closes the open readers other than `keep` (Claude Code group, Codex run, stream, in that
-   * order) and returns what they completed, or null when none was open.
-   */
-  private closeOthers(keep: OpenReader | null): RecordOutput | null {
-    let out: RecordOutput | null = null;
-    if (keep !== 'claude' && this.claude) append((out ??= { replies: [], errors: [] }), this.closeClaude());
-    if (keep !== 'codex' && this.codex) append((out ??= { replies: [], errors: [] }), this.closeCodex());
-    if (keep !== 'stream' && this.stream) append((out ??= { replies: [], errors: [] }), this.closeStream());
-    return out;
-  }
-
-  private closeClaude(): RecordOutput {
-    const out = this.claude?.finish() ?? { replies: [], errors: [] };
-    this.claude = null;
-    return out;
-  }
-
-  private closeCodex(): RecordOutput {
-    const out = this.codex?.finish() ?? { replies: [], errors: [] };
-    this.codex = null;
-    return out;
-  }
-
-  private closeStream(): RecordOutput {
-    const out = this.stream?.acc.finish() ?? { replies: [], errors: [] };
-    this.stream = null;
-    return out;
+  /** Ends the open run of records: what its reader still held. */
+  private close(): RecordOutput {
+    const open = this.open;
+    this.open = null;
+    return open?.reader.finish() ?? { replies: [], errors: [] };
   }
 }
 

@@ -7,7 +7,8 @@
  * Messages schemas as defined by their official SDKs).
  */
 
-/** The capture formats guard reads. The `-sse` forms are raw `text/event-stream` bodies; the
+/** The capture formats guard reads (each has a spec in the registry, ./formats.ts, which the
+ * compiler checks names them all). The `-sse` forms are raw `text/event-stream` bodies; the
  * `-chunks` forms are the same event payloads recorded one JSON value per line. */
 export type CaptureFormat =
   | 'openai-chat'
@@ -24,22 +25,6 @@ export type CaptureFormat =
   | 'pair-log'
   | 'guard-reply';
 
-/** Every value of {@link CaptureFormat}, for `--input-format` validation and docs. */
-export const CAPTURE_FORMATS: readonly CaptureFormat[] = [
-  'openai-chat',
-  'openai-chat-sse',
-  'openai-chat-chunks',
-  'anthropic-messages',
-  'anthropic-sse',
-  'anthropic-chunks',
-  'openai-responses',
-  'openai-responses-sse',
-  'openai-responses-chunks',
-  'claude-code',
-  'codex-rollout',
-  'pair-log',
-  'guard-reply',
-];
 
 /** A JSON Schema object as a request advertises it (`parameters` / `input_schema`). */
 export type JsonSchema = Record<string, unknown>;

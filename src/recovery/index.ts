@@ -43,17 +43,7 @@
 
 import type { AdvertisedTool } from '../capture/types.js';
 import { match, shape, type Family, type FamilyCall, type FamilyMatch, type ParseContext } from './family.js';
-import { deepseek } from './families/deepseek.js';
-import { dsml } from './families/dsml.js';
-import { glm } from './families/glm.js';
-import { granite } from './families/granite.js';
-import { harmony } from './families/harmony.js';
-import { hermes } from './families/hermes.js';
-import { kimi } from './families/kimi.js';
-import { llama } from './families/llama.js';
-import { minimax } from './families/minimax.js';
-import { mistral } from './families/mistral.js';
-import { qwen3Coder } from './families/qwen3-coder.js';
+import { FAMILIES } from './families/index.js';
 import { recoveredCallId } from './ids.js';
 import { callEnvelopes, narratedMarkupSpans, unreadMarkupPieces } from './envelope.js';
 import { isSpaceCode, normaliseSpans, proseRatio } from './prose.js';
@@ -67,8 +57,7 @@ export { proseRatio } from './prose.js';
 export { canonicalJson } from './ids.js';
 export * from './types.js';
 
-/** Every family the engine reads, in tie-break order (when two claim the same offset). */
-export const FAMILIES: readonly Family[] = [deepseek, dsml, kimi, harmony, minimax, qwen3Coder, glm, hermes, granite, mistral, llama];
+export { FAMILIES } from './families/index.js';
 
 /** Every family's distinctive tokens (for the stray and repetition checks). */
 const ALL_MARKERS: ReadonlyArray<{ marker: string; family: string }> = FAMILIES.flatMap((f) => f.markers.map((marker) => ({ marker, family: f.id })));

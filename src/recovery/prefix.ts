@@ -7,7 +7,7 @@
  */
 
 import type { Family, FamilyMatch } from './family.js';
-import { FAMILIES } from './index.js';
+import { FAMILIES } from './families/index.js';
 
 /** Every distinctive token of every family, longest first (deduplicated). */
 export const MARKUP_TOKENS: readonly string[] = [...new Set(FAMILIES.flatMap((f) => f.markers))].sort((a, b) => b.length - a.length);

@@ -9,8 +9,8 @@
 import type { CaptureError, CaptureFormat } from '../capture/types.js';
 import type { FailOn } from '../verdict/findings.js';
 import { judgedReply, type SuppressOptions } from '../verdict/findings.js';
-import { GithubReporter } from '../report/github.js';
-import { NdjsonReporter } from '../report/ndjson.js';
+import { Chalk } from 'chalk';
+import { createReporter, reportFormat, type ReportFormat } from '../report/formats.js';
 import type { Reporter } from '../report/reporter.js';
 import { internalError, type ScanEvent } from './scan.js';
 import { SummaryBuilder } from '../verdict/summary.js';
@@ -57,13 +57,9 @@ export class ReportPipeline {
   }
 }
 
-/** Report formats a worker thread can write itself: one self-contained piece of text per event. */
-export const STREAMED_FORMATS = ['ndjson', 'github'] as const;
-export type StreamedFormat = (typeof STREAMED_FORMATS)[number];
-
-/** True for a format a worker can write itself ({@link STREAMED_FORMATS}). */
-export function isStreamedFormat(format: string): format is StreamedFormat {
-  return (STREAMED_FORMATS as readonly string[]).includes(format);
+/** A format a worker can write itself: its spec says each event's output is self-contained (src/report/formats.ts). */
+export function isSelfContainedFormat(format: ReportFormat): boolean {
+  return reportFormat(format).selfContained;
 }
 
 /**
@@ -72,7 +68,8 @@ export function isStreamedFormat(format: string): format is StreamedFormat {
  * thread).
  */
 export interface RenderSetup {
-  format: StreamedFormat;
+  /** A format whose spec is `selfContained`. */
+  format: ReportFormat;
   /** Mask secrets in excerpts. */
   redact: boolean;
   failOn: FailOn;
@@ -107,7 +104,15 @@ export class RenderingPipeline {
 
   private fresh(): ReportPipeline {
     const write = (s: string): void => void this.text.push(s);
-    const reporter = this.setup.format === 'ndjson' ? new NdjsonReporter(write, { redact: this.setup.redact }) : new GithubReporter(write, { redact: this.setup.redact });
+    const reporter = createReporter(this.setup.format, write, {
+      version: '',
+      rules: [],
+      failOn: this.setup.failOn,
+      cwd: '',
+      redact: this.setup.redact,
+      baseline: false,
+      chalk: new Chalk({ level: 0 }),
+    });
     return new ReportPipeline(reporter, new SummaryBuilder(this.setup.failOn), { failOn: this.setup.failOn, inlineAllow: this.setup.inlineAllow, baseline: null });
   }
 

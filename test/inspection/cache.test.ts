@@ -7,7 +7,7 @@ import { compileRuleSet, initInspection, inspectCalls, type InspectableCall } fr
 import { COMMAND_CACHE_ENTRIES, COMMAND_CACHE_MAX_CHARS } from '../../src/inspection/engine.js';
 import { commandOf, vectors } from './vectors.js';
 
-const commands = Object.values(vectors).flatMap((v) => [...v.positive, ...v.negative].map(commandOf).filter((c): c is string => c !== null));
+const commands = Object.values(vectors).flatMap((v) => [...v.match, ...v.not_match].map(commandOf).filter((c): c is string => c !== null));
 
 beforeAll(async () => {
   await initInspection();

@@ -1,6 +1,7 @@
 /**
  * Every built-in rule against its own examples and against the vectors of
- * fixtures/inspection/commands.yaml (copied from the project's real cases; see fixtures/SOURCES.md),
+ * its vector file beside the rule module (src/inspection/rules/*.vectors.yaml; the first vectors were
+ * copied from the project's real cases, see fixtures/SOURCES.md),
  * each run as a decoded `command` string, as a Codex argv `["bash","-lc",v]`, and, for rules with a
  * raw pattern, through the raw fallback (`arguments: null`, JSON text only; entries marked
  * `raw: miss` need the parser). Whole-call entries (file tools, code tools, argument shapes) run as
@@ -8,7 +9,7 @@
  */
 import { beforeAll, describe, expect, test } from 'vitest';
 import { BUILTIN_RULES, compileRuleSet, initInspection, inspectCalls, type InspectableCall, type RuleSet } from '../../src/inspection/index.js';
-import { callOf, commandOf, labelOf, rawCatches, vectors, type VectorEntry } from './vectors.js';
+import { callOf, commandOf, labelOf, rawCatches, VECTOR_FILES, vectorFileOf, vectors, type VectorEntry } from './vectors.js';
 
 let rules: RuleSet;
 beforeAll(async () => {
@@ -26,7 +27,7 @@ const ruleIds = (call: InspectableCall) => inspectCalls([call], rules, 'observe'
 
 test('the built-in rules load, with unique kebab-case ids and examples of both kinds', () => {
   expect(() => compileRuleSet()).not.toThrow();
-  expect(BUILTIN_RULES).toHaveLength(47);
+  expect(BUILTIN_RULES.length).toBeGreaterThan(0);
   const ids = BUILTIN_RULES.map((r) => r.id);
   expect(new Set(ids).size).toBe(ids.length);
   for (const r of BUILTIN_RULES) {
@@ -38,8 +39,21 @@ test('the built-in rules load, with unique kebab-case ids and examples of both k
   }
 });
 
-test('every rule of the fixture vectors is a built-in rule', () => {
+test('every built-in rule has vectors of both kinds, and every vector names a built-in rule', () => {
   expect(Object.keys(vectors).sort()).toEqual(BUILTIN_RULES.map((r) => r.id).sort());
+  for (const r of BUILTIN_RULES) {
+    expect(vectors[r.id]!.match?.length ?? 0, r.id).toBeGreaterThan(0);
+    expect(vectors[r.id]!.not_match?.length ?? 0, r.id).toBeGreaterThan(0);
+  }
+});
+
+test('a rule\'s vectors sit beside its module (<module>.vectors.yaml)', async () => {
+  const modules = VECTOR_FILES.map((f) => f.replace(/\.vectors\.yaml$/, ''));
+  for (const m of modules) {
+    const mod = (await import(`../../src/inspection/rules/${m}.ts`)) as Record<string, unknown>;
+    const ids = Object.values(mod).flatMap((v) => (Array.isArray(v) ? v : [])).filter((r): r is { id: string } => typeof (r as { id?: unknown })?.id === 'string').map((r) => r.id);
+    for (const id of ids) expect(vectorFileOf.get(id), id).toBe(`${m}.vectors.yaml`);
+  }
 });
 
 describe.each(BUILTIN_RULES.map((r) => [r.id, r] as const))('%s', (id, rule) => {
@@ -52,26 +66,26 @@ describe.each(BUILTIN_RULES.map((r) => [r.id, r] as const))('%s', (id, rule) => 
   const entries = (list: VectorEntry[] | undefined) => (list ?? []).map((e) => [labelOf(e), e] as const);
   const commands = (list: VectorEntry[] | undefined) => entries(list).filter(([, e]) => commandOf(e) !== null);
   for (const shape of ['decoded', 'argv'] as const) {
-    test.each(commands(vectors[id]?.positive))(`${shape}: positive vector hits: %s`, (_l, e) => {
+    test.each(commands(vectors[id]?.match))(`${shape}: positive vector hits: %s`, (_l, e) => {
       expect(ruleIds(shapes[shape]!(commandOf(e)!))).toContain(id);
     });
-    test.each(commands(vectors[id]?.negative))(`${shape}: near miss does not hit: %s`, (_l, e) => {
+    test.each(commands(vectors[id]?.not_match))(`${shape}: near miss does not hit: %s`, (_l, e) => {
       expect(ruleIds(shapes[shape]!(commandOf(e)!))).not.toContain(id);
     });
   }
   const calls = (list: VectorEntry[] | undefined) => entries(list).filter(([, e]) => callOf(e) !== null);
-  if (calls(vectors[id]?.positive).length) {
-    test.each(calls(vectors[id]?.positive))('call: positive vector hits: %s', (_l, e) => {
+  if (calls(vectors[id]?.match).length) {
+    test.each(calls(vectors[id]?.match))('call: positive vector hits: %s', (_l, e) => {
       expect(ruleIds(callOf(e)!)).toContain(id);
     });
   }
-  if (calls(vectors[id]?.negative).length) {
-    test.each(calls(vectors[id]?.negative))('call: near miss does not hit: %s', (_l, e) => {
+  if (calls(vectors[id]?.not_match).length) {
+    test.each(calls(vectors[id]?.not_match))('call: near miss does not hit: %s', (_l, e) => {
       expect(ruleIds(callOf(e)!)).not.toContain(id);
     });
   }
   if (rule.match.raw) {
-    const caught = commands(vectors[id]?.positive).filter(([, e]) => rawCatches(e));
+    const caught = commands(vectors[id]?.match).filter(([, e]) => rawCatches(e));
     test.each(caught)('raw fallback: positive vector hits, labelled raw: %s', (_l, e) => {
       const { hits } = inspectCalls([shapes.raw!(commandOf(e)!)], rules, 'observe');
       expect(hits.find((h) => h.rule === id)?.via).toBe('raw');
@@ -83,7 +97,7 @@ test('the raw fallback cannot tell quoted data from a command: exactly the quote
   const falseHits: string[] = [];
   for (const r of BUILTIN_RULES) {
     if (!r.match.raw) continue;
-    for (const e of vectors[r.id]?.negative ?? []) {
+    for (const e of vectors[r.id]?.not_match ?? []) {
       const v = commandOf(e);
       if (v !== null && ruleIds(shapes.raw!(v)).includes(r.id)) falseHits.push(`${r.id}: ${v}`);
     }

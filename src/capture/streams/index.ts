@@ -17,22 +17,35 @@ export type { StreamAccumulator, StreamContext, StreamOutput } from './common.js
 export { anthropicToolKind } from './anthropic.js';
 export { advertisedFromResponse, readResponsesItem, type ItemContent } from './responses-items.js';
 
-/** The streaming APIs guard understands. */
+/** The streaming APIs guard understands: the keys of {@link STREAM_APIS}. */
 export type StreamApi = 'openai-chat' | 'anthropic' | 'openai-responses';
 
-/** The raw-SSE capture format of each API (what {@link readSseLines} stamps on replies). */
-export const SSE_FORMAT: Readonly<Record<StreamApi, CaptureFormat>> = {
-  'openai-chat': 'openai-chat-sse',
-  anthropic: 'anthropic-sse',
-  'openai-responses': 'openai-responses-sse',
-};
+/** One streaming API: its name for people, its two capture formats, and its accumulator. */
+export interface StreamApiSpec {
+  title: string;
+  /** The raw-SSE capture format (what {@link readSseLines} stamps on replies). */
+  sseFormat: CaptureFormat;
+  /** The JSONL-of-payloads capture format. */
+  chunksFormat: CaptureFormat;
+  /** A fresh accumulator for one stream (or several back to back). */
+  create(ctx: StreamContext): StreamAccumulator;
+}
+
+/** The registry of stream APIs (the compiler checks it names every {@link StreamApi}). */
+export const STREAM_APIS = {
+  'openai-chat': { title: 'OpenAI Chat Completions', sseFormat: 'openai-chat-sse', chunksFormat: 'openai-chat-chunks', create: createOpenAIChatAccumulator },
+  anthropic: { title: 'Anthropic Messages', sseFormat: 'anthropic-sse', chunksFormat: 'anthropic-chunks', create: createAnthropicAccumulator },
+  'openai-responses': { title: 'OpenAI Responses', sseFormat: 'openai-responses-sse', chunksFormat: 'openai-responses-chunks', create: createResponsesAccumulator },
+} as const satisfies Record<StreamApi, StreamApiSpec>;
+
+/** Every stream API, in registry order. */
+export const STREAM_API_NAMES = Object.keys(STREAM_APIS) as StreamApi[];
+
+/** The raw-SSE capture format of each API. */
+export const SSE_FORMAT: Readonly<Record<StreamApi, CaptureFormat>> = Object.fromEntries(STREAM_API_NAMES.map((a) => [a, STREAM_APIS[a].sseFormat])) as Record<StreamApi, CaptureFormat>;
 
 /** The JSONL-of-payloads capture format of each API. */
-export const CHUNKS_FORMAT: Readonly<Record<StreamApi, CaptureFormat>> = {
-  'openai-chat': 'openai-chat-chunks',
-  anthropic: 'anthropic-chunks',
-  'openai-responses': 'openai-responses-chunks',
-};
+export const CHUNKS_FORMAT: Readonly<Record<StreamApi, CaptureFormat>> = Object.fromEntries(STREAM_API_NAMES.map((a) => [a, STREAM_APIS[a].chunksFormat])) as Record<StreamApi, CaptureFormat>;
 
 /**
  * Says which API a decoded SSE event payload belongs to.
@@ -76,9 +89,9 @@ export function sniffStreamPayload(payload: unknown, eventName?: string): Stream
  *   not a stream format.
  */
 export function streamFormatApi(format: CaptureFormat | undefined): { api: StreamApi; framing: 'sse' | 'chunks' } | null {
-  for (const api of Object.keys(SSE_FORMAT) as StreamApi[]) {
-    if (SSE_FORMAT[api] === format) return { api, framing: 'sse' };
-    if (CHUNKS_FORMAT[api] === format) return { api, framing: 'chunks' };
+  for (const api of STREAM_API_NAMES) {
+    if (STREAM_APIS[api].sseFormat === format) return { api, framing: 'sse' };
+    if (STREAM_APIS[api].chunksFormat === format) return { api, framing: 'chunks' };
   }
   return null;
 }
@@ -120,12 +133,7 @@ export function fitsStreamApi(api: StreamApi, payload: unknown, eventName?: stri
  * @param ctx file name, the format stamped on replies, and the request's advertised tools.
  */
 export function createStreamAccumulator(api: StreamApi, ctx: StreamContext): StreamAccumulator {
-  const inner =
-    api === 'openai-chat'
-      ? createOpenAIChatAccumulator(ctx)
-      : api === 'anthropic'
-        ? createAnthropicAccumulator(ctx)
-        : createResponsesAccumulator(ctx);
+  const inner = STREAM_APIS[api].create(ctx);
   return {
     push(payload, eventName, line) {
       if (payload !== '[DONE]' && !isObject(payload)) {

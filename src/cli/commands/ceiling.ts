@@ -10,7 +10,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { expandInputs } from '../../capture/files.js';
-import { CAPTURE_FORMATS, type CaptureError, type CaptureFormat } from '../../capture/types.js';
+import { CAPTURE_FORMATS } from '../../capture/formats.js';
+import type { CaptureError, CaptureFormat } from '../../capture/types.js';
 import {
   analyseCeiling,
   ceilingJson,

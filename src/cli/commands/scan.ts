@@ -13,15 +13,15 @@ import ora, { type Ora } from 'ora';
 import { BaselineError, BaselineMatcher } from '../../verdict/baseline.js';
 import { readBaselineFile } from '../baseline-file.js';
 import { expandInputs } from '../../capture/files.js';
-import { CAPTURE_FORMATS, type CaptureError, type CaptureFormat } from '../../capture/types.js';
+import { CAPTURE_FORMATS } from '../../capture/formats.js';
+import type { CaptureError, CaptureFormat } from '../../capture/types.js';
 import { loadConfig } from '../../config/load.js';
 import { DEFAULT_FAIL_ON, FAIL_ON_LEVELS, type FailOn } from '../../verdict/findings.js';
-import { createReporter } from '../../report/create.js';
-import { formatFromFileName, REPORT_FORMATS, type ReportFormat } from '../../report/reporter.js';
+import { createReporter, formatFromFileName, REPORT_FORMATS, reportExtensions, type ReportFormat } from '../../report/formats.js';
 import { plural, printable } from '../../report/printable.js';
 import { formatSummary } from '../../report/text.js';
 import { defaultJobs, scanInputsParallel } from '../../scan/parallel.js';
-import { isStreamedFormat, ReportPipeline } from '../../scan/report-pipeline.js';
+import { isSelfContainedFormat, ReportPipeline } from '../../scan/report-pipeline.js';
 import { SummaryBuilder } from '../../verdict/summary.js';
 import { resolveSettings, type EngineFlags } from '../engines.js';
 import { findingRules } from '../../verdict/catalogue.js';
@@ -105,7 +105,7 @@ function chooseFormat(flags: ScanFlags, io: CliIO): ReportFormat {
   if (flags.format) return flags.format;
   if (flags.output !== undefined && flags.output !== '-') {
     const inferred = formatFromFileName(flags.output);
-    if (!inferred) throw new UsageError(`cannot tell the report format from '${flags.output}' (.sarif, .json, .jsonl, .ndjson, .xml, .txt): give --format`);
+    if (!inferred) throw new UsageError(`cannot tell the report format from '${flags.output}' (${reportExtensions().join(', ')}): give --format`);
     return inferred;
   }
   return io.stdout.isTTY ? 'text' : 'ndjson';
@@ -173,7 +173,7 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
     for (const error of expansionErrors) pipeline.error(error);
     // workers build the same judge from the same settings; for a streaming format without a
     // baseline they also write the report of their replies
-    const render = isStreamedFormat(format) && baseline === null ? { format, redact: flags.redact !== false, failOn, inlineAllow: flags.inlineAllow !== false } : undefined;
+    const render = isSelfContainedFormat(format) && baseline === null ? { format, redact: flags.redact !== false, failOn, inlineAllow: flags.inlineAllow !== false } : undefined;
     const parallel = { jobs, auto: flags.jobs === undefined, setup: { settings, slim: true, render } };
     const events = args.length
       ? scanInputsParallel(args, { judge, read: { inputFormat: flags.inputFormat, maxLineBytes }, stdin: io.stdin, cwd: io.cwd }, parallel)

@@ -106,6 +106,10 @@ export const NETWORK_RULES: Rule[] = [
       },
     },
   },
+];
+
+/** obfuscation rules on the text itself (research note §C row 45) and the unparsed-command fallback. */
+export const OBFUSCATION_RULES: Rule[] = [
   {
     id: 'shell-obfuscation',
     name: 'Obfuscated command word',

@@ -103,6 +103,7 @@ function executedFiles(c: ShellCommand): string[] {
   return [];
 }
 
+/** remote-exec rules (research note §C rows 11–14). */
 export const REMOTE_RULES: Rule[] = [
   {
     id: 'curl-pipe-shell',
@@ -179,6 +180,10 @@ export const REMOTE_RULES: Rule[] = [
       },
     },
   },
+];
+
+/** obfuscation rules that run decoded or dynamic text (research note §C rows 43–44). */
+export const DECODE_RULES: Rule[] = [
   {
     id: 'decode-pipe-shell',
     name: 'Decoded text run by a shell',

@@ -1,0 +1,24 @@
+/**
+ * The registry of markup families the recovery engine reads. Adding a family is one module
+ * implementing `Family` (../family.ts) with its cases file beside it (`<id>.cases.yaml`), and one
+ * entry here.
+ *
+ * Precedence: the family whose markup starts first in the text wins; when two families claim the
+ * same offset, the earlier entry of this list wins (docs/recovery.md, "Families").
+ */
+
+import type { Family } from '../family.js';
+import { deepseek } from './deepseek.js';
+import { dsml } from './dsml.js';
+import { glm } from './glm.js';
+import { granite } from './granite.js';
+import { harmony } from './harmony.js';
+import { hermes } from './hermes.js';
+import { kimi } from './kimi.js';
+import { llama } from './llama.js';
+import { minimax } from './minimax.js';
+import { mistral } from './mistral.js';
+import { qwen3Coder } from './qwen3-coder.js';
+
+/** Every family the engine reads, in tie-break order (when two claim the same offset). */
+export const FAMILIES: readonly Family[] = [deepseek, dsml, kimi, harmony, minimax, qwen3Coder, glm, hermes, granite, mistral, llama];
