@@ -47,8 +47,8 @@ for (const file of files) {
 
 console.log('| capture | API | events | held chars (max) | held events (max) | ms |');
 console.log('|---|---|---:|---:|---:|---:|');
-for (const r of rows) console.log(`| ${r.file} | ${r.api} | ${r.framesIn} | ${r.maxHeldChars} | ${r.maxHeldFrames} | ${r.ms.toFixed(1)} |`);
-const maxChars = Math.max(...rows.map((r) => r.maxHeldChars));
-const maxFrames = Math.max(...rows.map((r) => r.maxHeldFrames));
-const holding = rows.filter((r) => r.maxHeldChars > 0).length;
+for (const r of rows) console.log(`| ${r.file} | ${r.api} | ${r.frames_in} | ${r.max_held_chars} | ${r.max_held_frames} | ${r.ms.toFixed(1)} |`);
+const maxChars = Math.max(...rows.map((r) => r.max_held_chars));
+const maxFrames = Math.max(...rows.map((r) => r.max_held_frames));
+const holding = rows.filter((r) => r.max_held_chars > 0).length;
 console.log(`\n${rows.length} clean captures; ${holding} held anything; largest hold: ${maxChars} characters, ${maxFrames} event(s).`);

@@ -23,6 +23,8 @@ import { createStreamAccumulator, SSE_FORMAT, sniffStreamPayload, type StreamAcc
 import { makeToolCall, parseArguments } from '../capture/toolcall.js';
 import type { CaptureError, Reply, ToolCallKind } from '../capture/types.js';
 import { inspectCalls } from '../inspection/engine.js';
+import type { RuleHit } from '../inspection/types.js';
+import { ruleHitRecord } from '../verdict/hit-record.js';
 import { recoverFromReply } from '../verdict/judge.js';
 import type { RecoveryVerdict } from '../recovery/types.js';
 import { markupSpans, markupStart } from '../recovery/prefix.js';
@@ -179,15 +181,15 @@ export class ReplaySession {
     this.decision({
       type: 'summary',
       api: this.api,
-      framesIn: s.framesIn,
-      framesOut: s.framesOut,
+      frames_in: s.framesIn,
+      frames_out: s.framesOut,
       replies: s.replies,
       recovered: s.recovered,
       refused: s.refused,
       hits: s.hits,
       cut: this.cut,
-      maxHeldChars: s.maxHeldChars,
-      maxHeldFrames: s.maxHeldFrames,
+      max_held_chars: s.maxHeldChars,
+      max_held_frames: s.maxHeldFrames,
     });
     return this.drain();
   }
@@ -293,8 +295,8 @@ export class ReplaySession {
         line: at,
         family: v.family,
         calls: v.calls.map((c) => ({ id: c.id, name: c.name })),
-        heldChars: this.heldChars,
-        heldFrames: held.length,
+        held_chars: this.heldChars,
+        held_frames: held.length,
         detail: v.detail,
       });
       for (const c of v.calls) this.recoveredIds.add(c.id);
@@ -318,7 +320,7 @@ export class ReplaySession {
         this.stats.refused++;
         this.decision({ type: 'refused', line: at, reason: v.reason, family: v.family, detail: `${v.detail}, but the markup had already been sent`, action: 'passed' });
       } else if (held) {
-        this.decision({ type: 'released', line: at, reason: v.reason, family: v.family, heldChars: this.heldChars, heldFrames: held.length });
+        this.decision({ type: 'released', line: at, reason: v.reason, family: v.family, held_chars: this.heldChars, held_frames: held.length });
       }
       for (const h of held ?? []) this.send(h);
       if (endFrame) this.send(endFrame);
@@ -332,7 +334,7 @@ export class ReplaySession {
     const calls = v.candidates.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments, argumentsRaw: c.argumentsRaw, origin: 'recovered' as const }));
     for (const hit of inspectCalls(calls, this.options.ruleSet, this.options.mode).hits) {
       this.stats.hits++;
-      this.decision({ type: 'hit', line, origin: 'recovered', ...hit });
+      this.decision(hitDecision(line, 'recovered', hit));
     }
   }
 
@@ -426,7 +428,7 @@ export class ReplaySession {
         if (c.rules.has(hit.rule)) continue;
         c.rules.add(hit.rule);
         this.stats.hits++;
-        this.decision({ type: 'hit', line, origin, ...hit });
+        this.decision(hitDecision(line, origin, hit));
       }
       if (v.outcome === 'block') {
         const rules = v.hits.filter((h) => h.action === 'block').map((h) => h.rule);
@@ -452,4 +454,9 @@ export async function* replayFrames(frames: AsyncIterable<SseFrame>, options: Re
   const session = new ReplaySession(options);
   for await (const frame of frames) yield* session.push(frame);
   yield* session.end();
+}
+
+/** The decision record of a rule hit (snake_case keys, as every guard output). */
+function hitDecision(line: number, origin: 'structured' | 'recovered', hit: RuleHit): ReplayDecision {
+  return { type: 'hit', line, origin, ...ruleHitRecord(hit) };
 }

@@ -5,7 +5,8 @@
 import type { StreamApi } from '../capture/streams/index.js';
 import type { CaptureErrorCode, ToolCallKind } from '../capture/types.js';
 import type { RuleSet } from '../inspection/ruleset.js';
-import type { InspectionMode, RuleHit } from '../inspection/types.js';
+import type { InspectionMode } from '../inspection/types.js';
+import type { RuleHitRecord } from '../verdict/hit-record.js';
 import type { ReasonCode, RecoveryOptions } from '../recovery/types.js';
 import type { SseFrame } from './frames.js';
 
@@ -36,19 +37,20 @@ export interface DecisionCall {
 }
 
 /**
- * One decision of the replay, written as one NDJSON record. `line` is the 1-based input line of
+ * One decision of the replay, written as one NDJSON record (keys snake_case, as every guard output;
+ * schema/replay-decision.schema.json). `line` is the 1-based input line of
  * the frame that led to it (for a recovery: where the held text began).
  */
 export type ReplayDecision =
   /** Held text was leaked markup and its calls were recovered: emitted as tool-call frames. */
-  | { type: 'recovered'; line: number; family: string | null; calls: DecisionCall[]; heldChars: number; heldFrames: number; detail: string }
+  | { type: 'recovered'; line: number; family: string | null; calls: DecisionCall[]; held_chars: number; held_frames: number; detail: string }
   /** Held text turned out not to be a leak (prose, quotation...): emitted unchanged. */
-  | { type: 'released'; line: number; reason: ReasonCode; family: string | null; heldChars: number; heldFrames: number }
+  | { type: 'released'; line: number; reason: ReasonCode; family: string | null; held_chars: number; held_frames: number }
   /** A leak that is not recovered. `passed`: the text went out as it came (observe/off);
    * `ended`: the turn ended with the format's error frame (enforce). */
   | { type: 'refused'; line: number; reason: ReasonCode | 'hold_limit'; family: string | null; detail: string; action: 'passed' | 'ended' }
   /** A rule hit on a call (structured, or recovered by this replay). */
-  | ({ type: 'hit'; line: number; origin: 'structured' | 'recovered' } & RuleHit)
+  | ({ type: 'hit'; line: number; origin: 'structured' | 'recovered' } & RuleHitRecord)
   /** The stream was cut: an error frame replaced the frame at `line` and nothing after it went out. */
   | { type: 'cut'; line: number; cause: 'block' | 'refused'; code: string; message: string }
   /** An input problem (bad JSON in a data field, a stream cut short...). */
@@ -57,17 +59,17 @@ export type ReplayDecision =
   | {
       type: 'summary';
       api: StreamApi | null;
-      framesIn: number;
-      framesOut: number;
+      frames_in: number;
+      frames_out: number;
       replies: number;
       recovered: number;
       refused: number;
       hits: number;
       cut: boolean;
       /** Largest amount of visible text held back at any moment (UTF-16 code units). */
-      maxHeldChars: number;
+      max_held_chars: number;
       /** Largest number of input frames held back (wholly or in part) at any moment. */
-      maxHeldFrames: number;
+      max_held_frames: number;
     };
 
 /** What the replay yields, in order: frames to send, and decisions. */

@@ -7,7 +7,7 @@
 import type { CaptureError } from '../capture/types.js';
 import type { ScanSummary } from '../verdict/summary.js';
 import type { JudgedReply } from '../verdict/findings.js';
-import { errorRecord, replyRecord, type ErrorRecord, type RecordOptions, type ReplyRecord } from './record.js';
+import { errorRecord, replyRecord, summaryRecord, type ErrorRecord, type RecordOptions, type ReplyRecord } from './record.js';
 import type { Reporter } from './reporter.js';
 
 export class JsonReporter implements Reporter {
@@ -28,7 +28,7 @@ export class JsonReporter implements Reporter {
   }
   fileEnd(): void {}
   finish(summary: ScanSummary): void {
-    const doc = { version: this.version, results: this.results, errors: this.errors, stats: summary };
+    const doc = { version: this.version, results: this.results, errors: this.errors, stats: summaryRecord(summary) };
     this.write(`${JSON.stringify(doc, null, 2)}\n`);
   }
 }

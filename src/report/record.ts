@@ -5,6 +5,7 @@
 
 import type { CaptureError, CaptureFormat } from '../capture/types.js';
 import type { ReplyVerdict } from '../verdict/judge.js';
+import type { ScanSummary } from '../verdict/summary.js';
 import { findingsOf, type Finding, type Suppression } from '../verdict/findings.js';
 
 /** A suppressed finding in records: `inline` (allow mark) or `baseline`, with its justification. */
@@ -138,4 +139,38 @@ export function replyRecord(v: ReplyVerdict, findings: readonly Finding[] = find
 /** Converts an input problem into its output record. */
 export function errorRecord(e: CaptureError): ErrorRecord {
   return { file: e.file, line: e.line, error: { code: e.code, message: e.message, severity: e.severity } };
+}
+
+/** The totals of a scan as JSON output writes them (`stats`; snake_case keys). */
+export interface SummaryRecord {
+  files: Array<{ file: string; formats: string[]; replies: number; errors: number }>;
+  replies: number;
+  leaks: { recovered: number; refused: number; refused_by_reason: Record<string, number> };
+  quotations: { total: number; by_reason: Record<string, number> };
+  hits: { total: number; blocked: number; by_rule: Record<string, number> };
+  failing: number;
+  errors: number;
+  warnings: number;
+  errors_by_code: Record<string, number>;
+  suppressed: { inline: number; baseline: number };
+  unused_allows: number;
+  baseline: { file: string; matched: number; stale: Array<{ fingerprint: string; rule_id: string; file: string; line: number }> } | null;
+}
+
+/** Converts a scan's totals into their output record. */
+export function summaryRecord(s: ScanSummary): SummaryRecord {
+  return {
+    files: s.files.map((f) => ({ file: f.file, formats: f.formats, replies: f.replies, errors: f.errors })),
+    replies: s.replies,
+    leaks: { recovered: s.leaks.recovered, refused: s.leaks.refused, refused_by_reason: s.leaks.refusedByReason },
+    quotations: { total: s.quotations.total, by_reason: s.quotations.byReason },
+    hits: { total: s.hits.total, blocked: s.hits.blocked, by_rule: s.hits.byRule },
+    failing: s.failing,
+    errors: s.errors,
+    warnings: s.warnings,
+    errors_by_code: s.errorsByCode,
+    suppressed: { inline: s.suppressed.inline, baseline: s.suppressed.baseline },
+    unused_allows: s.unusedAllows,
+    baseline: s.baseline,
+  };
 }

@@ -101,8 +101,8 @@ export class SarifReporter implements Reporter {
       ...(this.options.baseline ? { baselineState: f.suppressed?.kind === 'baseline' ? 'unchanged' : 'new' } : {}),
       properties: {
         format: v.reply.format,
-        ...(v.reply.id !== null ? { replyId: v.reply.id } : {}),
-        ...(f.hit ? { tool: f.hit.tool, callId: f.hit.callId, via: f.hit.via } : { family: v.recovery.family, reason: v.recovery.reason }),
+        ...(v.reply.id !== null ? { reply_id: v.reply.id } : {}),
+        ...(f.hit ? { tool: f.hit.tool, call_id: f.hit.callId, via: f.hit.via } : { family: v.recovery.family, reason: v.recovery.reason }),
       },
     };
   }

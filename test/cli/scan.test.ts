@@ -116,8 +116,8 @@ describe('guard scan: inputs, formats, configuration', () => {
       expect.objectContaining({ file: MALFORMED, line: 2, error: expect.objectContaining({ code: 'INVALID_JSON' }) }),
     ]);
     expect(doc.stats.replies).toBe(6);
-    expect(doc.stats.leaks).toMatchObject({ recovered: 1, refused: 1, refusedByReason: { unadvertised: 1 } });
-    expect(doc.stats.hits.byRule).toEqual({ 'curl-pipe-shell': 1 });
+    expect(doc.stats.leaks).toMatchObject({ recovered: 1, refused: 1, refused_by_reason: { unadvertised: 1 } });
+    expect(doc.stats.hits.by_rule).toEqual({ 'curl-pipe-shell': 1 });
     expect(doc.stats.files.map((f: any) => f.file)).toEqual([FINDINGS, MALFORMED]);
   });
 

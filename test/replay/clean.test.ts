@@ -63,7 +63,7 @@ async function checkFile(file: string): Promise<void> {
   expect(verdicts(before.stdout).length).toBeGreaterThan(0);
   expect(verdicts(after.stdout)).toEqual(verdicts(before.stdout));
   // nothing was held back on these captures beyond a partial token: the bytes are the same
-  const held = decisions.at(-1)!['maxHeldChars'] as number;
+  const held = decisions.at(-1)!['max_held_chars'] as number;
   if (held === 0) expect(out.stdout).toBe(readFileSync(file, 'utf8'));
 }
 

@@ -27,7 +27,7 @@ describe('a dangerous structured call, OpenAI Chat', () => {
     });
     expect(r.frames[6]!.data).toBe('[DONE]');
     expect(r.decisions.filter((d) => d.type !== 'summary')).toEqual([
-      expect.objectContaining({ type: 'hit', line: 11, origin: 'structured', rule: 'curl-pipe-shell', action: 'block', tool: 'bash', callId: 'call_inst1' }),
+      expect.objectContaining({ type: 'hit', line: 11, origin: 'structured', rule: 'curl-pipe-shell', action: 'block', tool: 'bash', call_id: 'call_inst1' }),
       expect.objectContaining({ type: 'cut', line: 11, cause: 'block', code: 'guard_blocked' }),
     ]);
     const [reply] = repliesOf(r.text);
@@ -76,7 +76,7 @@ describe('a dangerous structured call, Anthropic Messages', () => {
   it('enforce: cut at the input_json_delta that completes the input, with an error event', async () => {
     const input = fixture('anthropic-dangerous-call.sse');
     const r = await replayText(input, { mode: 'enforce' });
-    expect(r.decisions.find((d) => d.type === 'hit')).toMatchObject({ line: 19, rule: 'rm-rf-root', callId: 'toolu_wipe1' });
+    expect(r.decisions.find((d) => d.type === 'hit')).toMatchObject({ line: 19, rule: 'rm-rf-root', call_id: 'toolu_wipe1' });
     expect(r.decisions.find((d) => d.type === 'cut')).toMatchObject({ line: 19, cause: 'block' });
     expect(r.frames.map((f) => f.event)).toEqual([
       'message_start',
@@ -152,7 +152,7 @@ describe('a call the input leaves open', () => {
     const chunk = (delta: unknown) => `data: ${JSON.stringify({ id: 'c2', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`;
     const input = chunk({ tool_calls: [{ index: 0, id: 'call_open', type: 'function', function: { name: 'bash', arguments: `{"command": "${CURL}` } }] });
     const r = await replayText(input, { mode: 'enforce' });
-    expect(r.decisions.find((d) => d.type === 'hit')).toMatchObject({ rule: 'curl-pipe-shell', callId: 'call_open', line: 1 });
+    expect(r.decisions.find((d) => d.type === 'hit')).toMatchObject({ rule: 'curl-pipe-shell', call_id: 'call_open', line: 1 });
     expect(r.decisions.find((d) => d.type === 'problem')).toMatchObject({ code: 'TRUNCATED_STREAM', line: 1 });
     expect(r.frames.at(-1)!.data).toBe('[DONE]');
   });

@@ -53,7 +53,7 @@ describe('one huge content delta replays in linear time', () => {
     expect(a.out).toBe(small);
     const b = await timedReplay(large);
     expect(b.out).toBe(large);
-    expect(b.summary).toMatchObject({ type: 'summary', api: 'openai-chat', framesIn: 3, framesOut: 3, replies: 1, recovered: 0, refused: 0, maxHeldChars: 0 });
+    expect(b.summary).toMatchObject({ type: 'summary', api: 'openai-chat', frames_in: 3, frames_out: 3, replies: 1, recovered: 0, refused: 0, max_held_chars: 0 });
     // Best of two for the small one, so a loaded machine (files run in parallel) does not decide it.
     const smallMs = Math.min(a.ms, (await timedReplay(small)).ms);
     expect(b.ms / smallMs).toBeLessThan(10);

@@ -104,7 +104,7 @@ describe.each(CASES)('$file', (c) => {
     const split = resplit(frames, (t) => [...t]);
     const r = await replay(split.frames, { tools: c.tools });
     const rec = r.decisions.find((d) => d.type === 'recovered')!;
-    expect(rec.type === 'recovered' && rec.heldChars).toBe(split.text.length - split.text.indexOf(c.markupStart));
+    expect(rec.type === 'recovered' && rec.held_chars).toBe(split.text.length - split.text.indexOf(c.markupStart));
   });
 
   it('a refused leak passes unchanged in observe and ends the turn with an error frame in enforce', async () => {
@@ -146,7 +146,7 @@ describe('held text that is not a leak', () => {
     const r = await replayText(chat(['Use a <tool', 'box> here.']), { tools: ['bash'] });
     expect(sentTexts(r)).toEqual(['Use a ', '<toolbox> here.']);
     expect(repliesOf(r.text)[0]!.text).toBe('Use a <toolbox> here.');
-    expect(r.decisions.at(-1)).toMatchObject({ type: 'summary', maxHeldChars: 5, maxHeldFrames: 1 });
+    expect(r.decisions.at(-1)).toMatchObject({ type: 'summary', max_held_chars: 5, max_held_frames: 1 });
   });
 
   it('a partial token left at the end of the text goes out before the finish chunk', async () => {
@@ -161,7 +161,7 @@ describe('held text that is not a leak', () => {
     const input = chat(['Hello ', 'world, ', 'no markup here.']);
     const r = await replayText(input, { tools: ['bash'] });
     expect(r.text).toBe(input);
-    expect(r.decisions).toEqual([expect.objectContaining({ type: 'summary', maxHeldChars: 0, maxHeldFrames: 0 })]);
+    expect(r.decisions).toEqual([expect.objectContaining({ type: 'summary', max_held_chars: 0, max_held_frames: 0 })]);
   });
 
   it('markup quoted in a fence is held, then released unchanged in order', async () => {

@@ -10,6 +10,7 @@ import { Option, type Command } from 'commander';
 import { loadConfig, type GuardConfig } from '../../config/load.js';
 import { checkBuiltinExamples, inspectCalls, RuleSetError, type InspectableCall, type RuleHit, type RuleSet, type RuleStatus } from '../../inspection/index.js';
 import type { InspectionMode } from '../../inspection/types.js';
+import { ruleHitRecord } from '../../verdict/hit-record.js';
 import { resolveEngines } from '../engines.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { CliIO } from '../io.js';
@@ -147,7 +148,7 @@ async function testCommand(sample: string, flags: ConfigFlag & { tool: string; f
   // the rules run whatever the mode, so a rule can be tried before inspection is switched on
   const { hits } = inspectCalls([call], ruleSet, 'observe');
   if (flags.format === 'json') {
-    io.stdout.write(`${JSON.stringify({ tool: call.name, mode, hits, summary: describeOutcome(hits, mode) }, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify({ tool: call.name, mode, hits: hits.map(ruleHitRecord), summary: describeOutcome(hits, mode) }, null, 2)}\n`);
   } else {
     for (const h of hits) io.stdout.write(`${h.rule}  ${h.action}  ${h.category}  via ${h.via}  ${h.excerpt}\n`);
     io.stdout.write(`${describeOutcome(hits, mode)}\n`);
