@@ -75,3 +75,28 @@ export function parseArguments(raw: string): { value: Record<string, unknown> | 
   }
   return { value: parsed, error: null };
 }
+
+/**
+ * Canonical JSON of a parsed value: object keys sorted by code unit, no whitespace, numbers and
+ * strings as `JSON.stringify` writes them. Two argument objects that are equal as JSON values have
+ * the same canonical text, however the markup spaced or ordered them.
+ *
+ * @param value a value produced by `JSON.parse` or the parameter typing (no undefined), nesting at
+ *   most MAX_ARGUMENT_DEPTH levels (recovered and captured arguments are checked when read).
+ * @throws RangeError when the value nests deeper (or is cyclic): checked first, without recursion,
+ *   so the recursion below is bounded by MAX_ARGUMENT_DEPTH.
+ */
+export function canonicalJson(value: unknown): string {
+  if (jsonDepthExceeds(value, MAX_ARGUMENT_DEPTH)) throw new RangeError(ARGUMENTS_TOO_DEEP);
+  return canonical(value);
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const obj = value as Record<string, unknown>;
+    const keys = Object.keys(obj).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(obj[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

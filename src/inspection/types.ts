@@ -45,12 +45,3 @@ export interface InspectionVerdict {
   outcome: 'pass' | 'flag' | 'block';
   hits: RuleHit[];
 }
-
-/** Operator configuration of the rule set (`inspection:` in guard.config.yaml). */
-export interface InspectionConfig {
-  mode: InspectionMode;
-  /** Rule ids switched off. */
-  disabled?: string[];
-  /** Re-grading of rule ids. */
-  actions?: Record<string, RuleAction>;
-}

@@ -54,7 +54,7 @@ import { markerTokens, tokenFilter } from './triggers.js';
 import { MAX_RECOVERED_CALLS, REASON_OUTCOME, type CandidateCall, type ReasonCode, type RecoveredCall, type RecoveryInput, type RecoveryOptions, type RecoveryVerdict } from './types.js';
 
 export { proseRatio } from './prose.js';
-export { canonicalJson } from './ids.js';
+export { canonicalJson } from '../base/json.js';
 export * from './types.js';
 
 export { FAMILIES } from './families/index.js';

@@ -21,11 +21,6 @@ function sentence(s: string): string {
   return /[.!?…]$/.test(up) ? up : `${up}.`;
 }
 
-/** Where a finding is: `file:line` (stdin is `-`). */
-export function whereOf(v: ReplyVerdict): string {
-  return `${v.reply.source.file}:${v.reply.source.line}`;
-}
-
 /**
  * The message of one finding.
  *

@@ -12,6 +12,7 @@
  */
 
 import { hexDigest } from '../base/digest.js';
+import { canonicalJson } from '../base/json.js';
 import type { RuleHit } from '../inspection/types.js';
 import { QUOTATION_REASONS, type ReasonCode } from '../recovery/types.js';
 import type { ReplyVerdict } from './judge.js';
@@ -72,19 +73,6 @@ export const LEAK_RECOVERED_RULE = 'guard/leak-recovered';
 function sha(parts: string[]): string {
   const text = parts.join('\u0000');
   return hexDigest('sha256', text).slice(0, 32);
-}
-
-/** JSON with object keys sorted, so key order in a capture does not change a fingerprint. */
-export function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  if (v && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return `{${Object.keys(o)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(v) ?? 'null';
 }
 
 /** Whitespace runs collapsed to one space, ends trimmed. */

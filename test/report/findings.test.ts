@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Reply } from '../../src/capture/types.js';
 import { makeToolCall } from '../../src/capture/toolcall.js';
 import { compileRuleSet, initInspection, type RuleSet } from '../../src/inspection/index.js';
-import { applyAllows, canonicalJson, findingFails, findingsOf } from '../../src/verdict/findings.js';
+import { canonicalJson } from '../../src/base/json.js';
+import { applyAllows, findingFails, findingsOf } from '../../src/verdict/findings.js';
 import { judgeReply } from '../../src/verdict/judge.js';
 
 let ruleSet: RuleSet;

@@ -4,6 +4,9 @@
  */
 
 import type { AdvertisedTool, CaptureError, CaptureFormat, Reply, ToolCall } from '../types.js';
+import type { RecordOutput } from '../bodies/common.js';
+
+export { emptyOutput, isObject } from '../bodies/common.js';
 
 /** What every accumulator knows about its input. */
 export interface StreamContext {
@@ -16,10 +19,7 @@ export interface StreamContext {
 }
 
 /** What one accumulator step returns: replies completed by it, and input problems it found. */
-export interface StreamOutput {
-  replies: Reply[];
-  errors: CaptureError[];
-}
+export type StreamOutput = RecordOutput;
 
 /** Turns a stream's events into replies; see src/capture/streams/index.ts for the contract. */
 export interface StreamAccumulator {
@@ -35,21 +35,11 @@ export interface StreamAccumulator {
   finish(): StreamOutput;
 }
 
-/** Returns a fresh empty output (callers may push into it). */
-export function emptyOutput(): StreamOutput {
-  return { replies: [], errors: [] };
-}
-
 /** Appends `more` to `into` and returns `into`. */
 export function mergeOutput(into: StreamOutput, more: StreamOutput): StreamOutput {
   for (const reply of more.replies) into.replies.push(reply);
   for (const error of more.errors) into.errors.push(error);
   return into;
-}
-
-/** True for a JSON object (not null, not an array). */
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** The value when it is a non-empty string, else undefined (servers send `""` and null for "unset"). */

@@ -280,15 +280,6 @@ function prefixOf(p: Pipeline, pred: (c: ShellCommand) => boolean): Uint8Array {
   return prefix;
 }
 
-/** The stages after this command in its pipeline, nearest first. */
-export function downstream(cmd: ShellCommand): ShellCommand[] {
-  if (!cmd.pipeline) return [];
-  return cmd.pipeline.stages.slice(cmd.stage + 1);
-}
-
-/** Commands that pass stdin through unchanged (`tee`, `cat`, `sudo` is stripped already). */
-export const PASS_THROUGH = new Set(['tee', 'cat', 'pv', 'buffer', 'dos2unix']);
-
 /** True when the command is a downloader (curl, wget, …). */
 export function isDownloader(cmd: ShellCommand): boolean {
   return DOWNLOADERS.has(cmd.name.toLowerCase());
@@ -338,11 +329,6 @@ export function remoteHosts(text: string): string[] {
 }
 
 /** localhost, 127/8, ::1, 0.0.0.0. */
-export function isLoopback(host: string): boolean {
+function isLoopback(host: string): boolean {
   return /^(?:localhost|localhost\.localdomain|127(?:\.\d+){3}|\[::1\]|::1|0\.0\.0\.0|host\.docker\.internal)$/.test(host);
-}
-
-/** True when the path is (or is inside) a directory matched by the pattern. */
-export function pathIs(path: string, re: RegExp): boolean {
-  return re.test(path);
 }
