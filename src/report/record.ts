@@ -1,6 +1,6 @@
 /**
  * The output contract: one JSON record per reply (NDJSON and the `results` of JSON output), and one
- * per input problem. Field names are snake_case and stable; README "Output fields" documents them.
+ * per input problem. Field names are snake_case and stable; README "Output" and schema/reply-record.schema.json document them.
  */
 
 import type { CaptureError, CaptureFormat } from '../capture/types.js';
