@@ -26,6 +26,12 @@ export interface FamilyCall {
   /** True when the call's own JSON (name and arguments together, Hermes style) does not parse, so
    * `name` is '' and unknown: the call is `bad_arguments`, never `unadvertised`. */
   nameUnread?: boolean;
+  /**
+   * Set when the call's structure is ambiguous in a way a lenient server parser would resolve
+   * silently (a parameter name with surrounding whitespace, a parameter given twice): the reply is
+   * refused `shape`, never renamed or deduplicated. `arguments` then hold the first reading.
+   */
+  shapeError?: string;
 }
 
 /** A defect of the envelope itself. */
@@ -46,6 +52,11 @@ export interface FamilyMatch {
   calls: FamilyCall[];
   /** The first envelope defect met, or null when every block is complete and well formed. */
   problem: FamilyProblem | null;
+  /**
+   * The spans that hold calls, when not every span does (harmony's analysis and final messages
+   * are markup around prose); absent means every span holds calls.
+   */
+  callSpans?: Array<[number, number]>;
 }
 
 /** What a parser may ask about the request. */
@@ -58,7 +69,8 @@ export interface ParseContext {
 export interface Family {
   /** Short id, also the default label. */
   id: string;
-  /** Where the grammar comes from (spec, model card, research-note section). */
+  /** Where the grammar comes from: the primary source (chat template or model card URL and
+   * revision, vendor docs), and the server parsers that confirm it. */
   source: string;
   /** Distinctive tokens of the family: seeing one that `detect` does not claim is a `shape` leak.
    * Contract: `detect` returns -1 on any text that holds no marker of the engine's families
@@ -196,7 +208,8 @@ export interface RawParameter {
 }
 
 /**
- * Builds a call from per-parameter values: duplicate keys and values that fail typing are errors;
+ * Builds a call from per-parameter values: values that fail typing are errors; a duplicate or
+ * whitespace-padded parameter name is a `shapeError` (both values stay in `argumentsRaw`);
  * arguments nesting deeper than MAX_ARGUMENT_DEPTH (src/capture/toolcall.ts) are refused whole
  * (`arguments` null, `argumentsRaw` '').
  *
@@ -217,9 +230,15 @@ export function callFromParameters(name: string, params: RawParameter[], ctx: Pa
   };
   const schema = ctx.schemaOf(name);
   let error: string | null = null;
+  let shapeError: string | undefined;
   for (const p of params) {
+    if (p.key !== p.key.trim() || p.key === '') {
+      shapeError ??= `parameter name ${JSON.stringify(p.key)} has surrounding whitespace (a server might read it as ${JSON.stringify(p.key.trim())})`;
+    }
     if (Object.prototype.hasOwnProperty.call(args, p.key)) {
-      error ??= `parameter "${p.key}" appears twice`;
+      shapeError ??= `parameter "${p.key}" appears twice (servers keep the first or the last)`;
+      // both values stay in the raw text, so inspection reads every one a server might keep
+      members.push(`${JSON.stringify(p.key)}:${JSON.stringify(p.value)}`);
       continue;
     }
     if (p.error !== undefined) {
@@ -240,6 +259,7 @@ export function callFromParameters(name: string, params: RawParameter[], ctx: Pa
   // measured before anything serialises it (JSON.stringify would overflow the stack).
   if (jsonDepthExceeds(args, MAX_ARGUMENT_DEPTH)) return { name, argumentsRaw: '', arguments: null, argumentsError: ARGUMENTS_TOO_DEEP };
   const raw = `{${members.join(',')}}`;
-  if (error) return { name, argumentsRaw: raw, arguments: null, argumentsError: error };
-  return { name, argumentsRaw: raw, arguments: args, argumentsError: null };
+  const shaped = shapeError === undefined ? {} : { shapeError };
+  if (error) return { name, argumentsRaw: raw, arguments: null, argumentsError: error, ...shaped };
+  return { name, argumentsRaw: raw, arguments: args, argumentsError: null, ...shaped };
 }

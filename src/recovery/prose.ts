@@ -1,6 +1,12 @@
 /**
  * The prose ratio: how much of a reply is not markup.
  *
+ * The markup's weight is its structure, not its argument content: each call's argument text counts
+ * at most {@link ARGUMENT_WEIGHT} non-whitespace code points ({@link proseRatio}'s `calls`), so a
+ * reply cannot lower its ratio (and pass a refusal preamble off as a short preface) by padding the
+ * arguments, and a long file written by one call does not hide a long preamble either. Why a
+ * bound rather than the whole envelope: docs/recovery.md, "The prose ratio".
+ *
  * Definition: the number of non-whitespace code points outside the markup spans, divided by the
  * number of non-whitespace code points in the whole text. Whitespace is the JavaScript `\s` set
  * (Unicode White_Space plus U+FEFF). A surrogate pair counts once. The ratio is 0..1; a text with
@@ -34,15 +40,41 @@ export function normaliseSpans(spans: ReadonlyArray<readonly [number, number]>, 
   return out;
 }
 
+/** Non-whitespace code points of a call's argument text that count toward the markup's weight. */
+export const ARGUMENT_WEIGHT = 64;
+
+/** Non-whitespace code points of `s` (a surrogate pair counts once). */
+export function nonSpaceLength(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xdc00 && c <= 0xdfff && i > 0) {
+      const p = s.charCodeAt(i - 1);
+      if (p >= 0xd800 && p <= 0xdbff) continue;
+    }
+    if (!isSpaceCode(c)) n++;
+  }
+  return n;
+}
+
 /**
- * Prose outside the markup over the whole reply (see the module header for the exact definition).
+ * Prose outside the markup over the prose plus the markup's weight (see the module header).
  *
  * @param text the reply's visible text.
  * @param markupSpans [start, end) offsets in UTF-16 code units (String indices); they may be
  *   unsorted or overlap; out-of-range offsets are clamped.
+ * @param calls the calls read from the markup (their argument texts): each counts at most
+ *   {@link ARGUMENT_WEIGHT} code points of argument text; none (the default) weighs the markup whole.
  * @returns a ratio 0..1; 1 when there are no spans and some text, 0 for blank text.
  */
-export function proseRatio(text: string, markupSpans: Array<[number, number]>): number {
+export function proseRatio(text: string, markupSpans: Array<[number, number]>, calls: ReadonlyArray<{ argumentsRaw: string }> = []): number {
+  let excess = 0;
+  for (const c of calls) excess += Math.max(0, nonSpaceLength(c.argumentsRaw) - ARGUMENT_WEIGHT);
+  return boundedRatio(text, markupSpans, excess);
+}
+
+/** Prose over prose plus markup less `excess` code points of argument text (at least one of markup). */
+function boundedRatio(text: string, markupSpans: Array<[number, number]>, excess: number): number {
   const spans = normaliseSpans(markupSpans, text.length);
   let total = 0;
   let prose = 0;
@@ -60,5 +92,8 @@ export function proseRatio(text: string, markupSpans: Array<[number, number]>): 
     const inside = s < spans.length && spans[s]![0] <= i;
     if (!inside) prose++;
   }
-  return total === 0 ? 0 : prose / total;
+  if (total === 0) return 0;
+  const markup = total - prose;
+  if (markup === 0) return 1;
+  return prose / (prose + Math.max(1, markup - excess));
 }

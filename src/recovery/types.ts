@@ -1,9 +1,8 @@
 /**
  * Public types of the recovery engine (pure: no fs, no process, no chalk).
  *
- * Reason codes are the contract of issue 3 (tool-call-markup.md §A.4 proposed the first ones),
- * extended with the checks recovery needs. Every verdict names one code; docs/reason-codes.md
- * documents each with an example.
+ * Reason codes are guard's recovery contract (docs/recovery.md): every verdict names one code, and
+ * docs/reason-codes.md documents each with an example.
  */
 
 import type { AdvertisedTool, ToolCall } from '../capture/types.js';
@@ -17,12 +16,8 @@ export type MarkupFamily = string;
 
 /**
  * Every reason code, in precedence order (the first that applies to a reply decides its verdict;
- * see ./index.ts). This list is the single source of the codes: the type below, docs/reason-codes.md
+ * see ./judge.ts). This list is the single source of the codes: the type below, docs/reason-codes.md
  * (checked by test/recovery/reason-codes.test.ts) and the README table follow it.
- *
- * The first eleven of the issue's contract (`ok`, `no_text`, `no_tags`, `fenced`, `quoted`,
- * `unadvertised`, `bad_arguments`, `truncated`, `shape`, `degenerate`, `prose`) plus three
- * extensions: `structured`, `unknown_family`, `no_advertised_tools`.
  */
 export const REASON_CODES = [
   /** none: the reply already carries structured tool calls; not a leak, whatever its text says. */
@@ -41,6 +36,8 @@ export const REASON_CODES = [
   'unknown_family',
   /** refused: a generation loop: a token repeated back to back, or more than MAX_RECOVERED_CALLS calls. */
   'degenerate',
+  /** refused: narrative text stands between the calls, so which of them the model meant to make is unclear. */
+  'interleaved',
   /** refused: the text was cut: it ends inside the envelope, or the reply itself was cut. */
   'truncated',
   /** refused: structure malformed rather than cut: a closer missing before the next opener, junk, mixed dialects, stray tokens. */
@@ -51,6 +48,8 @@ export const REASON_CODES = [
   'unadvertised',
   /** refused: a complete envelope whose arguments are not a JSON object, fail typing, or nest too deep. */
   'bad_arguments',
+  /** refused: the arguments do not fit the advertised tool's JSON Schema (a missing required property, a wrong type, a property the schema forbids). */
+  'schema_mismatch',
   /** recovered: every point of the contract holds. */
   'ok',
 ] as const;
@@ -71,11 +70,13 @@ export const REASON_OUTCOME: Readonly<Record<ReasonCode, RecoveryOutcome>> = {
   prose: 'refused',
   unknown_family: 'refused',
   degenerate: 'refused',
+  interleaved: 'refused',
   truncated: 'refused',
   shape: 'refused',
   no_advertised_tools: 'refused',
   unadvertised: 'refused',
   bad_arguments: 'refused',
+  schema_mismatch: 'refused',
   ok: 'recovered',
 };
 
@@ -156,10 +157,15 @@ export interface RecoveryInput {
   truncated: boolean;
   /**
    * The reply's occurrence in its transcript, mixed into every call id so identical calls in two
-   * replies of one session get different ids (src/scan/judge.ts passes `${line}:${reply id}`).
+   * replies of one session get different ids (src/verdict/judge.ts passes `${line}:${reply id}`).
    * Must not depend on anything that changes between runs over the same capture.
    */
   idSeed?: string;
+  /**
+   * Offsets in `text` where one content block ended and the next began, or where a non-text block
+   * stood between two text blocks (`Reply.textBreaks`): markup never runs across one.
+   */
+  breaks?: readonly number[];
 }
 
 export interface RecoveryOptions {

@@ -48,6 +48,7 @@ const EXAMPLES: Record<string, RecoveryInput[]> = {
   prose: [base('Mistral models start their calls with a control token, on a line of its own in our logs:\n[TOOL_CALLS]\nThe name and the arguments should follow it, but the reply stopped there.')],
   unknown_family: [base('[TOOL_REQUEST]{"name":"web_search","arguments":{"query":"x"}}[END_TOOL_REQUEST]', ['web_search'])],
   degenerate: [base('<｜tool▁calls▁begin｜><｜tool▁calls▁begin｜><｜tool▁calls▁begin｜>MMMM')],
+  interleaved: [base('<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call>\nThen, once that is back:\n<tool_call>{"name": "get_weather", "arguments": {"city": "Rome"}}</tool_call>')],
   truncated: [base('I will check.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "San Fr')],
   shape: [
     base('<｜DSML｜function_calls>\n<｜DSML｜invoke name=“get_weather”>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>'),
@@ -58,6 +59,12 @@ const EXAMPLES: Record<string, RecoveryInput[]> = {
   bad_arguments: [
     base('<tool_call>{"name": "get_weather", "arguments": "city=Tokyo"}</tool_call>'),
     base('<tool_call>{"name": "get_weather", "arguments": {"city": "Tokyo"}</tool_call>'),
+  ],
+  schema_mismatch: [
+    {
+      ...base('<tool_call>{"name": "get_weather", "arguments": {"town": "Tokyo"}}</tool_call>'),
+      advertised: [{ name: 'get_weather', schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false } }],
+    },
   ],
   ok: [base('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Tokyo"}}\n</tool_call>')],
 };

@@ -5,7 +5,9 @@
  * that engines often consume, so the end of the text after a complete JSON object also ends the call
  * (raullenchai/Rapid-MLX#438). `functions.` is removed from the recipient; any other namespace
  * (`browser.search`, `python`) is kept whole and so is only recovered if advertised under that name.
- * Messages without a recipient (analysis, final) are markup whose bodies count as prose.
+ * Messages without a recipient (analysis, final) are markup whose bodies count as prose (and are
+ * read for framing: a refusal written in the analysis refuses the call); only call messages are
+ * `callSpans`.
  * Source: tool-call-markup.md §B.5 (harmony docs; sglang gpt_oss_detector).
  */
 
@@ -35,9 +37,10 @@ function walk(text: string, from: number, stopAtFirstCall: boolean): FamilyMatch
   const sc = new Scanner(text);
   const spans: Array<[number, number]> = [];
   const calls: FamilyCall[] = [];
+  const callSpans: Array<[number, number]> = [];
   let firstCall = -1;
   let pos = from;
-  const done = (p: FamilyProblem | null = null) => ({ ...match('harmony', spans, calls, p), firstCall });
+  const done = (p: FamilyProblem | null = null) => ({ ...match('harmony', spans, calls, p), callSpans, firstCall });
   for (let h = nearest(sc, pos, HEADER_TOKENS); h !== null; h = nearest(sc, pos, HEADER_TOKENS)) {
     const hs = h.at;
     const m = sc.find(MESSAGE, hs);
@@ -68,6 +71,7 @@ function walk(text: string, from: number, stopAtFirstCall: boolean): FamilyMatch
         return done(shape('text after the call arguments'));
       } else end = j.end;
       spans.push([hs, end]);
+      callSpans.push([hs, end]);
       pos = end;
     } else {
       // A message with no recipient: its header and end token are markup, its body is prose.

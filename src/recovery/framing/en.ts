@@ -1,0 +1,95 @@
+/**
+ * English framing vocabulary (./types.ts). Kept small: each entry is a way a reply says that the
+ * markup it shows is not its own call. The near misses are the commonest real prefaces of leaked
+ * calls ("Let me check the weather:", "The user wants…, so I'll call…"), which must stay clean.
+ */
+
+import type { FramingLanguage } from './types.js';
+
+/** Verbs of acting on a call or a command. */
+const ACT =
+  '(?:run|running|ran|execute|executing|invoke|invoking|call|calling|dispatch|dispatching|perform|performing|carry|carrying|follow|following|obey|obeying|comply|complying|trigger|triggering|use|using|do|doing|try|trying|send|sending|submit|paste|type|enter|copy|trust|act|apply|launch|start|process)';
+
+export const EN: FramingLanguage = {
+  language: 'en',
+  entries: [
+    {
+      id: 'negated-action',
+      says: 'a negated instruction',
+      place: 'around',
+      pattern: `\\b(?:do not|don't|dont|never|must not|mustn't|should not|shouldn't|will not|won't|would not|wouldn't|cannot|can't|can not|not going to|refuse to|decline to|avoid|without)(?: (?:please|ever|actually|really|blindly|just|this|that|it|the|any|these|those|following|command|call|code|tool)){0,3} ${ACT}\\b`,
+      match: ['Do NOT invoke the following, it is what the injected page asked for:', "Please don't dispatch this:", 'do not run it.', "I won't run it.", 'Never execute the following'],
+      not_match: ["Don't worry, this only lists files:", "Don't worry, I'll run the tests now.", 'Let me check the weather:', "I can't find the file, so let me search for it:"],
+    },
+    {
+      id: 'refusal',
+      says: 'a refusal',
+      place: 'around',
+      pattern:
+        "\\b(?:i (?:refuse|decline|must decline|have to decline|will not|won't|cannot|can't|am unable to|am not able to) (?:to )?(?:help|assist|comply|do (?:that|this|it|so)|carry (?:this|that|it) out)|i refuse|refus(?:e|ed|es|ing|al)\\b|declin(?:e|ed|ing) to|not (?:safe|allowed|permitted|authori[sz]ed) to|unsafe|malicious|suspicious|harmful|prompt injection|injected|injection attempt)",
+      match: ['I refuse to carry this out', 'This looks malicious:', 'it is what the injected page asked for', 'I cannot help with that.'],
+      not_match: ['I will check the file:', 'Running the tests now.', 'The command is safe to run:'],
+    },
+    {
+      id: 'attribution',
+      says: 'an attribution to someone else',
+      place: 'around',
+      pattern:
+        "\\b(?:the (?:user|customer|requester|human|person|attacker) (?:wrote|writes|pasted|pastes|typed|posted|quoted)|(?:the|this|that|a|an) (?:web ?page|page|website|site|document|doc|e-?mail|message|file|article|post|tool (?:result|output)|search results?|results?|instructions?|prompt|text|content|comment|readme|issue|ticket|snippet|payload|input|output|response|log) (?:wrote|writes|said|says|asked|asks|contains|contained|includes|included|requested|requests|wants|wanted|told|tells|instructs|instructed|suggested|suggests|shows|showed|reads|demanded|demands)|(?:written|posted|pasted|embedded|hidden|planted|inserted|injected) (?:by|in|on|into|inside) (?:the|a|an|this|that|their|some) (?:user|attacker|page|web ?page|website|site|document|e-?mail|message|comment|readme|issue|prompt|search results?|tool (?:result|output))|according to|on behalf of|verbatim|reproduc(?:e|es|ed|ing)|as quoted|quoting|copied (?:from|verbatim)|(?:is|was) from the (?:page|website|site|document|email|tool|user|result)|from the (?:page|website|site|web ?page|document|email|e-mail|search results?)|(?:asked|told|instructed|wants) me to (?:run|execute|call|invoke|use|do|send))\\b",
+      match: ['The user wrote:', 'is what the page said;', 'The first was from the page, the second is mine:', 'reproducing the injected text verbatim', 'The document asks to run'],
+      not_match: ['The user wants the weather in Paris, so I will call the tool:', 'The user asked for the weather in Paris.', 'The user says "hi". Reply briefly.', 'Let me read the file first.', 'I will search the web for it:', 'written on a line of its own in the logs we collected'],
+    },
+    {
+      id: 'example',
+      says: 'an example',
+      place: 'around',
+      pattern:
+        "\\b(?:for example|for instance|e\\.g\\.|examples?|samples?|illustrat(?:e|es|ed|ing|ion)|demonstrat(?:e|es|ed|ing|ion)|(?:call|tool|markup|function|the) syntax|syntax (?:is|of|for)|looks like this|look like this|like this|like so|placeholders?|the format (?:is|was|of (?:a|the))|formatted as|hypothetical(?:ly)?|imagine|suppose|pretend|would look|could look|might look|the (?:call|command|markup|request) (?:would be|would look))\\b",
+      match: ['## Example', 'Sample output:', 'That is an example of the syntax;', 'A tool call looks like this:', 'For instance:'],
+      not_match: ['Let me check the weather:', "I'll read the file.", 'Checking the logs now:', 'Let me format the output for you.', 'It looks like the tests failed. Let me check the log:', "I'll check the Python file for errors:"],
+    },
+    {
+      id: 'role-label',
+      says: 'a transcript',
+      place: 'before',
+      pattern:
+        '(?:^|[.:!?] |\\n)(?:user|assistant|human|system|ai|bot|model|tool|function|developer|customer|agent|input|output|result|response|log|console|stdout|stderr|transcript|history|previously|earlier|original)(?: \\w+)? ?:(?: |$)|\\btranscript\\b|\\bconversation log\\b|\\bchat log\\b',
+      match: ['Transcript of the session:', 'assistant:', 'Output:', 'User: please do this'],
+      not_match: ['Let me check the weather:', 'I will call the function: ', 'Sure! Here is the plan:'],
+    },
+    {
+      id: 'instruction-to-reader',
+      says: 'an instruction to the reader',
+      place: 'around',
+      pattern:
+        "\\b(?:you (?:can|could|should|might|may|would|need to|have to|must|want to|will need to) (?:run|execute|use|call|invoke|try|type|paste|enter|copy|send|write)|to (?:do|achieve|accomplish) (?:this|that|it)|here'?s how|here is how|if you (?:want|wish|like|prefer)|i (?:could|would|might) (?:run|call|use|execute|invoke|send)|one (?:could|would|might|can) (?:run|call|use|execute))\\b",
+      match: ['You can run the following:', "Here's how to call it:", 'If you want, I could run:'],
+      not_match: ["I'll run the following:", 'Let me call the weather tool:', 'Now I will use the search tool.'],
+    },
+    {
+      id: 'past-narration',
+      says: 'a narration of an earlier call',
+      place: 'around',
+      pattern:
+        '\\b(?:i (?:ran|called|executed|invoked|sent|tried) (?:this|that|the following|it|these|those)|(?:was|were|had been|has been|have been) (?:called|run|executed|invoked|sent|dispatched)|previously|last time|the previous (?:call|command|attempt)|the last (?:call|command|attempt))\\b',
+      match: ['I ran this earlier:', 'It was called like so', 'The previous call was'],
+      not_match: ['I ran into an error, so let me retry:', 'Let me call it again:', 'Calling the tool now:'],
+    },
+    {
+      id: 'confirmation-question',
+      says: 'a question instead of a call',
+      place: 'before',
+      pattern: `\\b(?:(?:should|shall|may|can|could) i (?:go ahead and |now |just |actually )?(?:${ACT}|proceed|go ahead)|do you want me to|would you like me to|(?:want|like) me to ${ACT}|is it ok(?:ay)? (?:if i|to) ${ACT})\\b`,
+      match: ['Should I run this?', 'Do you want me to execute the following?'],
+      not_match: ['What is the weather in Paris? Let me check:', 'I will check it now.', 'Hello! How can I help you today?'],
+    },
+    {
+      id: 'question-after',
+      says: 'a question after the markup',
+      place: 'after',
+      pattern: '\\?',
+      match: ['Should I run it?', 'Is that what you meant?'],
+      not_match: ['Done.', 'Let me know when it finishes.'],
+    },
+  ],
+};

@@ -1,0 +1,47 @@
+/**
+ * Framing vocabulary (./types.ts) of Chinese, Spanish, French and German: the refusals, negated
+ * instructions, attributions and examples a reply in that language writes around markup it quotes.
+ * Small by design; an entry is added with the sentences it must find and the near misses it must not.
+ */
+
+import type { FramingLanguage } from './types.js';
+
+export const ZH: FramingLanguage = {
+  language: 'zh',
+  entries: [
+    { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '(?:不要|请勿|切勿|不能|不会|禁止|别)(?:去)?(?:运行|执行|调用|使用|照做|相信)', match: ['请不要运行下面的命令：', '不要执行它。'], not_match: ['我来查一下天气：', '让我运行测试。'] },
+    { id: 'refusal', says: 'a refusal', place: 'around', pattern: '(?:我拒绝|拒绝执行|无法执行|恶意|注入|可疑)', match: ['我拒绝执行这个命令', '这是注入的内容：'], not_match: ['好的，我来读取文件：'] },
+    { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: '(?:用户(?:写|说|发)了?|网页(?:上)?(?:写|说|要求)|页面(?:写|说|要求)|原文|逐字)', match: ['用户写道：', '网页上写着：'], not_match: ['用户想知道巴黎的天气，我来查询：'] },
+    { id: 'example', says: 'an example', place: 'around', pattern: '(?:例如|比如|示例|样例|举例|格式如下|语法)', match: ['例如：', '示例输出：'], not_match: ['我来查一下：'] },
+  ],
+};
+
+export const ES: FramingLanguage = {
+  language: 'es',
+  entries: [
+    { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '\\bno (?:lo |la |los )?(?:ejecutes|ejecuten|ejecutar[ée]?|corras|uses|llames|invoques|sigas|hagas)\\b|\\bnunca (?:ejecutes|ejecutar)\\b', match: ['No ejecutes lo siguiente:', 'no lo ejecutaré.'], not_match: ['Voy a consultar el clima:'] },
+    { id: 'refusal', says: 'a refusal', place: 'around', pattern: '\\b(?:me niego|no puedo ayudar|malicios[oa]|inyectad[oa]|inyección|sospechos[oa])\\b', match: ['Me niego a ejecutar esto', 'es un texto inyectado'], not_match: ['Déjame leer el archivo:'] },
+    { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: '\\b(?:el usuario (?:escribió|dijo|pegó)|la página (?:dice|dijo|pide|pidió)|textualmente|literalmente)\\b', match: ['El usuario escribió:', 'la página dice:'], not_match: ['El usuario quiere saber el clima.'] },
+    { id: 'example', says: 'an example', place: 'around', pattern: '\\b(?:por ejemplo|ejemplos?|muestra de|sintaxis)\\b', match: ['Por ejemplo:', 'La sintaxis es:'], not_match: ['Voy a buscar el archivo:'] },
+  ],
+};
+
+export const FR: FramingLanguage = {
+  language: 'fr',
+  entries: [
+    { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: "\\bne (?:l'|le |la |les )?(?:exécute|exécutez|lance|lancez|utilise|utilisez|appelle|appelez|suis|suivez)(?:z)? (?:pas|jamais)\\b|\\bn'(?:exécute|exécutez|utilise|utilisez|appelle|appelez)z? (?:pas|jamais)\\b", match: ["N'exécutez pas ceci :", 'ne lance pas la commande'], not_match: ['Je vais vérifier la météo :'] },
+    { id: 'refusal', says: 'a refusal', place: 'around', pattern: "\\b(?:je refuse|je ne peux pas (?:aider|exécuter)|malveillant|injecté|injection|suspect)", match: ['Je refuse de lancer cela', 'ce texte injecté'], not_match: ['Je lis le fichier :'] },
+    { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: "\\b(?:l'utilisateur a (?:écrit|dit|collé)|la page (?:dit|demande|a demandé)|mot pour mot|textuellement)", match: ["L'utilisateur a écrit :", 'la page demande'], not_match: ["L'utilisateur veut la météo à Paris."] },
+    { id: 'example', says: 'an example', place: 'around', pattern: '\\b(?:par exemple|exemples?|la syntaxe)\\b', match: ['Par exemple :', 'La syntaxe est :'], not_match: ['Je vais chercher le fichier :'] },
+  ],
+};
+
+export const DE: FramingLanguage = {
+  language: 'de',
+  entries: [
+    { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '\\b(?:nicht|niemals|keinesfalls) (?:aus(?:führen|geführt)|starten|verwenden|aufrufen|befolgen)\\b|\\bführe (?:das |dies |es )?(?:nicht|niemals) aus\\b', match: ['Bitte nicht ausführen:', 'Führe das nicht aus.'], not_match: ['Ich prüfe das Wetter:'] },
+    { id: 'refusal', says: 'a refusal', place: 'around', pattern: '\\b(?:ich weigere mich|ich lehne ab|bösartig|schädlich|eingeschleust|injiziert|verdächtig)', match: ['Ich weigere mich, das auszuführen', 'ein eingeschleuster Befehl'], not_match: ['Ich lese die Datei:'] },
+    { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: '\\b(?:der (?:benutzer|nutzer) (?:schrieb|hat geschrieben|sagte)|die seite (?:sagt|verlangt|schreibt)|wörtlich)\\b', match: ['Der Benutzer schrieb:', 'die Seite verlangt'], not_match: ['Der Benutzer möchte das Wetter wissen.'] },
+    { id: 'example', says: 'an example', place: 'around', pattern: '\\b(?:zum beispiel|beispiel|beispiele|z\\. ?b\\.|die syntax)\\b', match: ['Zum Beispiel:', 'Beispiel:'], not_match: ['Ich suche die Datei:'] },
+  ],
+};

@@ -1,0 +1,102 @@
+/**
+ * Pass 3 of recovery: is the markup the reply, or is it framed as something else? The prose
+ * around the markup (before it, between its blocks, after it) is read for the framing vocabulary
+ * (./framing/): a refusal, a negated instruction, an attribution to someone else, an example, a
+ * transcript label, a question. Markup enclosed in quotation marks is a quotation; calls separated
+ * by narrative are not one reply's calls. Prefer a refusal when unsure: a false refusal falls back
+ * to the cut, a false acceptance dispatches a call nobody made.
+ */
+
+import { findFraming } from './framing/index.js';
+import type { Span } from './structure.js';
+
+/** Characters of prose read on each side of the markup (the nearest to it). */
+export const FRAMING_WINDOW = 1000;
+
+/** Opening and closing quotation marks (Unicode Pd/Ps/Pi/Pf pairs a reader sees as quoting). */
+const QUOTE_PAIRS: ReadonlyMap<string, string> = new Map([
+  ['“', '”'],
+  ['‘', '’'],
+  ['«', '»'],
+  ['‹', '›'],
+  ['„', '“'],
+  ['「', '」'],
+  ['『', '』'],
+  ['"', '"'],
+  ["'", "'"],
+]);
+
+/** Why the framing refuses the markup. */
+export interface Framed {
+  /** `quoted`: framed as a quotation; `interleaved`: calls separated by narrative. */
+  reason: 'quoted' | 'interleaved';
+  detail: string;
+}
+
+const isSpace = (c: string | undefined): boolean => c !== undefined && /\s/u.test(c);
+
+/** The index of the first non-space character before `i` (or -1) and after `i` (or length). */
+function prevNonSpace(text: string, i: number): number {
+  let k = i - 1;
+  while (k >= 0 && isSpace(text[k])) k--;
+  return k;
+}
+function nextNonSpace(text: string, i: number): number {
+  let k = i;
+  while (k < text.length && isSpace(text[k])) k++;
+  return k;
+}
+
+/** True when the span is enclosed in a pair of quotation marks (only whitespace between). */
+function enclosedInQuotes(text: string, [a, b]: Span): boolean {
+  const p = prevNonSpace(text, a);
+  if (p < 0) return false;
+  const close = QUOTE_PAIRS.get(text[p]!);
+  if (close === undefined) return false;
+  const n = nextNonSpace(text, b);
+  return text[n] === close;
+}
+
+/** True when the text holds a letter or a digit (a word of narrative). */
+const holdsWords = (s: string): boolean => /[\p{L}\p{N}]/u.test(s);
+
+/**
+ * Reads the framing of markup.
+ *
+ * @param text the reply's visible text.
+ * @param spans the markup spans, sorted and disjoint (the envelopes of the family's blocks and
+ *   their tokens).
+ * @param callSpans the spans that hold calls (a subset of `spans`; harmony's analysis and final
+ *   messages are markup that holds none).
+ * @returns why the markup is not the reply's own call, or null when nothing frames it.
+ */
+export function framingOf(text: string, spans: readonly Span[], callSpans: readonly Span[]): Framed | null {
+  if (spans.length === 0) return null;
+  for (const s of spans) {
+    if (enclosedInQuotes(text, s)) return { reason: 'quoted', detail: 'inside quotation marks' };
+  }
+  const first = spans[0]![0];
+  const last = spans[spans.length - 1]![1];
+  const before = text.slice(Math.max(0, first - FRAMING_WINDOW), first);
+  const after = text.slice(last, last + FRAMING_WINDOW);
+  // a question after markup that holds no call (chat-format tokens around a final answer) frames nothing
+  const found = findFraming(before, 'before') ?? findFraming(after, callSpans.length > 0 ? 'after' : 'between');
+  if (found) return { reason: 'quoted', detail: `framed as ${found.framing.entry.says} ("${found.words.slice(0, 60)}")` };
+  const callStarts = callSpans.map((s) => s[0]);
+  const callEnds = callSpans.map((s) => s[1]);
+  for (let k = 0; k + 1 < spans.length; k++) {
+    const a = spans[k]![1];
+    const b = spans[k + 1]![0];
+    if (b <= a) continue;
+    const gap = text.slice(a, Math.min(b, a + 2 * FRAMING_WINDOW));
+    if (!holdsWords(gap)) continue;
+    const framing = findFraming(gap, 'between');
+    if (framing) return { reason: 'quoted', detail: `framed as ${framing.framing.entry.says} ("${framing.words.slice(0, 60)}")` };
+    const callBefore = callEnds.some((e) => e <= a);
+    const callAfter = callStarts.some((s) => s >= b);
+    if (callBefore && callAfter && holdsWords(gap)) {
+      return { reason: 'interleaved', detail: 'narrative text stands between the calls, so which of them the model meant to make is unclear' };
+    }
+  }
+  return null;
+}

@@ -1,0 +1,167 @@
+/**
+ * Pass 1 of recovery: the markup of a reply's text, read once. The families' marker tokens are
+ * looked for first (one prefilter over the text, ./triggers.ts); only when one is present does
+ * any family's grammar run. Every family that detects its markup parses it, and the one whose
+ * grammar reads the text wins (a complete parse with calls, then the earliest start, then the
+ * registry's order): on a token several dialects share (`<tool_call>`), the grammar that parses
+ * decides the family, for leaks and quotations alike. A family token left outside the winner's
+ * blocks makes the reading `shape` (stray or mixed markup); tokens with no readable block are read
+ * as narrated or unread markup (./envelope.ts). With no family token, the shape fallback
+ * (./shape.ts) may still see markup-like text around an advertised tool name (family `unknown`).
+ */
+
+import { match, shape, type Family, type FamilyMatch, type ParseContext } from './family.js';
+import { FAMILIES } from './families/index.js';
+import { narratedMarkupSpans, unreadMarkupPieces } from './envelope.js';
+import { isSpaceCode, normaliseSpans } from './prose.js';
+import { skipWs } from './scan.js';
+import { shapeSpans } from './shape.js';
+import { markerTokens, tokenFilter } from './triggers.js';
+
+/** Every family's distinctive tokens (for the stray and repetition checks). */
+const ALL_MARKERS: ReadonlyArray<{ marker: string; family: string }> = FAMILIES.flatMap((f) => f.markers.map((marker) => ({ marker, family: f.id })));
+/** Every distinct marker token, in family order. */
+export const ALL_MARKER_TOKENS: readonly string[] = markerTokens(FAMILIES);
+/** True when a text holds one of ALL_MARKER_TOKENS (the prefilter, ./triggers.ts). */
+const holdsMarker = tokenFilter(ALL_MARKER_TOKENS);
+
+/** Markup read from a text: the family's match, plus the blocks it read to their closer. */
+export interface Reading extends FamilyMatch {
+  /** Blocks read completely (opener to closer). Fence and backtick runs inside them are grammar; a
+   * block that failed runs to the end of the text and is not among them. */
+  blocks: Array<[number, number]>;
+}
+
+/** The first marker of any family that lies outside `spans`, or null. Linear per marker. */
+function strayMarker(text: string, spans: Array<[number, number]>): { at: number; marker: string; family: string } | null {
+  const merged = normaliseSpans(spans, text.length);
+  const inside = (i: number) => {
+    let lo = 0;
+    let hi = merged.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const [a, b] = merged[mid]!;
+      if (i < a) hi = mid - 1;
+      else if (i >= b) lo = mid + 1;
+      else return true;
+    }
+    return false;
+  };
+  let first: { at: number; marker: string; family: string } | null = null;
+  for (const { marker, family } of ALL_MARKERS) {
+    for (let at = text.indexOf(marker); at >= 0; at = text.indexOf(marker, at + marker.length)) {
+      if (inside(at)) continue;
+      if (first === null || at < first.at) first = { at, marker, family };
+      break;
+    }
+  }
+  return first;
+}
+
+/**
+ * The first family token that the text repeats back to back (only whitespace between): no
+ * family's grammar ever does that, so it is a generation loop (`degenerate`), e.g. DeepSeek's
+ * section opener stuttered (sgl-project/sglang#5224). Linear per marker.
+ */
+export function repeatedMarker(text: string): string | null {
+  for (const { marker } of ALL_MARKERS) {
+    for (let at = text.indexOf(marker); at >= 0; at = text.indexOf(marker, at + marker.length)) {
+      if (text.startsWith(marker, skipWs(text, at + marker.length))) return marker;
+    }
+  }
+  return null;
+}
+
+/** The start of the non-whitespace run that holds index `i` (`function<｜tool▁sep｜>` → `f`). */
+function runStart(text: string, i: number): number {
+  while (i > 0 && !isSpaceCode(text.charCodeAt(i - 1))) i--;
+  return i;
+}
+
+/**
+ * The envelope of a match that failed. A family parser that stops at a defect marks its last block
+ * as running to the end of the text: right for a broken or cut call block, but a reply that
+ * narrates markup ("<tool_call>get_weather then <arg_key>city</arg_key> pairs and </tool_call>")
+ * would count all its sentences as markup. When that block's tokens sit inside sentences, its
+ * envelope is re-measured as pieces (./envelope.ts narratedMarkupSpans); complete blocks keep
+ * their spans.
+ */
+function envelopeOf(text: string, m: FamilyMatch): FamilyMatch {
+  if (m.problem === null || m.spans.length === 0) return m;
+  const last = m.spans[m.spans.length - 1]!;
+  if (last[1] < text.length) return m;
+  const narrated = narratedMarkupSpans(text, last[0], ALL_MARKER_TOKENS);
+  return narrated === null ? m : { ...m, spans: [...m.spans.slice(0, -1), ...narrated] };
+}
+
+/** A family's parse of the text, with where its markup starts. */
+interface Parsed {
+  family: Family;
+  at: number;
+  order: number;
+  match: FamilyMatch;
+}
+
+/** The better of two parses: a complete one with calls, then the earlier start, then the registry's order. */
+function better(a: Parsed, b: Parsed): Parsed {
+  const good = (p: Parsed) => p.match.problem === null && p.match.calls.length > 0;
+  if (good(a) !== good(b)) return good(a) ? a : b;
+  if (a.at !== b.at) return a.at < b.at ? a : b;
+  return a.order <= b.order ? a : b;
+}
+
+/**
+ * Reads the family markup of a text (module header).
+ *
+ * @param text the reply's visible text.
+ * @param ctx what the parsers may ask about the request (tool schemas).
+ * @param names the advertised tool names (for the shape fallback), or null.
+ * @returns the reading, or null when the text holds no markup at all.
+ */
+export function readMarkup(text: string, ctx: ParseContext, names: readonly string[] | null): Reading | null {
+  const found = familyMarkup(text, ctx);
+  if (found !== null) return found;
+  const spans = shapeSpans(text, names ?? []);
+  return spans.length > 0 ? { ...match('unknown', spans, []), blocks: [] } : null;
+}
+
+/** The family markup of a text (no shape fallback), or null when no family token is present. */
+export function familyMarkup(text: string, ctx: ParseContext): Reading | null {
+  if (!holdsMarker(text)) return null;
+  let best: Parsed | null = null;
+  FAMILIES.forEach((family, order) => {
+    const at = family.detect(text);
+    if (at < 0) return;
+    const parsed: Parsed = { family, at, order, match: family.parse(text, at, ctx) };
+    best = best === null ? parsed : better(best, parsed);
+  });
+  if (best !== null) {
+    const parsed = (best as Parsed).match;
+    // A parser that fails pushes its failed block last (from its opener to the end of the text).
+    const blocks = parsed.problem === null ? parsed.spans : parsed.spans.slice(0, -1);
+    const m = envelopeOf(text, parsed);
+    if (m.problem === null) {
+      const stray = strayMarker(text, m.spans);
+      if (stray !== null) {
+        const sm = match(m.family, [...m.spans, [stray.at, stray.at + stray.marker.length]], m.calls, shape(`${stray.marker} stands outside the ${m.family} blocks (stray or mixed markup)`));
+        return { ...sm, blocks };
+      }
+    }
+    return { ...m, blocks };
+  }
+  const stray = strayMarker(text, []);
+  if (stray === null) return null;
+  // Tokens with no readable block. Narrated (a token inside a sentence): the markup is the words
+  // holding tokens, JSON and other non-prose words, and the sentences between them are prose
+  // (./envelope.ts). Otherwise one envelope runs from the word of the first token to the end of the
+  // last markup word.
+  const from = runStart(text, stray.at);
+  const narrated = narratedMarkupSpans(text, from, ALL_MARKER_TOKENS);
+  let spans: Array<[number, number]>;
+  if (narrated !== null) spans = narrated;
+  else {
+    const pieces = unreadMarkupPieces(text, from, ALL_MARKER_TOKENS);
+    spans = [[from, pieces.length === 0 ? from : pieces[pieces.length - 1]!.span[1]]];
+  }
+  return { ...match(stray.family, spans, [], shape(`${stray.marker} with no readable ${stray.family} call`)), blocks: [] };
+}

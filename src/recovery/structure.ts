@@ -1,0 +1,412 @@
+/**
+ * Pass 2 of recovery: the quotation regions of a reply's text, found once. A region is a stretch
+ * that a reader sees as something other than the reply's own output: code, a quotation, hidden
+ * or inert content, or the model's reasoning. Markup that overlaps a region is a quotation, never
+ * a call (./judge.ts).
+ *
+ * Markdown (CommonMark 0.31.2, https://spec.commonmark.org/0.31.2/, and GitHub Flavored Markdown
+ * 0.29-gfm, https://github.github.com/gfm/):
+ * - fenced code blocks (§4.5: ``` or ~~~, at most three spaces of indentation, closed by a run of
+ *   the same character at least as long, or by the end of the text) → `fenced`;
+ * - indented code blocks (§4.4: four spaces or a tab, not interrupting a paragraph) → `fenced`;
+ * - code spans (§6.1: a backtick run closed by a run of the same length, within one paragraph)
+ *   → `quoted`;
+ * - block quotes (§5.1, with lazy continuation lines and block quotes inside list items) → `quoted`;
+ * - list items (§5.2, `-`, `*`, `+`, `1.`, `1)`) and headings (§4.2) → `quoted`;
+ * - tables (GFM §4.10: a row of `|` cells with a delimiter row) and strike-through (GFM §6.5,
+ *   `~~…~~`) → `quoted`;
+ * - math (`$$…$$`, `\[…\]`, `\(…\)`, as MathJax and KaTeX render them) → `quoted`.
+ * HTML (HTML Living Standard, https://html.spec.whatwg.org/): elements that show their content as
+ * code or a quotation (`pre` → `fenced`; `code`, `kbd`, `samp`, `tt`, `var`, `blockquote`, `q`,
+ * `cite`, `del`, `strike`; not `s`, which is also the `<s>` start-of-text token of Llama and Mistral
+ * templates), elements whose content is inert or not rendered (`xmp`,
+ * `textarea`, `script`, `style`, `template`, `noscript`, `iframe`, `object`, `details`), any
+ * element hidden by its attributes (`hidden`, `aria-hidden="true"`, a `style` with
+ * `display:none`, `visibility:hidden`, `opacity:0` or `font-size:0`), and comments → `quoted`.
+ * Reasoning: `<think>`, `<thinking>`, `<reasoning>`,
+ * `<reflection>` and `◁think▷` blocks written into the visible text → `quoted` (reasoning is never
+ * recovered).
+ *
+ * Regions are searched outside `grammar`: the blocks a family read to their closer, whose fences,
+ * backticks and tags belong to the markup (DeepSeek V3's ```json, an HTML value of an argument).
+ * Every search moves forward: linear in the text.
+ */
+
+import { normaliseSpans } from './prose.js';
+
+/** [start, end) in UTF-16 code units. */
+export type Span = [number, number];
+
+/** Why a region quotes what it holds: the reason code it gives, and a short description. */
+export interface Region {
+  span: Span;
+  reason: 'fenced' | 'quoted';
+  /** e.g. `inside a Markdown fence`, `inside an HTML <details> element`. */
+  detail: string;
+}
+
+/** A cursor telling whether indices (visited in increasing order) lie in sorted disjoint spans. */
+class SpanCursor {
+  private k = 0;
+  constructor(private readonly spans: readonly Span[]) {}
+  inside(i: number): boolean {
+    while (this.k < this.spans.length && this.spans[this.k]![1] <= i) this.k++;
+    return this.k < this.spans.length && this.spans[this.k]![0] <= i;
+  }
+}
+
+/** One line of the text: [start, end) without its `\n`. */
+interface Line {
+  start: number;
+  end: number;
+}
+
+function linesOf(text: string): Line[] {
+  const out: Line[] = [];
+  for (let s = 0; s <= text.length; ) {
+    const nl = text.indexOf('\n', s);
+    const e = nl < 0 ? text.length : nl;
+    out.push({ start: s, end: e > s && text[e - 1] === '\r' ? e - 1 : e });
+    if (nl < 0) break;
+    s = nl + 1;
+  }
+  return out;
+}
+
+const isBlank = (text: string, l: Line): boolean => text.slice(l.start, l.end).trim() === '';
+
+/** Columns of leading indentation (a tab counts 4) and the index of the first other character. */
+function indentOf(text: string, l: Line): { cols: number; at: number } {
+  let cols = 0;
+  let i = l.start;
+  while (i < l.end && (text[i] === ' ' || text[i] === '\t')) {
+    cols += text[i] === '\t' ? 4 - (cols % 4) : 1;
+    i++;
+  }
+  return { cols, at: i };
+}
+
+/** Fenced code blocks [open line start, end of closing line or text end), outside `grammar`. */
+function fences(text: string, lines: Line[], grammar: SpanCursor): Region[] {
+  const out: Region[] = [];
+  let open: { start: number; ch: string; len: number } | null = null;
+  for (const l of lines) {
+    const { cols, at } = indentOf(text, l);
+    const ch = text[at];
+    if (cols > 3 || (ch !== '`' && ch !== '~') || grammar.inside(at)) continue;
+    let j = at;
+    while (j < l.end && text[j] === ch) j++;
+    const len = j - at;
+    if (len < 3) continue;
+    if (open === null) {
+      // a backtick fence's info string holds no backtick (CommonMark §4.5)
+      if (ch === '`' && text.slice(j, l.end).includes('`')) continue;
+      open = { start: l.start, ch, len };
+    } else if (ch === open.ch && len >= open.len && text.slice(j, l.end).trim() === '') {
+      out.push({ span: [open.start, l.end], reason: 'fenced', detail: 'inside a Markdown fence' });
+      open = null;
+    }
+  }
+  if (open !== null) out.push({ span: [open.start, text.length], reason: 'fenced', detail: 'inside a Markdown fence' });
+  return out;
+}
+
+const LIST_MARKER = /^(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
+const HEADING = /^#{1,6}(?:[ \t]|$)/;
+
+/**
+ * Line-based blocks: indented code, block quotes (with lazy continuation), list items, headings,
+ * table rows. Lines inside fences and grammar blocks are skipped.
+ */
+function lineBlocks(text: string, lines: Line[], skip: SpanCursor): Region[] {
+  const out: Region[] = [];
+  let prevBlank = true;
+  let inQuote = false;
+  let inCode = false;
+  let inList = false;
+  for (let n = 0; n < lines.length; n++) {
+    const l = lines[n]!;
+    const blank = isBlank(text, l);
+    const { cols, at } = indentOf(text, l);
+    if (blank) {
+      prevBlank = true;
+      inQuote = false;
+      continue;
+    }
+    if (skip.inside(at)) {
+      prevBlank = false;
+      inCode = false;
+      inQuote = false;
+      continue;
+    }
+    const rest = text.slice(at, l.end);
+    const span: Span = [l.start, l.end];
+    // indented code: four columns, after a blank line (or the start), not inside a list item
+    if (cols >= 4 && (prevBlank || inCode) && !inList) {
+      inCode = true;
+      out.push({ span, reason: 'fenced', detail: 'inside an indented code block' });
+      prevBlank = false;
+      continue;
+    }
+    inCode = false;
+    let body = rest;
+    if (LIST_MARKER.test(body)) {
+      inList = true;
+      out.push({ span, reason: 'quoted', detail: 'inside a Markdown list item' });
+      body = body.replace(LIST_MARKER, '').trimStart();
+    } else if (prevBlank && cols === 0) inList = false;
+    if (cols <= 3 && body.startsWith('>')) {
+      inQuote = true;
+      out.push({ span, reason: 'quoted', detail: 'inside a Markdown block quote' });
+    } else if (inQuote && !prevBlank) {
+      // a lazy continuation line of the open block quote (CommonMark §5.1)
+      out.push({ span, reason: 'quoted', detail: 'inside a Markdown block quote' });
+    } else if (cols <= 3 && HEADING.test(rest)) {
+      out.push({ span, reason: 'quoted', detail: 'inside a Markdown heading' });
+    } else if (cols <= 3 && isTableRow(rest) && (isTableNeighbour(text, lines[n - 1]) || isTableNeighbour(text, lines[n + 1]))) {
+      out.push({ span, reason: 'quoted', detail: 'inside a Markdown table' });
+    } else if (inList && cols >= 2 && !prevBlank) {
+      out.push({ span, reason: 'quoted', detail: 'inside a Markdown list item' });
+    }
+    prevBlank = false;
+  }
+  return out;
+}
+
+/** A GFM table row: starts or ends with `|`, or holds at least two `|`. */
+function isTableRow(s: string): boolean {
+  const t = s.trim();
+  return t.startsWith('|') || t.endsWith('|') || (t.match(/\|/g)?.length ?? 0) >= 2;
+}
+
+const DELIMITER_ROW = /^\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?$/;
+
+/** A line next to a table row that makes it a table: the delimiter row, or another row. */
+function isTableNeighbour(text: string, l: Line | undefined): boolean {
+  if (!l) return false;
+  const s = text.slice(l.start, l.end).trim();
+  return DELIMITER_ROW.test(s) && s.includes('-');
+}
+
+/** The index just past the next blank line at or after `from`, or -1. */
+function nextParagraphBreak(text: string, from: number): number {
+  for (let nl = text.indexOf('\n', from); nl >= 0; nl = text.indexOf('\n', nl + 1)) {
+    let k = nl + 1;
+    while (k < text.length && (text[k] === ' ' || text[k] === '\t' || text[k] === '\r')) k++;
+    if (text[k] === '\n') return k;
+  }
+  return -1;
+}
+
+/**
+ * Paired delimiter runs within one paragraph (code spans: backticks of one length; strike-through:
+ * `~~`; display math `$$`), outside `skip`. One backward pass pairs each run with the next of the
+ * same kind in its paragraph.
+ */
+function pairedRuns(text: string, ch: string, skip: SpanCursor, exactLength: number | null, reason: Region['reason'], detail: string): Region[] {
+  const runs: Array<{ at: number; len: number; para: number }> = [];
+  let para = 0;
+  let brk = nextParagraphBreak(text, 0);
+  for (let i = text.indexOf(ch); i >= 0; ) {
+    while (brk >= 0 && brk <= i) {
+      para++;
+      brk = nextParagraphBreak(text, brk);
+    }
+    let j = i;
+    while (j < text.length && text[j] === ch) j++;
+    const len = j - i;
+    if (!skip.inside(i) && (exactLength === null || len === exactLength)) runs.push({ at: i, len, para });
+    i = text.indexOf(ch, j);
+  }
+  const next = new Array<number>(runs.length).fill(-1);
+  const lastByLen = new Map<number, number>();
+  for (let k = runs.length - 1; k >= 0; k--) {
+    if (k + 1 < runs.length && runs[k + 1]!.para !== runs[k]!.para) lastByLen.clear();
+    next[k] = lastByLen.get(runs[k]!.len) ?? -1;
+    lastByLen.set(runs[k]!.len, k);
+  }
+  const out: Region[] = [];
+  for (let k = 0; k < runs.length; ) {
+    const m = next[k]!;
+    if (m < 0) {
+      k++;
+      continue;
+    }
+    out.push({ span: [runs[k]!.at, runs[m]!.at + runs[m]!.len], reason, detail });
+    k = m + 1;
+  }
+  return out;
+}
+
+/** Pairs of an opening and a closing token on the same paragraph (`\(`…`\)`, `\[`…`\]`). */
+function bracketPairs(text: string, open: string, close: string, skip: SpanCursor, detail: string): Region[] {
+  const out: Region[] = [];
+  for (let i = text.indexOf(open); i >= 0; ) {
+    if (skip.inside(i)) {
+      i = text.indexOf(open, i + open.length);
+      continue;
+    }
+    const e = text.indexOf(close, i + open.length);
+    if (e < 0) break;
+    const brk = nextParagraphBreak(text, i);
+    if (brk >= 0 && brk < e) {
+      i = text.indexOf(open, brk);
+      continue;
+    }
+    out.push({ span: [i, e + close.length], reason: 'quoted', detail });
+    i = text.indexOf(open, e + close.length);
+  }
+  return out;
+}
+
+/** Elements whose content a reader sees as code or as a quotation (`pre` is a block, like a fence). */
+const QUOTING = new Set(['pre', 'code', 'kbd', 'samp', 'tt', 'var', 'blockquote', 'q', 'cite', 'del', 'strike']);
+/** Elements whose content is inert or not rendered as the reply (HTML §4.12, §4.10.11, §4.11.1, obsolete `xmp`). */
+const INERT = new Set(['xmp', 'textarea', 'script', 'style', 'template', 'noscript', 'iframe', 'object', 'details', 'listing', 'plaintext']);
+/** Reasoning written into the visible text (a template's thinking tags). */
+const REASONING = new Set(['think', 'thinking', 'reasoning', 'reflection', 'thought']);
+/** Attributes that hide an element. */
+const HIDDEN_ATTRIBUTES = /(?:^|\s)(?:hidden(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?(?=\s|\/|$)|aria-hidden\s*=\s*["']?true)/i;
+const HIDDEN_STYLE = /style\s*=\s*("[^"]*"|'[^']*')/i;
+const HIDING_DECLARATION = /display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*0(?:\.0*)?(?![.\d])|font-size\s*:\s*0(?![.\d])/i;
+
+/** An element's start tag at `i`: its lower-case name, attribute text and the index after `>`. */
+function startTag(text: string, i: number): { name: string; attrs: string; end: number } | null {
+  let j = i + 1;
+  while (j < text.length && j - i <= 12 && /[A-Za-z0-9]/.test(text[j]!)) j++;
+  if (j === i + 1) return null;
+  const name = text.slice(i + 1, j).toLowerCase();
+  const c = text[j];
+  if (c !== '>' && c !== ' ' && c !== '\t' && c !== '\n' && c !== '\r' && c !== '/') return null;
+  const gt = text.indexOf('>', j);
+  if (gt < 0) return null;
+  // "the <pre tag and <tool_call>…": a `<` before the `>` means the tag never closed
+  const lt = text.indexOf('<', j);
+  if (lt >= 0 && lt < gt) return null;
+  if (text[gt - 1] === '/') return null;
+  return { name, attrs: text.slice(j, gt), end: gt + 1 };
+}
+
+/** The end (after `>`) of the matching end tag of `name` from `from`, outside `skip`, or -1. */
+function endTagEnd(text: string, name: string, from: number, skip: SpanCursor): number {
+  const lower = text.toLowerCase();
+  for (let k = lower.indexOf(`</${name}`, from); k >= 0; k = lower.indexOf(`</${name}`, k + 2)) {
+    let m = k + 2 + name.length;
+    while (m < text.length && /\s/.test(text[m]!)) m++;
+    if (text[m] === '>' && !skip.inside(k)) return m + 1;
+  }
+  return -1;
+}
+
+/** Why an element quotes or hides its content, or null. */
+function elementQuotes(name: string, attrs: string): { reason: Region['reason']; detail: string } | null {
+  if (name === 'pre') return { reason: 'fenced', detail: 'inside an HTML <pre> element' };
+  if (QUOTING.has(name) || INERT.has(name)) return { reason: 'quoted', detail: `inside an HTML <${name}> element` };
+  if (REASONING.has(name)) return { reason: 'quoted', detail: `inside a <${name}> reasoning block` };
+  const style = HIDDEN_STYLE.exec(attrs);
+  if (HIDDEN_ATTRIBUTES.test(attrs) || (style !== null && HIDING_DECLARATION.test(style[1]!))) {
+    return { reason: 'quoted', detail: `inside a hidden HTML <${name}> element` };
+  }
+  return null;
+}
+
+/** HTML regions: quoting, inert, reasoning and hidden elements, and comments, outside `skip`. */
+function htmlRegions(text: string, skip: SpanCursor): Region[] {
+  const out: Region[] = [];
+  for (let i = text.indexOf('<'); i >= 0; i = text.indexOf('<', i + 1)) {
+    if (skip.inside(i)) continue;
+    if (text.startsWith('<!--', i)) {
+      let end: number;
+      if (text[i + 4] === '>') end = i + 5;
+      else if (text.startsWith('->', i + 4)) end = i + 6;
+      else {
+        const k = text.indexOf('-->', i + 4);
+        end = k < 0 ? text.length : k + 3;
+      }
+      out.push({ span: [i, end], reason: 'quoted', detail: 'inside an HTML comment' });
+      i = end - 1;
+      continue;
+    }
+    const tag = startTag(text, i);
+    if (tag === null) continue;
+    const why = elementQuotes(tag.name, tag.attrs);
+    if (why === null) continue;
+    const close = endTagEnd(text, tag.name, tag.end, skip);
+    const end = close < 0 ? text.length : close;
+    out.push({ span: [i, end], ...why });
+    if (close < 0) break;
+    i = end - 1;
+  }
+  // ◁think▷ … ◁/think▷ (Kimi's thinking delimiters)
+  for (let i = text.indexOf('◁think▷'); i >= 0; ) {
+    if (skip.inside(i)) {
+      i = text.indexOf('◁think▷', i + 1);
+      continue;
+    }
+    const e = text.indexOf('◁/think▷', i);
+    const end = e < 0 ? text.length : e + '◁/think▷'.length;
+    out.push({ span: [i, end], reason: 'quoted', detail: 'inside a ◁think▷ reasoning block' });
+    if (e < 0) break;
+    i = text.indexOf('◁think▷', end);
+  }
+  return out;
+}
+
+/**
+ * Every quotation region of a text.
+ *
+ * @param text the reply's visible text.
+ * @param grammar the blocks a family read to their closer ([start, end) String offsets): nothing
+ *   inside them opens a region.
+ * @returns regions sorted by start; they may overlap (a fence inside a list item).
+ */
+export function quotationRegions(text: string, grammar: ReadonlyArray<readonly [number, number]>): Region[] {
+  const blocks = normaliseSpans(grammar, text.length);
+  const lines = linesOf(text);
+  const fenced = fences(text, lines, new SpanCursor(blocks));
+  const code = normaliseSpans([...blocks, ...fenced.map((r) => r.span)], text.length);
+  const inline = pairedRuns(text, '`', new SpanCursor(code), null, 'quoted', 'inside backticks (inline code)');
+  const literal = normaliseSpans([...code, ...inline.map((r) => r.span)], text.length);
+  const html = htmlRegions(text, new SpanCursor(literal));
+  const regions = [
+    ...fenced,
+    ...inline,
+    ...html,
+    ...lineBlocks(text, lines, new SpanCursor(code)),
+    ...pairedRuns(text, '~', new SpanCursor(literal), 2, 'quoted', 'inside strike-through (~~…~~)'),
+    ...pairedRuns(text, '$', new SpanCursor(literal), 2, 'quoted', 'inside display math ($$…$$)'),
+    ...bracketPairs(text, '\\[', '\\]', new SpanCursor(literal), 'inside display math (\\[…\\])'),
+    ...bracketPairs(text, '\\(', '\\)', new SpanCursor(literal), 'inside inline math (\\(…\\))'),
+  ];
+  return regions.sort((a, b) => a.span[0] - b.span[0] || a.span[1] - b.span[1]);
+}
+
+/** Precedence of region kinds when several hold the markup: the first in this list is reported. */
+const DETAIL_ORDER = ['Markdown fence', 'inline code', 'HTML', 'reasoning', 'block quote', 'indented code', 'list item', 'table', 'heading'];
+
+/**
+ * The region that quotes the markup: the first (by {@link DETAIL_ORDER}) of the regions that
+ * overlap a markup span, or null. A span that runs to the end of the text (a block no grammar
+ * read to its end) counts only where it starts: what follows a cut block is not part of it.
+ *
+ * @param spans markup spans, sorted and disjoint.
+ * @param length the text's length.
+ */
+export function quotingRegion(spans: readonly Span[], regions: readonly Region[], length: number): Region | null {
+  const hits: Region[] = [];
+  for (const r of regions) {
+    for (const [a, e] of spans) {
+      const b = e >= length ? a + 1 : e;
+      if (r.span[0] < b && a < r.span[1]) {
+        hits.push(r);
+        break;
+      }
+    }
+  }
+  if (hits.length === 0) return null;
+  const rank = (r: Region) => {
+    const k = DETAIL_ORDER.findIndex((d) => r.detail.includes(d));
+    return k < 0 ? DETAIL_ORDER.length : k;
+  };
+  return hits.reduce((best, r) => (rank(r) < rank(best) ? r : best));
+}
