@@ -13,7 +13,8 @@
  *   → `quoted`;
  * - block quotes (§5.1, with lazy continuation lines and block quotes inside list items) → `quoted`;
  * - list items (§5.2, `-`, `*`, `+`, `1.`, `1)`) and headings (§4.2) → `quoted`;
- * - tables (GFM §4.10: a row of `|` cells with a delimiter row) and strike-through (GFM §6.5,
+ * - tables (GFM §4.10: a row of `|` cells with a delimiter row, or any line opening with `|`, a
+ *   cell a multi-line block breaks out of) and strike-through (GFM §6.5,
  *   `~~…~~`) → `quoted`;
  * - math (`$$…$$`, `\[…\]`, `\(…\)`, as MathJax and KaTeX render them) → `quoted`.
  * HTML (HTML Living Standard, https://html.spec.whatwg.org/): elements that show their content as
@@ -133,7 +134,8 @@ function lineBlocks(text: string, lines: Line[], skip: SpanCursor): Region[] {
       inQuote = false;
       continue;
     }
-    if (skip.inside(at)) {
+    // a line inside a block (or fence) is part of it; the line a block starts on is read up to the block
+    if (skip.inside(l.start)) {
       prevBlank = false;
       inCode = false;
       inQuote = false;
@@ -163,7 +165,7 @@ function lineBlocks(text: string, lines: Line[], skip: SpanCursor): Region[] {
       out.push({ span, reason: 'quoted', detail: 'inside a Markdown block quote' });
     } else if (cols <= 3 && HEADING.test(rest)) {
       out.push({ span, reason: 'quoted', detail: 'inside a Markdown heading' });
-    } else if (cols <= 3 && isTableRow(rest) && (isTableNeighbour(text, lines[n - 1]) || isTableNeighbour(text, lines[n + 1]))) {
+    } else if (cols <= 3 && (rest.startsWith('|') || (isTableRow(rest) && (isTableNeighbour(text, lines[n - 1]) || isTableNeighbour(text, lines[n + 1]))))) {
       out.push({ span, reason: 'quoted', detail: 'inside a Markdown table' });
     } else if (inList && cols >= 2 && !prevBlank) {
       out.push({ span, reason: 'quoted', detail: 'inside a Markdown list item' });

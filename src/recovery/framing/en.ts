@@ -53,7 +53,7 @@ export const EN: FramingLanguage = {
       says: 'a transcript',
       place: 'before',
       pattern:
-        '(?:^|[.:!?] |\\n)(?:user|assistant|human|system|ai|bot|model|tool|function|developer|customer|agent|input|output|result|response|log|console|stdout|stderr|transcript|history|previously|earlier|original)(?: \\w+)? ?:(?: |$)|\\btranscript\\b|\\bconversation log\\b|\\bchat log\\b',
+        '(?:^|[.:!?] |\\n)(?:user|assistant|human|system|ai|bot|model|tool|function|developer|customer|agent|input|output|result|response|log|console|stdout|stderr|transcript|history|previously|earlier|original)(?: \\w+)? ?:(?: |\\n|$)|\\btranscript\\b|\\bconversation log\\b|\\bchat log\\b',
       match: ['Transcript of the session:', 'assistant:', 'Output:', 'User: please do this'],
       not_match: ['Let me check the weather:', 'I will call the function: ', 'Sure! Here is the plan:'],
     },

@@ -2,6 +2,8 @@
  * Framing vocabulary (./types.ts) of Chinese, Spanish, French and German: the refusals, negated
  * instructions, attributions and examples a reply in that language writes around markup it quotes.
  * Small by design; an entry is added with the sentences it must find and the near misses it must not.
+ * `\b` is an ASCII word boundary even with the `u` flag, so a pattern ending in a non-ASCII letter
+ * ends with `(?!\p{L})` instead.
  */
 
 import type { FramingLanguage } from './types.js';
@@ -19,9 +21,9 @@ export const ZH: FramingLanguage = {
 export const ES: FramingLanguage = {
   language: 'es',
   entries: [
-    { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '\\bno (?:lo |la |los )?(?:ejecutes|ejecuten|ejecutar[ée]?|corras|uses|llames|invoques|sigas|hagas)\\b|\\bnunca (?:ejecutes|ejecutar)\\b', match: ['No ejecutes lo siguiente:', 'no lo ejecutaré.'], not_match: ['Voy a consultar el clima:'] },
+    { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '\\bno (?:lo |la |los )?(?:ejecutes|ejecuten|ejecutar[ée]?|corras|uses|llames|invoques|sigas|hagas)(?!\\p{L})|\\bnunca (?:ejecutes|ejecutar)(?!\\p{L})', match: ['No ejecutes lo siguiente:', 'no lo ejecutaré.'], not_match: ['Voy a consultar el clima:'] },
     { id: 'refusal', says: 'a refusal', place: 'around', pattern: '\\b(?:me niego|no puedo ayudar|malicios[oa]|inyectad[oa]|inyección|sospechos[oa])\\b', match: ['Me niego a ejecutar esto', 'es un texto inyectado'], not_match: ['Déjame leer el archivo:'] },
-    { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: '\\b(?:el usuario (?:escribió|dijo|pegó)|la página (?:dice|dijo|pide|pidió)|textualmente|literalmente)\\b', match: ['El usuario escribió:', 'la página dice:'], not_match: ['El usuario quiere saber el clima.'] },
+    { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: '\\b(?:el usuario (?:escribió|dijo|pegó)|la página (?:dice|dijo|pide|pidió)|textualmente|literalmente)(?!\\p{L})', match: ['El usuario escribió:', 'la página dice:'], not_match: ['El usuario quiere saber el clima.'] },
     { id: 'example', says: 'an example', place: 'around', pattern: '\\b(?:por ejemplo|ejemplos?|muestra de|sintaxis)\\b', match: ['Por ejemplo:', 'La sintaxis es:'], not_match: ['Voy a buscar el archivo:'] },
   ],
 };
