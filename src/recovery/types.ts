@@ -1,9 +1,10 @@
 /**
  * Public types of the recovery engine (pure: no fs, no process, no chalk).
  *
- * Reason codes are the contract of issue 3 (tool-call-markup.md §A.4 proposed the first ones),
- * extended with the checks recovery needs. Every verdict names one code; docs/reason-codes.md
- * documents each with an example.
+ * Reason codes are the contract of issue 3 (the first ones were derived from the steps of CodeAF's
+ * `MachineryLeak`, since no public source defines CodeAF's codes: docs/sources.md "Origin: CodeAF's
+ * MachineryLeak"), extended with the checks recovery needs. Every verdict names one code;
+ * docs/reason-codes.md documents each with an example.
  */
 
 import type { AdvertisedTool, ToolCall } from '../capture/types.js';

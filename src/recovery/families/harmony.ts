@@ -5,8 +5,11 @@
  * that engines often consume, so the end of the text after a complete JSON object also ends the call
  * (raullenchai/Rapid-MLX#438). `functions.` is removed from the recipient; any other namespace
  * (`browser.search`, `python`) is kept whole and so is only recovered if advertised under that name.
- * Messages without a recipient (analysis, final) are markup whose bodies count as prose.
- * Source: tool-call-markup.md §B.5 (harmony docs; sglang gpt_oss_detector).
+ * Messages without a recipient (analysis, final) are markup whose bodies count as prose. Sources:
+ * OpenAI's harmony response format (https://cookbook.openai.com/articles/openai-harmony) and
+ * sglang's gpt_oss_detector.py
+ * (https://github.com/sgl-project/sglang/tree/main/python/sglang/srt/function_call);
+ * docs/sources.md "Per-family grammars".
  */
 
 import { Scanner, skipWs } from '../scan.js';
@@ -83,7 +86,7 @@ function walk(text: string, from: number, stopAtFirstCall: boolean): FamilyMatch
 
 export const harmony: Family = {
   id: 'harmony',
-  source: 'tool-call-markup.md §B.5 (OpenAI harmony docs; sglang gpt_oss_detector)',
+  source: 'OpenAI harmony response format (cookbook.openai.com/articles/openai-harmony); sglang gpt_oss_detector.py (docs/sources.md "Per-family grammars")',
   markers: [START, CHANNEL, MESSAGE, CONSTRAIN, CALL],
   detect(text) {
     const first = nearest(new Scanner(text), 0, HEADER_TOKENS);
