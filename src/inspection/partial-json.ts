@@ -4,7 +4,7 @@
  * (ThinkWatch-Core `crates/tw-guard/src/tools/wall.rs`,
  * https://github.com/ThinkWatchProject/ThinkWatch-Core/blob/3c03de00f3c51505a9347e11a12884aaf8b8d00e/crates/tw-guard/src/tools/wall.rs)
  * and misses payloads whose `"` became `\"` or whose newline became `\n` (measured for guard:
- * docs/sources.md "Inspection rule peers"); guard decodes first, so the inspected value is what
+ * docs/sources.md "ThinkWatch's JSON surface"); guard decodes first, so the inspected value is what
  * the tool would have run.
  */
 
