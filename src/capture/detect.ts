@@ -13,7 +13,8 @@ export type Layout = 'sse' | 'jsonl' | 'document' | 'unknown';
 /** A line that starts an SSE stream: a field name among data/event/id/retry then `:`, or a `:` comment. */
 const SSE_LINE = /^(?:data|event|id|retry):|^:/;
 
-/** True when `text` (one line) looks like an SSE line (§6: fields and comments). */
+/** True when `text` (one line) looks like an SSE line: a field or a `:` comment (HTML Living
+ * Standard §9.2.5 Parsing an event stream). */
 export function isSseLine(text: string): boolean {
   return SSE_LINE.test(text);
 }

@@ -13,8 +13,8 @@
  * - `sse`: a raw `text/event-stream` body, read by the SSE reader (./sse.ts) with the accumulator
  *   of its stream API (./streams/index.ts).
  *
- * The order of {@link CAPTURE_FORMAT_SPECS} is the sniffing order (capture-formats research,
- * "Suggested order for sniffing a file"): transcript envelopes first (they wrap API shapes), then
+ * The order of {@link CAPTURE_FORMAT_SPECS} is the sniffing order (guard's own; no producer defines
+ * one: docs/sources.md "Sniffing order"): transcript envelopes first (they wrap API shapes), then
  * pair logs, bare API bodies, guard reply records, and stream event payloads. The compiler checks
  * that the registry names every {@link CaptureFormat} once.
  */

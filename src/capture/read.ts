@@ -7,8 +7,9 @@
  * SSE reader (src/capture/sse.ts); JSON Lines are parsed line by line; a JSON document (pretty
  * printed, an array, `jq .` output) is split into records without holding more than one record.
  * Each record is classified and read by src/capture/records.ts. Line handling follows JSON Lines
- * / NDJSON 1.0 (cli-conventions.md §6): 1-based numbers, CRLF (and a lone CR) accepted, one BOM stripped, blank
- * lines skipped, a bad line reported with its number and the read goes on.
+ * (https://jsonlines.org/) and NDJSON 1.0 (https://github.com/ndjson/ndjson-spec), as summarised in
+ * docs/sources.md "JSON Lines": 1-based numbers, CRLF (and a lone CR) accepted, one BOM stripped,
+ * blank lines skipped, a bad line reported with its number and the read goes on.
  *
  * Lines are read in batches (the lines each chunk of the stream completes) and each batch is read
  * in a synchronous loop, so the async machinery costs one step per chunk, not per line
@@ -212,11 +213,11 @@ function badLineError(file: string, l: Line, maxLineBytes: number): CaptureError
  * Reads one capture and yields, in input order, every reply and every problem, then one
  * `file-end` item with the distinct formats seen and the counts.
  *
- * Formats (capture-formats.md): OpenAI Chat / Anthropic Messages / OpenAI Responses bodies (§1.2,
- * §2.2, §3.2) as JSON Lines, a JSON document or a JSON array; pair logs (§5.1); Claude Code
- * sessions (§4.1); Codex rollouts (§4.2); stream payloads one per line (`*-chunks`); raw SSE
- * (§1.3, §2.3, §3.3, §6); guard reply records. Detected per file, then per record; `inputFormat`
- * forces one.
+ * Formats (sources in docs/sources.md "Capture formats"): OpenAI Chat / Anthropic Messages / OpenAI
+ * Responses bodies (their SDKs' types) as JSON Lines, a JSON document or a JSON array; pair logs
+ * (claude-trace `RawPair`); Claude Code sessions; Codex rollouts; stream payloads one per line
+ * (`*-chunks`); raw SSE (HTML Living Standard §9.2); guard reply records. Detected per file, then
+ * per record; `inputFormat` forces one.
  *
  * Problems are error items naming the file and 1-based line: INVALID_JSON, INVALID_UTF8,
  * LINE_TOO_LONG, UNKNOWN_FORMAT (once for the file, line null, when no record of it is in a known
@@ -445,7 +446,8 @@ async function* readItemBatches(file: string, input: Readable, options: ReadOpti
 /** A record to read, or a problem found while splitting the input into records. */
 type RecordOrError = { value: unknown; line: number } | { error: CaptureError };
 
-/** JSON Lines: the record of one line (cli-conventions.md §6), its problem, or null for a blank line. */
+/** JSON Lines (docs/sources.md "JSON Lines"): the record of one line, its problem, or null for a
+ * blank line. */
 function jsonLineRecord(
   file: string,
   l: Line,

@@ -2,13 +2,14 @@
  * Reads raw `text/event-stream` bodies (OpenAI Chat, Anthropic Messages, OpenAI Responses) into
  * normalised replies.
  *
- * SSE framing is done by the `eventsource-parser` package (WHATWG event-stream rules: CRLF, LF and
- * lone CR line ends, `:` comments, `data:` with or without the space, multi-line data joined with
- * `\n`); guard adds what captures need on top (../shared/research/capture-formats.md §6): a
- * trailing event without a final blank line is still dispatched, a leading BOM is dropped, each
- * event is tagged with the 1-based line where it starts, and a `data` value that is not JSON is
- * reported (INVALID_JSON) without stopping the read. The API is sniffed from the first
- * recognisable payload (src/capture/streams/index.ts).
+ * SSE framing is done by the `eventsource-parser` package (the event-stream rules of the WHATWG
+ * HTML Living Standard §9.2 Server-sent events,
+ * https://html.spec.whatwg.org/multipage/server-sent-events.html: CRLF, LF and lone CR line ends,
+ * `:` comments, `data:` with or without the space, multi-line data joined with `\n`); guard adds
+ * what captures need on top (docs/sources.md "SSE parsing"): a trailing event without a final blank
+ * line is still dispatched, a leading BOM is dropped, each event is tagged with the 1-based line
+ * where it starts, and a `data` value that is not JSON is reported (INVALID_JSON) without stopping
+ * the read. The API is sniffed from the first recognisable payload (src/capture/streams/index.ts).
  */
 
 import { createParser, type EventSourceMessage } from 'eventsource-parser';

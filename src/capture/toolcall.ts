@@ -48,11 +48,12 @@ export function makeToolCall(id: string | null | undefined, name: string, kind: 
 /**
  * Reads the advertised tools from a request body (or a Responses object that echoes `tools`).
  *
- * Accepts the shapes of capture-formats.md §1.1, §2.1, §3.1: OpenAI Chat
- * `{type:"function", function:{name, parameters}}` and `{type:"custom", custom:{name}}`, legacy
- * `functions[]`, Anthropic `{name, input_schema}` and versioned built-ins `{type:"bash_20250124",
- * name}`, Responses flat `{type:"function", name, parameters}`, and guard reply records' plain
- * names. Entries without a usable name are skipped.
+ * Accepts the request `tools` shapes of the official SDKs (openai-node `ChatCompletionTool` and
+ * Responses `Tool`, anthropic-sdk-typescript `ToolUnion`; docs/sources.md "API bodies and
+ * streams"): OpenAI Chat `{type:"function", function:{name, parameters}}` and `{type:"custom",
+ * custom:{name}}`, legacy `functions[]`, Anthropic `{name, input_schema}` and versioned built-ins
+ * `{type:"bash_20250124", name}`, Responses flat `{type:"function", name, parameters}`, and guard
+ * reply records' plain names. Entries without a usable name are skipped.
  *
  * @param body the request body (or any object with `tools` / `functions`).
  * @returns the tools, or null when the body has neither `tools` nor `functions`.

@@ -3,8 +3,9 @@
  *
  * One `Reply` is one assistant turn (one choice of a Chat Completions response, one Anthropic
  * message, one Responses object, one Claude Code message grouped by `message.id`, ...). Field
- * meanings follow ../shared/research/capture-formats.md (OpenAI Chat / Responses and Anthropic
- * Messages schemas as defined by their official SDKs).
+ * meanings follow the OpenAI Chat / Responses and Anthropic Messages schemas as their official SDKs
+ * define them (openai-node and anthropic-sdk-typescript at the commits in docs/sources.md "API
+ * bodies and streams").
  */
 
 /** The capture formats guard reads (each has a spec in the registry, ./formats.ts, which the

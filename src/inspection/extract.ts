@@ -1,7 +1,8 @@
 /**
  * Finds what to inspect in a tool call's decoded arguments: command-bearing values (shell
  * strings, argv arrays, interpreter code) and the file paths of file-writing and file-reading
- * tools. Field names follow research note §D.1: Claude Code `Bash {command}`, Gemini
+ * tools. Field names follow the tools' own definitions (docs/sources.md "Where commands are
+ * found"): Claude Code `Bash {command}`, Gemini
  * `run_shell_command {command}`, OpenHands `execute_bash {command}`, Codex `shell`/`local_shell`
  * `{command: string[]}` (also nested under `action`), Responses `shell_call {commands: string[]}`,
  * file tools `Write`/`Edit`/`create_file`/`str_replace_based_edit_tool {path|file_path}`,

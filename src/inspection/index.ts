@@ -1,7 +1,7 @@
 /**
  * guard's inspection engine: checks the decoded arguments of tool calls against rules that
- * understand shell (research note inspection-rules.md §C, §D). Pure: no fs access of its own
- * (the bash grammar is loaded once by {@link initInspection}), no process, no console.
+ * understand shell (the rules: docs/rules.md; the parser: docs/shell-parser.md). Pure: no fs access
+ * of its own (the bash grammar is loaded once by {@link initInspection}), no process, no console.
  *
  * Use: `await initInspection()` once, then `compileRuleSet(config)`, then `inspectCalls(...)`
  * for each reply.

@@ -1,9 +1,11 @@
 /**
  * Reading tool-call arguments that did not parse as JSON (RFC 8259): a stream cut mid-call, or a
- * recovered call whose JSON ends early. ThinkWatch matches its regexes on such JSON text and
- * misses payloads whose `"` became `\"` or whose newline became `\n` (research note
- * inspection-rules.md §A.5, §D.1); guard decodes first, so the inspected value is what the tool
- * would have run.
+ * recovered call whose JSON ends early. ThinkWatch matches its regexes on such JSON text
+ * (ThinkWatch-Core `crates/tw-guard/src/tools/wall.rs`,
+ * https://github.com/ThinkWatchProject/ThinkWatch-Core/blob/3c03de00f3c51505a9347e11a12884aaf8b8d00e/crates/tw-guard/src/tools/wall.rs)
+ * and misses payloads whose `"` became `\"` or whose newline became `\n` (measured for guard:
+ * docs/sources.md "ThinkWatch's JSON surface"); guard decodes first, so the inspected value is what
+ * the tool would have run.
  */
 
 /** Longest argument text repaired, in UTF-16 code units (longer text goes to the raw fallback). */

@@ -2,8 +2,9 @@
  * Operator-supplied regular expressions, run on RE2 (npm `re2-wasm`, Google's RE2 compiled to
  * WebAssembly, shipped inside the package: nothing is downloaded or built at install time). RE2
  * matches in time linear in the input, so no custom pattern can hang guard the way a
- * backtracking JavaScript `RegExp` can on `(a+)+$` (research note inspection-rules.md §D.2,
- * "ReDoS in user rules"). RE2 syntax is close to JavaScript's but has no lookaround and no
+ * backtracking JavaScript `RegExp` can on `(a+)+$` (docs/rules.md "Patterns cannot hang guard";
+ * ThinkWatch runs its rules on Rust's linear-time `regex` for the same reason, docs/sources.md
+ * "Inspection rule peers"). RE2 syntax is close to JavaScript's but has no lookaround and no
  * backreferences; such patterns are refused when the rule set is built.
  */
 import { createRequire } from 'node:module';

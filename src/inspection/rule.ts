@@ -41,7 +41,7 @@ export interface RuleMatcher {
 
 /** An inspection rule: identity, grading, documentation, self-test examples and matcher. */
 export interface Rule {
-  /** Stable kebab-case id (research note §C). */
+  /** Stable kebab-case id (docs/rules.md "Rule origins"). */
   id: string;
   name: string;
   category: string;

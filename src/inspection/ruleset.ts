@@ -2,7 +2,7 @@
  * Building the effective rule set: built-ins minus `disabled`, re-graded by `actions`, plus the
  * operator's custom rules (format in docs/rules.md). Every custom rule's match/not_match examples
  * are checked when the set is built, as Codex execpolicy does with `prefix_rule(match, not_match)`
- * (research note §B.4, §C). The built-in rules' examples are fixed in the code: the tests run each
+ * (https://developers.openai.com/codex/rules). The built-in rules' examples are fixed in the code: the tests run each
  * of them (test/inspection/rules.test.ts) and `guard rules check` runs them on the installed copy
  * ({@link checkBuiltinExamples}), so building a rule set does not pay for them (~0.2 s of CPU per
  * process and per worker thread).

@@ -1,8 +1,8 @@
 /**
  * Public types of the inspection engine (pure: no fs, no process, no chalk).
  *
- * Rule ids, categories and default actions follow the candidate table in
- * ../shared/research/inspection-rules.md §C.
+ * Rule ids, categories and default actions: docs/rules.md "Rule origins" (modelled on the peer rule
+ * sets in docs/sources.md "Inspection rule peers").
  */
 
 /** `off`: nothing is inspected; `observe`: hits are reported, nothing blocked; `enforce`: a hit

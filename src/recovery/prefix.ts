@@ -1,9 +1,13 @@
 /**
  * Where leaked markup may start in a text that is still growing (a stream of text deltas): the
- * hold-back point of a streaming recovery (tool-call-markup.md §C.3: sglang's
- * `_ends_with_partial_token`, vLLM's Hermes sub-token buffer). Built from the families' own
- * tokens ({@link FAMILIES} `markers`: openers, closers, separators), so a new family is covered
- * as soon as it is registered. Pure: no fs, no process.
+ * hold-back point of a streaming recovery (as streaming tool parsers hold one back: sglang's
+ * `_ends_with_partial_token` in base_format_detector.py,
+ * https://github.com/sgl-project/sglang/tree/main/python/sglang/srt/function_call, and the
+ * sub-token buffer of vLLM's hermes_tool_parser.py,
+ * https://github.com/vllm-project/vllm/blob/becf329d2cb4494516f3672d291d4d7c06a57563/vllm/tool_parsers/hermes_tool_parser.py;
+ * docs/sources.md "Streaming hold-back"). Built from the families' own tokens ({@link FAMILIES}
+ * `markers`: openers, closers, separators), so a new family is covered as soon as it is registered.
+ * Pure: no fs, no process.
  */
 
 import type { Family, FamilyMatch } from './family.js';

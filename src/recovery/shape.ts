@@ -1,9 +1,11 @@
 /**
- * Shape fallback for dialects no family knows (the CodeAF rule, tool-call-markup.md §A.2):
- * the reply's symbol density is at least {@link SHAPE_DENSITY_FLOOR} and some advertised tool name
- * appears "fenced in symbols" (the nearest character on both sides, after skipping `_` runs, is a
- * symbol; the text's edges count as spacing). A symbol is any code point that is not a letter, a
- * digit, whitespace or `_`. Such a reply is convicted as family `unknown` and never recovered.
+ * Shape fallback for dialects no family knows (the rule of CodeAF's `MachineryLeak`,
+ * https://github.com/Agent-Field/CodeAF/blob/main/internal/provider/machinery.go; docs/sources.md
+ * "Origin: CodeAF's MachineryLeak"): the reply's symbol density is at least
+ * {@link SHAPE_DENSITY_FLOOR} and some advertised tool name appears "fenced in symbols" (the
+ * nearest character on both sides, after skipping `_` runs, is a symbol; the text's edges count as
+ * spacing). A symbol is any code point that is not a letter, a digit, whitespace or `_`. Such a
+ * reply is convicted as family `unknown` and never recovered.
  */
 
 /** Minimum share (0..1) of symbol code points for the shape fallback (CodeAF machineryDensityFloor). */

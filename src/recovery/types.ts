@@ -1,7 +1,9 @@
 /**
  * Public types of the recovery engine (pure: no fs, no process, no chalk).
  *
- * Reason codes are guard's recovery contract (docs/recovery.md): every verdict names one code, and
+ * Reason codes are guard's recovery contract (docs/recovery.md; the first ones were derived from
+ * the steps of CodeAF's `MachineryLeak`, docs/sources.md "Origin: CodeAF's MachineryLeak"), extended
+ * with the checks recovery needs. Every verdict names one code, and
  * docs/reason-codes.md documents each with an example.
  */
 

@@ -2,7 +2,9 @@
  * Typing of per-parameter XML values (Qwen3-Coder `<parameter=K>`, GLM `<arg_value>`, MiniMax and
  * DSML parameters without a `string` attribute) from the advertised tool's JSON schema.
  *
- * Rules (tool-call-markup.md §C.6, made stricter where the reference parsers guess):
+ * Rules (after the chat templates and sglang's qwen3_coder_detector.py, glm4_moe_detector.py and
+ * minimax_m2.py, https://github.com/sgl-project/sglang/tree/main/python/sglang/srt/function_call,
+ * made stricter where those parsers guess; docs/sources.md "Parameter typing"):
  * - no schema, or the parameter is not in it, or it names no type → the raw text, as a string;
  * - schema type `string` (alone or in a union) → the raw text, even if it reads `123` or `false`;
  * - `null` in the union and the value is exactly `null` → null;

@@ -2,14 +2,14 @@
  * The streaming replay: an SSE stream in, the stream a client would receive with guard in the
  * path out. Pure: no fs, no process; one event at a time, holding back only what it must.
  *
- * Recovery on the stream (tool-call-markup.md §C.3): visible text that may begin family markup
- * is held back. A proper prefix of a token at the end of the text so far (`"<tool_"`) is held
- * until the next text decides it; a whole token starts a hold of the rest of the reply, which is
- * judged by the recovery engine once the reply ends (the verdict needs the whole text: prose
- * ratio, quotation, truncation). A recovered reply's held tail is rebuilt with the calls as the
- * format's own tool-call frames; a reply that is not a leak gets its held frames back unchanged;
- * a refused leak passes as it came (observe, off) or ends the turn with the format's error frame
- * (enforce).
+ * Recovery on the stream (as streaming tool parsers do: sglang's `_ends_with_partial_token`, vLLM's
+ * Hermes parser; docs/sources.md "Streaming hold-back"): visible text that may begin family markup
+ * is held back. A proper prefix of a token at the end of the text so far (`"<tool_"`) is held until
+ * the next text decides it; a whole token starts a hold of the rest of the reply, which is judged
+ * by the recovery engine once the reply ends (the verdict needs the whole text: prose ratio,
+ * quotation, truncation). A recovered reply's held tail is rebuilt with the calls as the format's
+ * own tool-call frames; a reply that is not a leak gets its held frames back unchanged; a refused
+ * leak passes as it came (observe, off) or ends the turn with the format's error frame (enforce).
  *
  * Inspection on the stream: every frame that goes out, made by guard or passed through, is
  * checked for the tool calls it moves. When a frame would complete a call's arguments (they parse
@@ -447,8 +447,8 @@ export class ReplaySession {
  * @param options engine settings (recovery options, compiled rule set, mode), the API when known,
  *   and the hold cap.
  * @returns frames to send and decisions, in order; the last item is the `summary` decision.
- *   Formats: OpenAI Chat (capture-formats.md §1.3), Anthropic Messages (§2.3), OpenAI Responses
- *   (§3.3). Never throws on stream content (only if `frames` throws).
+ *   Formats: OpenAI Chat, Anthropic Messages and OpenAI Responses streams (docs/sources.md "API
+ *   bodies and streams"). Never throws on stream content (only if `frames` throws).
  */
 export async function* replayFrames(frames: AsyncIterable<SseFrame>, options: ReplayOptions): AsyncGenerator<ReplayItem> {
   const session = new ReplaySession(options);

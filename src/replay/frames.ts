@@ -3,8 +3,9 @@
  * does not change goes out byte for byte, and the serialisation of the events guard makes or
  * rewrites.
  *
- * Framing follows the WHATWG event-stream rules as summarised in
- * ../shared/research/capture-formats.md §6: lines end at CRLF, LF or a lone CR (a CR at the end of
+ * Framing follows the event-stream rules of the WHATWG HTML Living Standard §9.2 Server-sent events
+ * (https://html.spec.whatwg.org/multipage/server-sent-events.html; summarised with guard's additions
+ * in docs/sources.md "SSE parsing"): lines end at CRLF, LF or a lone CR (a CR at the end of
  * a chunk waits for the next chunk), a blank line ends an event, a trailing event without its blank
  * line is still delivered (captures are often cut). Field parsing (comments, `data:` with or
  * without its space, multi-line data joined with `\n`, `event`, `id`) is done by
@@ -14,7 +15,7 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 
 /** How a capture holds its events: a raw `text/event-stream` body, or one `data` payload per line
- * (the `*.chunks.jsonl` form, capture-formats.md §0). */
+ * (the `*.chunks.jsonl` form, guard's `*-chunks` formats: README.md "Formats guard reads"). */
 export type Wire = 'sse' | 'jsonl';
 
 /** One event of a stream (or one block of lines without data: comments, stray blank lines). */

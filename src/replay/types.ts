@@ -110,8 +110,9 @@ export interface RecoveredTailInput {
 }
 
 /**
- * One streaming API's wire details (capture-formats.md §1.3, §2.3, §3.3): where visible text is,
- * how to rewrite it, which frames end a text run, how calls move, and the frames guard makes.
+ * One streaming API's wire details (the SDK stream types in docs/sources.md "API bodies and
+ * streams"): where visible text is, how to rewrite it, which frames end a text run, how calls move,
+ * and the frames guard makes.
  */
 export interface FormatAdapter {
   /** Arrival bookkeeping (ids, indexes, sequence numbers) for frames the adapter will make. */

@@ -1,6 +1,7 @@
 /**
  * JUnit XML output, in the shape the common consumers read (Jenkins, GitLab, the
- * `junit-report` GitHub actions; gitleaks writes the same elements, research note §1.3):
+ * `junit-report` GitHub actions; gitleaks writes the same elements,
+ * https://github.com/gitleaks/gitleaks/blob/b58d3f102cf3a2c84cb7f923d05c25c9b1aed84b/testdata/expected/report/junit_simple.xml):
  * `<testsuites>` holding one `<testsuite>` per capture file, one `<testcase>` per reply. A reply
  * that fails the scan under `--fail-on` gets a `<failure>` whose `type` is the first failing rule
  * id (`curl-pipe-shell`, `guard/leak-refused/<reason>`) and whose text lists every finding;

@@ -1,6 +1,9 @@
 /**
- * SARIF 2.1.0 output (OASIS SARIF 2.1.0; GitHub code scanning's subset per
- * ../shared/research/cli-conventions.md §4): one run whose driver declares every enabled rule
+ * SARIF 2.1.0 output (OASIS SARIF 2.1.0,
+ * https://docs.oasis-open.org/sarif/sarif/v2.1.0/sarif-v2.1.0.html; GitHub code scanning's subset
+ * per GitHub's SARIF support page at github/docs 4d15cab9,
+ * https://github.com/github/docs/blob/4d15cab9/content/code-security/reference/code-scanning/sarif-files/sarif-support.md,
+ * docs/sources.md "CLI conventions"): one run whose driver declares every enabled rule
  * (the compiled inspection rules, and recovery outcomes as `guard/leak-refused/<reason>` and
  * `guard/leak-recovered`), one result per finding with its level, message, capture file and line,
  * a line-independent `partialFingerprints` entry, and suppressions (`inSource` for an allow mark,

@@ -2,7 +2,8 @@
  * Anthropic Messages response bodies (`Message`, non-streaming), and the content-block reading
  * shared with Claude Code session files.
  *
- * Schema: capture-formats.md §2.2 (anthropic-sdk-typescript `src/resources/messages/messages.ts`).
+ * Schema: anthropic-sdk-typescript `src/resources/messages/messages.ts`
+ * (https://github.com/anthropics/anthropic-sdk-typescript/blob/bfa9197f0182084941052be9752c948638421601/src/resources/messages/messages.ts).
  */
 
 import { anthropicToolKind } from '../streams/anthropic.js';

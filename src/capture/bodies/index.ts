@@ -1,6 +1,7 @@
 /**
  * Dispatch over non-streaming API response bodies: OpenAI Chat Completions, Anthropic Messages,
- * OpenAI Responses (capture-formats.md §1.2, §2.2, §3.2), and API error bodies.
+ * OpenAI Responses (schemas of their official SDKs, docs/sources.md "API bodies and streams"), and
+ * API error bodies.
  */
 
 import type { CaptureFormat } from '../types.js';

@@ -1,8 +1,11 @@
 /**
  * OpenAI Chat Completions response bodies (`ChatCompletion`, non-streaming).
  *
- * Schema: capture-formats.md §1.2 (openai-node `src/resources/chat/completions/completions.ts`)
- * and §1.4 for `reasoning_content` / `reasoning` (DeepSeek, vLLM, SGLang, OpenRouter).
+ * Schema: openai-node `src/resources/chat/completions/completions.ts`
+ * (https://github.com/openai/openai-node/blob/7b7d6ca71130d37ec09792c50056b47861f2eccf/src/resources/chat/completions/completions.ts);
+ * `reasoning_content` / `reasoning` (DeepSeek, vLLM, SGLang, OpenRouter): DeepSeek's API docs,
+ * https://api-docs.deepseek.com/guides/thinking_mode_api_example_streaming, and vLLM's rename,
+ * https://github.com/vllm-project/vllm/issues/27755 (docs/sources.md "Reasoning fields").
  */
 
 import { makeToolCall } from '../toolcall.js';
@@ -29,7 +32,8 @@ export function chatContentText(content: unknown): string {
     .join('');
 }
 
-/** `reasoning_content` and `reasoning` (§1.4), each kept once, joined by a newline. */
+/** `reasoning_content` and `reasoning` (docs/sources.md "Reasoning fields"), each kept once, joined
+ * by a newline. */
 export function chatReasoning(message: JsonObject): string {
   const parts: string[] = [];
   for (const key of ['reasoning_content', 'reasoning']) {

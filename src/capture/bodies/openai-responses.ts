@@ -1,7 +1,8 @@
 /**
  * OpenAI Responses API response objects (`Response`, non-streaming).
  *
- * Schema: capture-formats.md §3.2 (openai-node `src/resources/responses/responses.ts`). The
+ * Schema: openai-node `src/resources/responses/responses.ts`
+ * (https://github.com/openai/openai-node/blob/7b7d6ca71130d37ec09792c50056b47861f2eccf/src/resources/responses/responses.ts). The
  * output items are read by the reader shared with the Responses stream accumulator
  * (src/capture/streams/responses-items.ts).
  */

@@ -2,10 +2,13 @@
  * Request/response pair logs written by proxies and fetch interceptors (claude-trace `RawPair`
  * and similar): one JSON object per line with the request and the response it got.
  *
- * Shape: capture-formats.md §5.1 (badlogic/lemmy `apps/claude-trace/src/interceptor.ts`).
- * Request body under `request.body`, `request.json` or the request itself; response body under
- * `response.body`, `response.body_raw`, `response.text` or the response itself. A string body is
- * sniffed: JSON, or an SSE stream handed to the SSE reader.
+ * Shape: badlogic/lemmy `apps/claude-trace/src/interceptor.ts`
+ * (https://github.com/badlogic/lemmy/blob/0f1c5c7f088c0f97052c3fa573de8035ab982e3e/apps/claude-trace/src/interceptor.ts):
+ * `request.body`, and `response.body` or `response.body_raw`. The other keys read here generalise
+ * it to similar proxies (docs/sources.md "Pair logs"). Request body under `request.body`,
+ * `request.json` or the request itself; response body under `response.body`, `response.body_raw`,
+ * `response.text` or the response itself. A string body is sniffed: JSON, or an SSE stream handed
+ * to the SSE reader.
  */
 
 import { parseSseText } from '../sse.js';

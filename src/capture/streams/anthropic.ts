@@ -1,9 +1,11 @@
 /**
  * Accumulates Anthropic Messages stream events into one reply per message.
  *
- * Format and rules: ../shared/research/capture-formats.md §2.3 (the official SDK's message
- * stream: content blocks keyed by `index`, `input_json_delta` buffered per block, an empty buffer
- * meaning `{}`, `message_stop` ending the message, `error` events mid-stream).
+ * Format and rules: the official SDK's message stream (anthropic-sdk-typescript
+ * `src/lib/MessageStream.ts` and `src/resources/messages/messages.ts`,
+ * https://github.com/anthropics/anthropic-sdk-typescript/blob/bfa9197f0182084941052be9752c948638421601/src/lib/MessageStream.ts):
+ * content blocks keyed by `index`, `input_json_delta` buffered per block, an empty buffer meaning
+ * `{}`, `message_stop` ending the message, `error` events mid-stream.
  */
 
 import { makeToolCall } from '../toolcall.js';
@@ -22,7 +24,8 @@ import {
   type StreamOutput,
 } from './common.js';
 
-/** Event types of the Messages stream (capture-formats.md §2.3), for sniffing. */
+/** Event types of the Messages stream (`RawMessageStreamEvent`, anthropic-sdk-typescript
+ * `src/resources/messages/messages.ts`), for sniffing. */
 export const ANTHROPIC_EVENT_TYPES: ReadonlySet<string> = new Set([
   'message_start',
   'message_delta',

@@ -3,8 +3,10 @@
  * Chat, Anthropic Messages or OpenAI Responses stream into normalised replies.
  *
  * Callers: src/capture/sse.ts (raw `text/event-stream` bodies) and the JSONL-of-payloads readers
- * (`*-chunks` formats, where each line is one event's `data` value). Formats:
- * ../shared/research/capture-formats.md §1.3, §1.4, §2.3, §3.3.
+ * (`*-chunks` formats, where each line is one event's `data` value). Formats: the stream types and
+ * accumulation of the official SDKs (openai-node, anthropic-sdk-typescript) and the reasoning
+ * fields of OpenAI-compatible servers, with their sources in docs/sources.md "API bodies and
+ * streams" and "Reasoning fields".
  */
 
 import type { CaptureFormat } from '../types.js';

@@ -2,9 +2,11 @@
  * Accumulates OpenAI Chat Completions stream chunks (`object:"chat.completion.chunk"`) into
  * replies, one per choice.
  *
- * Format and rules: ../shared/research/capture-formats.md §1.3 (the official SDK's chunk
- * accumulation) and §1.4 (`reasoning_content` / `reasoning` from DeepSeek, vLLM, SGLang,
- * OpenRouter, Groq).
+ * Format and rules: the official SDK's chunk types and accumulation (openai-node
+ * `src/resources/chat/completions/completions.ts` and `src/lib/ChatCompletionStream.ts`
+ * `#accumulateChatCompletion`, https://github.com/openai/openai-node/blob/7b7d6ca71130d37ec09792c50056b47861f2eccf/src/lib/ChatCompletionStream.ts),
+ * and `reasoning_content` / `reasoning` from DeepSeek, vLLM, SGLang, OpenRouter, Groq
+ * (docs/sources.md "Reasoning fields").
  */
 
 import { makeToolCall } from '../toolcall.js';
@@ -62,7 +64,8 @@ function callFor(choice: ChoiceState, entry: Record<string, unknown>, pos: numbe
   } else if (id !== undefined) {
     found = choice.calls.find((c) => c.id === id);
   } else if (count === 1) {
-    // no index and no id (capture-formats.md §1.3 [unverified]): a lone entry continues the last call
+    // no index and no id (reported for some servers, unconfirmed: docs/sources.md "Unconfirmed
+    // shapes"): a lone entry continues the last call
     found = choice.calls.at(-1);
   } else {
     found = choice.calls[choice.calls.length - count + pos];
@@ -135,11 +138,11 @@ function errorOf(payload: Record<string, unknown>, eventName: string | undefined
  *
  * A stream ends at `[DONE]`. Chunk captures without `[DONE]` are complete when every choice got a
  * `finish_reason`; a choice without one at the end of input is a truncated reply (plus a
- * TRUNCATED_STREAM error). `finish_reason:"length"` also marks a reply truncated. After `[DONE]`,
- * a chunk with a new chunk id, or one that opens a stream (a delta with `role`) under any id,
- * starts a second stream in the same file; other chunks after `[DONE]` are ignored, as the SDK
- * ignores them (capture-formats.md §1.3). A new chunk id after every choice finished also starts a
- * new stream.
+ * TRUNCATED_STREAM error). `finish_reason:"length"` also marks a reply truncated. After `[DONE]`, a
+ * chunk with a new chunk id, or one that opens a stream (a delta with `role`) under any id, starts
+ * a second stream in the same file; other chunks after `[DONE]` are ignored, as the SDK ignores
+ * them (openai-node `src/core/streaming.ts` stops reading at `[DONE]`). A new chunk id after every
+ * choice finished also starts a new stream.
  */
 export function createOpenAIChatAccumulator(ctx: StreamContext): StreamAccumulator {
   let current: ChatStream | null = null;

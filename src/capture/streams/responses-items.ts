@@ -2,8 +2,8 @@
  * Reading OpenAI Responses output items (`response.output[]`): text, reasoning and tool calls.
  * Shared by the Responses stream accumulator and usable by the non-streaming body reader.
  *
- * Item shapes: ../shared/research/capture-formats.md §3.2 (openai-node
- * `src/resources/responses/responses.ts`).
+ * Item shapes: openai-node `src/resources/responses/responses.ts`
+ * (https://github.com/openai/openai-node/blob/7b7d6ca71130d37ec09792c50056b47861f2eccf/src/resources/responses/responses.ts).
  */
 
 import { advertisedTool, makeToolCall } from '../toolcall.js';

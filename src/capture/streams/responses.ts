@@ -1,7 +1,11 @@
 /**
  * Accumulates OpenAI Responses stream events (`response.*`) into one reply per response.
  *
- * Format and rules: ../shared/research/capture-formats.md §3.3 (openai-node Responses stream):
+ * Format and rules: the Responses stream events of openai-node
+ * `src/resources/responses/responses.ts`
+ * (https://github.com/openai/openai-node/blob/7b7d6ca71130d37ec09792c50056b47861f2eccf/src/resources/responses/responses.ts)
+ * and the API reference's streaming events
+ * (https://developers.openai.com/api/reference/resources/beta/subresources/responses/streaming-events):
  * items keyed by `output_index` (or `item_id`), `*.delta` events appended, `*.done` and
  * `response.output_item.done` authoritative, `response.completed.response.output` preferred over
  * everything; the stream ends with `response.completed`, `.incomplete` or `.failed` (no `[DONE]`).

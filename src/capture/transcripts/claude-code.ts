@@ -2,11 +2,15 @@
  * Claude Code session files (`~/.claude/projects/<project>/<session>.jsonl`) and the
  * `claude -p --output-format stream-json` stdout stream.
  *
- * Format: capture-formats.md §4.1. Claude Code writes one content block per line; all lines of
- * one API response share `message.id`. Consecutive assistant lines with the same `message.id` are
- * grouped into one reply (the reply's line is the group's first line); a block seen before under
- * the same `message.id` (replays in sidechain files, repeated lines) is dropped. Advertised tools
- * are not stored in these files, so replies carry `advertised: null`.
+ * Format (no vendor schema was available; docs/sources.md "Agent transcripts"): the line fields
+ * are those the reader daaain/claude-code-log models
+ * (https://github.com/daaain/claude-code-log/blob/a641071a154f041b96e9b83ccd42d2f92eaa321a/claude_code_log/models.py);
+ * the grouping is what other readers of these files report. Claude Code
+ * writes one content block per line; all lines of one API response share `message.id`.
+ * Consecutive assistant lines with the same `message.id` are grouped into one reply (the reply's
+ * line is the group's first line); a block seen before under the same `message.id` (replays in
+ * sidechain files, repeated lines) is dropped. Advertised tools are not stored in these files, so
+ * replies carry `advertised: null`.
  */
 
 import { hexDigest } from '../../base/digest.js';
@@ -14,7 +18,8 @@ import { type BlockParts, joinBlockParts, readContentBlock } from '../bodies/ant
 import { arr, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
 import type { Reply } from '../types.js';
 
-/** Line types Claude Code writes that carry no assistant reply (§4.1); new ones appear often. */
+/** Line types Claude Code writes that carry no assistant reply (docs/sources.md "Agent
+ * transcripts"); new ones appear often. */
 const BOOKKEEPING_TYPES: ReadonlySet<string> = new Set([
   'summary',
   'file-history-snapshot',

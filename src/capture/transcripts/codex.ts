@@ -1,7 +1,9 @@
 /**
  * OpenAI Codex CLI rollout files (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`).
  *
- * Format: capture-formats.md §4.2. Each line is `{timestamp, type, payload}`; `response_item`
+ * Format: `RolloutLine` / `RolloutItem` in openai/codex codex-rs/protocol/src/protocol.rs,
+ * https://github.com/openai/codex/blob/main/codex-rs/protocol/src/protocol.rs (no commit recorded;
+ * docs/sources.md "Agent transcripts"). Each line is `{timestamp, type, payload}`; `response_item`
  * payloads are Responses-API items. One model sampling writes its reasoning, assistant message
  * and tool-call items one per line, so a run of consecutive assistant-side items (assistant
  * `message`, `reasoning`, `function_call`, `custom_tool_call`, `local_shell_call`, ...) forms one

@@ -1,4 +1,4 @@
-/** destructive-fs rules (research note §C rows 1–9). */
+/** destructive-fs rules (docs/rules.md "Rule origins"). */
 import type { Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
 import { normalizePath } from '../shell/words.js';

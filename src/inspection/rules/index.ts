@@ -1,8 +1,8 @@
 /**
- * The registry of built-in rules. Its order is the order of hits in every report (the research
- * note's table, §C): destructive-fs, remote-exec, persistence / exfiltration / privilege,
- * vcs- / cloud- / db-destructive, reverse shells, then obfuscation. A new rule goes into the
- * array of its category's module (one module per group, each with its `*.vectors.yaml` beside
+ * The registry of built-in rules. Its order is the order of hits in every report (by category, as
+ * in docs/rules.md "Rule origins"): destructive-fs, remote-exec, persistence / exfiltration /
+ * privilege, vcs- / cloud- / db-destructive, reverse shells, then obfuscation. A new rule goes into
+ * the array of its category's module (one module per group, each with its `*.vectors.yaml` beside
  * it); a new group is one more module and one more entry here.
  */
 import type { Rule } from '../rule.js';

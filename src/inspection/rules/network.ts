@@ -1,4 +1,4 @@
-/** network/reverse-shell and shell-obfuscation rules (research note §C rows 40–42, 45), and
+/** network/reverse-shell and shell-obfuscation rules (docs/rules.md "Rule origins"), and
  * `unparsed-command`, the marker for command text the analysis could not parse. */
 import type { Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
@@ -108,7 +108,8 @@ export const NETWORK_RULES: Rule[] = [
   },
 ];
 
-/** obfuscation rules on the text itself (research note §C row 45) and the unparsed-command fallback. */
+/** obfuscation rules on the text itself (docs/rules.md "Rule origins") and the unparsed-command
+ * fallback. */
 export const OBFUSCATION_RULES: Rule[] = [
   {
     id: 'shell-obfuscation',

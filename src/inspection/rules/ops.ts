@@ -1,4 +1,4 @@
-/** vcs-, cloud- and db-destructive rules (research note §C rows 29–39). */
+/** vcs-, cloud- and db-destructive rules (docs/rules.md "Rule origins"). */
 import type { Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
 import { opts, parseOpts } from './util.js';

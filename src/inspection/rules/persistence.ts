@@ -1,4 +1,4 @@
-/** persistence, exfiltration and privilege rules (research note §C rows 14–28). */
+/** persistence, exfiltration and privilege rules (docs/rules.md "Rule origins"). */
 import type { PathAccess, Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
 import { findSecrets } from '../../base/redact.js';
@@ -15,7 +15,8 @@ const CRON_PATH = /^\/etc\/crontab$|^\/etc\/cron\.(?:d|hourly|daily|weekly|month
 const SERVICE_PATH = /(?:^|\/)Library\/Launch(?:Agents|Daemons)\/|^\/etc\/systemd\/|^~\/\.config\/systemd\/|^\/(?:usr\/)?lib\/systemd\/(?:system|user)\/|^\/etc\/init\.d\/|^\/etc\/init\/|^\/etc\/rc\.local$|^~\/\.config\/autostart\/|^\/etc\/xdg\/autostart\//;
 const SUDOERS = /^\/etc\/sudoers(?:\.d\/.+)?$|^\/private\/etc\/sudoers(?:\.d\/.+)?$/;
 
-/** Private credential files (research note §C row 20). */
+/** Private credential files (after ThinkWatch `ssh-key-read` and claude-code-damage-control
+ * `zeroAccessPaths`: docs/sources.md "Inspection rule peers"). */
 export const CREDENTIAL_PATH = /(?:^|\/)\.ssh\/id_[^/]*$|\.(?:pem|key|p12|pfx|keystore|jks)$|(?:^|\/)\.aws\/(?:credentials|config)$|(?:^|\/)\.config\/gcloud\/(?:credentials\.db|access_tokens\.db|application_default_credentials\.json|legacy_credentials(?:\/.*)?)$|(?:^|\/)\.azure\/(?:accessTokens\.json|msal_token_cache\.(?:json|bin)|azureProfile\.json)$|(?:^|\/)\.kube\/config$|(?:^|\/)\.docker\/config\.json$|(?:^|\/)\.(?:netrc|npmrc|pypirc|git-credentials|pgpass)$|(?:^|\/)\.env(?:\.[\w-]+)?$|(?:^|\/)\.config\/gh\/hosts\.yml$|^\/etc\/shadow$|(?:^|\/)\.gnupg\/private-keys/;
 /** Whole credential directories (a recursive read, archive or search of one reads every key in it). */
 const CREDENTIAL_DIR = /^~\/\.(?:ssh|aws|gnupg|kube|docker|azure|password-store)$|^~\/\.config\/gcloud$|^\/root\/\.ssh$/;

@@ -1,5 +1,5 @@
-/** remote-exec and obfuscation rules that run fetched or decoded text (research note §C rows
- * 10–13, 43–45). */
+/** remote-exec and obfuscation rules that run fetched or decoded text (origins:
+ * docs/rules.md "Rule origins"). */
 import type { Rule } from '../rule.js';
 import type { CommandLine, ShellCommand, Span } from '../shell/model.js';
 import { shellScriptArg } from '../shell/analyze.js';
@@ -103,7 +103,7 @@ function executedFiles(c: ShellCommand): string[] {
   return [];
 }
 
-/** remote-exec rules (research note §C rows 11–14). */
+/** remote-exec rules (docs/rules.md "Rule origins"). */
 export const REMOTE_RULES: Rule[] = [
   {
     id: 'curl-pipe-shell',
@@ -182,7 +182,7 @@ export const REMOTE_RULES: Rule[] = [
   },
 ];
 
-/** obfuscation rules that run decoded or dynamic text (research note §C rows 43–44). */
+/** obfuscation rules that run decoded or dynamic text (docs/rules.md "Rule origins"). */
 export const DECODE_RULES: Rule[] = [
   {
     id: 'decode-pipe-shell',

@@ -3,11 +3,13 @@
  *
  * V3/R1: `<｜tool▁calls▁begin｜>` ( `<｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\n```json\nARGS\n```<｜tool▁call▁end｜>` )+ `<｜tool▁calls▁end｜>`
  * V3.1:  `<｜tool▁calls▁begin｜>` ( `<｜tool▁call▁begin｜>NAME<｜tool▁sep｜>ARGS<｜tool▁call▁end｜>` )+ `<｜tool▁calls▁end｜>`
- * (｜ is U+FF5C, ▁ is U+2581.) Source: tool-call-markup.md §B.1, §B.2 (sglang deepseekv3/v31
- * detectors, llama.cpp common_chat_parse_deepseek_r1). The ```json fence of V3 is part of the
- * grammar, so the quotation check must not take it for a Markdown fence (the engine ignores fences
- * inside markup spans). Only the canonical tokens are read; whitespace is allowed between blocks
- * and around the JSON, nothing else.
+ * (｜ is U+FF5C, ▁ is U+2581.) Sources: sglang's deepseekv3_detector.py and deepseekv31_detector.py
+ * (https://github.com/sgl-project/sglang/tree/main/python/sglang/srt/function_call) and llama.cpp's
+ * common_chat_parse_deepseek_r1
+ * (https://github.com/ggml-org/llama.cpp/blob/master/common/chat.cpp); docs/sources.md "Per-family
+ * grammars". The ```json fence of V3 is part of the grammar, so the quotation check must not take
+ * it for a Markdown fence (the engine ignores fences inside markup spans). Only the canonical
+ * tokens are read; whitespace is allowed between blocks and around the JSON, nothing else.
  */
 
 import { Scanner, skipWs } from '../scan.js';
@@ -64,7 +66,7 @@ function readCall(sc: Scanner, i: number): { call: FamilyCall; end: number; v3: 
 
 export const deepseek: Family = {
   id: 'deepseek',
-  source: 'tool-call-markup.md §B.1, §B.2 (sglang deepseekv3/deepseekv31 detectors; llama.cpp)',
+  source: 'sglang deepseekv3_detector.py, deepseekv31_detector.py; llama.cpp common/chat.cpp common_chat_parse_deepseek_r1 (docs/sources.md "Per-family grammars")',
   markers: [CALLS_BEGIN, CALLS_END, CALL_BEGIN, CALL_END, SEP],
   detect: (text) => text.indexOf(CALLS_BEGIN),
   parse(text, from): FamilyMatch {

@@ -3,7 +3,10 @@
  * `<｜DSML｜function_calls>` (V3.2) or `<｜DSML｜tool_calls>` (V4) holding
  * `<｜DSML｜invoke name="N">` elements, each holding
  * `<｜DSML｜parameter name="K" string="true|false">V</｜DSML｜parameter>` or a JSON object body.
- * Source: tool-call-markup.md §B.3 (DeepSeek V3.2 tools prompt; sglang deepseekv32/v4 detectors).
+ * Sources: DeepSeek V3.2's tools system prompt and renderer (its official location was not
+ * recorded) and sglang's deepseekv32_detector.py and deepseekv4_detector.py
+ * (https://github.com/sgl-project/sglang/tree/main/python/sglang/srt/function_call);
+ * docs/sources.md "Per-family grammars".
  *
  * Typing: `string="true"` keeps the text exactly; `string="false"` must parse as JSON; no `string`
  * attribute → typed from the tool's schema (else a string); any other flag → bad arguments.
@@ -11,7 +14,8 @@
  * Marker spellings seen in the wild are read when used consistently: `｜DSML｜`, doubled
  * `｜｜DSML｜｜` (xorbitsai/xagent#806) and ASCII `|DSML|` (kittors/deepseek-web-api#11). Any DSML tag
  * that is not a container opener where a container should start (the CodeAF dialect
- * `<｜DSML｜_web_search>{…}<｜/DSML｜_web_search>`, §A.3) is `shape`: reported, not recovered.
+ * `<｜DSML｜_web_search>{…}<｜/DSML｜_web_search>`, the fixture of CodeAF's machinery_test.go:
+ * docs/sources.md "Origin: CodeAF's MachineryLeak") is `shape`: reported, not recovered.
  */
 
 import type { Family, FamilyMatch } from '../family.js';
@@ -31,7 +35,7 @@ function firstTag(text: string): { at: number; prefix: string } | null {
 
 export const dsml: Family = {
   id: 'dsml',
-  source: 'tool-call-markup.md §B.3 (DeepSeek V3.2 tools prompt; sglang deepseekv32/deepseekv4 detectors)',
+  source: 'DeepSeek V3.2 tools system prompt; sglang deepseekv32_detector.py, deepseekv4_detector.py (docs/sources.md "Per-family grammars")',
   // The container openers too, so a stuttered opener reads as a loop (`degenerate`).
   markers: ['｜DSML｜', '|DSML|', ...PREFIXES.flatMap((p) => [`<${p}function_calls>`, `<${p}tool_calls>`])],
   detect: (text) => firstTag(text)?.at ?? -1,

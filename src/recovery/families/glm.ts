@@ -2,7 +2,10 @@
  * GLM-4.5 / 4.6 (`<tool_call>NAME\n<arg_key>K</arg_key>\n<arg_value>V</arg_value>\n</tool_call>`)
  * and GLM-4.7 / 5 (the same without newlines). The template writes strings raw and everything else
  * as JSON, so values are typed from the tool's schema (else kept as strings); nothing is trimmed.
- * Source: tool-call-markup.md §B.10 (GLM chat templates; sglang glm4_moe_detector).
+ * Sources: the GLM chat templates (https://huggingface.co/zai-org/GLM-4.5,
+ * https://huggingface.co/zai-org/GLM-4.7; no revision recorded) and sglang's glm4_moe_detector.py
+ * (https://github.com/sgl-project/sglang/tree/main/python/sglang/srt/function_call);
+ * docs/sources.md "Per-family grammars".
  */
 
 import { Scanner, skipWs } from '../scan.js';
@@ -44,7 +47,7 @@ function element(sc: Scanner, i: number, open: string, close: string): { value: 
 
 export const glm: Family = {
   id: 'glm',
-  source: 'tool-call-markup.md §B.10 (GLM-4.5/4.7 templates; sglang glm4_moe_detector)',
+  source: 'GLM-4.5/4.7 chat templates (huggingface.co/zai-org/GLM-4.5, huggingface.co/zai-org/GLM-4.7); sglang glm4_moe_detector.py (docs/sources.md "Per-family grammars")',
   markers: [KEY, END_KEY, VAL, END_VAL],
   detect(text) {
     for (let o = text.indexOf(OPENER); o >= 0; o = text.indexOf(OPENER, o + OPENER.length)) if (isGlmStart(text, o)) return o;

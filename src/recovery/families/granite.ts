@@ -1,7 +1,9 @@
 /**
  * IBM Granite 3.0: `<|tool_call|>[{"name": NAME, "arguments": ARGS}, …]`, a JSON array right after
  * the special token, ended by the end of the turn (no closer).
- * Source: tool-call-markup.md §B.13 (vLLM granite_tool_parser).
+ * Source: vLLM's granite_tool_parser.py
+ * (https://github.com/vllm-project/vllm/blob/400ffd7655ff746cbcd3b9b3f44d97c02f5f3503/vllm/tool_parsers/granite_tool_parser.py);
+ * docs/sources.md "Per-family grammars".
  */
 
 import type { Family } from '../family.js';
@@ -11,7 +13,7 @@ const OPENER = '<|tool_call|>';
 
 export const granite: Family = {
   id: 'granite',
-  source: 'tool-call-markup.md §B.13 (vLLM granite_tool_parser)',
+  source: 'vLLM granite_tool_parser.py @ 400ffd76 (docs/sources.md "Per-family grammars")',
   markers: [OPENER],
   detect: (text) => detectJsonBlock(text, OPENER),
   parse: (text, from) => parseJsonBlocks(text, from, { family: 'granite', opener: OPENER, closer: null }),

@@ -7,8 +7,10 @@
  * (`browser.search`, `python`) is kept whole and so is only recovered if advertised under that name.
  * Messages without a recipient (analysis, final) are markup whose bodies count as prose (and are
  * read for framing: a refusal written in the analysis refuses the call); only call messages are
- * `callSpans`.
- * Source: tool-call-markup.md §B.5 (harmony docs; sglang gpt_oss_detector).
+ * `callSpans`. Sources: OpenAI's harmony response format
+ * (https://cookbook.openai.com/articles/openai-harmony) and sglang's gpt_oss_detector.py
+ * (https://github.com/sgl-project/sglang/tree/main/python/sglang/srt/function_call);
+ * docs/sources.md "Per-family grammars".
  */
 
 import { Scanner, skipWs } from '../scan.js';
@@ -87,7 +89,7 @@ function walk(text: string, from: number, stopAtFirstCall: boolean): FamilyMatch
 
 export const harmony: Family = {
   id: 'harmony',
-  source: 'tool-call-markup.md §B.5 (OpenAI harmony docs; sglang gpt_oss_detector)',
+  source: 'OpenAI harmony response format (cookbook.openai.com/articles/openai-harmony); sglang gpt_oss_detector.py (docs/sources.md "Per-family grammars")',
   markers: [START, CHANNEL, MESSAGE, CONSTRAIN, CALL],
   detect(text) {
     const first = nearest(new Scanner(text), 0, HEADER_TOKENS);

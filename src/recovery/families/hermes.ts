@@ -2,7 +2,12 @@
  * Hermes 2 Pro / Hermes 3 / Qwen2.5 / Qwen3 (non-Coder) / Granite 3.1+ JSON in `<tool_call>`:
  * `<tool_call>\n{"name": NAME, "arguments": ARGS}\n</tool_call>`, repeated per call; the body may
  * also be a JSON array of call objects (Granite 3.1–3.3).
- * Source: tool-call-markup.md §B.8 (Hermes 2 Pro prompt, vLLM hermes_tool_parser) and §B.13.
+ * Sources: the Hermes 2 Pro model card's function-calling prompt
+ * (https://huggingface.co/NousResearch/Hermes-2-Pro-Llama-3-8B), vLLM's hermes_tool_parser.py
+ * (https://github.com/vllm-project/vllm/blob/becf329d2cb4494516f3672d291d4d7c06a57563/vllm/tool_parsers/hermes_tool_parser.py),
+ * and for Granite's array vLLM's granite_tool_parser.py
+ * (https://github.com/vllm-project/vllm/blob/400ffd7655ff746cbcd3b9b3f44d97c02f5f3503/vllm/tool_parsers/granite_tool_parser.py);
+ * docs/sources.md "Per-family grammars".
  * Unlike vLLM, a final block without `</tool_call>` is `truncated`, not accepted.
  */
 
@@ -13,7 +18,7 @@ const OPENER = '<tool_call>';
 
 export const hermes: Family = {
   id: 'hermes',
-  source: 'tool-call-markup.md §B.8, §B.13 (Hermes 2 Pro template; vLLM hermes_tool_parser)',
+  source: 'Hermes 2 Pro model card (huggingface.co/NousResearch/Hermes-2-Pro-Llama-3-8B); vLLM hermes_tool_parser.py @ becf329d, granite_tool_parser.py @ 400ffd76 (docs/sources.md "Per-family grammars")',
   markers: ['<tool_call>', '</tool_call>'],
   detect: (text) => detectJsonBlock(text, OPENER),
   parse: (text, from) => parseJsonBlocks(text, from, { family: 'hermes', opener: OPENER, closer: '</tool_call>' }),

@@ -3,7 +3,11 @@
  * `<|tool_calls_section_begin|>` ( `<|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>ARGS<|tool_call_end|>` )+ `<|tool_calls_section_end|>`
  * (vLLM also accepts the singular `tool_call_section`). The call id is `functions.NAME:IDX` or
  * `NAME:IDX`; the name is everything between the optional `functions.` and the last `:`, so names
- * with dots survive. Source: tool-call-markup.md §B.4 (sglang kimik2_detector; vLLM kimi_k2_tool_parser).
+ * with dots survive. Sources: sglang's kimik2_detector.py
+ * (https://github.com/sgl-project/sglang/tree/main/python/sglang/srt/function_call) and vLLM's
+ * kimi_k2_tool_parser.py
+ * (https://github.com/vllm-project/vllm/blob/c853e15405fb9f281256a5ce916aa24e8962cab6/vllm/tool_parsers/kimi_k2_tool_parser.py);
+ * docs/sources.md "Per-family grammars".
  * A call outside a section, or without `<|tool_call_argument_begin|>`, is `shape` (malformed).
  */
 
@@ -28,7 +32,7 @@ function firstSection(sc: Scanner, from: number): { at: number; len: number } | 
 
 export const kimi: Family = {
   id: 'kimi-k2',
-  source: 'tool-call-markup.md §B.4 (sglang kimik2_detector; vLLM kimi_k2_tool_parser)',
+  source: 'sglang kimik2_detector.py; vLLM kimi_k2_tool_parser.py @ c853e154 (docs/sources.md "Per-family grammars")',
   markers: [...SECTION_BEGIN, ...SECTION_END, CALL_BEGIN, ARG_BEGIN, CALL_END],
   detect: (text) => firstSection(new Scanner(text), 0)?.at ?? -1,
   parse(text, from): FamilyMatch {

@@ -2,7 +2,11 @@
  * Llama 3.1–3.3 custom tools behind `<|python_tag|>` (`{"name": NAME, "parameters": ARGS}`, the turn
  * ends with an end-of-message token that may or may not be printed), and Llama 4's
  * `<|python_start|>{…}<|python_end|>`.
- * Source: tool-call-markup.md §B.6 (vLLM llama_tool_parser, llama.cpp common_chat_parse_llama_3_1).
+ * Sources: vLLM's llama_tool_parser.py
+ * (https://github.com/vllm-project/vllm/blob/13e48c2bd449aafc4b60d0783d30e072f3201805/vllm/tool_parsers/llama_tool_parser.py)
+ * and llama.cpp's common_chat_parse_llama_3_1
+ * (https://github.com/ggml-org/llama.cpp/blob/master/common/chat.cpp); no source was recorded for
+ * Llama 4's `<|python_start|>` wrapper (docs/sources.md "Per-family grammars").
  * Bare JSON without a marker is not read: it cannot be told from an answer that is JSON.
  */
 
@@ -14,7 +18,7 @@ const START = '<|python_start|>';
 
 export const llama: Family = {
   id: 'llama',
-  source: 'tool-call-markup.md §B.6 (vLLM llama_tool_parser; llama.cpp)',
+  source: 'vLLM llama_tool_parser.py @ 13e48c2b; llama.cpp common/chat.cpp common_chat_parse_llama_3_1 (docs/sources.md "Per-family grammars")',
   markers: [TAG, START, '<|python_end|>', '<|eom_id|>'],
   detect(text) {
     const a = detectJsonBlock(text, TAG);

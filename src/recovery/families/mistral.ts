@@ -2,7 +2,9 @@
  * Mistral: v0.3/v7 `[TOOL_CALLS] [{"name": N, "arguments": A, "id": "…"}, …]`, v11
  * `[TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…}` and v13+ `[TOOL_CALLS]NAME[ARGS]{…}`, `[TOOL_CALLS]` repeated
  * per call. The turn ends with `</s>`, usually not printed, so a block is complete when its JSON
- * closes. Source: tool-call-markup.md §B.7 (sglang mistral_detector; Mistral tokenizer notes).
+ * closes. Sources: sglang's mistral_detector.py
+ * (https://github.com/sgl-project/sglang/blob/a343daaf647ea0c8c4a05cd2b5cfa0afc9e303f8/python/sglang/srt/function_call/mistral_detector.py)
+ * and third-party notes on Mistral's tokenizer versions; docs/sources.md "Per-family grammars".
  * `[TOOL_CALLS]` not followed by a call grammar is `shape` with a span of the token alone, so a
  * sentence that merely names the token reads as prose.
  */
@@ -28,7 +30,7 @@ const EOS = '</s>';
 
 export const mistral: Family = {
   id: 'mistral',
-  source: 'tool-call-markup.md §B.7 (sglang mistral_detector)',
+  source: 'sglang mistral_detector.py @ a343daaf (docs/sources.md "Per-family grammars")',
   markers: [TOKEN, ARGS, CALL_ID],
   detect: (text) => text.indexOf(TOKEN),
   parse(text, from): FamilyMatch {

@@ -1,9 +1,17 @@
 /**
  * Qwen3-Coder / Qwen3.5 XML: `<tool_call>\n<function=NAME>\n<parameter=K>\nV\n</parameter>\n</function>\n</tool_call>`,
- * Seed-OSS's `<seed:tool_call>` wrapper around the same body (§B.12), also the naked `<function=NAME>…</function>` seen without its `<tool_call>` (jundot/omlx#844, an
+ * Seed-OSS's `<seed:tool_call>` wrapper around the same body (vLLM seed_oss_tool_parser.py), also the naked `<function=NAME>…</function>` seen without its `<tool_call>` (jundot/omlx#844, an
  * orphan `</tool_call>` may follow), and the Llama 3.1 / Functionary form with a JSON body
  * `<function=NAME>{…}</function>` (labelled `llama3-function`).
- * Source: tool-call-markup.md §B.9 (Qwen3-Coder chat template; sglang qwen3_coder_detector), §B.18.
+ * Sources: the Qwen3-Coder chat template
+ * (https://huggingface.co/Qwen/Qwen3-Coder-480B-A35B-Instruct; no revision recorded), sglang's
+ * qwen3_coder_detector.py
+ * (https://github.com/sgl-project/sglang/tree/main/python/sglang/srt/function_call), vLLM's
+ * seed_oss_tool_parser.py
+ * (https://github.com/vllm-project/vllm/blob/3e47bf473f0a9e6bfa17bd3b4b167d753f3bf61e/vllm/tool_parsers/seed_oss_tool_parser.py),
+ * and llama.cpp's Functionary v3.1 / Hermes 2 Pro parsers for `<function=NAME>{…}</function>`
+ * (https://github.com/ggml-org/llama.cpp/blob/master/common/chat.cpp); docs/sources.md "Per-family
+ * grammars".
  *
  * Values: exactly one leading and one trailing "\n" are removed — the template's own framing, as
  * sglang's parser does — and nothing else; the value is then typed from the tool's schema (else a
@@ -27,7 +35,8 @@ import {
   type RawParameter,
 } from '../family.js';
 
-/** Wrappers and their closers: Qwen3-Coder `<tool_call>`, Seed-OSS `<seed:tool_call>` (§B.12, same body grammar). */
+/** Wrappers and their closers: Qwen3-Coder `<tool_call>`, Seed-OSS `<seed:tool_call>` (same body
+ * grammar: vLLM's seed_oss_tool_parser.py is adapted from the Qwen3-Coder parser). */
 const WRAPS: ReadonlyArray<readonly [string, string]> = [['<tool_call>', '</tool_call>'], ['<seed:tool_call>', '</seed:tool_call>']];
 const UNWRAP = '</tool_call>';
 const FN = '<function=';
@@ -95,7 +104,7 @@ function readFunction(sc: Scanner, f: number, ctx: ParseContext): { call: Family
 
 export const qwen3Coder: Family = {
   id: 'qwen3-coder',
-  source: 'tool-call-markup.md §B.9 (Qwen3-Coder template; sglang qwen3_coder_detector), §B.18 (Functionary / Llama 3.1 <function=…>)',
+  source: 'Qwen3-Coder chat template (huggingface.co/Qwen/Qwen3-Coder-480B-A35B-Instruct); sglang qwen3_coder_detector.py; vLLM seed_oss_tool_parser.py @ 3e47bf47; llama.cpp common/chat.cpp (Functionary / Llama 3.1 <function=…>) (docs/sources.md "Per-family grammars")',
   // Only the '=' forms are distinctive: `</parameter>` and `</function>` belong to other XML dialects too.
   markers: [FN, PARAM],
   detect(text) {

@@ -3,7 +3,8 @@
  * (`<｜DSML｜invoke name="N"><｜DSML｜parameter name="K" string="true">V</｜DSML｜parameter>`) and
  * MiniMax-M2 (`<invoke name="N"><parameter name="K">V</parameter>`). Not a family itself.
  *
- * Strictness (fail closed, after the sglang V4 detector and MetaFARS/codex-relay#51, §C.5):
+ * Strictness (fail closed, after sglang's deepseekv4_detector.py and the review in
+ * https://github.com/MetaFARS/codex-relay/issues/51; docs/sources.md "Fail-closed parsing"):
  * attributes need whitespace between them and ASCII double quotes; a value may not contain the
  * start of another tag of the same dialect (a forged or nested closer); only whitespace may sit
  * between elements; every element must be closed. Parameter scans stay inside their own invoke

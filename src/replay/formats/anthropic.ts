@@ -1,8 +1,10 @@
 /**
- * Anthropic Messages stream adapter for replay. Wire format: capture-formats.md §2.3 (`event:`
- * names equal to `data.type`; text in `content_block_delta`/`text_delta`; tool calls as
- * `content_block_start` tool_use + `input_json_delta` + `content_block_stop`; `message_delta`
- * carries `stop_reason`; `message_stop` ends the message; `event: error` mid-stream).
+ * Anthropic Messages stream adapter for replay. Wire format: `RawMessageStreamEvent` of
+ * anthropic-sdk-typescript `src/resources/messages/messages.ts` (docs/sources.md "API bodies and
+ * streams") (`event:` names equal to `data.type`; text in `content_block_delta`/`text_delta`; tool
+ * calls as `content_block_start` tool_use + `input_json_delta` + `content_block_stop`;
+ * `message_delta` carries `stop_reason`; `message_stop` ends the message; `event: error`
+ * mid-stream).
  */
 
 import { anthropicToolKind } from '../../capture/streams/anthropic.js';

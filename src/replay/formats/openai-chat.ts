@@ -1,9 +1,10 @@
 /**
- * OpenAI Chat Completions stream adapter for replay. Wire format: capture-formats.md §1.3
- * (`data: {chunk}` frames without `event:`, `choices[].delta.content` text,
- * `delta.tool_calls[]` keyed by `index` with `function.arguments` appended, `finish_reason`,
- * `data: [DONE]` terminator, `{"error":{...}}` error payloads). Only choice 0's text is held back
- * and recovered (streams with `n > 1` pass their other choices through).
+ * OpenAI Chat Completions stream adapter for replay. Wire format: openai-node `ChatCompletionChunk`
+ * and its stream reader (docs/sources.md "API bodies and streams") (`data: {chunk}` frames without
+ * `event:`, `choices[].delta.content` text, `delta.tool_calls[]` keyed by `index` with
+ * `function.arguments` appended, `finish_reason`, `data: [DONE]` terminator, `{"error":{...}}`
+ * error payloads). Only choice 0's text is held back and recovered (streams with `n > 1` pass their
+ * other choices through).
  */
 
 import type { CallUpdate, FormatAdapter, Framed, RecoveredTailInput } from '../types.js';

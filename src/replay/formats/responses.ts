@@ -1,9 +1,10 @@
 /**
- * OpenAI Responses stream adapter for replay. Wire format: capture-formats.md §3.3 (`event:`
- * names equal to `data.type`, a `sequence_number` on every event; text in
- * `response.output_text.delta`; `*.done` events and `response.output_item.done` carry final
- * values; function calls as `function_call` output items with `function_call_arguments.delta` /
- * `.done`; `response.completed` repeats the whole output; `error` events; no `[DONE]`).
+ * OpenAI Responses stream adapter for replay. Wire format: the stream events of openai-node
+ * `src/resources/responses/responses.ts` (docs/sources.md "API bodies and streams") (`event:` names
+ * equal to `data.type`, a `sequence_number` on every event; text in `response.output_text.delta`;
+ * `*.done` events and `response.output_item.done` carry final values; function calls as
+ * `function_call` output items with `function_call_arguments.delta` / `.done`; `response.completed`
+ * repeats the whole output; `error` events; no `[DONE]`).
  */
 
 import { readResponsesItem } from '../../capture/streams/responses-items.js';
