@@ -87,6 +87,12 @@ export interface Reply {
   advertised: AdvertisedTool[] | null;
   /** The visible text (reasoning and thinking excluded). */
   text: string;
+  /**
+   * Offsets in `text` where one content block (or part) ended and the next began, when the text
+   * was joined from several: the recovery engine reads no markup across them. Absent for a text
+   * of one block.
+   */
+  textBreaks?: number[];
   /** Reasoning / thinking text, kept apart from `text`; '' when none. */
   reasoning: string;
   toolCalls: ToolCall[];

@@ -12,6 +12,7 @@ import type { CommandLine, ShellCommand, Span } from './shell/model.js';
 import type { InspectableCall, InspectionMode, InspectionVerdict, RuleHit } from './types.js';
 import { analyzeArgv, analyzeCommandLine } from './shell/analyze.js';
 import { callSurfaces, type CommandValue } from './extract.js';
+import { readingsOf } from './readings.js';
 import { readSources, writeTargets } from './rules/util.js';
 import { redactSecrets } from '../base/redact.js';
 import { compileBuiltinPattern, type TextPattern } from './pattern.js';
@@ -39,8 +40,21 @@ export function inspectCalls(calls: InspectableCall[], ruleSet: { readonly rules
   return { mode, outcome, hits };
 }
 
-/** The hits of one call (one per rule at most), in rule order. */
+/**
+ * The hits of one call (one per rule at most), in rule order, over every reading a dispatcher
+ * could make of its arguments (./readings.ts): a hit on any reading counts.
+ */
 export function inspectCall(call: InspectableCall, rules: readonly Rule[]): RuleHit[] {
+  const readings = readingsOf(call);
+  if (readings.length === 1) return inspectReading(call, rules);
+  const found = new Map<string, RuleHit>();
+  for (const r of readings) for (const h of inspectReading(r, rules)) if (!found.has(h.rule)) found.set(h.rule, h);
+  const order = ruleOrder(rules);
+  return [...found.values()].sort((a, b) => (order.get(a.rule) ?? 0) - (order.get(b.rule) ?? 0));
+}
+
+/** The hits of one reading of a call, in rule order. */
+function inspectReading(call: InspectableCall, rules: readonly Rule[]): RuleHit[] {
   const found = new Map<string, RuleHit>();
   const tool = String(call.name ?? '');
   const lower = tool.toLowerCase();

@@ -71,6 +71,7 @@ export function recoverFromReply(reply: Reply, options: RecoveryOptions): Recove
       advertised: reply.advertised,
       toolCalls: reply.toolCalls,
       truncated: reply.truncated,
+      ...(reply.textBreaks !== undefined ? { breaks: reply.textBreaks } : {}),
       idSeed: `${reply.source.line}:${reply.id ?? ''}`,
     },
     options,

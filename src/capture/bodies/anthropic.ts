@@ -9,7 +9,7 @@
 import { anthropicToolKind } from '../streams/anthropic.js';
 import { makeToolCall } from '../toolcall.js';
 import type { Reply, ToolCall } from '../types.js';
-import { arr, captureError, isObject, str, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
+import { arr, captureError, isObject, str, TextJoiner, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
 
 /**
  * Separator put between consecutive text (and thinking) blocks of one message: none, as the SDKs'
@@ -62,10 +62,13 @@ export function readContentBlock(block: unknown, parts: BlockParts, ctx: { file:
   parts.toolCalls.push(makeToolCall(str(block['id']), name, kind, block['input']));
 }
 
-/** Joins block parts into the text / reasoning / toolCalls of a {@link Reply}. */
-export function joinBlockParts(parts: BlockParts): Pick<Reply, 'text' | 'reasoning' | 'toolCalls'> {
+/** Joins block parts into the text (with its block boundaries) / reasoning / toolCalls of a {@link Reply}. */
+export function joinBlockParts(parts: BlockParts): Pick<Reply, 'text' | 'textBreaks' | 'reasoning' | 'toolCalls'> {
+  const text = new TextJoiner();
+  for (const t of parts.texts) text.add(t);
   return {
-    text: parts.texts.join(BLOCK_SEPARATOR),
+    text: text.text,
+    ...text.breakField,
     reasoning: parts.reasoning.join(BLOCK_SEPARATOR),
     toolCalls: parts.toolCalls,
   };

@@ -55,3 +55,34 @@ export function captureError(
 ): CaptureError {
   return { file, line, code, message, severity };
 }
+
+/**
+ * Joins the texts of a reply's content blocks (or parts) with nothing between them, as the SDKs'
+ * final-text helpers do, and remembers where one block ended and the next began
+ * (`Reply.textBreaks`): the recovery engine never reads markup across a block boundary, since no
+ * parser glues a call together from two blocks (a non-text block between them included).
+ */
+export class TextJoiner {
+  private readonly parts: string[] = [];
+  private length = 0;
+  /** Offsets in the joined text where a block boundary lies (between two non-empty texts). */
+  readonly breaks: number[] = [];
+
+  /** Appends one block's text; `inner` are boundaries inside it (offsets in `s`). */
+  add(s: string, inner: readonly number[] = []): void {
+    if (s === '') return;
+    if (this.length > 0) this.breaks.push(this.length);
+    for (const b of inner) this.breaks.push(this.length + b);
+    this.parts.push(s);
+    this.length += s.length;
+  }
+
+  get text(): string {
+    return this.parts.length === 1 ? this.parts[0]! : this.parts.join('');
+  }
+
+  /** `{textBreaks}` when any boundary was seen, else nothing (for spreading into a Reply). */
+  get breakField(): { textBreaks?: number[] } {
+    return this.breaks.length > 0 ? { textBreaks: this.breaks } : {};
+  }
+}

@@ -10,7 +10,7 @@
 
 import { makeToolCall } from '../toolcall.js';
 import type { Reply, ToolCall } from '../types.js';
-import { arr, captureError, isObject, str, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
+import { arr, captureError, isObject, str, TextJoiner, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
 
 /**
  * True for a Chat Completions response body: `object: "chat.completion"`, or (servers that omit
@@ -24,12 +24,17 @@ export function isChatCompletion(v: unknown): v is JsonObject {
   return Array.isArray(choices) && choices.length > 0 && choices.every((c) => isObject(c) && isObject(c['message']));
 }
 
+/** The text of a `content` that is a string or an array of `{type:"text", text}` parts, with the part boundaries. */
+export function chatContent(content: unknown): TextJoiner {
+  const text = new TextJoiner();
+  if (typeof content === 'string') text.add(content);
+  else for (const part of arr(content)) if (isObject(part)) text.add(str(part['text']) ?? '');
+  return text;
+}
+
 /** The text of a `content` that is a string or an array of `{type:"text", text}` parts. */
 export function chatContentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  return arr(content)
-    .map((part) => (isObject(part) ? (str(part['text']) ?? '') : ''))
-    .join('');
+  return chatContent(content).text;
 }
 
 /** `reasoning_content` and `reasoning` (docs/sources.md "Reasoning fields"), each kept once, joined
@@ -103,7 +108,9 @@ export function readChatCompletion(body: JsonObject, ctx: RecordContext): Record
     }
     const message = choice['message'];
     const refusal = str(message['refusal']) ?? '';
-    const content = chatContentText(message['content']);
+    const parts = chatContent(message['content']);
+    const content = parts.text;
+    const breaks = refusal && content ? [...parts.breaks, content.length + 1] : parts.breaks;
     const finishReason = str(choice['finish_reason']);
     const reply: Reply = {
       source: { file: ctx.file, line: ctx.line },
@@ -111,6 +118,7 @@ export function readChatCompletion(body: JsonObject, ctx: RecordContext): Record
       id: str(body['id']) ?? null,
       advertised: ctx.advertised,
       text: refusal && content ? `${content}\n${refusal}` : content || refusal,
+      ...(breaks.length > 0 ? { textBreaks: breaks } : {}),
       reasoning: chatReasoning(message),
       toolCalls: chatToolCalls(message, ctx, out),
       truncated: finishReason === 'length',

@@ -9,7 +9,7 @@
 
 import { advertisedFromResponse, readResponsesItem } from '../streams/responses-items.js';
 import type { Reply, ToolCall } from '../types.js';
-import { arr, isObject, str, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
+import { arr, isObject, str, TextJoiner, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
 
 /** True for a Responses object: `object: "response"` with an `output[]` array. */
 export function isResponsesObject(v: unknown): v is JsonObject {
@@ -27,12 +27,12 @@ export function isResponsesObject(v: unknown): v is JsonObject {
  * @returns the reply; never throws.
  */
 export function readResponsesObject(body: JsonObject, ctx: RecordContext): RecordOutput {
-  let text = '';
+  const text = new TextJoiner();
   let reasoning = '';
   const toolCalls: ToolCall[] = [];
   for (const item of arr(body['output'])) {
     const content = readResponsesItem(item);
-    text += content.text;
+    text.add(content.text, content.textBreaks);
     reasoning += content.reasoning;
     if (content.toolCall) toolCalls.push(content.toolCall);
   }
@@ -43,7 +43,8 @@ export function readResponsesObject(body: JsonObject, ctx: RecordContext): Recor
     format: ctx.format,
     id: str(body['id']) ?? null,
     advertised: ctx.advertised ?? advertisedFromResponse(body),
-    text,
+    text: text.text,
+    ...text.breakField,
     reasoning,
     toolCalls,
     truncated: status === 'incomplete',

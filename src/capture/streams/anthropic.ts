@@ -10,6 +10,7 @@
 
 import { makeToolCall } from '../toolcall.js';
 import type { ToolCall, ToolCallKind } from '../types.js';
+import { TextJoiner } from '../bodies/common.js';
 import {
   appendText,
   buildReply,
@@ -109,14 +110,14 @@ export function createAnthropicAccumulator(ctx: StreamContext): StreamAccumulato
     const m = msg;
     msg = null;
     if (!m) return out;
-    const text: string[] = [];
+    const text = new TextJoiner();
     const reasoning: string[] = [];
     const toolCalls: ToolCall[] = [];
     for (const block of [...m.blocks.values()].sort((a, b) => a.index - b.index)) {
       const kind = anthropicToolKind(block.type);
       if (kind) toolCalls.push(toolCallOf(block, kind));
       // joined per block: spreading a block's deltas into push() overflows the stack past ~150k deltas
-      else if (block.type === 'text') text.push(block.text.join(''));
+      else if (block.type === 'text') text.add(block.text.join(''));
       else if (block.type === 'thinking') reasoning.push(block.text.join(''));
     }
     const cut = mode !== 'stop';
@@ -125,7 +126,8 @@ export function createAnthropicAccumulator(ctx: StreamContext): StreamAccumulato
         line: m.line,
         id: m.id,
         model: m.model,
-        text: text.join(''),
+        text: text.text,
+        ...text.breakField,
         reasoning: reasoning.join(''),
         toolCalls,
         truncated: cut || m.stopReason === 'max_tokens',

@@ -58,6 +58,8 @@ export interface ReplyFields {
   id: string | undefined;
   model: string | undefined;
   text: string;
+  /** Block boundaries in `text` (Reply.textBreaks), when it was joined from several blocks. */
+  textBreaks?: number[];
   reasoning: string;
   toolCalls: ToolCall[];
   truncated: boolean;
@@ -74,6 +76,7 @@ export function buildReply(ctx: StreamContext, f: ReplyFields): Reply {
     id: f.id ?? null,
     advertised: f.advertised !== undefined ? f.advertised : ctx.advertised,
     text: f.text,
+    ...(f.textBreaks !== undefined && f.textBreaks.length > 0 ? { textBreaks: f.textBreaks } : {}),
     reasoning: f.reasoning,
     toolCalls: f.toolCalls,
     truncated: f.truncated,

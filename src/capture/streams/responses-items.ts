@@ -8,11 +8,14 @@
 
 import { advertisedTool, makeToolCall } from '../toolcall.js';
 import type { AdvertisedTool, ToolCall } from '../types.js';
+import { TextJoiner } from '../bodies/common.js';
 import { isObject, nonEmpty } from './common.js';
 
 /** What one output item contributes to a reply. */
 export interface ItemContent {
   text: string;
+  /** Boundaries between the item's text parts (offsets in `text`). */
+  textBreaks?: number[];
   reasoning: string;
   toolCall: ToolCall | null;
 }
@@ -50,11 +53,15 @@ export function readResponsesItem(item: unknown): ItemContent {
   const id = nonEmpty(item['call_id']) ?? nonEmpty(item['id']);
   const name = nonEmpty(item['name']) ?? '';
   switch (item['type']) {
-    case 'message':
-      return {
-        ...none,
-        text: joinParts(item['content'], ['output_text', 'refusal'], (p) => (p['type'] === 'refusal' ? p['refusal'] : p['text'])),
-      };
+    case 'message': {
+      const text = new TextJoiner();
+      for (const p of Array.isArray(item['content']) ? item['content'] : []) {
+        if (!isObject(p) || (p['type'] !== 'output_text' && p['type'] !== 'refusal')) continue;
+        const v = p['type'] === 'refusal' ? p['refusal'] : p['text'];
+        if (typeof v === 'string') text.add(v);
+      }
+      return { ...none, text: text.text, ...text.breakField };
+    }
     case 'reasoning': {
       const content = joinParts(item['content'], ['reasoning_text'], (p) => p['text']);
       return { ...none, reasoning: content !== '' ? content : joinParts(item['summary'], ['summary_text'], (p) => p['text']) };

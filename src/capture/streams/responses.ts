@@ -11,6 +11,7 @@
  * everything; the stream ends with `response.completed`, `.incomplete` or `.failed` (no `[DONE]`).
  */
 
+import { TextJoiner } from '../bodies/common.js';
 import type { AdvertisedTool, ToolCall } from '../types.js';
 import {
   appendText,
@@ -153,12 +154,12 @@ export function createResponsesAccumulator(ctx: StreamContext): StreamAccumulato
     if (resp) absorbResponse(r, resp);
     const finalOutput = resp && Array.isArray(resp['output']) && resp['output'].length > 0 ? resp['output'] : null;
     const items = finalOutput ?? [...r.items.values()].sort((a, b) => a.index - b.index).map(currentItem);
-    let text = '';
+    const text = new TextJoiner();
     let reasoning = '';
     const toolCalls: ToolCall[] = [];
     for (const item of items) {
       const c = readResponsesItem(item);
-      text += c.text;
+      text.add(c.text, c.textBreaks);
       reasoning += c.reasoning;
       if (c.toolCall) toolCalls.push(c.toolCall);
     }
@@ -173,7 +174,8 @@ export function createResponsesAccumulator(ctx: StreamContext): StreamAccumulato
         line: r.line,
         id: r.id,
         model: r.model,
-        text,
+        text: text.text,
+        textBreaks: text.breaks,
         reasoning,
         toolCalls,
         truncated: mode !== 'completed',

@@ -1,0 +1,181 @@
+/**
+ * Every reading of a call's arguments that a dispatcher could make. A structured call's client
+ * reads its JSON with the last of duplicated keys (`JSON.parse`); server-side tool-call parsers are
+ * more lenient with leaked markup: they strip parameter names, HTML-unescape and trim values and
+ * JSON-decode a value that parses (SGLang's detectors: `pname.strip()`, `html.unescape(raw.strip())`,
+ * `json.loads`; https://github.com/sgl-project/sglang/tree/main/python/sglang/srt/function_call),
+ * and some keep the first of duplicated keys. Inspection runs every rule on every reading, so a
+ * command hidden by one reading (`&#124;` for `|`, a name with a trailing space, a JSON-quoted
+ * value, the first of two `command` keys) is seen through another.
+ */
+
+import { decodeHTML } from 'entities';
+import { MAX_ARGUMENT_DEPTH } from '../base/json.js';
+import type { InspectableCall } from './types.js';
+
+/** Longest argument text read for duplicated keys (characters); longer texts keep the other readings. */
+const MAX_RAW_FOR_DUPLICATES = 1 << 20;
+
+type Json = unknown;
+
+/** A value as a lenient server parser reads it (strings HTML-unescaped, trimmed, JSON-decoded when they parse). */
+function lenientValue(v: Json, depth: number): Json {
+  if (depth > MAX_ARGUMENT_DEPTH) return v;
+  if (typeof v === 'string') {
+    const s = decodeHTML(v).trim();
+    if (/^[[{"]/.test(s)) {
+      try {
+        const decoded: unknown = JSON.parse(s);
+        if (typeof decoded === 'string' || (typeof decoded === 'object' && decoded !== null)) return lenientValue(decoded, depth + 1);
+      } catch {
+        // not JSON: the unescaped, trimmed text
+      }
+    }
+    return s;
+  }
+  if (Array.isArray(v)) return v.map((x) => lenientValue(x, depth + 1));
+  if (v !== null && typeof v === 'object') return lenientObject(v as Record<string, unknown>, depth + 1);
+  return v;
+}
+
+function lenientObject(o: Record<string, unknown>, depth: number): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) {
+    const key = decodeHTML(k).trim();
+    Object.defineProperty(out, key, { value: lenientValue(v, depth), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/**
+ * The object `raw` parses to when every duplicated key keeps its FIRST value (JSON.parse keeps the
+ * last), or null when the text has no duplicated key or does not parse. Keys are compared after
+ * JSON unescaping (`"comm\u0061nd"` is `"command"`).
+ */
+export function firstWinsReading(raw: string): Record<string, unknown> | null {
+  if (raw.length > MAX_RAW_FOR_DUPLICATES || !raw.includes('"')) return null;
+  let duplicated = false;
+  let value: unknown;
+  try {
+    // a reviver sees each key once (the last); the duplicates are found by scanning the keys below
+    value = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  const first = firstValues(raw);
+  if (first === null) return null;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    const f = first.get(k);
+    if (f !== undefined && f.count > 1) {
+      duplicated = true;
+      Object.defineProperty(out, k, { value: f.value, enumerable: true, writable: true, configurable: true });
+    } else Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+  }
+  return duplicated ? out : null;
+}
+
+/**
+ * The first value of each top-level key of a JSON object text, and how often the key appears.
+ * A small scanner over the top level: strings and nesting are skipped, each member's value text is
+ * parsed on its own. Null when the text is not an object.
+ */
+function firstValues(raw: string): Map<string, { value: unknown; count: number }> | null {
+  let i = 0;
+  const ws = () => {
+    while (i < raw.length && /\s/.test(raw[i]!)) i++;
+  };
+  const skipString = () => {
+    i++;
+    while (i < raw.length && raw[i] !== '"') i += raw[i] === '\\' ? 2 : 1;
+    i++;
+  };
+  ws();
+  if (raw[i] !== '{') return null;
+  i++;
+  const out = new Map<string, { value: unknown; count: number }>();
+  for (;;) {
+    ws();
+    if (raw[i] === '}') return out;
+    if (raw[i] !== '"') return null;
+    const ks = i;
+    skipString();
+    let key: string;
+    try {
+      key = JSON.parse(raw.slice(ks, i)) as string;
+    } catch {
+      return null;
+    }
+    ws();
+    if (raw[i] !== ':') return null;
+    i++;
+    ws();
+    const vs = i;
+    let depth = 0;
+    while (i < raw.length) {
+      const c = raw[i]!;
+      if (c === '"') {
+        skipString();
+        continue;
+      }
+      if (c === '{' || c === '[') depth++;
+      else if (c === '}' || c === ']') {
+        if (depth === 0) break;
+        depth--;
+      } else if (c === ',' && depth === 0) break;
+      i++;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(raw.slice(vs, i));
+    } catch {
+      return null;
+    }
+    const seen = out.get(key);
+    if (seen) seen.count++;
+    else out.set(key, { value, count: 1 });
+    if (raw[i] === ',') i++;
+    else if (raw[i] !== '}') return null;
+  }
+}
+
+/**
+ * The distinct readings of a call's arguments: as given, then the first-wins reading of duplicated
+ * keys, then each of those as a lenient server parser reads it. Readings equal to an earlier one
+ * are dropped, so an ordinary call has one reading.
+ *
+ * @returns the calls to inspect, the given one first; never throws.
+ */
+export function readingsOf(call: InspectableCall): InspectableCall[] {
+  const bases: Array<Record<string, unknown> | null> = [call.arguments];
+  try {
+    const first = firstWinsReading(call.argumentsRaw ?? '');
+    if (first !== null) bases.push(first);
+  } catch {
+    // no first-wins reading
+  }
+  const out: InspectableCall[] = [];
+  const seen = new Set<string>();
+  const add = (args: Record<string, unknown> | null) => {
+    let key: string;
+    try {
+      key = JSON.stringify(args);
+    } catch {
+      return;
+    }
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push(out.length === 0 ? call : { ...call, arguments: args });
+  };
+  for (const b of bases) add(b);
+  for (const b of bases) {
+    if (b === null) continue;
+    try {
+      add(lenientObject(b, 0));
+    } catch {
+      // keep the readings made so far
+    }
+  }
+  return out;
+}
