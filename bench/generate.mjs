@@ -2,7 +2,7 @@
  * Deterministic capture set for `npm run bench`: mixed formats (OpenAI Chat request/response
  * pairs, Anthropic Messages bodies, OpenAI Responses bodies, Claude Code sessions, guard reply
  * records, OpenAI Chat and Anthropic SSE streams), about 5% leaked replies across families (texts
- * from fixtures/corpus/public.jsonl and the `recover` cases of fixtures/recovery/cases.jsonl),
+ * from fixtures/corpus/public.jsonl and the `recover` cases of the family units, src/recovery/families/*.cases.yaml),
  * tool calls carrying commands (the rules' vectors, src/inspection/rules/*.vectors.yaml, matches and near misses) and
  * long benign replies (prose, code fences, markdown).
  *
@@ -43,12 +43,15 @@ export function parseSize(s) {
 /** The leak texts and command cases the set draws from, read from the project's fixtures. */
 export function loadCases() {
   const leaks = [];
-  for (const file of ['fixtures/corpus/public.jsonl', 'fixtures/recovery/cases.jsonl']) {
-    for (const line of readFileSync(join(ROOT, file), 'utf8').split('\n')) {
-      if (!line.trim()) continue;
-      const c = JSON.parse(line);
-      if (c.label === 'leak' || c.expected === 'recover') leaks.push({ text: c.text, tools: c.tools ?? [] });
-    }
+  for (const line of readFileSync(join(ROOT, 'fixtures/corpus/public.jsonl'), 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    const c = JSON.parse(line);
+    if (c.label === 'leak') leaks.push({ text: c.text, tools: c.tools ?? [] });
+  }
+  // the `recover` cases of the family units (src/recovery/families/*.cases.yaml)
+  const families = join(ROOT, 'src/recovery/families');
+  for (const f of readdirSync(families).filter((n) => n.endsWith('.cases.yaml')).sort()) {
+    for (const c of parseYaml(readFileSync(join(families, f), 'utf8')).cases ?? []) if (c.expected === 'recover') leaks.push({ text: c.text, tools: c.tools ?? [] });
   }
   const commands = [];
   const dir = join(ROOT, 'src/inspection/rules');

@@ -5,7 +5,7 @@
  *   the rules' vectors (src/inspection/rules/*.vectors.yaml) vs cc-safety-net's `checkCommand` on the same command string;
  * - recovery: guard's `recoverReply` vs @ai-sdk-tool/parser's hermes protocol
  *   (`parseGeneratedText`) on the leak texts both read: the Hermes / Qwen `<tool_call>` replies of
- *   fixtures/corpus/public.jsonl and fixtures/recovery/cases.jsonl.
+ *   fixtures/corpus/public.jsonl and the family units' cases (src/recovery/families/*.cases.yaml).
  * Both peers are devDependencies used only here. Prints per-call microseconds and the ratios.
  *
  * Usage: node bench/peers.mjs [--seconds S]   (S per side and engine, default 2)

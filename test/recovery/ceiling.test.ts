@@ -1,12 +1,13 @@
 /**
  * Pins the measured prose ratios of the project's leak and quotation cases on either side of
  * DEFAULT_PROSE_CEILING, so moving the bound means moving the corpus with it (docs/recovery.md,
- * "Default ceiling"). Corpora: fixtures/recovery/cases.jsonl and the labelled guard reply records
+ * "Default ceiling"). Corpora: the recovery cases (the family units and fixtures/recovery/cases.jsonl) and the labelled guard reply records
  * of fixtures/corpus/ (the corpus `guard ceiling` reads; test/ceiling checks it through the CLI).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROSE_CEILING, recoverReply } from '../../src/recovery/index.js';
+import { allRecoveryCases } from './units.js';
 
 interface Case {
   id: string;
@@ -18,10 +19,7 @@ interface Case {
   advertised_unknown?: boolean;
 }
 
-const cases: Case[] = readFileSync(new URL('../../fixtures/recovery/cases.jsonl', import.meta.url), 'utf8')
-  .split('\n')
-  .filter((l) => l.trim() !== '')
-  .map((l) => JSON.parse(l) as Case);
+const cases: Case[] = allRecoveryCases();
 
 /** The measured ratio (the engine's own, with no structured calls so the text is always judged). */
 function ratioOf(c: Case): number | null {

@@ -66,7 +66,7 @@ function readCall(sc: Scanner, i: number): { call: FamilyCall; end: number; v3: 
 
 export const deepseek: Family = {
   id: 'deepseek',
-  source: 'sglang deepseekv3_detector.py, deepseekv31_detector.py; llama.cpp common/chat.cpp common_chat_parse_deepseek_r1 (docs/sources.md "Per-family grammars")',
+  source: 'DeepSeek-V3 and V3.1 chat templates (https://huggingface.co/deepseek-ai/DeepSeek-V3/blob/main/tokenizer_config.json, https://huggingface.co/deepseek-ai/DeepSeek-V3.1/blob/main/tokenizer_config.json); sglang deepseekv3_detector.py, deepseekv31_detector.py; llama.cpp common/chat.cpp common_chat_parse_deepseek_r1 (docs/sources.md "Per-family grammars")',
   markers: [CALLS_BEGIN, CALLS_END, CALL_BEGIN, CALL_END, SEP],
   detect: (text) => text.indexOf(CALLS_BEGIN),
   parse(text, from): FamilyMatch {

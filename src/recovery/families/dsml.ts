@@ -35,7 +35,7 @@ function firstTag(text: string): { at: number; prefix: string } | null {
 
 export const dsml: Family = {
   id: 'dsml',
-  source: 'DeepSeek V3.2 tools system prompt; sglang deepseekv32_detector.py, deepseekv4_detector.py (docs/sources.md "Per-family grammars")',
+  source: 'DeepSeek-V3.2 encoding (https://huggingface.co/deepseek-ai/DeepSeek-V3.2-Exp/tree/main/encoding); DeepSeek V3.2 tools system prompt; sglang deepseekv32_detector.py, deepseekv4_detector.py (docs/sources.md "Per-family grammars")',
   // The container openers too, so a stuttered opener reads as a loop (`degenerate`).
   markers: ['｜DSML｜', '|DSML|', ...PREFIXES.flatMap((p) => [`<${p}function_calls>`, `<${p}tool_calls>`])],
   detect: (text) => firstTag(text)?.at ?? -1,

@@ -13,7 +13,7 @@ const OPENER = '<|tool_call|>';
 
 export const granite: Family = {
   id: 'granite',
-  source: 'vLLM granite_tool_parser.py @ 400ffd76 (docs/sources.md "Per-family grammars")',
+  source: 'Granite 3.0 chat template (https://huggingface.co/ibm-granite/granite-3.0-8b-instruct/blob/main/tokenizer_config.json); vLLM granite_tool_parser.py @ 400ffd76 (docs/sources.md "Per-family grammars")',
   markers: [OPENER],
   detect: (text) => detectJsonBlock(text, OPENER),
   parse: (text, from) => parseJsonBlocks(text, from, { family: 'granite', opener: OPENER, closer: null }),

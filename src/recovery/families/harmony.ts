@@ -89,7 +89,7 @@ function walk(text: string, from: number, stopAtFirstCall: boolean): FamilyMatch
 
 export const harmony: Family = {
   id: 'harmony',
-  source: 'OpenAI harmony response format (cookbook.openai.com/articles/openai-harmony); sglang gpt_oss_detector.py (docs/sources.md "Per-family grammars")',
+  source: 'OpenAI harmony response format (https://cookbook.openai.com/articles/openai-harmony); sglang gpt_oss_detector.py (docs/sources.md "Per-family grammars")',
   markers: [START, CHANNEL, MESSAGE, CONSTRAIN, CALL],
   detect(text) {
     const first = nearest(new Scanner(text), 0, HEADER_TOKENS);

@@ -18,7 +18,7 @@ const OPENER = '<tool_call>';
 
 export const hermes: Family = {
   id: 'hermes',
-  source: 'Hermes 2 Pro model card (huggingface.co/NousResearch/Hermes-2-Pro-Llama-3-8B); vLLM hermes_tool_parser.py @ becf329d, granite_tool_parser.py @ 400ffd76 (docs/sources.md "Per-family grammars")',
+  source: 'Hermes 2 Pro model card (https://huggingface.co/NousResearch/Hermes-2-Pro-Llama-3-8B); vLLM hermes_tool_parser.py @ becf329d, granite_tool_parser.py @ 400ffd76 (docs/sources.md "Per-family grammars")',
   markers: ['<tool_call>', '</tool_call>'],
   detect: (text) => detectJsonBlock(text, OPENER),
   parse: (text, from) => parseJsonBlocks(text, from, { family: 'hermes', opener: OPENER, closer: '</tool_call>' }),

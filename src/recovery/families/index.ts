@@ -14,7 +14,7 @@ import { glm } from './glm.js';
 import { granite } from './granite.js';
 import { harmony } from './harmony.js';
 import { hermes } from './hermes.js';
-import { kimi } from './kimi.js';
+import { kimi } from './kimi-k2.js';
 import { llama } from './llama.js';
 import { minimax } from './minimax.js';
 import { mistral } from './mistral.js';

@@ -15,7 +15,7 @@ const OPENER = '<minimax:tool_call>';
 
 export const minimax: Family = {
   id: 'minimax',
-  source: 'MiniMax-M2 chat template (huggingface.co/MiniMaxAI/MiniMax-M2); sglang minimax_m2.py (docs/sources.md "Per-family grammars")',
+  source: 'MiniMax-M2 chat template (https://huggingface.co/MiniMaxAI/MiniMax-M2); sglang minimax_m2.py (docs/sources.md "Per-family grammars")',
   markers: [OPENER, '</minimax:tool_call>'],
   detect: (text) => text.indexOf(OPENER),
   parse: (text, from, ctx): FamilyMatch =>

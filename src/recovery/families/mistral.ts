@@ -30,7 +30,7 @@ const EOS = '</s>';
 
 export const mistral: Family = {
   id: 'mistral',
-  source: 'sglang mistral_detector.py @ a343daaf (docs/sources.md "Per-family grammars")',
+  source: 'Mistral tokenization guide (https://docs.mistral.ai/guides/tokenization/) and mistral-common (https://github.com/mistralai/mistral-common); sglang mistral_detector.py @ a343daaf (docs/sources.md "Per-family grammars")',
   markers: [TOKEN, ARGS, CALL_ID],
   detect: (text) => text.indexOf(TOKEN),
   parse(text, from): FamilyMatch {

@@ -104,7 +104,7 @@ function readFunction(sc: Scanner, f: number, ctx: ParseContext): { call: Family
 
 export const qwen3Coder: Family = {
   id: 'qwen3-coder',
-  source: 'Qwen3-Coder chat template (huggingface.co/Qwen/Qwen3-Coder-480B-A35B-Instruct); sglang qwen3_coder_detector.py; vLLM seed_oss_tool_parser.py @ 3e47bf47; llama.cpp common/chat.cpp (Functionary / Llama 3.1 <function=…>) (docs/sources.md "Per-family grammars")',
+  source: 'Qwen3-Coder chat template (https://huggingface.co/Qwen/Qwen3-Coder-480B-A35B-Instruct); sglang qwen3_coder_detector.py; vLLM seed_oss_tool_parser.py @ 3e47bf47; llama.cpp common/chat.cpp (Functionary / Llama 3.1 <function=…>) (docs/sources.md "Per-family grammars")',
   // Only the '=' forms are distinctive: `</parameter>` and `</function>` belong to other XML dialects too.
   markers: [FN, PARAM],
   detect(text) {

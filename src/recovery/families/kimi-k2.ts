@@ -32,7 +32,7 @@ function firstSection(sc: Scanner, from: number): { at: number; len: number } | 
 
 export const kimi: Family = {
   id: 'kimi-k2',
-  source: 'sglang kimik2_detector.py; vLLM kimi_k2_tool_parser.py @ c853e154 (docs/sources.md "Per-family grammars")',
+  source: 'Kimi K2 tool-call guidance (https://huggingface.co/moonshotai/Kimi-K2-Instruct/blob/main/docs/tool_call_guidance.md); sglang kimik2_detector.py; vLLM kimi_k2_tool_parser.py @ c853e154 (docs/sources.md "Per-family grammars")',
   markers: [...SECTION_BEGIN, ...SECTION_END, CALL_BEGIN, ARG_BEGIN, CALL_END],
   detect: (text) => firstSection(new Scanner(text), 0)?.at ?? -1,
   parse(text, from): FamilyMatch {
