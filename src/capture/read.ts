@@ -22,7 +22,7 @@ import { CappedReports, MAX_LINE_REPORTS } from './capped.js';
 import { isSseLine, sniffLayout } from './detect.js';
 import { JsonValueSplitter, type SplitEvent } from './json-values.js';
 import { DEFAULT_MAX_LINE_BYTES, readLineBatches, type Line } from './lines.js';
-import { RecordReader, type RecordStep } from './records.js';
+import { describeShape, RecordReader, type RecordStep } from './records.js';
 import { SseLineReader } from './sse.js';
 import { streamFormatApi } from './streams/index.js';
 import { argumentsTooDeep, MAX_ARGUMENT_DEPTH } from './toolcall.js';
@@ -74,13 +74,6 @@ class Tally {
 const errorItem = (error: CaptureError): CaptureItem => ({ kind: 'error', error });
 const errorItems = (error: CaptureError | null | undefined): CaptureItem[] => (error ? [errorItem(error)] : []);
 
-/** A short description of a record's shape for UNKNOWN_FORMAT messages. */
-function describeShape(value: unknown): string {
-  if (value === null || typeof value !== 'object') return `a JSON ${value === null ? 'null' : typeof value}`;
-  if (Array.isArray(value)) return 'a JSON array';
-  const keys = Object.keys(value).slice(0, 6);
-  return keys.length === 0 ? 'an empty object' : `an object with keys ${keys.join(', ')}${Object.keys(value).length > 6 ? ', ...' : ''}`;
-}
 
 /**
  * Reports the records that are in no known format, in bounded memory and output.

@@ -65,6 +65,8 @@ export class RecordReader {
   private open: { spec: RecordFormatSpec; reader: RecordFormatReader } | null = null;
   /** Records that do not fit the forced format: listed up to a cap, then counted. */
   private readonly misfits: CappedReports | null;
+  /** Array elements in no known format beside elements that were read: listed up to a cap, then counted. */
+  private readonly unknownElements: CappedReports;
 
   /**
    * @param file the path as given (or '-'), copied into replies and errors.
@@ -76,6 +78,7 @@ export class RecordReader {
     private readonly forced?: CaptureFormat,
   ) {
     this.misfits = forced ? new CappedReports(file, 'INVALID_RECORD', `records not in the forced input format ${forced}`) : null;
+    this.unknownElements = new CappedReports(file, 'UNKNOWN_FORMAT', 'array elements in no known capture format');
   }
 
   /**
@@ -94,7 +97,16 @@ export class RecordReader {
       const out = ordered(steps);
       const format = steps.find((s) => s.format !== null)?.format ?? null;
       const has = (status: RecordStatus): boolean => steps.some((s) => s.status === status);
-      return { ...out, format, status: has('read') ? 'read' : has('failed') ? 'failed' : 'unknown' };
+      const status: RecordStatus = has('read') ? 'read' : has('failed') ? 'failed' : 'unknown';
+      // beside elements that were read, an element in no known format is reported with its index
+      if (status !== 'unknown') {
+        steps.forEach((s, i) => {
+          if (s.status !== 'unknown') return;
+          const error = this.unknownElements.report(line, `element ${i} of the JSON array starting here is in no known capture format (${describeShape(value[i])})`);
+          if (error) out.errors.push(error);
+        });
+      }
+      return { ...out, format, status };
     }
     return this.pushOne(value, line);
   }
@@ -110,8 +122,7 @@ export class RecordReader {
     } catch (e) {
       out = { replies: [], errors: [captureError(this.file, null, 'INVALID_RECORD', `the last record group could not be read: ${messageOf(e)}`)] };
     }
-    const summary = this.misfits?.summary();
-    if (summary) out.errors.push(summary);
+    for (const summary of [this.misfits?.summary(), this.unknownElements.summary()]) if (summary) out.errors.push(summary);
     return out;
   }
 
@@ -167,6 +178,14 @@ export class RecordReader {
     this.open = null;
     return open?.reader.finish() ?? { replies: [], errors: [] };
   }
+}
+
+/** A short description of a record's shape for UNKNOWN_FORMAT messages. */
+export function describeShape(value: unknown): string {
+  if (value === null || typeof value !== 'object') return `a JSON ${value === null ? 'null' : typeof value}`;
+  if (Array.isArray(value)) return 'a JSON array';
+  const keys = Object.keys(value).slice(0, 6);
+  return keys.length === 0 ? 'an empty object' : `an object with keys ${keys.join(', ')}${Object.keys(value).length > 6 ? ', ...' : ''}`;
 }
 
 /** The step of a record read as `format`: what closing others gave (`before`, if any), then the record's own output. */

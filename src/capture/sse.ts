@@ -18,13 +18,16 @@ import type { Line } from './lines.js';
 import {
   createStreamAccumulator,
   fitsStreamApi,
+  knownStreamEvent,
   SSE_FORMAT,
+  STREAM_API_NAMES,
+  STREAM_APIS,
   sniffStreamPayload,
   type StreamAccumulator,
   type StreamApi,
   type StreamOutput,
 } from './streams/index.js';
-import { emptyOutput, mergeOutput } from './streams/common.js';
+import { emptyOutput, isObject, mergeOutput } from './streams/common.js';
 import type { AdvertisedTool, CaptureError, CaptureFormat, CaptureItem } from './types.js';
 
 /** Events held while no payload has said which API the stream is; more are dropped (and reported). */
@@ -60,6 +63,10 @@ class SseSession {
   private startLine: number | null = null;
   private currentLine = 0;
   private acc: StreamAccumulator | null = null;
+  /** The stream's API, once known (forced, or sniffed from its first recognisable event). */
+  private api: StreamApi | null = null;
+  /** Events the stream's API does not define: listed up to a cap, then counted. */
+  private readonly unknown: CappedReports;
   private pending: DecodedEvent[] = [];
   private dropped = 0;
   private firstUnknownLine: number | null = null;
@@ -69,6 +76,7 @@ class SseSession {
   constructor(private readonly ctx: SessionContext) {
     const forced = ctx.api ? (ctx.format ?? SSE_FORMAT[ctx.api]) : 'none';
     this.misfits = new CappedReports(ctx.file, 'INVALID_RECORD', `SSE events not in the forced input format ${forced}`);
+    this.unknown = new CappedReports(ctx.file, 'UNKNOWN_FORMAT', 'SSE events the stream\'s API does not define');
     this.parser = createParser({
       onEvent: (msg) => {
         this.ready.push({ msg, line: this.startLine ?? this.currentLine });
@@ -119,15 +127,16 @@ class SseSession {
     this.parser.feed('\n\n');
     this.parser.reset({ consume: true });
     const out = this.drain();
-    const summary = this.misfits.summary();
-    if (summary) out.errors.push(summary);
+    for (const summary of [this.misfits.summary(), this.unknown.summary()]) if (summary) out.errors.push(summary);
     if (this.acc) return mergeOutput(out, this.guarded(this.startLine ?? this.currentLine, () => this.acc!.finish()));
-    if (this.firstUnknownLine !== null) {
+    if (this.firstUnknownLine !== null || this.pending.length > 0 || this.dropped > 0) {
+      const apis = STREAM_API_NAMES.map((a) => STREAM_APIS[a].title).join(', ');
+      const only = this.firstUnknownLine === null ? ' (it holds only keep-alives and [DONE] sentinels)' : '';
       out.errors.push({
         file: this.ctx.file,
-        line: this.firstUnknownLine,
+        line: this.firstUnknownLine ?? this.pending[0]?.line ?? null,
         code: 'UNKNOWN_FORMAT',
-        message: `no SSE event here belongs to a known streaming API (OpenAI Chat, Anthropic Messages, OpenAI Responses); ${this.pending.length + this.dropped} events skipped`,
+        message: `no SSE event here belongs to a known streaming API (${apis})${only}; ${this.pending.length + this.dropped} events skipped`,
         severity: 'error',
       });
     }
@@ -192,15 +201,17 @@ class SseSession {
       if (error) out.errors.push(error);
       return out;
     }
-    if (this.acc) return this.acc.push(ev.payload, ev.event, ev.line);
-    // a keep-alive `{"type":"ping"}` says "Anthropic" but some OpenAI-compatible servers send it too
+    if (this.acc) return this.pushKnown(ev);
+    // a keep-alive `{"type":"ping"}` says "Anthropic" but some OpenAI-compatible servers send it
+    // too, and `[DONE]` ends more than one vendor's stream: neither decides the API
     const api = this.ctx.api ?? (isPing(payload) ? null : sniffStreamPayload(payload, msg.event));
     if (api === null) {
-      this.firstUnknownLine ??= line;
+      if (payload !== '[DONE]' && !isPing(payload)) this.firstUnknownLine ??= line;
       if (this.pending.length < MAX_PENDING_EVENTS) this.pending.push(ev);
       else this.dropped++;
       return emptyOutput();
     }
+    this.api = api;
     this.acc = createStreamAccumulator(api, {
       file: this.ctx.file,
       format: this.ctx.format ?? SSE_FORMAT[api],
@@ -212,8 +223,24 @@ class SseSession {
         this.error(this.firstUnknownLine ?? line, 'INVALID_RECORD', `${this.dropped} SSE events before the first recognisable one were skipped`),
       );
     }
-    for (const p of this.pending.splice(0)) mergeOutput(out, this.acc.push(p.payload, p.event, p.line));
-    return mergeOutput(out, this.acc.push(payload, msg.event, line));
+    for (const p of this.pending.splice(0)) mergeOutput(out, this.pushKnown(p));
+    this.firstUnknownLine = null;
+    return mergeOutput(out, this.pushKnown(ev));
+  }
+
+  /**
+   * Hands an event to the accumulator when the stream's API defines it; an event it does not
+   * define (another vendor's, a new event type) is an UNKNOWN_FORMAT error at its line (capped),
+   * never dropped silently.
+   */
+  private pushKnown(ev: DecodedEvent): StreamOutput {
+    const api = this.api!;
+    if (knownStreamEvent(api, ev.payload, ev.event)) return this.acc!.push(ev.payload, ev.event, ev.line);
+    const out = emptyOutput();
+    const type = isObject(ev.payload) && typeof ev.payload['type'] === 'string' ? ` (type ${JSON.stringify(ev.payload['type'].slice(0, 60))})` : ev.event ? ` (event ${JSON.stringify(ev.event.slice(0, 60))})` : '';
+    const error = this.unknown.report(ev.line, `the SSE event${type} is not an event of the ${STREAM_APIS[api].title} stream this file holds; skipped`);
+    if (error) out.errors.push(error);
+    return out;
   }
 
   private error(line: number, code: CaptureError['code'], message: string): CaptureError {

@@ -126,6 +126,12 @@ export function formatSummary(s: ScanSummary, c: ChalkInstance, configPath: stri
   if (byRule.length) lines.push(`  hits by rule: ${byRule.map(([k, n]) => `${k} ${n}`).join(', ')}`);
   const byCode = Object.entries(s.errorsByCode).sort((a, b) => a[0].localeCompare(b[0]));
   if (byCode.length) lines.push(`  problems by code: ${byCode.map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  // a file read whole with no reply (requests, user turns, tool results only) is fine, and said
+  const empty = s.files.filter((f) => f.replies === 0 && f.errors === 0);
+  if (empty.length) {
+    const names = empty.slice(0, 3).map((f) => p(f.file)).join(', ');
+    lines.push(`  ${plural(empty.length, 'file', 'files')} read whole with no assistant reply (only requests, user turns or tool results): ${names}${empty.length > 3 ? ', …' : ''}`);
+  }
   const { inline, baseline } = s.suppressed;
   if (inline || baseline) lines.push(`  suppressed: ${inline} allowed in record metadata, ${baseline} in baseline (not counted)`);
   if (s.unusedAllows) lines.push(`  ${s.unusedAllows} allow mark${s.unusedAllows === 1 ? '' : 's'} matched no finding`);

@@ -168,6 +168,8 @@ describe('readSseLines framing (synthetic fixtures written from capture-formats.
     const text = ['data', 'id', 'retry: 5', 'event', 'id:7', 'datax: 1', 'ids', 'retry-after: 1', ': comment', 'data: [DONE]', ''].join('\n');
     const items = await collect(readSseLines(linesOf(`${text}\n`), { file: 'x.sse', advertised: null }));
     expect(items.map((i) => (i.kind === 'error' ? [i.error.line, i.error.code, i.error.message.split(' (')[0]] : i.kind))).toEqual([
+      // a stream of keep-alives and [DONE] alone is in no known format: reported, never passed
+      [1, 'UNKNOWN_FORMAT', 'no SSE event here belongs to a known streaming API'],
       [6, 'INVALID_RECORD', '3 lines are not SSE field lines'],
     ]);
   });

@@ -3,7 +3,7 @@ import { sniffStreamPayload } from '../../src/capture/streams/index.js';
 
 describe('sniffStreamPayload', () => {
   it.each([
-    ['[DONE]', undefined, 'openai-chat'],
+    ['[DONE]', undefined, null],
     [{ object: 'chat.completion.chunk', choices: [] }, undefined, 'openai-chat'],
     [{ id: 'x', choices: [{ index: 0, delta: { content: 'a' } }] }, undefined, 'openai-chat'],
     [{ error: { message: 'bad', code: 'tool_use_failed' } }, 'error', 'openai-chat'],

@@ -24,17 +24,46 @@ export function isChatCompletion(v: unknown): v is JsonObject {
   return Array.isArray(choices) && choices.length > 0 && choices.every((c) => isObject(c) && isObject(c['message']));
 }
 
-/** The text of a `content` that is a string or an array of `{type:"text", text}` parts, with the part boundaries. */
-export function chatContent(content: unknown): TextJoiner {
-  const text = new TextJoiner();
-  if (typeof content === 'string') text.add(content);
-  else for (const part of arr(content)) if (isObject(part)) text.add(str(part['text']) ?? '');
-  return text;
+/** What a Chat `content` holds: its visible text (with part boundaries), the thinking parts, and parts of other types. */
+export interface ChatContent {
+  text: TextJoiner;
+  /** The text of `thinking` parts (Mistral's reasoning models), in order. */
+  reasoning: string[];
+  /** Types of the parts that hold neither (images, audio, unknown types), for an INVALID_RECORD warning. */
+  skipped: string[];
 }
 
-/** The text of a `content` that is a string or an array of `{type:"text", text}` parts. */
+/**
+ * Reads a Chat `content`: a string, or an array of parts. `text` parts are the visible text;
+ * `thinking` parts (Mistral, https://docs.mistral.ai/capabilities/reasoning/: `{"type": "thinking",
+ * "thinking": [{"type": "text", "text": …}]}`) are reasoning; other part types are named in
+ * `skipped`.
+ */
+export function chatContent(content: unknown): ChatContent {
+  const out: ChatContent = { text: new TextJoiner(), reasoning: [], skipped: [] };
+  if (typeof content === 'string') {
+    out.text.add(content);
+    return out;
+  }
+  for (const part of arr(content)) {
+    if (typeof part === 'string') {
+      out.text.add(part);
+      continue;
+    }
+    if (!isObject(part)) continue;
+    const type = str(part['type']);
+    if (type === 'thinking') {
+      const t = part['thinking'];
+      out.reasoning.push(typeof t === 'string' ? t : arr(t).map((x) => (isObject(x) ? (str(x['text']) ?? '') : typeof x === 'string' ? x : '')).join(''));
+    } else if (type === undefined || type === 'text' || type === 'output_text') out.text.add(str(part['text']) ?? '');
+    else out.skipped.push(type);
+  }
+  return out;
+}
+
+/** The text of a `content` that is a string or an array of parts. */
 export function chatContentText(content: unknown): string {
-  return chatContent(content).text;
+  return chatContent(content).text.text;
 }
 
 /** `reasoning_content` and `reasoning` (docs/sources.md "Reasoning fields"), each kept once, joined
@@ -109,8 +138,12 @@ export function readChatCompletion(body: JsonObject, ctx: RecordContext): Record
     const message = choice['message'];
     const refusal = str(message['refusal']) ?? '';
     const parts = chatContent(message['content']);
-    const content = parts.text;
-    const breaks = refusal && content ? [...parts.breaks, content.length + 1] : parts.breaks;
+    const content = parts.text.text;
+    const breaks = refusal && content ? [...parts.text.breaks, content.length + 1] : parts.text.breaks;
+    if (parts.skipped.length > 0) {
+      out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `content parts of type ${[...new Set(parts.skipped)].map((t) => JSON.stringify(t)).join(', ')} were not read (not text)`, 'warning'));
+    }
+    const reasoning = [chatReasoning(message), ...parts.reasoning].filter((r) => r !== '').join('\n');
     const finishReason = str(choice['finish_reason']);
     const reply: Reply = {
       source: { file: ctx.file, line: ctx.line },
@@ -119,7 +152,7 @@ export function readChatCompletion(body: JsonObject, ctx: RecordContext): Record
       advertised: ctx.advertised,
       text: refusal && content ? `${content}\n${refusal}` : content || refusal,
       ...(breaks.length > 0 ? { textBreaks: breaks } : {}),
-      reasoning: chatReasoning(message),
+      reasoning,
       toolCalls: chatToolCalls(message, ctx, out),
       truncated: finishReason === 'length',
     };

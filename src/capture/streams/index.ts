@@ -29,15 +29,17 @@ export interface StreamApiSpec {
   sseFormat: CaptureFormat;
   /** The JSONL-of-payloads capture format. */
   chunksFormat: CaptureFormat;
+  /** True when the API ends a stream with the `data: [DONE]` sentinel (which alone never names the API). */
+  doneSentinel: boolean;
   /** A fresh accumulator for one stream (or several back to back). */
   create(ctx: StreamContext): StreamAccumulator;
 }
 
 /** The registry of stream APIs (the compiler checks it names every {@link StreamApi}). */
 export const STREAM_APIS = {
-  'openai-chat': { title: 'OpenAI Chat Completions', sseFormat: 'openai-chat-sse', chunksFormat: 'openai-chat-chunks', create: createOpenAIChatAccumulator },
-  anthropic: { title: 'Anthropic Messages', sseFormat: 'anthropic-sse', chunksFormat: 'anthropic-chunks', create: createAnthropicAccumulator },
-  'openai-responses': { title: 'OpenAI Responses', sseFormat: 'openai-responses-sse', chunksFormat: 'openai-responses-chunks', create: createResponsesAccumulator },
+  'openai-chat': { title: 'OpenAI Chat Completions', sseFormat: 'openai-chat-sse', chunksFormat: 'openai-chat-chunks', doneSentinel: true, create: createOpenAIChatAccumulator },
+  anthropic: { title: 'Anthropic Messages', sseFormat: 'anthropic-sse', chunksFormat: 'anthropic-chunks', doneSentinel: false, create: createAnthropicAccumulator },
+  'openai-responses': { title: 'OpenAI Responses', sseFormat: 'openai-responses-sse', chunksFormat: 'openai-responses-chunks', doneSentinel: false, create: createResponsesAccumulator },
 } as const satisfies Record<StreamApi, StreamApiSpec>;
 
 /** Every stream API, in registry order. */
@@ -52,7 +54,7 @@ export const CHUNKS_FORMAT: Readonly<Record<StreamApi, CaptureFormat>> = Object.
 /**
  * Says which API a decoded SSE event payload belongs to.
  *
- * Recognises: the `[DONE]` sentinel and chunk objects (`object:"chat.completion.chunk"`, or any
+ * Recognises chunk objects (`object:"chat.completion.chunk"`, or any
  * object with `choices[].delta`) → `openai-chat`; Anthropic event types (`message_start`,
  * `content_block_*`, `message_delta`, `message_stop`, `ping`, and `error` with a nested
  * `error` object) → `anthropic`; `response.*` types, and `type:"error"` with a top-level
@@ -65,7 +67,8 @@ export const CHUNKS_FORMAT: Readonly<Record<StreamApi, CaptureFormat>> = Object.
  * @returns the API, or null when the payload says nothing about it.
  */
 export function sniffStreamPayload(payload: unknown, eventName?: string): StreamApi | null {
-  if (payload === '[DONE]') return 'openai-chat';
+  // `[DONE]` ends OpenAI Chat streams, but Cohere's and other vendors' too: a lone sentinel
+  // never decides a stream's API
   if (!isObject(payload)) return null;
   if (payload['object'] === 'chat.completion.chunk') return 'openai-chat';
   const type = typeof payload['type'] === 'string' ? payload['type'] : eventName;
@@ -82,6 +85,22 @@ export function sniffStreamPayload(payload: unknown, eventName?: string): Stream
   if (Array.isArray(choices) && choices.some((c) => isObject(c) && isObject(c['delta']))) return 'openai-chat';
   if (isObject(payload['error'])) return 'openai-chat';
   return null;
+}
+
+/**
+ * Whether an event payload is one the stream of `api` defines: its own events, an error payload,
+ * the `ping` keep-alive, or the `[DONE]` sentinel. Stricter than {@link fitsStreamApi}: once a
+ * stream's API is known, an event it does not define is reported, never silently dropped by the
+ * accumulator.
+ */
+export function knownStreamEvent(api: StreamApi, payload: unknown, eventName?: string): boolean {
+  if (payload === '[DONE]') return true; // a terminator (some proxies append one to any stream): nothing in it is lost
+  if (!isObject(payload)) return true; // not an event at all: the accumulator reports it (INVALID_RECORD)
+  if (isObject(payload['error']) || payload['type'] === 'error' || payload['type'] === 'ping') return true;
+  const sniffed = sniffStreamPayload(payload, eventName);
+  if (sniffed !== null) return sniffed === api;
+  // a chunk with no delta (a usage chunk, `choices: []`) is still a Chat chunk
+  return api === 'openai-chat' && Array.isArray(payload['choices']);
 }
 
 /**
@@ -103,14 +122,16 @@ export function streamFormatApi(format: CaptureFormat | undefined): { api: Strea
  * (`--input-format`). Fits: a payload {@link sniffStreamPayload} assigns to `api`; an error
  * payload (`{"error":{...}}` or `type:"error"`: every accumulator reads those); the `ping`
  * keep-alive; and a payload it assigns to no API but that has the API's minimal shape (Chat:
- * a `choices` array; Anthropic and Responses: a string `type` or an SSE event name). Anything
- * else, notably an event of another API or an object with none of those fields, does not fit.
+ * a `choices` array; Anthropic and Responses: a string `type` or an SSE event name); and the
+ * `[DONE]` sentinel for an API that sends it. Anything else, notably an event of another API or an
+ * object with none of those fields, does not fit.
  *
  * @param api the forced API.
  * @param payload the decoded `data` value ('[DONE]' as a string).
  * @param eventName the SSE `event:` field, if any.
  */
 export function fitsStreamApi(api: StreamApi, payload: unknown, eventName?: string): boolean {
+  if (payload === '[DONE]') return STREAM_APIS[api].doneSentinel;
   const sniffed = sniffStreamPayload(payload, eventName);
   if (sniffed === api) return true;
   if (!isObject(payload)) return false;

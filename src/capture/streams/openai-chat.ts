@@ -11,6 +11,7 @@
 
 import { makeToolCall } from '../toolcall.js';
 import type { ToolCallKind } from '../types.js';
+import { chatContent } from '../bodies/openai-chat.js';
 import {
   appendText,
   buildReply,
@@ -100,7 +101,13 @@ function mergeChoice(stream: ChatStream, c: unknown, pos: number, line: number):
   }
   const delta = c['delta'];
   if (isObject(delta)) {
-    appendText(choice.text, delta['content']);
+    const content = delta['content'];
+    if (Array.isArray(content)) {
+      // Mistral streams content as parts: text parts are visible text, thinking parts reasoning
+      const parts = chatContent(content);
+      appendText(choice.text, parts.text.text);
+      for (const r of parts.reasoning) appendText(choice.reasoning, r);
+    } else appendText(choice.text, content);
     appendText(choice.text, delta['refusal']);
     appendText(choice.reasoning, delta['reasoning_content']);
     appendText(choice.reasoning, delta['reasoning']);

@@ -1,0 +1,71 @@
+/**
+ * Never silent (issue: capture formats): a file, array or stream in which guard does not recognise a record
+ * or event is reported with its line (or its index in an array), and a file that yields no
+ * reply and no known non-reply record is an error, never "0 replies, exit 0". Each case is an input
+ * that passed silently before.
+ */
+import { describe, expect, it } from 'vitest';
+import { readText } from './read-helpers.js';
+import { runGuard } from '../cli/helpers.js';
+
+const codes = (r: { errors: Array<{ code: string; line: number | null; severity: string }> }) => r.errors.map((e) => [e.code, e.line, e.severity]);
+
+describe('never silent', () => {
+  it('a one-line JSON array with an element in no known format reports that element by index', async () => {
+    const text = '[{"role":"user","content":"hi"},{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"bash","input":{"command":"rm -rf /"}}]}]\n';
+    const r = await readText(text, undefined, 'task.json');
+    expect(codes(r)).toEqual([['UNKNOWN_FORMAT', 1, 'error']]);
+    expect(r.errors[0]!.message).toContain('element 1 of the JSON array');
+    const cli = await runGuard(['scan', '-f', 'ndjson', '-q', '-'], { stdin: text });
+    expect(cli.code).toBe(2);
+  });
+
+  it('a record shaped like a proxy log that no reader knows is UNKNOWN_FORMAT, not a skipped request', async () => {
+    const text = '{"model":"m","messages":[{"role":"user","content":"x"}],"response":{"choices":[{"message":{"role":"assistant","content":"hello"}}]}}\n';
+    const r = await readText(text);
+    expect(codes(r)).toEqual([['UNKNOWN_FORMAT', null, 'error']]);
+    // a bare request is still known and skipped
+    const req = await readText('{"model":"m","messages":[{"role":"user","content":"x"}],"temperature":0.2,"stream":true}\n');
+    expect(codes(req)).toEqual([]);
+  });
+
+  it("an SSE stream that ends with [DONE] but is in no known API is UNKNOWN_FORMAT: [DONE] alone never decides the format", async () => {
+    const text =
+      'event: message-start\ndata: {"type":"message-start","id":"x"}\n\nevent: tool-call-start\ndata: {"type":"tool-call-start","index":0,"delta":{"message":{"tool_calls":{"id":"c","type":"function","function":{"name":"bash","arguments":""}}}}}\n\ndata: [DONE]\n\n';
+    const r = await readText(text, undefined, 'cohere.sse');
+    expect(r.replies).toEqual([]);
+    expect(codes(r)).toEqual([['UNKNOWN_FORMAT', 1, 'error']]);
+  });
+
+  it('an event the stream\'s API does not define is reported at its line, the rest read', async () => {
+    const chunk = (content: string, finish: string | null = null) => JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content }, finish_reason: finish }] });
+    const text = `data: ${chunk('he')}\n\ndata: {"type":"message-start","id":"x"}\n\ndata: ${chunk('llo', 'stop')}\n\ndata: [DONE]\n\n`;
+    const r = await readText(text, undefined, 'mixed.sse');
+    expect(r.replies.map((x) => x.text)).toEqual(['hello']);
+    expect(codes(r)).toEqual([['UNKNOWN_FORMAT', 3, 'error']]);
+  });
+
+  it('Mistral content arrays: text parts are the text and thinking parts the reasoning, in bodies and streams', async () => {
+    const body = { id: 'm1', object: 'chat.completion', model: 'magistral-small', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: [{ type: 'thinking', thinking: [{ type: 'text', text: '12 squared' }] }, { type: 'text', text: '144' }] } }] };
+    const r = await readText(`${JSON.stringify(body)}\n`);
+    expect(r.replies.map((x) => [x.text, x.reasoning])).toEqual([['144', '12 squared']]);
+    const chunk = (delta: unknown, finish: string | null = null) => JSON.stringify({ id: 'm2', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });
+    const stream = [
+      chunk({ role: 'assistant', content: [{ type: 'thinking', thinking: [{ type: 'text', text: 'twelve' }] }] }),
+      chunk({ content: [{ type: 'thinking', thinking: [{ type: 'text', text: ' squared' }] }] }),
+      chunk({ content: [{ type: 'text', text: '1' }] }),
+      chunk({ content: '44' }, 'stop'),
+    ]
+      .map((c) => `data: ${c}\n\n`)
+      .join('') + 'data: [DONE]\n\n';
+    const s = await readText(stream, undefined, 'mistral.sse');
+    expect(s.replies.map((x) => [x.text, x.reasoning])).toEqual([['144', 'twelve squared']]);
+    expect(s.errors).toEqual([]);
+  });
+
+  it('a file of user turns only is read whole and said so, exit 0', async () => {
+    const r = await runGuard(['scan', '-f', 'ndjson', '-'], { stdin: '{"role":"user","content":"hi"}\n' });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('with no assistant reply');
+  });
+});
