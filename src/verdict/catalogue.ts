@@ -8,7 +8,7 @@
 import type { Rule } from '../inspection/rule.js';
 import type { RuleAction } from '../inspection/types.js';
 import { REASON_CODES, REASON_OUTCOME } from '../recovery/types.js';
-import { isQuotationReason, LEAK_RECOVERED_RULE, LEAK_REFUSED_PREFIX, refusedLevel, type FindingKind, type FindingLevel } from './findings.js';
+import { isQuotationReason, LEAK_BESIDE_STRUCTURED_RULE, LEAK_RECOVERED_RULE, LEAK_REFUSED_PREFIX, refusedLevel, type FindingKind, type FindingLevel } from './findings.js';
 
 /** One rule a finding can name. */
 export interface FindingRule {
@@ -86,6 +86,19 @@ export const RECOVERED_FINDING_RULE: FindingRule = {
   custom: false,
 };
 
+/** The finding rule of markup left in the text beside structured tool calls. */
+export const BESIDE_STRUCTURED_FINDING_RULE: FindingRule = {
+  id: LEAK_BESIDE_STRUCTURED_RULE,
+  name: 'leak-beside-structured',
+  kind: 'leak-beside-structured',
+  category: 'leaked-markup',
+  level: 'warning',
+  action: null,
+  description: 'Tool-call markup was left in the visible text of a reply that also carries structured tool calls.',
+  help: "The endpoint parsed some of the model's tool calls but left tool-call markup in the reply's visible text: the user saw it, and another harness may parse and run it (its calls are inspected). Check the endpoint's tool-call parser for this model family.",
+  custom: false,
+};
+
 /** Reason codes whose outcome is `refused`, in the recovery engine's order. */
 export function refusedReasons(): string[] {
   return REASON_CODES.filter((c) => REASON_OUTCOME[c] === 'refused');
@@ -93,10 +106,10 @@ export function refusedReasons(): string[] {
 
 /**
  * Every finding rule of a scan: the enabled inspection rules in rule-set order, then every refused
- * reason, then the recovered leak.
+ * reason, then markup beside structured calls, then the recovered leak.
  *
  * @param rules the compiled rule set's enabled rules (`RuleSet.rules`).
  */
 export function findingRules(rules: readonly Rule[]): FindingRule[] {
-  return [...rules.map(inspectionFindingRule), ...refusedReasons().map(refusedFindingRule), RECOVERED_FINDING_RULE];
+  return [...rules.map(inspectionFindingRule), ...refusedReasons().map(refusedFindingRule), BESIDE_STRUCTURED_FINDING_RULE, RECOVERED_FINDING_RULE];
 }

@@ -80,7 +80,7 @@ describe('summary and text report', () => {
     const b = new SummaryBuilder('refused');
     expect([QUOTED, FENCED, PROSE, QUOTED, UNADVERTISED].map((v) => b.addVerdict(v))).toEqual([false, false, false, false, true]);
     const s = b.summary;
-    expect(s.leaks).toEqual({ recovered: 0, refused: 1, refusedByReason: { unadvertised: 1 } });
+    expect(s.leaks).toEqual({ recovered: 0, refused: 1, refusedByReason: { unadvertised: 1 }, besideStructured: 0 });
     expect(s.quotations).toEqual({ total: 4, byReason: { quoted: 2, fenced: 1, prose: 1 } });
     expect([s.failing, b.exitCode()]).toEqual([1, 1]);
     expect(formatSummary(s, new Chalk({ level: 0 })).split('\n')[0]).toBe(
