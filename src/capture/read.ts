@@ -21,7 +21,7 @@ import { captureError } from './bodies/common.js';
 import { CappedReports, MAX_LINE_REPORTS } from './capped.js';
 import { isSseLine, sniffLayout } from './detect.js';
 import { JsonValueSplitter, type SplitEvent } from './json-values.js';
-import { DEFAULT_MAX_LINE_BYTES, readLineBatches, type Line } from './lines.js';
+import { BINARY_SNIFF_BYTES, DEFAULT_MAX_LINE_BYTES, readLineBatches, type Line } from './lines.js';
 import { describeShape, RecordReader, type RecordStep } from './records.js';
 import { SseLineReader } from './sse.js';
 import { streamFormatApi } from './streams/index.js';
@@ -44,8 +44,6 @@ export interface ReadOptions {
 /** Default cap on one JSON document (or array element) in document mode: 64 MiB. */
 export const DEFAULT_MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
 
-/** A NUL byte within this many bytes from the start marks the file binary. */
-const BINARY_SNIFF_BYTES = 8192;
 
 /** Problems held while no record of the file has been recognised; past this they are released. */
 const MAX_HELD_ITEMS = 1000;
@@ -195,6 +193,9 @@ const isContent = (l: Line): boolean => !l.tooLong && !l.invalidUtf8 && l.text.t
  * reply is judged on altered text.
  */
 function badLineError(file: string, l: Line, maxLineBytes: number): CaptureError | null {
+  if (l.stopped === 'endless') {
+    return captureError(file, l.line, 'LINE_TOO_LONG', `no line end within ${l.bytes} bytes (the line limit is ${maxLineBytes} bytes): an endless input; reading stopped here`);
+  }
   if (l.tooLong) {
     return captureError(file, l.line, 'LINE_TOO_LONG', `line of ${l.bytes} bytes is longer than the limit of ${maxLineBytes} bytes; skipped`);
   }
@@ -326,20 +327,28 @@ async function* readItemBatches(file: string, input: Readable, options: ReadOpti
   let first: Line | undefined;
   try {
     // find the first content line, and look for NUL bytes in the first BINARY_SNIFF_BYTES
+    let nulLine: Line | null = null;
     for (let l = await pull(); l; l = await pull()) {
-      // NUL bytes in the first bytes, unless the file has already begun as a text capture (a JSON
-      // value or an SSE line): a binary file (a whole-file problem, line null; the line of the
-      // first NUL byte is in the message). After a capture's first line, a NUL is that line's
-      // problem only (it cannot be JSON), so the readable records around it still count.
+      // NUL bytes in the first bytes, unless the file has begun as a text capture (a JSON value or
+      // an SSE line) or one follows them within the sniffed bytes (a JSON Lines file whose first
+      // line was damaged: that line is a problem of its own, the records after it are read). A
+      // binary file is a whole-file problem (line null; the line of the first NUL byte is in the
+      // message). After a capture's first line, a NUL is that line's problem only.
       if (l.hasNul && !(first && looksLikeCaptureStart(first.text))) {
-        yield [errorItem(captureError(file, null, 'BINARY_FILE', `the input holds NUL bytes (first on line ${l.line}): it is binary, not a text capture; not read`))];
-        return;
+        nulLine ??= l;
+        offset += l.bytes + 1;
+        if (offset >= BINARY_SNIFF_BYTES) break;
+        continue;
       }
       offset += l.bytes + 1;
       if (!first && isContent(l)) first = l;
       // once the input has begun as a text capture, later NULs are their lines' problems, so
       // reading on would only delay a live stream's first replies (stdin from a gateway)
       if (first && (offset >= BINARY_SNIFF_BYTES || looksLikeCaptureStart(first.text))) break;
+    }
+    if (nulLine !== null && !(first && looksLikeCaptureStart(first.text))) {
+      yield [errorItem(captureError(file, null, 'BINARY_FILE', `the input holds NUL bytes (first on line ${nulLine.line}): it is binary, not a text capture; not read`))];
+      return;
     }
     if (!first) {
       const bad = head.map((l) => badLineError(file, l, maxLineBytes)).filter((e): e is CaptureError => e !== null);

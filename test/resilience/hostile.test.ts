@@ -125,10 +125,14 @@ describe('hostile inputs', () => {
     expect(r.verdicts.map((v) => v.reply.id)).toEqual(['a', 'c']);
   });
 
-  it('reports NUL bytes: near the start the file is BINARY_FILE; later, the line is INVALID_JSON and the rest is read', async () => {
-    const early = await scanBytes('nul.jsonl', Buffer.concat([Buffer.from('{"text":"a\u0000b"}\n'), Buffer.from(line({ text: 'x' }))]));
-    expect(early.errors.map((e) => [e.line, e.code])).toEqual([[null, 'BINARY_FILE']]);
-    expect(early.errors[0]!.message).toContain('first on line 1');
+  it('reports NUL bytes: in a first line followed by records, or later, the line is INVALID_JSON and the rest is read; with no record after them, BINARY_FILE', async () => {
+    // a damaged first line costs only itself (it used to reject the whole file as binary)
+    const early = await scanBytes('nul.jsonl', Buffer.concat([Buffer.from('{"text":"a\u0000b"}\n'), Buffer.from(line({ id: 'y', text: 'x' }))]));
+    expect(early.errors.map((e) => [e.line, e.code])).toEqual([[1, 'INVALID_JSON']]);
+    expect(early.verdicts.map((v) => v.reply.id)).toEqual(['y']);
+    const binary = await scanBytes('nul.bin', Buffer.from('{"text":"a\u0000b"}\nno record here\n'));
+    expect(binary.errors.map((e) => [e.line, e.code])).toEqual([[null, 'BINARY_FILE']]);
+    expect(binary.errors[0]!.message).toContain('first on line 1');
     const pad = line({ id: 'pad', text: 'p'.repeat(9000) });
     const late = await scanBytes('nul-late.jsonl', Buffer.concat([Buffer.from(pad), Buffer.from('{"text":"a\u0000b"}\n'), Buffer.from(line({ id: 'z', text: 'x' }))]));
     expect(late.errors.map((e) => [e.line, e.code])).toEqual([[2, 'INVALID_JSON']]);
