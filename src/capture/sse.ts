@@ -20,7 +20,7 @@ import {
   fitsStreamApi,
   knownStreamEvent,
   SSE_FORMAT,
-  STREAM_API_NAMES,
+  CAPTURE_STREAM_API_NAMES,
   STREAM_APIS,
   sniffCaptureStreamPayload,
   type StreamAccumulator,
@@ -130,7 +130,7 @@ class SseSession {
     for (const summary of [this.misfits.summary(), this.unknown.summary()]) if (summary) out.errors.push(summary);
     if (this.acc) return mergeOutput(out, this.guarded(this.startLine ?? this.currentLine, () => this.acc!.finish()));
     if (this.firstUnknownLine !== null || this.pending.length > 0 || this.dropped > 0) {
-      const apis = STREAM_API_NAMES.map((a) => STREAM_APIS[a].title).join(', ');
+      const apis = CAPTURE_STREAM_API_NAMES.map((a) => STREAM_APIS[a].title).join(', ');
       const only = this.firstUnknownLine === null ? ' (it holds only keep-alives and [DONE] sentinels)' : '';
       out.errors.push({
         file: this.ctx.file,

@@ -1,5 +1,5 @@
 /**
- * The fixture manifest (fixtures/capture/manifest.json): every capture fixture is read and gives
+ * The fixture manifest (fixtures/capture/manifest.yaml; JSON, named .yaml so directory walks skip it): every capture fixture is read and gives
  * exactly the replies, tool calls and tool names (in reading order) its entry records, in its
  * format, with no error-severity problem other than those it lists; every fixture file has an
  * entry and every entry a file; and every registered capture format has at least one fixture
@@ -9,6 +9,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { CAPTURE_FORMATS } from '../../src/capture/formats.js';
 import { FIXTURES, readFixture } from './read-helpers.js';
 
@@ -21,7 +22,7 @@ interface Entry {
   error_codes?: string[];
 }
 
-const manifest = JSON.parse(readFileSync(join(FIXTURES, 'manifest.json'), 'utf8')) as { files: Entry[] };
+const manifest = parse(readFileSync(join(FIXTURES, 'manifest.yaml'), 'utf8')) as { files: Entry[] };
 
 /** Every file under fixtures/capture but the manifest itself and READMEs. */
 function fixtureFiles(dir: string): string[] {
@@ -31,7 +32,7 @@ function fixtureFiles(dir: string): string[] {
       const p = join(dir, name);
       if (statSync(p).isDirectory()) return fixtureFiles(p);
       const rel = relative(FIXTURES, p);
-      return rel === 'manifest.json' || name.endsWith('.md') ? [] : [rel];
+      return rel === 'manifest.yaml' || name.endsWith('.md') ? [] : [rel];
     });
 }
 

@@ -240,7 +240,7 @@ export function createInvokeStreamAccumulator(ctx: StreamContext): StreamAccumul
     const c = completion;
     completion = null;
     if (!c) return;
-    out.replies.push(buildReply(ctx, { line: c.line, id: undefined, model: undefined, text: c.text.join(''), reasoning: '', toolCalls: [], truncated: stop === null || stop === 'max_tokens' || stop === 'length', finishReason: stop ?? undefined }));
+    out.replies.push(buildReply(ctx, { line: c.line, id: undefined, model: undefined, text: c.text.join(''), reasoning: '', toolCalls: [], truncated: stop === null || stop === 'error' || stop === 'max_tokens' || stop === 'length', finishReason: stop === 'error' ? undefined : (stop ?? undefined) }));
     if (stop === null) out.errors.push(truncatedStream(ctx, c.line, 'a chunk with a stop reason'));
   };
 

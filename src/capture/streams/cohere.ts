@@ -73,7 +73,8 @@ export function createCohereAccumulator(ctx: StreamContext): StreamAccumulator {
 
   const open = (line: number, id: string | undefined): Message => ({ line, id, plan: [], blocks: new Map(), calls: new Map() });
 
-  const close = (finish: string | undefined, cut: boolean): StreamOutput => {
+  /** Yields the open message; `cut`: it never reached message-end (reported unless `quiet`: an error event already says why). */
+  const close = (finish: string | undefined, cut: boolean, quiet = false): StreamOutput => {
     const out = emptyOutput();
     const m = msg;
     msg = null;
@@ -99,7 +100,7 @@ export function createCohereAccumulator(ctx: StreamContext): StreamAccumulator {
         finishReason: finish,
       }),
     );
-    if (cut) out.errors.push(truncatedStream(ctx, m.line, 'message-end'));
+    if (cut && !quiet) out.errors.push(truncatedStream(ctx, m.line, 'message-end'));
     return out;
   };
 
@@ -157,7 +158,7 @@ export function createCohereAccumulator(ctx: StreamContext): StreamAccumulator {
         }
         default:
           if (isObject(payload['error']) || type === 'error') {
-            const out = close(undefined, false);
+            const out = close(undefined, true, true);
             out.errors.push(streamError(ctx, line, describeApiError(isObject(payload['error']) ? payload['error'] : payload)));
             return out;
           }

@@ -71,7 +71,12 @@ interface Candidate {
   calls: ToolCall[];
   streamed: StreamedCall | null;
   finishReason: string | undefined;
+  /** Kinds of parts that hold no text or call guard reads (`inlineData`, `fileData`, ...), for one warning. */
+  skipped: Set<string>;
 }
+
+/** Part fields that are read, or that hold nothing of the model's output (results, signatures, metadata). */
+const KNOWN_PART_KEYS = new Set(['text', 'thought', 'thoughtSignature', 'functionCall', 'executableCode', 'codeExecutionResult', 'functionResponse', 'videoMetadata', 'partMetadata', 'mediaResolution']);
 
 /** The keys of a JSONPath like `$.a.b[0].c` (`$` alone: the root). */
 function pathKeys(path: string): (string | number)[] | null {
@@ -166,6 +171,7 @@ export function createGeminiAccumulator(ctx: StreamContext): StreamAccumulator {
         }),
       );
       if (mode === 'end' && c.finishReason === undefined) out.errors.push(truncatedStream(ctx, c.line, 'a chunk with a finishReason'));
+      if (c.skipped.size > 0) out.errors.push(invalidRecord(ctx, c.line, `parts of kind ${[...c.skipped].map((k) => JSON.stringify(k)).join(', ')} were not read (not text or a call)`, 'warning'));
     }
     responseId = undefined;
     model = undefined;
@@ -173,6 +179,7 @@ export function createGeminiAccumulator(ctx: StreamContext): StreamAccumulator {
 
   const readPart = (c: Candidate, part: unknown, line: number, out: StreamOutput): void => {
     if (!isObject(part)) return;
+    for (const k of Object.keys(part)) if (!KNOWN_PART_KEYS.has(k)) c.skipped.add(k);
     const fc = isObject(part['functionCall']) ? part['functionCall'] : null;
     if (fc) {
       flushText(c);
@@ -236,7 +243,7 @@ export function createGeminiAccumulator(ctx: StreamContext): StreamAccumulator {
         const index = typeof raw['index'] === 'number' ? raw['index'] : pos;
         let c = candidates.get(index);
         if (!c) {
-          c = { index, line, text: new TextJoiner(), pending: [], reasoning: [], calls: [], streamed: null, finishReason: undefined };
+          c = { index, line, text: new TextJoiner(), pending: [], reasoning: [], calls: [], streamed: null, finishReason: undefined, skipped: new Set() };
           candidates.set(index, c);
         }
         const content = isObject(raw['content']) ? raw['content'] : null;

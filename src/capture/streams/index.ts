@@ -59,14 +59,17 @@ export const STREAM_APIS = {
   },
 } as const satisfies Record<CaptureStreamApi, StreamApiSpec>;
 
-/** Every stream API, in registry order. */
-export const STREAM_API_NAMES = Object.keys(STREAM_APIS) as CaptureStreamApi[];
+/** Every stream API guard reads, in registry order. */
+export const CAPTURE_STREAM_API_NAMES = Object.keys(STREAM_APIS) as CaptureStreamApi[];
+
+/** The stream APIs guard also replays (src/replay), in registry order. */
+export const STREAM_API_NAMES: readonly StreamApi[] = CAPTURE_STREAM_API_NAMES.filter((a): a is StreamApi => a === 'openai-chat' || a === 'anthropic' || a === 'openai-responses');
 
 /** The raw-SSE capture format of each API. */
-export const SSE_FORMAT: Readonly<Record<CaptureStreamApi, CaptureFormat>> = Object.fromEntries(STREAM_API_NAMES.map((a) => [a, STREAM_APIS[a].sseFormat])) as Record<CaptureStreamApi, CaptureFormat>;
+export const SSE_FORMAT: Readonly<Record<CaptureStreamApi, CaptureFormat>> = Object.fromEntries(CAPTURE_STREAM_API_NAMES.map((a) => [a, STREAM_APIS[a].sseFormat])) as Record<CaptureStreamApi, CaptureFormat>;
 
 /** The JSONL-of-payloads capture format of each API. */
-export const CHUNKS_FORMAT: Readonly<Record<CaptureStreamApi, CaptureFormat>> = Object.fromEntries(STREAM_API_NAMES.map((a) => [a, STREAM_APIS[a].chunksFormat])) as Record<CaptureStreamApi, CaptureFormat>;
+export const CHUNKS_FORMAT: Readonly<Record<CaptureStreamApi, CaptureFormat>> = Object.fromEntries(CAPTURE_STREAM_API_NAMES.map((a) => [a, STREAM_APIS[a].chunksFormat])) as Record<CaptureStreamApi, CaptureFormat>;
 
 /**
  * {@link sniffStreamPayload} over every API guard reads: the replayable APIs first, then the
@@ -75,7 +78,7 @@ export const CHUNKS_FORMAT: Readonly<Record<CaptureStreamApi, CaptureFormat>> = 
 export function sniffCaptureStreamPayload(payload: unknown, eventName?: string): CaptureStreamApi | null {
   const api = sniffStreamPayload(payload, eventName);
   if (api !== null || !isObject(payload)) return api;
-  for (const name of STREAM_API_NAMES) {
+  for (const name of CAPTURE_STREAM_API_NAMES) {
     const spec: StreamApiSpec = STREAM_APIS[name];
     if (spec.sniff?.(payload, eventName)) return name;
   }
@@ -141,7 +144,7 @@ export function knownStreamEvent(api: CaptureStreamApi, payload: unknown, eventN
  *   not a stream format.
  */
 export function streamFormatApi(format: CaptureFormat | undefined): { api: CaptureStreamApi; framing: 'sse' | 'chunks' } | null {
-  for (const api of STREAM_API_NAMES) {
+  for (const api of CAPTURE_STREAM_API_NAMES) {
     if (STREAM_APIS[api].sseFormat === format) return { api, framing: 'sse' };
     if (STREAM_APIS[api].chunksFormat === format) return { api, framing: 'chunks' };
   }
