@@ -15,8 +15,10 @@
  *
  * The order of {@link CAPTURE_FORMAT_SPECS} is the sniffing order (guard's own; no producer defines
  * one: docs/sources.md "Sniffing order"): transcript envelopes first (they wrap API shapes), then
- * pair logs, bare API bodies, guard reply records, and stream event payloads. The compiler checks
- * that the registry names every {@link CaptureFormat} once.
+ * HAR entries and pair logs, batch outputs and observability exports (they wrap API bodies, read
+ * through the `nested` readers the record reader hands them), bare API bodies, guard reply
+ * records, and stream event payloads. The compiler checks that the registry names every
+ * {@link CaptureFormat} once.
  */
 
 import { apiBodyFormat, isApiErrorBody, readApiBody } from './bodies/index.js';

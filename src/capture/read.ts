@@ -2,7 +2,9 @@
  * The capture reader every command uses: one file (or stdin) in, normalised replies and input
  * problems out, streamed in input order.
  *
- * Layout is decided from the first non-blank line, and the next few when that one is not JSON on
+ * A binary AWS event stream (Bedrock's stream bodies) is recognised first, by the prelude and CRC
+ * of its first frame (src/capture/eventstream.ts), and its frames are read as records. Otherwise
+ * layout is decided from the first non-blank line, and the next few when that one is not JSON on
  * its own (src/capture/detect.ts sniffLayout): raw SSE goes to the
  * SSE reader (src/capture/sse.ts); JSON Lines are parsed line by line; a JSON document (pretty
  * printed, an array, `jq .` output) is split into records without holding more than one record.

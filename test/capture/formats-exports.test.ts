@@ -107,6 +107,12 @@ describe('HAR', () => {
     expect(r.errors[1]!.message).toContain('2 HAR entries hold no LLM API traffic');
   });
 
+  it('a HAR with no LLM traffic at all is an error, not "0 replies"', async () => {
+    const har = { log: { entries: [{ request: { method: 'GET', url: 'https://example.com/' }, response: { status: 200, content: { mimeType: 'text/html', text: '<html>' } } }] } };
+    const r = await readText(JSON.stringify(har, null, 1), undefined, 'page.har');
+    expect(codes(r)).toEqual([['UNKNOWN_FORMAT', 4, 'error']]);
+  });
+
   it('an LLM call whose response guard cannot read is an error at the entry', async () => {
     const har = { log: { entries: [{ request: { method: 'POST', url: 'https://api.example.com/v1/chat/completions' }, response: { status: 200, content: { mimeType: 'application/json', text: '{"surprise":true}' } } }] } };
     const r = await readText(JSON.stringify(har, null, 1), undefined, 'x.har');

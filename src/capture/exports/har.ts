@@ -89,6 +89,8 @@ function isLlmCall(req: JsonObject, body: unknown): boolean {
 export class HarReader {
   private otherEntries = 0;
   private firstOther: { line: number; what: string } | null = null;
+  /** Entries read as LLM API traffic (a call, or a response in a known API format). */
+  private llmEntries = 0;
 
   constructor(
     private readonly file: string,
@@ -114,7 +116,12 @@ export class HarReader {
     const out: RecordOutput = { replies: [], errors: [] };
     if (this.otherEntries > 0) {
       const n = this.otherEntries;
-      out.errors.push(captureError(this.file, this.firstOther!.line, 'INVALID_RECORD', `${n} HAR entr${n === 1 ? 'y holds' : 'ies hold'} no LLM API traffic (the first, here: ${this.firstOther!.what}); not read`, 'warning'));
+      // beside LLM traffic, other entries are a warning; a HAR with none at all is not a capture guard reads
+      const none = this.llmEntries === 0;
+      const message = none
+        ? `no entry of this HAR holds LLM API traffic (${n} entr${n === 1 ? 'y' : 'ies'}, the first here: ${this.firstOther!.what}); nothing was read`
+        : `${n} HAR entr${n === 1 ? 'y holds' : 'ies hold'} no LLM API traffic (the first, here: ${this.firstOther!.what}); not read`;
+      out.errors.push(captureError(this.file, this.firstOther!.line, none ? 'UNKNOWN_FORMAT' : 'INVALID_RECORD', message, none ? 'error' : 'warning'));
     }
     return out;
   }
@@ -128,6 +135,7 @@ export class HarReader {
     const what = `${str(req['method'])} ${str(req['url'])?.slice(0, 120)}`;
     const advertised = advertisedOfRequestBody(body);
     const out: RecordOutput = { replies: [], errors: [] };
+    if (llm) this.llmEntries++;
     const fail = (message: string, severity: CaptureError['severity'] = 'error'): RecordOutput => {
       if (!llm) return this.other(line, what);
       out.errors.push(captureError(this.file, line, severity === 'error' ? 'UNKNOWN_FORMAT' : 'INVALID_RECORD', `HAR entry ${what}: ${message}`, severity));
@@ -145,6 +153,7 @@ export class HarReader {
     if (/^(?:data|event|id|retry):/m.test(bodyText) && !t.startsWith('{') && !t.startsWith('[')) {
       const r = parseSseText(bodyText, { file: this.file, line, advertised, format: 'har' });
       if (r.replies.length === 0 && !llm) return this.other(line, what);
+      if (!llm) this.llmEntries++;
       return r;
     }
     if (t.startsWith('{') || t.startsWith('[')) {
@@ -175,6 +184,7 @@ export class HarReader {
       out.replies.push(...rest.replies);
       out.errors.push(...rest.errors);
       if (!known) return fail('the response body is in no known API format; not read');
+      if (!llm) this.llmEntries++;
       return this.withTools(out, advertised);
     }
     return fail(`the response body (${mime || 'no mime type'}) is neither JSON, an SSE stream nor an AWS event stream; not read`);
