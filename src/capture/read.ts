@@ -346,7 +346,9 @@ async function peek(input: Readable, n: number): Promise<{ head: Buffer; input: 
       await it.return?.(undefined);
     }
   }
-  return { head: Buffer.concat(chunks), input: Readable.from(replay(), { objectMode: false }) };
+  // the first bytes only (a view of the first chunk when it is long enough: no copy of a big chunk)
+  const head = chunks.length > 0 && chunks[0]!.length >= n ? chunks[0]!.subarray(0, n) : Buffer.concat(chunks).subarray(0, n);
+  return { head, input: Readable.from(replay(), { objectMode: false }) };
 }
 
 async function* readItemBatches(file: string, source0: Readable, options: ReadOptions, tally: Tally): AsyncGenerator<CaptureItem[]> {
