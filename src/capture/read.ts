@@ -18,7 +18,7 @@
  * ({@link readCaptureBatches}; {@link readCapture} flattens it).
  */
 
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { captureError } from './bodies/common.js';
 import { CappedReports, MAX_LINE_REPORTS } from './capped.js';
 import { isSseLine, sniffLayout } from './detect.js';
@@ -279,7 +279,7 @@ class LineSource {
   private at = 0;
   private readonly batches: AsyncIterator<Line[]>;
 
-  constructor(input: Readable, maxLineBytes: number) {
+  constructor(input: AsyncIterable<Buffer | string>, maxLineBytes: number) {
     this.batches = readLineBatches(input, { maxLineBytes })[Symbol.asyncIterator]();
   }
 
@@ -323,7 +323,7 @@ function looksLikeCaptureStart(text: string): boolean {
 const EVENT_STREAM_SNIFF_BYTES = 14;
 
 /** The first bytes of `input` (at least `n` unless it is shorter), and the input as it was, those bytes included. */
-async function peek(input: Readable, n: number): Promise<{ head: Buffer; input: Readable }> {
+async function peek(input: Readable, n: number): Promise<{ head: Buffer; input: AsyncIterable<Buffer> }> {
   const it = input[Symbol.asyncIterator]() as AsyncIterator<unknown>;
   const chunks: Buffer[] = [];
   let size = 0;
@@ -348,7 +348,7 @@ async function peek(input: Readable, n: number): Promise<{ head: Buffer; input: 
   }
   // the first bytes only (a view of the first chunk when it is long enough: no copy of a big chunk)
   const head = chunks.length > 0 && chunks[0]!.length >= n ? chunks[0]!.subarray(0, n) : Buffer.concat(chunks).subarray(0, n);
-  return { head, input: Readable.from(replay(), { objectMode: false }) };
+  return { head, input: replay() };
 }
 
 async function* readItemBatches(file: string, source0: Readable, options: ReadOptions, tally: Tally): AsyncGenerator<CaptureItem[]> {
@@ -485,7 +485,7 @@ async function* readItemBatches(file: string, source0: Readable, options: ReadOp
  * Bedrock's streams read it. A binary file has no lines: problems carry line null and name the
  * frame and its byte offset; replies are placed at line 1.
  */
-async function* readEventStream(file: string, input: Readable, options: ReadOptions, tally: Tally): AsyncGenerator<CaptureItem[]> {
+async function* readEventStream(file: string, input: AsyncIterable<Buffer>, options: ReadOptions, tally: Tally): AsyncGenerator<CaptureItem[]> {
   const reader = new RecordReader(file, options.inputFormat);
   const decoder = new EventStreamDecoder();
   const unknown = new CappedReports(file, 'UNKNOWN_FORMAT', 'event stream frames in no known capture format');
@@ -515,7 +515,7 @@ async function* readEventStream(file: string, input: Readable, options: ReadOpti
   };
   for await (const chunk of input) {
     const out: CaptureItem[] = [];
-    take(decoder.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer)), out);
+    take(decoder.push(chunk), out);
     if (out.length > 0) yield out;
   }
   const out: CaptureItem[] = [];
