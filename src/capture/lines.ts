@@ -239,12 +239,12 @@ export async function* readLines(input: Readable, options: LineReaderOptions = {
  * bounded by the stream's chunk size and `maxLineBytes`; chunks that complete no line yield
  * nothing.
  *
- * @param input a byte stream (a file stream or stdin).
+ * @param input a byte stream (a file stream or stdin), or any async iterable of its chunks.
  * @param options `maxLineBytes` (bytes, default {@link DEFAULT_MAX_LINE_BYTES}); `decodeWindowBytes` (bytes, speed only).
  * @returns an async iterable of non-empty arrays of {@link Line}.
  * @throws whatever the underlying stream emits (e.g. EACCES, EISDIR).
  */
-export async function* readLineBatches(input: Readable, options: LineReaderOptions = {}): AsyncGenerator<Line[]> {
+export async function* readLineBatches(input: Readable | AsyncIterable<Buffer | string>, options: LineReaderOptions = {}): AsyncGenerator<Line[]> {
   yield* readUtf8LineBatches(utf8Chunks(input), options);
 }
 
