@@ -127,14 +127,30 @@ export function readMarkup(text: string, ctx: ParseContext, names: readonly stri
 
 /** The family markup of a text (no shape fallback), or null when no family token is present. */
 export function familyMarkup(text: string, ctx: ParseContext): Reading | null {
-  if (!holdsMarker(text)) return null;
+  const marked = holdsMarker(text);
   let best: Parsed | null = null;
-  FAMILIES.forEach((family, order) => {
-    const at = family.detect(text);
-    if (at < 0) return;
+  const consider = (family: Family, at: number, order: number) => {
     const parsed: Parsed = { family, at, order, match: family.parse(text, at, ctx) };
     best = best === null ? parsed : better(best, parsed);
-  });
+  };
+  // Where the first family token's markup starts: markup read without a marker (a bare JSON call,
+  // a pythonic list) counts only before it, so JSON inside a family's envelope is never read bare.
+  let firstMarked = text.length;
+  if (marked) {
+    FAMILIES.forEach((family, order) => {
+      const at = family.detect(text);
+      if (at < 0) return;
+      firstMarked = Math.min(firstMarked, at);
+      consider(family, at, order);
+    });
+  }
+  if (firstMarked > 0) {
+    FAMILIES.forEach((family, order) => {
+      const at = family.detectBare?.(text, firstMarked) ?? -1;
+      if (at >= 0 && at < firstMarked) consider(family, at, order);
+    });
+  }
+  if (best === null && !marked) return null;
   if (best !== null) {
     const parsed = (best as Parsed).match;
     // A parser that fails pushes its failed block last (from its opener to the end of the text).

@@ -16,9 +16,27 @@ import { harmony } from './harmony.js';
 import { hermes } from './hermes.js';
 import { kimi } from './kimi-k2.js';
 import { llama } from './llama.js';
+import { llama3Json } from './llama3-json.js';
 import { minimax } from './minimax.js';
 import { mistral } from './mistral.js';
+import { openaiJson } from './openai-json.js';
 import { qwen3Coder } from './qwen3-coder.js';
+import { xlam } from './xlam.js';
 
 /** Every family the engine reads, in tie-break order (when two claim the same offset). */
-export const FAMILIES: readonly Family[] = [deepseek, dsml, kimi, harmony, minimax, qwen3Coder, glm, hermes, granite, mistral, llama];
+export const FAMILIES: readonly Family[] = [
+  deepseek,
+  dsml,
+  kimi,
+  harmony,
+  minimax,
+  qwen3Coder,
+  glm,
+  hermes,
+  granite,
+  mistral,
+  llama,
+  llama3Json,
+  openaiJson,
+  xlam,
+];
