@@ -159,10 +159,15 @@ function entryKind(text: string, h: Head, nested = false): BareKind | null {
   const args = member(h, 'arguments');
   const params = member(h, 'parameters');
   const a = args ?? params;
-  if (a === undefined) return null;
-  const objectLike = text[a.start] === '{' || (text[a.start] === '"' && text[a.start + 1] === '{');
+  // The text ends inside the object after its name: a call cut short (`{"name": "x", "argu`), so the
+  // cut reads as a cut, never as prose or an unknown dialect.
+  const cut = h.end < 0 && h.broken < 0;
+  // (an object that breaks after its name and arguments is a call whose JSON is bad: `bad_arguments`)
+  if (a === undefined) return cut ? 'arguments' : null;
+  const objectLike = text[a.start] === '{' || (text[a.start] === '"' && (text[a.start + 1] === '{' || a.end < 0));
   if (!objectLike || schemaLike(text, a)) return null;
-  return args !== undefined ? 'arguments' : 'parameters';
+  // both keys (refused when parsed): the first one written names the shape
+  return args !== undefined && (params === undefined || args.start < params.start) ? 'arguments' : 'parameters';
 }
 
 /** The first element of the array at `at` when it is a call entry, else null. */
@@ -181,8 +186,13 @@ function classify(text: string, at: number): { kind: BareKind; end: number } | {
     return { skip: s.end < 0 ? text.length : Math.max(at + 1, s.end) };
   }
   const h = readHead(text, at);
-  if (h.broken >= 0) return { skip: Math.max(at + 1, h.broken) };
   const kind = entryKind(text, h);
+  if (h.broken >= 0) {
+    // Not JSON past its name and arguments: still a call (its JSON fails to parse), when it closes.
+    const s = kind === null ? null : scanJson(text, at);
+    if (kind !== null && kind !== 'function' && s !== null && s.end >= 0) return { kind, end: s.end };
+    return { skip: Math.max(at + 1, h.broken) };
+  }
   if (kind !== null) return { kind, end: h.end };
   if (h.members.length === 1) {
     const [w] = h.members;
@@ -195,29 +205,56 @@ function classify(text: string, at: number): { kind: BareKind; end: number } | {
 /** End-of-turn tokens a template prints after a call (stop tokens, often not shown): part of the envelope when present. */
 const END_TOKENS = ['<|eom_id|>', '<|eot_id|>', '<|eom|>', '<|eot|>'];
 
-/** Sentence punctuation that may touch a bare call (`Let me look that up.{"name": …}`). */
-const PUNCT = '.,:;!?。，：；！？';
+/** Characters a bare call may touch on its left: sentence punctuation (`Let me look that up.{"name": …}`)
+ * and the openers of quotation constructs (inline code, quotation marks, emphasis, strike-through,
+ * math, a parenthesis), which the engine's quotation rules then read. */
+const BEFORE = '.,:;!?。，：；！？`"\'“‘«„「『(*_~$';
+/** Characters a bare call may touch on its right: punctuation and the closers of those constructs. */
+const AFTER = '.,:;!?。，：；！？`"\'”’»“」』)*_~$';
+
+/** HTML elements a bare call may touch (`<code>{…}</code>`): the engine's quotation rules read them. */
+const HTML_ELEMENTS = new Set(
+  ('a abbr article aside b bdi bdo big blockquote body br center cite code dd del details dfn div dl dt em figcaption figure font footer ' +
+    'h1 h2 h3 h4 h5 h6 header html i iframe ins kbd label li main mark nav nobr noscript object ol p pre q rp rt ruby s samp script section ' +
+    'small span strike strong style sub summary sup table tbody td template textarea tfoot th thead tr tt u ul var xmp').split(' '),
+);
+
+/** True when the text before `at` ends with an HTML tag (`<code>`, `<PRE class="x">`, `</b>`) of a known element. */
+function htmlTagBefore(text: string, at: number): boolean {
+  if (text[at - 1] !== '>') return false;
+  const lt = text.lastIndexOf('<', at - 1);
+  if (lt < 0 || at - lt > 200) return false;
+  const m = /^<\/?([A-Za-z][A-Za-z0-9]*)(?:[\s/][^<>]*)?>$/.exec(text.slice(lt, at));
+  return m !== null && HTML_ELEMENTS.has(m[1]!.toLowerCase());
+}
+
+/** True when an HTML tag of a known element starts at `at`. */
+function htmlTagAt(text: string, at: number): boolean {
+  if (text[at] !== '<') return false;
+  const m = /^<\/?([A-Za-z][A-Za-z0-9]*)[\s/>]/.exec(text.slice(at, at + 40));
+  return m !== null && HTML_ELEMENTS.has(m[1]!.toLowerCase());
+}
 
 /**
- * True when a bare value may start at `at`: at the start of the text, after whitespace or after
- * sentence punctuation. A value glued to other text (`[TOOL_REQUEST]{…}`, `<my_tag>{…}`, `"{…}"`)
- * belongs to that text's own dialect or quotation: it is not read bare (the engine's shape
- * fallback still sees an advertised name in it).
+ * True when a bare value may start at `at`: at the start of the text, after whitespace, sentence
+ * punctuation, the opener of a quotation construct or an HTML tag. A value glued to other text
+ * (`[TOOL_REQUEST]{…}`, `<my_tag>{…}`, `call{…}`) belongs to that text's own dialect: it is not
+ * read bare (the engine's shape fallback still sees an advertised name in it, `unknown_family`).
  */
 export function bareStart(text: string, at: number): boolean {
   if (at === 0) return true;
   const c = text.charCodeAt(at - 1);
-  return isSpaceCode(c) || PUNCT.includes(text[at - 1]!);
+  return isSpaceCode(c) || BEFORE.includes(text[at - 1]!) || htmlTagBefore(text, at);
 }
 
 /** True when a bare value ending at `end` stands apart: the text ends, or whitespace, punctuation,
- * an end-of-turn token, or the next value of a run (`{…}{…}`, `{…}; {…}`) follows. */
+ * a closer, an HTML tag, an end-of-turn token, or the next value of a run (`{…}{…}`) follows. */
 export function bareEnd(text: string, end: number): boolean {
   const t = END_TOKENS.find((x) => text.startsWith(x, end));
   const k = t === undefined ? end : end + t.length;
   if (k >= text.length) return true;
   const c = text.charCodeAt(k);
-  return isSpaceCode(c) || PUNCT.includes(text[k]!) || (t === undefined && text[k] === '{');
+  return isSpaceCode(c) || AFTER.includes(text[k]!) || htmlTagAt(text, k) || (t === undefined && text[k] === '{');
 }
 
 /** The scan of the last text, resumable: candidates are found only as far as a caller asks. */
