@@ -187,9 +187,26 @@ export type PyScan =
 
 /** Length of the string opener at `i` (`'`, `"`, `'''`, `"""`), or 0. */
 function quoteAt(text: string, i: number): number {
-  const q = text[i];
-  if (q !== '"' && q !== "'") return 0;
-  return text[i + 1] === q && text[i + 2] === q ? 3 : 1;
+  const q = text.charCodeAt(i);
+  if (q !== 0x22 && q !== 0x27) return 0;
+  return text.charCodeAt(i + 1) === q && text.charCodeAt(i + 2) === q ? 3 : 1;
+}
+
+/**
+ * Index past the string whose opener (`q` quote characters long) is at `i`: past its closing
+ * quote, or at the line break that ends a broken one-quote string; -1 when the text ends inside it.
+ */
+function stringEndAt(text: string, i: number, q: number): number {
+  const quote = text.charCodeAt(i);
+  let j = i + q;
+  for (;;) {
+    if (j >= text.length) return -1;
+    const c = text.charCodeAt(j);
+    if (c === 0x5c) j += 2; // backslash
+    else if (c === quote && (q === 1 || (text.charCodeAt(j + 1) === quote && text.charCodeAt(j + 2) === quote))) return j + q;
+    else if (q === 1 && c === 0x0a) return j;
+    else j++;
+  }
 }
 
 /**
@@ -203,23 +220,20 @@ export function scanPython(text: string, from: number, closer?: string): PyScan 
   const stack: string[] = [];
   const pairs: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
   let i = from;
+  const first = closer === undefined ? -1 : closer.charCodeAt(0);
   while (i < text.length) {
+    const code = text.charCodeAt(i);
+    // plain characters (letters, digits, space, `=`, `,`, `.`) cannot start anything
+    if (code !== first && code !== 0x22 && code !== 0x27 && code !== 0x23 && code !== 0x28 && code !== 0x29 && code !== 0x5b && code !== 0x5d && code !== 0x7b && code !== 0x7d) {
+      i++;
+      continue;
+    }
     const ch = text[i]!;
-    if (closer !== undefined && ch === closer[0] && text.startsWith(closer, i)) return { ok: true, end: i };
+    if (closer !== undefined && code === first && text.startsWith(closer, i)) return { ok: true, end: i };
     const q = quoteAt(text, i);
     if (q > 0) {
-      const quote = text.slice(i, i + q);
-      let j = i + q;
-      for (;;) {
-        if (j >= text.length) return { ok: false, cut: true, inString: true };
-        const c = text[j]!;
-        if (c === '\\') j += 2;
-        else if (q === 1 && c === '\n') break;
-        else if (text.startsWith(quote, j)) {
-          j += q;
-          break;
-        } else j++;
-      }
+      const j = stringEndAt(text, i, q);
+      if (j < 0) return { ok: false, cut: true, inString: true };
       i = j;
       continue;
     }
@@ -284,7 +298,7 @@ function stringValue(raw: string): Lit {
   const q = quoteAt(raw, p);
   if (q === 0 || raw.length < p + 2 * q) return { ok: false, error: 'a malformed string' };
   const body = raw.slice(p + q, raw.length - q);
-  if (prefix === 'r') return { ok: true, value: body, json: JSON.stringify(body) };
+  if (prefix === 'r' || !body.includes('\\')) return { ok: true, value: body, json: JSON.stringify(body) };
   let out = '';
   for (let i = 0; i < body.length; i++) {
     const c = body[i]!;
@@ -492,29 +506,58 @@ function callNodes(root: Node, layout: PyLayout): Node[] | FamilyProblem {
   return exprs;
 }
 
-/**
- * Reads the calls of a pythonic block's source (module header).
- *
- * @param source the Python text of the block (the list, or the lines of calls).
- * @param layout how the family writes its calls.
- * @returns the calls (a call's argument problems are its `argumentsError`), or a problem: `shape`
- *   when the grammar is not loaded, the text is too long, or it is not calls in that layout.
- */
-export function readPythonCalls(source: string, layout: PyLayout): { calls: FamilyCall[] } | { problem: FamilyProblem } {
-  if (source.length > MAX_PYTHON_CHARS) return { problem: shape(`a pythonic block longer than ${MAX_PYTHON_CHARS} characters is not parsed`) };
-  if (!recoveryReady()) return { problem: shape(NOT_LOADED) };
+/** Most non-space characters outside strings a pythonic block may hold (the parser's work grows with
+ * them, not with string length; 64 Ki is thousands of calls, far past MAX_RECOVERED_CALLS). */
+export const MAX_PYTHON_CODE = 64 * 1024;
+
+/** Non-space characters of `source` outside its strings (strings delimited as {@link scanPython} does). */
+function codeLength(source: string): number {
+  let n = 0;
+  for (let i = 0; i < source.length; ) {
+    const q = quoteAt(source, i);
+    if (q > 0) {
+      const j = stringEndAt(source, i, q);
+      n += 2;
+      if (j < 0) break;
+      i = j;
+      continue;
+    }
+    const c = source.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x0a && c !== 0x09 && c !== 0x0d) n++;
+    i++;
+  }
+  return n;
+}
+
+/** A reading, and whether a problem means the text is not calls at all (so not markup). */
+type Analysis = { calls: FamilyCall[] } | { problem: FamilyProblem; notCalls: boolean };
+
+/** The last reading: detection and parsing read the same block, so it is parsed once. */
+let last: { source: string; layout: PyLayout; result: Analysis } | null = null;
+
+function analyse(source: string, layout: PyLayout): Analysis {
+  if (last !== null && last.source === source && last.layout === layout) return last.result;
+  const result = analyseOnce(source, layout);
+  last = { source, layout, result };
+  return result;
+}
+
+function analyseOnce(source: string, layout: PyLayout): Analysis {
+  const not = (problem: FamilyProblem): Analysis => ({ problem, notCalls: true });
+  if (source.length > MAX_PYTHON_CHARS) return { problem: shape(`a pythonic block longer than ${MAX_PYTHON_CHARS} characters is not parsed`), notCalls: false };
+  if (codeLength(source) > MAX_PYTHON_CODE) return { problem: shape(`a pythonic block with more than ${MAX_PYTHON_CODE} characters of code outside its strings is not parsed`), notCalls: false };
+  if (!recoveryReady()) return { problem: shape(NOT_LOADED), notCalls: false };
   const tree = parsePython(source);
-  if (tree === null) return { problem: shape(`the Python parser failed on this text (${lastMessage ?? 'no message'})`) };
+  if (tree === null) return { problem: shape(`the Python parser failed on this text (${lastMessage ?? 'no message'})`), notCalls: false };
   try {
     const nodes = callNodes(tree.rootNode, layout);
-    if (!Array.isArray(nodes)) return { problem: nodes };
+    if (!Array.isArray(nodes)) return not(nodes);
     // A syntax error outside every call's argument list: not calls at all.
-    const outside = tree.rootNode.hasError && nodes.every((c) => !broken(c.childForFieldName('arguments') ?? c));
-    if (outside) return { problem: shape('not valid Python calls') };
+    if (tree.rootNode.hasError && nodes.every((c) => !broken(c.childForFieldName('arguments') ?? c))) return not(shape('not valid Python calls'));
     const calls: FamilyCall[] = [];
     for (const n of nodes) {
       const c = readCall(n);
-      if (isProblem(c)) return { problem: c };
+      if (isProblem(c)) return not(c);
       calls.push(c);
     }
     return { calls };
@@ -524,17 +567,25 @@ export function readPythonCalls(source: string, layout: PyLayout): { calls: Fami
 }
 
 /**
+ * Reads the calls of a pythonic block's source (module header).
+ *
+ * @param source the Python text of the block (the list, or the lines of calls).
+ * @param layout how the family writes its calls.
+ * @returns the calls (a call's argument problems are its `argumentsError`), or a problem: `shape`
+ *   when the grammar is not loaded, the text is too long ({@link MAX_PYTHON_CHARS},
+ *   {@link MAX_PYTHON_CODE}), or it is not calls in that layout.
+ */
+export function readPythonCalls(source: string, layout: PyLayout): { calls: FamilyCall[] } | { problem: FamilyProblem } {
+  const r = analyse(source, layout);
+  return 'calls' in r ? { calls: r.calls } : { problem: r.problem };
+}
+
+/**
  * True when `source` parses as a list of calls (whatever their arguments hold): the test that a
- * bracketed text is pythonic markup rather than prose or code. Without the grammar, a text that
- * opens with `[name(` counts (and is then refused `shape`, {@link NOT_LOADED}).
+ * bracketed text is pythonic markup rather than prose or code. A text the parser does not read
+ * (the grammar not loaded, too long) counts, and is then refused `shape`.
  */
 export function isPythonCallList(source: string): boolean {
-  if (!recoveryReady() || source.length > MAX_PYTHON_CHARS) return true;
-  const tree = parsePython(source);
-  if (tree === null) return true;
-  try {
-    return Array.isArray(callNodes(tree.rootNode, 'list'));
-  } finally {
-    tree.delete();
-  }
+  const r = analyse(source, 'list');
+  return 'calls' in r || !r.notCalls;
 }

@@ -61,7 +61,7 @@ export function detectBareList(text: string, before: number): number {
     const at = r.index;
     m.from = at + 1;
     if (!bareStart(text, at)) continue;
-    const s = scanPython(text, at);
+    const s = scanList(text, at);
     if (!s.ok) {
       if (s.cut) {
         m.found.push(at);
@@ -78,9 +78,17 @@ export function detectBareList(text: string, before: number): number {
   return -1;
 }
 
+let lastScan: { text: string; at: number; scan: ReturnType<typeof scanPython> } | null = null;
+
+/** {@link scanPython} of the list at `at`, remembered for the last one (detection and parsing scan the same list). */
+function scanList(text: string, at: number): ReturnType<typeof scanPython> {
+  if (lastScan === null || lastScan.text !== text || lastScan.at !== at) lastScan = { text, at, scan: scanPython(text, at) };
+  return lastScan.scan;
+}
+
 /** Reads the list at `at`: the calls, the list's end, or a problem. */
 function readList(text: string, at: number): { calls: FamilyCall[]; end: number } | { problem: ReturnType<typeof shape> } {
-  const s = scanPython(text, at);
+  const s = scanList(text, at);
   if (!s.ok) return { problem: s.cut ? truncated('the text ends inside the call list') : shape('a bracket in the call list closes one of another kind') };
   const got = readPythonCalls(text.slice(at, s.end), 'list');
   if ('problem' in got) return got;
