@@ -24,6 +24,8 @@ const ALL_MARKERS: ReadonlyArray<{ marker: string; family: string }> = FAMILIES.
 export const ALL_MARKER_TOKENS: readonly string[] = markerTokens(FAMILIES);
 /** True when a text holds one of ALL_MARKER_TOKENS (the prefilter, ./triggers.ts). */
 const holdsMarker = tokenFilter(ALL_MARKER_TOKENS);
+/** The families that also read markup with no marker (`detectBare`), with their registry order. */
+const BARE_FAMILIES = FAMILIES.flatMap((family, order) => (family.detectBare ? [{ family, order }] : []));
 
 /** Markup read from a text: the family's match, plus the blocks it read to their closer. */
 export interface Reading extends FamilyMatch {
@@ -145,10 +147,10 @@ export function familyMarkup(text: string, ctx: ParseContext): Reading | null {
     });
   }
   if (firstMarked > 0) {
-    FAMILIES.forEach((family, order) => {
-      const at = family.detectBare?.(text, firstMarked) ?? -1;
+    for (const { family, order } of BARE_FAMILIES) {
+      const at = family.detectBare!(text, firstMarked);
       if (at >= 0 && at < firstMarked) consider(family, at, order);
-    });
+    }
   }
   if (best === null && !marked) return null;
   if (best !== null) {

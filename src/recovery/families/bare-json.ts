@@ -261,11 +261,13 @@ export function bareEnd(text: string, end: number): boolean {
 let memo: { text: string; found: BareCandidate[]; i: number; brace: number; bracket: number } | null = null;
 
 /**
- * The call-shaped JSON values of the text that start before `before`, in order (module header).
- * Memoised for the last text and resumed, so the families reading bare JSON share one pass.
+ * The call-shaped JSON values of the text, in order, found at least as far as `before` (module
+ * header); the list may hold later ones. Memoised for the last text and resumed, so the families
+ * reading bare JSON share one pass.
  */
 export function bareCandidates(text: string, before = text.length): BareCandidate[] {
   if (memo === null || memo.text !== text) {
+    // the gate: every call shape has a "name" key (one search, shared by the families of this shape)
     const gate = text.includes('"name"');
     memo = { text, found: [], i: gate ? 0 : text.length, brace: gate ? text.indexOf('{') : -1, bracket: gate ? text.indexOf('[') : -1 };
   }
@@ -285,12 +287,16 @@ export function bareCandidates(text: string, before = text.length): BareCandidat
     if (m.brace >= 0 && m.brace < m.i) m.brace = text.indexOf('{', m.i);
     if (m.bracket >= 0 && m.bracket < m.i) m.bracket = text.indexOf('[', m.i);
   }
-  return m.found.filter((c) => c.at < before);
+  return m.found;
 }
 
 /** The first candidate of one of `kinds` that starts before `before`, or -1. */
 export function detectBareJson(text: string, kinds: readonly BareKind[], before = text.length): number {
-  return bareCandidates(text, before).find((c) => kinds.includes(c.kind))?.at ?? -1;
+  for (const c of bareCandidates(text, before)) {
+    if (c.at >= before) break;
+    if (kinds.includes(c.kind)) return c.at;
+  }
+  return -1;
 }
 
 /** The label each shape reports. */

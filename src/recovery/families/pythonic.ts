@@ -5,8 +5,9 @@
  * Gemma 3), optionally followed by the end-of-turn token (`<|eot_id|>`, `<|eot|>`, `<|eom|>`). Llama 4
  * may wrap it in `<|python_start|>…<|python_end|>` (label `llama4-pythonic`; vLLM's
  * `llama4_pythonic` strips them); bare, the label is `pythonic`.
- * The bare list has no marker: it is read where a `[` opens `name(` (one regular-expression pass
- * gated by the text holding both `[` and `(`) and the bracketed text parses as a list of calls
+ * The bare list has no marker: it is read where a `[` opens `name(` (each `[` found with `indexOf`
+ * and tested with one sticky regular expression, gated by the text holding both `[` and `(`), its
+ * top level reads `name(…), name(…)` (a cheap scan), and the bracketed text parses as a list of calls
  * (./python.ts, the tree-sitter Python grammar); a list comprehension, a Markdown link or any other
  * bracket is not markup. Like bare JSON (./bare-json.ts), a list glued to other text is not read.
  * Values: Python literals only (./python.ts module header); keyword arguments only.
@@ -28,18 +29,54 @@ const START = '<|python_start|>';
 const END = '<|python_end|>';
 const TURN_END = ['<|eot_id|>', '<|eom_id|>', '<|eot|>', '<|eom|>'];
 
-/** `[` then a name (dotted names allowed) then `(`: where a pythonic list may start. */
-const LIST_OPEN = /\[[ \t\r\n]*[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*[ \t]*\(/g;
+const isNameStart = (c: number): boolean => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f;
+const isNameChar = (c: number): boolean => isNameStart(c) || (c >= 0x30 && c <= 0x39);
+const isBlank = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 
-const LIST_OPEN_AT = new RegExp(LIST_OPEN.source, 'y');
+/**
+ * Index just past the `(` when a name (dotted names allowed) and `(` follow from `i` (blanks
+ * before the name, spaces or tabs before the parenthesis), else -1. Hand-written: it runs at every
+ * `[` of every reply that holds one.
+ */
+function nameCallAt(text: string, i: number): number {
+  while (i < text.length && isBlank(text.charCodeAt(i))) i++;
+  for (;;) {
+    if (!isNameStart(text.charCodeAt(i))) return -1;
+    i++;
+    while (isNameChar(text.charCodeAt(i))) i++;
+    if (text.charCodeAt(i) !== 0x2e) break; // a dot joins names
+    i++;
+  }
+  while (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09) i++;
+  return text.charCodeAt(i) === 0x28 ? i + 1 : -1;
+}
 
 /** True when a pythonic list opens at `at` (`[name(`). */
 export function opensList(text: string, at: number): boolean {
-  LIST_OPEN_AT.lastIndex = at;
-  return LIST_OPEN_AT.test(text);
+  return text.charCodeAt(at) === 0x5b && nameCallAt(text, at + 1) >= 0;
 }
 
 let memo: { text: string; found: number[]; from: number } | null = null;
+
+/**
+ * A cheap test before the parser: the complete list [at, end) reads `[name(…), name(…)]` at its top
+ * level (each call's parentheses skipped with the Python-aware scan). A comprehension
+ * (`[f(x) for x in xs]`), an index or any other list is turned away without parsing it.
+ */
+function looksLikeCalls(text: string, at: number, end: number): boolean {
+  let i = at + 1;
+  for (;;) {
+    const open = nameCallAt(text, i);
+    if (open < 0) return false;
+    const call = scanPython(text, open - 1);
+    if (!call.ok || call.end > end) return false;
+    i = call.end;
+    while (isBlank(text.charCodeAt(i))) i++;
+    if (text.charCodeAt(i) === 0x5d) return i + 1 === end;
+    if (text.charCodeAt(i) !== 0x2c) return false;
+    i++;
+  }
+}
 
 /**
  * The first bare pythonic list before `before`: a `[name(` that is not glued to other text, whose
@@ -47,19 +84,19 @@ let memo: { text: string; found: number[]; from: number } | null = null;
  * text ends inside (a cut list). Memoised for the last text.
  */
 export function detectBareList(text: string, before: number): number {
-  if (memo === null || memo.text !== text) memo = { text, found: [], from: text.includes('(') && text.includes('[') ? 0 : text.length };
+  if (memo === null || memo.text !== text) {
+    if (!text.includes('[') || !text.includes('(')) return -1; // the gate: `[name(`
+    memo = { text, found: [], from: 0 };
+  }
   const m = memo;
   const hit = m.found.find((at) => at < before);
   if (hit !== undefined) return hit;
   while (m.from < before) {
-    LIST_OPEN.lastIndex = m.from;
-    const r = LIST_OPEN.exec(text);
-    if (r === null || r.index >= before) {
-      if (r === null) m.from = text.length;
-      return -1;
-    }
-    const at = r.index;
+    const at = text.indexOf('[', m.from);
+    if (at < 0) m.from = text.length;
+    if (at < 0 || at >= before) return -1;
     m.from = at + 1;
+    if (!opensList(text, at)) continue;
     if (!bareStart(text, at)) continue;
     const s = scanList(text, at);
     if (!s.ok) {
@@ -71,7 +108,7 @@ export function detectBareList(text: string, before: number): number {
       continue;
     }
     m.from = s.end;
-    if (!bareEnd(text, s.end) || !isPythonCallList(text.slice(at, s.end))) continue;
+    if (!bareEnd(text, s.end) || !looksLikeCalls(text, at, s.end) || !isPythonCallList(text.slice(at, s.end))) continue;
     m.found.push(at);
     return at;
   }
