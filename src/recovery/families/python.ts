@@ -529,8 +529,9 @@ function codeLength(source: string): number {
   return n;
 }
 
-/** A reading, and whether a problem means the text is not calls at all (so not markup). */
-type Analysis = { calls: FamilyCall[] } | { problem: FamilyProblem; notCalls: boolean };
+/** A reading (with whether every argument is a keyword argument), and whether a problem means
+ * the text is not calls at all (so not markup). */
+type Analysis = { calls: FamilyCall[]; keywordsOnly: boolean } | { problem: FamilyProblem; notCalls: boolean };
 
 /** The last reading: detection and parsing read the same block, so it is parsed once. */
 let last: { source: string; layout: PyLayout; result: Analysis } | null = null;
@@ -555,12 +556,16 @@ function analyseOnce(source: string, layout: PyLayout): Analysis {
     // A syntax error outside every call's argument list: not calls at all.
     if (tree.rootNode.hasError && nodes.every((c) => !broken(c.childForFieldName('arguments') ?? c))) return not(shape('not valid Python calls'));
     const calls: FamilyCall[] = [];
+    let keywordsOnly = true;
     for (const n of nodes) {
       const c = readCall(n);
       if (isProblem(c)) return not(c);
       calls.push(c);
+      // (arguments that are not valid Python count as keywords: the call is still markup, `bad_arguments`)
+      const args = n.childForFieldName('arguments');
+      keywordsOnly &&= args === null || broken(args) || args.namedChildren.every((a) => a?.type === 'keyword_argument');
     }
-    return { calls };
+    return { calls, keywordsOnly };
   } finally {
     tree.delete();
   }
@@ -581,11 +586,14 @@ export function readPythonCalls(source: string, layout: PyLayout): { calls: Fami
 }
 
 /**
- * True when `source` parses as a list of calls (whatever their arguments hold): the test that a
- * bracketed text is pythonic markup rather than prose or code. A text the parser does not read
- * (the grammar not loaded, too long) counts, and is then refused `shape`.
+ * True when `source` parses as a list of calls whose arguments are all keyword arguments (whatever
+ * their values hold): the test that a bracketed text with no marker is pythonic markup rather than
+ * prose or code. `[A(0, 0), B(1, 0)]` (points, code) is not: no pythonic grammar writes a
+ * positional argument, and no server dispatches one (inside a family's own tokens a positional
+ * argument is `bad_arguments`). A text the parser does not read (the grammar not loaded, too long)
+ * counts, and is then refused `shape`.
  */
 export function isPythonCallList(source: string): boolean {
   const r = analyse(source, 'list');
-  return 'calls' in r || !r.notCalls;
+  return 'calls' in r ? r.keywordsOnly : !r.notCalls;
 }
