@@ -81,9 +81,9 @@ export interface Family {
   /**
    * For a family whose markup may stand with no marker at all (a bare JSON call object, a pythonic
    * call list): the index of the first such markup that starts before `before`, or -1. The engine
-   * asks it on every text, with `before` the start of the first markup a family's `detect` found
-   * (the text's length when none): a family token claims the text from its opener on, so JSON
-   * inside an envelope is never read bare. Outside the marker prefilter, so on text that holds no
+   * asks it on every text, with `before` the first family token of the text or the start of the
+   * first markup a family's `detect` found, whichever comes first (the text's length when none): a
+   * family token claims the text from it on, so JSON inside an envelope is never read bare. Outside the marker prefilter, so on text that holds no
    * such markup it must cost one substring search (a gate such as `"name"` or `[f(`), and stay
    * linear otherwise; `parse` is then called with the index it returned.
    */

@@ -135,10 +135,15 @@ export function familyMarkup(text: string, ctx: ParseContext): Reading | null {
     const parsed: Parsed = { family, at, order, match: family.parse(text, at, ctx) };
     best = best === null ? parsed : better(best, parsed);
   };
-  // Where the first family token's markup starts: markup read without a marker (a bare JSON call,
-  // a pythonic list) counts only before it, so JSON inside a family's envelope is never read bare.
+  // Markup read without a marker (a bare JSON call, a pythonic list) counts only before the first
+  // family token and the first markup a family detects: a token claims the text from it on, so JSON
+  // inside a family's envelope, or after its stray opener, is never read bare.
   let firstMarked = text.length;
   if (marked) {
+    for (const t of ALL_MARKER_TOKENS) {
+      const at = text.indexOf(t);
+      if (at >= 0 && at < firstMarked) firstMarked = at;
+    }
     FAMILIES.forEach((family, order) => {
       const at = family.detect(text);
       if (at < 0) return;

@@ -69,7 +69,8 @@ export const phi4Mini: Family = {
   id: 'phi4-mini',
   source:
     'microsoft/Phi-4-mini-instruct model card and chat template (https://huggingface.co/microsoft/Phi-4-mini-instruct, revision not recorded); llama.cpp models/templates/llama-cpp-microsoft-Phi-4-mini-instruct.jinja @ 6d7822c1; gorilla BFCL PhiFCHandler; vLLM examples/tool_chat_template_phi4_mini.jinja @ 07b13497, phi4mini_tool_parser.py @ 055e47c2',
-  markers: [OPENER, CLOSER, FUNCTOOLS],
+  // `<|tool_call|>` is Granite's marker (granite.ts): a stray one is labelled granite
+  markers: [CLOSER, FUNCTOOLS],
   detect(text) {
     const a = detectNative(text);
     const b = detectFunctools(text, false);
