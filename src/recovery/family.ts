@@ -78,6 +78,16 @@ export interface Family {
   markers: readonly string[];
   /** Index of the first place this family's markup starts, or -1. Must be linear in the text. */
   detect(text: string): number;
+  /**
+   * For a family whose markup may stand with no marker at all (a bare JSON call object, a pythonic
+   * call list): the index of the first such markup that starts before `before`, or -1. The engine
+   * asks it on every text, with `before` the first family token of the text or the start of the
+   * first markup a family's `detect` found, whichever comes first (the text's length when none): a
+   * family token claims the text from it on, so JSON inside an envelope is never read bare. Outside the marker prefilter, so on text that holds no
+   * such markup it must cost one substring search (a gate such as `"name"` or `[f(`), and stay
+   * linear otherwise; `parse` is then called with the index it returned.
+   */
+  detectBare?(text: string, before: number): number;
   /** Parses every block from `from` (the value `detect` returned). Never throws on any text. */
   parse(text: string, from: number, ctx: ParseContext): FamilyMatch;
 }

@@ -37,11 +37,29 @@ describe('the prose ceiling separates the leak cases from the prose quotations',
   it('every leak case measures at most the ceiling; the highest are pinned', () => {
     const measured = leaks.map((c) => [c.id, round(ratioOf(c))] as const).filter(([, r]) => r !== null && r > 0);
     expect(measured.sort((a, b) => b[1]! - a[1]!)).toEqual([
+      ['phi4-mini-unlisted-parallel', 0.395],
+      ['hermes-ui-6-qwen25-bare-json-prose', 0.333],
+      ['llama3-json-preface', 0.303],
+      ['lfm2-echo', 0.301],
+      ['pythonic-preface', 0.297],
+      ['firefunction-v2-content', 0.244],
+      ['lfm2-text-after', 0.243],
+      ['gemma3-two-preface', 0.238],
+      ['apriel-python-repr', 0.184],
+      ['nemotron-nano-v2-think', 0.176],
+      ['apriel-string-arguments', 0.174],
+      ['llama4-json-stripped', 0.168],
+      ['openai-json-generic-one', 0.165],
       ['harmony-ok', 0.16],
+      ['olmo3-preface', 0.156],
       ['html-closed-before-hermes', 0.142],
+      ['jamba-two-content', 0.133],
       ['dsml-prose-before', 0.132],
+      ['llama4-json-content', 0.128],
       ['html-tag-like-prefix', 0.094],
+      ['xlam-granite-stripped', 0.081],
       ['html-in-inline-code', 0.057],
+      ['llama3-json-two-semicolon', 0.009],
     ]);
     for (const c of leaks) expect(ratioOf(c) ?? 0, c.id).toBeLessThanOrEqual(DEFAULT_PROSE_CEILING);
   });
@@ -49,7 +67,12 @@ describe('the prose ceiling separates the leak cases from the prose quotations',
   it('every prose quotation measures above the ceiling; all are pinned', () => {
     expect(proseQuotations.map((c) => [c.id, round(ratioOf(c))])).toEqual([
       ['hermes-prose', 0.757],
+      ['llama3-json-in-sentence', 1],
       ['mistral-mention-own-line', 0.941],
+      ['nemotron-prose', 0.755],
+      ['pythonic-long-preface', 0.559],
+      ['pythonic-in-sentence', 1],
+      ['xlam-long-prose', 0.826],
     ]);
     for (const c of proseQuotations) expect(ratioOf(c)!, c.id).toBeGreaterThan(DEFAULT_PROSE_CEILING);
   });

@@ -50,8 +50,11 @@ const toolName = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_-]{0,20}$/);
 const paramKey = fc.stringMatching(/^[a-z_][a-z0-9_]{0,10}$/);
 
 function callArb(g: Grammar): fc.Arbitrary<Call> {
-  const args = g.values === 'json' ? fc.dictionary(text, value, { maxKeys: 4 }) : fc.dictionary(paramKey, value, { maxKeys: 4 });
-  return fc.record({ name: toolName, args: args as fc.Arbitrary<Record<string, unknown>> });
+  // pythonic grammars write names as Python identifiers (no `-`, no keyword)
+  const ok = g.identifiers ?? (() => true);
+  const key = paramKey.filter(ok);
+  const args = g.values === 'json' ? fc.dictionary(text, value, { maxKeys: 4 }) : fc.dictionary(key, value, { maxKeys: 4 });
+  return fc.record({ name: toolName.filter(ok), args: args as fc.Arbitrary<Record<string, unknown>> });
 }
 
 function judge(t: string, calls: Call[]): RecoveryVerdict {

@@ -39,7 +39,10 @@ describe('inline code makes the markup inside it a quotation, for every family',
   const tokens = [...new Set(FAMILIES.flatMap((f) => f.markers)), '<tool_call>', '<function=bash>', '<|start|>assistant<|channel|>commentary to=functions.bash<|message|>'];
   const frames = ['Use `@` tags like this.', 'Use `@`', '`@` starts a call.', '`@`', 'Use ``@`` tags.', 'The opener:\n`@`\nthen the JSON.'];
   it.each(tokens)('%s in backticks is quoted inline code', (token) => {
-    for (const frame of frames) {
+    // A token that holds backticks itself (Gemma's ```tool_code) is put in a longer run, padded
+    // with spaces, as CommonMark requires for a code span around backticks.
+    const wrap = (frame: string) => (token.includes('`') ? frame.replace(/`+@`+/, '```` @ ````') : frame);
+    for (const frame of frames.map(wrap)) {
       const v = judge(frame.replace('@', token));
       expect([v.reason, v.detail.endsWith('(inside backticks (inline code))')], frame).toEqual(['quoted', true]);
     }

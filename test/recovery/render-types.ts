@@ -23,4 +23,8 @@ export interface Grammar {
   /** True when a raw parameter value holds a tag of the dialect itself, so no reader can tell
    * where it ends (the engine must refuse, never cut it short). Only for `params` grammars. */
   ambiguous?(raw: string): boolean;
+  /** When set, tool names and parameter names must pass it (pythonic grammars: Python identifiers). */
+  identifiers?(name: string): boolean;
+  /** True when the rendering has no marker, so the call alone is its envelope (a bare pythonic list). */
+  bare?: boolean;
 }

@@ -7,7 +7,9 @@
  * it as a JSON string, `{args}` the arguments as compact JSON, `{index}` the call's 0-based index,
  * `{params}` the parameters (each rendered with `param` and joined by `param_separator`), `{calls}` in
  * `wrap` the calls joined by `separator`; in `param`: `{key}`, `{raw}` (a string as it is, any other
- * value as JSON), `{json}` (the value as JSON), `{string}` (`true` for a string value, else `false`).
+ * value as JSON), `{json}` (the value as JSON), `{string}` (`true` for a string value, else `false`),
+ * `{py}` (the value as a Python literal, as `repr` writes it: strings quoted, `True`/`False`/`None`,
+ * lists and dicts of literals).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +34,10 @@ export interface RenderSpec {
   /** Tags of the dialect a raw parameter value may not hold (no reader can tell where it ends). */
   ambiguous?: string[];
   max_calls?: number;
+  /** Tool names and parameter names must be Python identifiers (not keywords): pythonic grammars. */
+  identifiers?: boolean;
+  /** The rendering has no marker: the call is its whole envelope (a bare pythonic list). */
+  bare?: boolean;
 }
 
 /** One family unit's data file. */
@@ -56,6 +62,30 @@ const fill = (template: string, values: Record<string, string>): string => templ
 /** A parameter value as the templates write it: strings raw, everything else JSON. */
 export const rawValue = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
 
+/** A string as Python's `repr` writes it: single quotes unless it holds one, escapes as JSON's. */
+function pyString(s: string): string {
+  const json = JSON.stringify(s);
+  if (s.includes("'")) return json;
+  return `'${json.slice(1, -1).replace(/\\"/g, '"')}'`;
+}
+
+/** A value as a Python literal (`repr`). */
+export function pyLiteral(v: unknown): string {
+  if (typeof v === 'string') return pyString(v);
+  if (v === null) return 'None';
+  if (v === true) return 'True';
+  if (v === false) return 'False';
+  if (typeof v === 'number') return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(pyLiteral).join(', ')}]`;
+  return `{${Object.entries(v as Record<string, unknown>).map(([k, x]) => `${pyString(k)}: ${pyLiteral(x)}`).join(', ')}}`;
+}
+
+const PY_KEYWORDS = new Set(
+  'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(' '),
+);
+/** True for a Python identifier that is not a keyword. */
+export const isPythonIdentifier = (s: string): boolean => /^[A-Za-z_][A-Za-z0-9_]*$/.test(s) && !PY_KEYWORDS.has(s);
+
 /** The Grammar of a render template. */
 export function grammarOf(spec: RenderSpec): Grammar {
   return {
@@ -66,7 +96,7 @@ export function grammarOf(spec: RenderSpec): Grammar {
       if (calls.length > 1 && (spec.separator === undefined || spec.separator === null)) return null;
       const rendered = calls.map((c, index) => {
         const params = Object.entries(c.args)
-          .map(([key, v]) => fill(spec.param ?? '', { key, raw: rawValue(v), json: JSON.stringify(v), string: String(typeof v === 'string') }))
+          .map(([key, v]) => fill(spec.param ?? '', { key, raw: rawValue(v), json: JSON.stringify(v), string: String(typeof v === 'string'), py: pyLiteral(v) }))
           .join(spec.param_separator ?? '');
         return fill(spec.call, { name: c.name, name_json: JSON.stringify(c.name), args: JSON.stringify(c.args), index: String(index), params });
       });
@@ -76,6 +106,8 @@ export function grammarOf(spec: RenderSpec): Grammar {
       return { text, requiredEnd: tail !== undefined && text.endsWith(tail) ? text.length - tail.length : text.length };
     },
     ...(spec.ambiguous ? { ambiguous: (raw: string) => spec.ambiguous!.some((t) => raw.includes(t)) } : {}),
+    ...(spec.identifiers ? { identifiers: isPythonIdentifier } : {}),
+    ...(spec.bare ? { bare: true } : {}),
   };
 }
 
