@@ -20,7 +20,8 @@ export interface Grammar {
   values: 'json' | 'params';
   /** Renders the calls; null when the grammar has no way to put several calls in one reply. */
   render(calls: Call[]): Rendered | null;
-  /** True when a raw parameter value holds a tag of the dialect itself, so no reader can tell
-   * where it ends (the engine must refuse, never cut it short). Only for `params` grammars. */
-  ambiguous?(raw: string): boolean;
+  /** True when a parameter value, as the grammar writes it, holds a tag of the dialect itself, so
+   * no reader can tell where it ends (the engine must refuse, never cut it short). Only for
+   * `params` grammars. */
+  ambiguous?(value: unknown): boolean;
 }

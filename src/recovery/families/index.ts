@@ -10,6 +10,8 @@
 import type { Family } from '../family.js';
 import { deepseek } from './deepseek.js';
 import { dsml } from './dsml.js';
+import { functionGemma } from './functiongemma.js';
+import { gemma4 } from './gemma4.js';
 import { glm } from './glm.js';
 import { granite } from './granite.js';
 import { harmony } from './harmony.js';
@@ -21,4 +23,18 @@ import { mistral } from './mistral.js';
 import { qwen3Coder } from './qwen3-coder.js';
 
 /** Every family the engine reads, in tie-break order (when two claim the same offset). */
-export const FAMILIES: readonly Family[] = [deepseek, dsml, kimi, harmony, minimax, qwen3Coder, glm, hermes, granite, mistral, llama];
+export const FAMILIES: readonly Family[] = [
+  deepseek,
+  dsml,
+  kimi,
+  harmony,
+  minimax,
+  qwen3Coder,
+  glm,
+  hermes,
+  granite,
+  mistral,
+  llama,
+  gemma4,
+  functionGemma,
+];
