@@ -8,6 +8,15 @@
  */
 
 import type { Family } from '../family.js';
+import { solarOpen } from './solar-open.js';
+import { longcat } from './longcat.js';
+import { internlm } from './internlm.js';
+import { hunyuan } from './hunyuan.js';
+import { gigachat } from './gigachat.js';
+import { dots } from './dots.js';
+import { commandR7b } from './command-r7b.js';
+import { commandR } from './command-r.js';
+import { apertus } from './apertus.js';
 import { deepseek } from './deepseek.js';
 import { dsml } from './dsml.js';
 import { functionGemma } from './functiongemma.js';
@@ -30,6 +39,7 @@ export const FAMILIES: readonly Family[] = [
   harmony,
   minimax,
   qwen3Coder,
+  hunyuan,
   glm,
   hermes,
   granite,
@@ -37,4 +47,12 @@ export const FAMILIES: readonly Family[] = [
   llama,
   gemma4,
   functionGemma,
+  commandR,
+  commandR7b,
+  internlm,
+  longcat,
+  apertus,
+  gigachat,
+  solarOpen,
+  dots,
 ];
