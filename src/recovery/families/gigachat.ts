@@ -57,6 +57,9 @@ function next(sc: Scanner, from: number): number {
 
 /** Where the role header ending at the `<|role_sep|>` at `at` starts (its line), and the role. */
 function roleBefore(text: string, at: number): { start: number; role: string } {
+  // `function call` right before the token, not glued to a word before it
+  const f = at - CALL_ROLE.length;
+  if (f >= 0 && text.startsWith(CALL_ROLE, f) && (f === 0 || !/[\p{L}\p{N}_ ]/u.test(text[f - 1]!))) return { start: f, role: CALL_ROLE };
   let s = at;
   while (s > 0 && text[s - 1] !== '\n' && at - s < 40) s--;
   // a role glued after a message separator on the same line

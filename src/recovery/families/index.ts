@@ -8,6 +8,11 @@
  */
 
 import type { Family } from '../family.js';
+import { kimiK3 } from './kimi-k3.js';
+import { minicpm } from './minicpm.js';
+import { minimaxM3 } from './minimax-m3.js';
+import { seedOss } from './seed-oss.js';
+import { step3 } from './step3.js';
 import { solarOpen } from './solar-open.js';
 import { longcat } from './longcat.js';
 import { internlm } from './internlm.js';
@@ -33,11 +38,14 @@ import { qwen3Coder } from './qwen3-coder.js';
 
 /** Every family the engine reads, in tie-break order (when two claim the same offset). */
 export const FAMILIES: readonly Family[] = [
+  step3,
   deepseek,
   dsml,
   kimi,
   harmony,
+  minimaxM3,
   minimax,
+  seedOss,
   qwen3Coder,
   hunyuan,
   glm,
@@ -55,4 +63,6 @@ export const FAMILIES: readonly Family[] = [
   gigachat,
   solarOpen,
   dots,
+  kimiK3,
+  minicpm,
 ];
