@@ -1,21 +1,22 @@
 /**
  * The engine's prefilter: the tokens without which no family's markup, stray token or repeated
- * token can be found in a text. Derived from the families' own `markers` (./family.ts), never
- * listed twice: a family's `detect` only fires on text that holds one of the markers of the
- * families it is read with (test/recovery/prefilter.test.ts checks this on random texts), and
- * the stray and repetition checks search exactly these tokens.
+ * token can be found in a text. Derived from the families' own `markers` and `triggers`
+ * (./family.ts), never listed twice: a family's `detect` only fires on text that holds one of the
+ * tokens of the families it is read with (test/recovery/prefilter.test.ts checks this on random
+ * texts), and the stray and repetition checks search the `markers` among them (./markup.ts).
  */
 
 import type { Family } from './family.js';
 
 /**
- * The distinct marker tokens of `families`, in family order.
+ * The distinct marker tokens of `families`, in family order: their `markers`, then their
+ * `triggers` (substrings `detect` needs that are no markup on their own, ./family.ts).
  *
  * @param families the families the engine reads (../index.ts FAMILIES).
- * @returns each marker once; empty for no families.
+ * @returns each token once; empty for no families.
  */
 export function markerTokens(families: readonly Family[]): string[] {
-  return [...new Set(families.flatMap((f) => f.markers))];
+  return [...new Set(families.flatMap((f) => [...f.markers, ...(f.triggers ?? [])]))];
 }
 
 /**

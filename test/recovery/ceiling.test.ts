@@ -36,12 +36,18 @@ const round = (x: number | null) => (x === null ? null : Math.round(x * 1000) / 
 describe('the prose ceiling separates the leak cases from the prose quotations', () => {
   it('every leak case measures at most the ceiling; the highest are pinned', () => {
     const measured = leaks.map((c) => [c.id, round(ratioOf(c))] as const).filter(([, r]) => r !== null && r > 0);
-    expect(measured.sort((a, b) => b[1]! - a[1]!)).toEqual([
+    // the ten highest (compact markup after a one-line preface weighs the most prose)
+    expect(measured.sort((a, b) => b[1]! - a[1]!).slice(0, 10)).toEqual([
+      ['functionary-v31-preface', 0.325],
+      ['functionary-v32-first-arrows-consumed', 0.281],
+      ['functionary-v32-leading-call-consumed', 0.256],
+      ['gemma4-preface-and-thought', 0.235],
+      ['seed-oss-after-think', 0.202],
+      ['functionary-v32-all-then-two', 0.194],
+      ['functiongemma-preface', 0.182],
+      ['command-r-plan-two', 0.175],
+      ['gigachat3-only-role-tokens', 0.163],
       ['harmony-ok', 0.16],
-      ['html-closed-before-hermes', 0.142],
-      ['dsml-prose-before', 0.132],
-      ['html-tag-like-prefix', 0.094],
-      ['html-in-inline-code', 0.057],
     ]);
     for (const c of leaks) expect(ratioOf(c) ?? 0, c.id).toBeLessThanOrEqual(DEFAULT_PROSE_CEILING);
   });

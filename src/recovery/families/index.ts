@@ -8,6 +8,7 @@
  */
 
 import type { Family } from '../family.js';
+import { functionaryV32 } from './functionary-v3.2.js';
 import { kimiK3 } from './kimi-k3.js';
 import { minicpm } from './minicpm.js';
 import { minimaxM3 } from './minimax-m3.js';
@@ -65,4 +66,5 @@ export const FAMILIES: readonly Family[] = [
   dots,
   kimiK3,
   minicpm,
+  functionaryV32,
 ];

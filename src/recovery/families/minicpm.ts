@@ -202,7 +202,9 @@ function readFunction5(sc: Scanner, o: number, ctx: ParseContext): { call: Famil
 export const minicpm: Family = {
   id: 'minicpm',
   source: 'MiniCPM3/4 chat template with tools (https://github.com/OpenBMB/MiniCPM/blob/de20166b6357abb3338ac6b5d1521dcf4edb14dd/demo/minicpm3/function_call/minicpm_chat_template_with_tool.jinja); MiniCPM5: minicpm5xml_tool_parser.py (https://github.com/vllm-project/vllm/blob/055e47c28003156421365af985d676fc921cb075/vllm/frontend/processing/tool_parsers/minicpm5xml_tool_parser.py, also OpenBMB/MiniCPM tool_parsers/ @ e618b095)',
-  markers: [...MARKERS4, FN5],
+  // `<|tool_call_start|>` is LFM2's opener too: a marker here (a stray one is MiniCPM's when no
+  // family reads the text), while `detect` claims it only before a ```python fence.
+  markers: [START, FN5],
   detect: (text) => first(text, 0, [...MARKERS4, FN5]),
   parse(text, from, ctx): FamilyMatch {
     const sc = new Scanner(text);
