@@ -160,8 +160,9 @@ export function familyMarkup(text: string, ctx: ParseContext): Reading | null {
   if (best === null && !marked) return null;
   if (best !== null) {
     const parsed = (best as Parsed).match;
-    // A parser that fails pushes its failed block last (from its opener to the end of the text).
-    const blocks = parsed.problem === null ? parsed.spans : parsed.spans.slice(0, -1);
+    // A parser that fails pushes its failed block last (from its opener to the end of the text);
+    // its own tokens in it may still be grammar (FamilyMatch.grammarSpans).
+    const blocks = parsed.problem === null ? parsed.spans : [...parsed.spans.slice(0, -1), ...(parsed.grammarSpans ?? [])];
     const m = envelopeOf(text, parsed);
     if (m.problem === null) {
       const stray = strayMarker(text, m.spans);

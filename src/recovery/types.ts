@@ -11,7 +11,7 @@ import type { AdvertisedTool, ToolCall } from '../capture/types.js';
 
 /**
  * Model family (dialect) label of convicted markup: `deepseek-v3`, `deepseek-v3.1`, `dsml-v3.2`,
- * `dsml-v4`, `hermes`, `qwen3-coder`, `llama3-function`, `glm`, `minimax`, `kimi-k2`, `harmony`,
+ * `dsml-v4`, `hermes`, `qwen3-coder`, `functionary-v3.1`, `glm`, `minimax`, `kimi-k2`, `harmony`,
  * `mistral`, `llama`, `llama4`, `granite`; `unknown` is the shape fallback.
  */
 export type MarkupFamily = string;

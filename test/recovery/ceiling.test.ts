@@ -36,30 +36,18 @@ const round = (x: number | null) => (x === null ? null : Math.round(x * 1000) / 
 describe('the prose ceiling separates the leak cases from the prose quotations', () => {
   it('every leak case measures at most the ceiling; the highest are pinned', () => {
     const measured = leaks.map((c) => [c.id, round(ratioOf(c))] as const).filter(([, r]) => r !== null && r > 0);
-    expect(measured.sort((a, b) => b[1]! - a[1]!)).toEqual([
+    // the ten highest (compact markup after a one-line preface weighs the most prose)
+    expect(measured.sort((a, b) => b[1]! - a[1]!).slice(0, 10)).toEqual([
       ['phi4-mini-unlisted-parallel', 0.395],
       ['hermes-ui-6-qwen25-bare-json-prose', 0.333],
+      ['functionary-v31-preface', 0.325],
+      ['lfm2-end-token-not-kimi', 0.31],
       ['llama3-json-preface', 0.303],
       ['lfm2-echo', 0.301],
       ['pythonic-preface', 0.297],
+      ['functionary-v32-first-arrows-consumed', 0.281],
+      ['functionary-v32-leading-call-consumed', 0.256],
       ['firefunction-v2-content', 0.244],
-      ['lfm2-text-after', 0.243],
-      ['gemma3-two-preface', 0.238],
-      ['apriel-python-repr', 0.184],
-      ['nemotron-nano-v2-think', 0.176],
-      ['apriel-string-arguments', 0.174],
-      ['llama4-json-stripped', 0.168],
-      ['openai-json-generic-one', 0.165],
-      ['harmony-ok', 0.16],
-      ['olmo3-preface', 0.156],
-      ['html-closed-before-hermes', 0.142],
-      ['jamba-two-content', 0.133],
-      ['dsml-prose-before', 0.132],
-      ['llama4-json-content', 0.128],
-      ['html-tag-like-prefix', 0.094],
-      ['xlam-granite-stripped', 0.081],
-      ['html-in-inline-code', 0.057],
-      ['llama3-json-two-semicolon', 0.009],
     ]);
     for (const c of leaks) expect(ratioOf(c) ?? 0, c.id).toBeLessThanOrEqual(DEFAULT_PROSE_CEILING);
   });

@@ -11,7 +11,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROSE_CEILING, recoverReply, type RecoveryVerdict } from '../../src/recovery/index.js';
-import { advertisedFor, GRAMMARS, rawValue, type Call, type Grammar } from './render.js';
+import { advertisedFor, GRAMMARS, type Call, type Grammar } from './render.js';
 
 const RUNS = 200;
 const opts = { proseCeiling: DEFAULT_PROSE_CEILING };
@@ -61,7 +61,7 @@ function judge(t: string, calls: Call[]): RecoveryVerdict {
   return recoverReply({ text: t, advertised: advertisedFor(calls), toolCalls: [], truncated: false, idSeed: 'p:1' }, opts);
 }
 
-const isAmbiguous = (g: Grammar, c: Call) => g.ambiguous !== undefined && Object.values(c.args).some((v) => g.ambiguous!(rawValue(v)));
+const isAmbiguous = (g: Grammar, c: Call) => g.ambiguous !== undefined && Object.values(c.args).some((v) => g.ambiguous!(v));
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
