@@ -13,7 +13,7 @@ import type { InspectableCall, InspectionMode, InspectionVerdict, RuleHit } from
 import { analyzeArgv, analyzeCommandLine } from './shell/analyze.js';
 import { callSurfaces, type CommandValue } from './extract.js';
 import { readingsOf } from './readings.js';
-import { readSources, writeTargets } from './rules/util.js';
+import { effectsOf } from './effects/index.js';
 import { redactSecrets } from '../base/redact.js';
 import { compileBuiltinPattern, type TextPattern } from './pattern.js';
 
@@ -169,8 +169,9 @@ type Add = (rule: Rule, via: RuleHit['via'], span: Span) => void;
 function matchLine(line: CommandLine, rules: Rule[], tool: string, add: Add): void {
   const accesses = line.commands.map((c) => {
     const list: PathAccess[] = [];
-    for (const p of safe(() => writeTargets(c)) || []) list.push({ path: p, mode: 'write', content: line.text, tool });
-    for (const p of safe(() => readSources(c)) || []) list.push({ path: p, mode: 'read', content: null, tool });
+    const e = effectsOf(c);
+    for (const p of e.writes) list.push({ path: p, mode: 'write', content: line.text, tool });
+    for (const p of e.reads) list.push({ path: p, mode: 'read', content: null, tool });
     return list;
   });
   for (const rule of rules) {

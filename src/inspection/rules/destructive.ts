@@ -3,7 +3,8 @@ import type { Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
 import { normalizePath } from '../shell/words.js';
 import { globMatches, hasGlob } from '../shell/expand.js';
-import { SHELLS, isBlockDevice, opts, resolveIn, writeTargets } from './util.js';
+import { SHELLS } from '../shell/context.js';
+import { isBlockDevice, opts, resolveIn, writeTargets } from '../effects/index.js';
 
 /** True when the command word is only known at run time (an unresolved variable or substitution). */
 function unknownCommandWord(cmd: ShellCommand): boolean {

@@ -3,7 +3,8 @@
 import type { Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
 import { interpreterCode } from './remote.js';
-import { anyStage, SHELLS } from './util.js';
+import { SHELLS } from '../shell/context.js';
+import { anyStage } from './pipeline.js';
 
 const DEV_NET = /^\/dev\/(?:tcp|udp)\/[^/]+\/\d+$/;
 const NETCATS = new Set(['nc', 'ncat', 'netcat', 'nc.traditional', 'nc.openbsd', 'telnet']);

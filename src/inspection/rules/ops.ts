@@ -1,7 +1,7 @@
 /** vcs-, cloud- and db-destructive rules (docs/rules.md "Rule origins"). */
 import type { Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
-import { opts, parseOpts } from './util.js';
+import { opts, parseOpts } from '../effects/index.js';
 
 /** `git [global options] <sub> args…` → the subcommand and its args, or null. */
 export function gitSub(c: ShellCommand): { sub: string; args: string[] } | null {

@@ -3,7 +3,8 @@ import type { PathAccess, Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
 import { findSecrets } from '../../base/redact.js';
 import { normalizePath } from '../shell/words.js';
-import { NETWORK_SINKS, anyUpstream, opts, parseOpts, readSources, remoteHosts, upstream, uploadedFiles } from './util.js';
+import { NETWORK_SINKS, opts, parseOpts, readSources, remoteHosts, uploadedFiles } from '../effects/index.js';
+import { anyUpstream } from './pipeline.js';
 
 // A startup file in a home directory (~/, /root/, /home/U/, /Users/U/) or bare (the working
 // directory may be home); `test/fixtures/.bashrc` or `dotfiles/.bashrc` is not one. Case-insensitive:

@@ -5,7 +5,10 @@ import type { CommandLine, ShellCommand, Span } from '../shell/model.js';
 import { shellScriptArg } from '../shell/analyze.js';
 import { interpreterCode as codeOf } from '../shell/interp.js';
 import { baseName, normalizePath } from '../shell/words.js';
-import { DOWNLOADERS, INTERPRETERS, SHELLS, anyUpstream, hasDownloader, isDecoder, isDownloader, opts, parseOpts, runsStdin, upstream, CURL_VALUED, WGET_VALUED } from './util.js';
+import { SHELLS } from '../shell/context.js';
+import { INTERPRETERS } from '../shell/interp.js';
+import { hasDownloader, isDecoder, isDownloader, opts, parseOpts, runsStdin, CURL_VALUED, WGET_VALUED } from '../effects/index.js';
+import { anyUpstream } from './pipeline.js';
 
 /** Commands whose output a command runs as code: `sh -c "$(…)"`, `eval "$(…)"`, `bash <(…)`,
  * `source <(…)`, `. <(…)`. Each entry is the commands of one substitution. */

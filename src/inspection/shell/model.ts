@@ -83,6 +83,11 @@ export interface ShellCommand {
   /** The working directory a `cd` earlier in the line moved to, when known (`/`, `~`, `~/.ssh`);
    * relative paths of this command are resolved against it by the path helpers. */
   cwd: string | null;
+  /** Variables set for this command only: `X=1 cmd`, `env X=1 cmd` (name, value as expanded). */
+  assigns: [string, string][];
+  /** The command whose output this one reads when it is not a pipeline stage: the command
+   * holding the `>(…)` process substitution it runs in (`curl … | tee >(sh)`, `curl … > >(sh)`). */
+  fedBy: ShellCommand | null;
   span: Span;
 }
 

@@ -1,0 +1,39 @@
+/**
+ * What a command reads: input redirections, file operands of commands that read their operands
+ * (not `ls`, `chmod`, `rm`, … which only name them), copy sources, uploaded files.
+ */
+import type { ShellCommand } from '../shell/model.js';
+import { SHELLS } from '../shell/context.js';
+import { parseOpts } from './options.js';
+import { resolveIn } from './paths.js';
+import { uploadedFiles } from './network.js';
+
+/** Commands whose path operands are not read for their contents. */
+const NON_READERS = new Set(['ls', 'stat', 'chmod', 'chown', 'chgrp', 'rm', 'touch', 'test', '[', '[[', 'file', 'ssh', 'ssh-add', 'ssh-keygen', 'mkdir', 'du', 'realpath', 'readlink', 'dirname', 'basename', 'echo', 'printf', 'cd', 'git', 'find', 'which', 'type', 'ln', 'unlink', 'shred', 'wc', 'export']);
+
+/** Paths whose contents a command reads: operands (sources for cp/mv/scp/rsync), `@file` and
+ * `-T file` uploads, input redirects. Normalised. */
+export function readSources(cmd: ShellCommand): string[] {
+  const out: string[] = [];
+  for (const r of cmd.redirects) if (/^\d*<$/.test(r.op) && r.target) out.push(r.target);
+  if (!cmd.name || NON_READERS.has(cmd.name)) return out.map((p) => resolveIn(cmd.cwd, p));
+  // `bash -c SCRIPT`: the script is code (analysed as nested commands), not a file read.
+  if (SHELLS.has(cmd.name) && cmd.argv.slice(1).some((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a))) return out.map((p) => resolveIn(cmd.cwd, p));
+  const args = cmd.argv.slice(1);
+  if (['cp', 'mv', 'scp', 'rsync', 'install', 'ditto'].includes(cmd.name)) {
+    const o = parseOpts(args, { short: cmd.name === 'scp' ? 'cFiJlPSoD' : 'tS' });
+    out.push(...o.operands.slice(0, -1));
+  } else if (cmd.name === 'curl' || cmd.name === 'wget') {
+    out.push(...uploadedFiles(cmd));
+  } else {
+    for (const a of args) {
+      if (a.startsWith('-')) {
+        const eq = a.indexOf('=');
+        if (eq > 0) out.push(a.slice(eq + 1));
+        continue;
+      }
+      out.push(a.replace(/^[^=@/~.]*=@?/, '').replace(/^@/, ''));
+    }
+  }
+  return out.filter((p) => p && p !== '-').map((p) => resolveIn(cmd.cwd, p));
+}

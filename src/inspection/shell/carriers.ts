@@ -1,0 +1,381 @@
+/**
+ * Command carriers: programs that run another command. Wrappers that run their arguments as the
+ * command (`sudo`, `doas`, `env`, `nohup`, `timeout`, `nice`, `strace`, …) are stripped in front of
+ * it ({@link stripWrappers}); programs that run a payload have it analysed as nested commands
+ * ({@link expandCarrier}): `sh|bash|… -c`, a shell reading a heredoc or herestring, `eval`,
+ * `su -c`, `ssh host cmd`, `xargs`/`parallel`, `find -exec`, `watch`, `flock -c`, interpreter
+ * one-liners. Option tables follow each program's manual page (sudo(8), env(1), xargs(1),
+ * parallel(1), find(1), timeout(1), …).
+ */
+import type { ShellCommand, Word } from './model.js';
+import { baseName, normalizePath } from './words.js';
+import { printfOutput } from './expand.js';
+import { INTERPRETERS, interpreterCode, interpreterShellTexts } from './interp.js';
+import { CWD, IFS_MARK, MAX_DEPTH, SHELLS, positionalEnv, type Ctx } from './context.js';
+
+export const WRAPPERS: Record<string, { valued: string; longValued?: string[]; positional?: number }> = {
+  sudo: { valued: 'ugCDhpRrtUT', longValued: ['user', 'group', 'chdir', 'prompt', 'role', 'type', 'close-from', 'host', 'other-user', 'command-timeout'] },
+  doas: { valued: 'uC' },
+  pkexec: { valued: '', longValued: ['user'] },
+  command: { valued: '' },
+  builtin: { valued: '' },
+  exec: { valued: 'a' },
+  nohup: { valued: '' },
+  nice: { valued: 'n', longValued: ['adjustment'] },
+  ionice: { valued: 'cnpPu', longValued: ['class', 'classdata', 'pid', 'pgid', 'uid'] },
+  stdbuf: { valued: 'ioe', longValued: ['input', 'output', 'error'] },
+  timeout: { valued: 'sk', longValued: ['signal', 'kill-after'], positional: 1 },
+  time: { valued: 'fo', longValued: ['format', 'output'] },
+  setsid: { valued: '' },
+  busybox: { valued: '' },
+  toybox: { valued: '' },
+  chroot: { valued: '', longValued: ['userspec', 'groups'], positional: 1 },
+  caffeinate: { valued: 'tw' },
+  coproc: { valued: '' },
+  strace: { valued: 'abeEIoOpPsSuUX', longValued: ['output', 'trace', 'signal', 'string-limit', 'user', 'attach', 'env'] },
+  ltrace: { valued: 'aAeEfLnopsSuxX', longValued: ['output'] },
+  flock: { valued: 'wEc', longValued: ['timeout', 'wait', 'conflict-exit-code', 'command'], positional: 1 },
+  taskset: { valued: '', positional: 1 },
+  chrt: { valued: 'TPD', longValued: ['sched-runtime', 'sched-period', 'sched-deadline'], positional: 1 },
+  unbuffer: { valued: '' },
+  runuser: { valued: 'ugGwc', longValued: ['user', 'group', 'supp-group', 'whitelist-environment', 'command', 'shell'] },
+  proxychains: { valued: 'f' },
+  proxychains4: { valued: 'f' },
+  torsocks: { valued: 'uapPi' },
+  'dbus-run-session': { valued: '' },
+  faketime: { valued: '', positional: 1 },
+};
+
+/** Wrappers that run their arguments joined as one shell line (`watch` passes them to `sh -c`). */
+export const LINE_RUNNERS: Record<string, { valued: string; longValued: string[] }> = {
+  watch: { valued: 'nq', longValued: ['interval', 'equexit'] },
+};
+
+/** What {@link stripWrappers} found: the wrappers in order, the words of the command they run, and
+ * the `env -S` string when one was given (then `rest` is empty). */
+export interface Stripped {
+  wrappers: string[];
+  rest: Word[];
+  splitString: string | null;
+  /** Variables the wrappers set for the command (`env X=1 cmd`). */
+  assigns: [string, string][];
+}
+
+/** Strips the wrappers in front of a command (at most 16): `sudo -u root env X=1 nice -n 5 rm …`
+ * runs `rm …`. A wrapper alone (`sudo -l`, `env`) is the command itself. */
+export function stripWrappers(words: Word[]): Stripped {
+  const wrappers: string[] = [];
+  const assigns: [string, string][] = [];
+  let rest = words;
+  let splitString: string | null = null;
+  for (let guard = 0; guard < 16 && rest.length > 1; guard++) {
+    const name = baseName(rest[0]!.text);
+    let i = 1;
+    if (name === 'env') {
+      while (i < rest.length) {
+        const t = rest[i]!.text;
+        if (t === '--') { i++; break; }
+        if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(t)) { const eq = t.indexOf('='); assigns.push([t.slice(0, eq), t.slice(eq + 1)]); i++; continue; }
+        if (t === '-u' || t === '-C' || t === '--unset' || t === '--chdir') { i += 2; continue; }
+        if (t === '-S' || t === '--split-string') { splitString = rest[i + 1]?.text ?? ''; i = rest.length; break; }
+        if (t.startsWith('-S')) { splitString = t.slice(2); i = rest.length; break; }
+        if (t.startsWith('--split-string=')) { splitString = t.slice(15); i = rest.length; break; }
+        if (t.startsWith('-')) { i++; continue; }
+        break;
+      }
+    } else if (name === 'command' && rest[1] && /^-[a-zA-Z]*[vV]/.test(rest[1].text)) {
+      break;
+    } else if ((name === 'flock' || name === 'runuser') && rest.some((w) => w.text === '-c' || w.text.startsWith('--command'))) {
+      break; // `flock FILE -c CMD`, `runuser -l U -c CMD`: a carrier (expandCarrier)
+    } else if ((name === 'taskset' || name === 'chrt') && rest.some((w) => /^-[a-zA-Z]*p$|^--pid$/.test(w.text))) {
+      break; // an existing process, no command
+    } else if (WRAPPERS[name]) {
+      const spec = WRAPPERS[name];
+      while (i < rest.length) {
+        const t = rest[i]!.text;
+        if (t === '--') { i++; break; }
+        if (t.startsWith('--')) {
+          const key = t.slice(2).split('=')[0]!;
+          i += spec.longValued?.includes(key) && !t.includes('=') ? 2 : 1;
+          continue;
+        }
+        if (name === 'nice' && /^-\d+$/.test(t)) { i++; continue; }
+        if (t.startsWith('-') && t.length > 1) {
+          const letters = t.slice(1);
+          const vi = [...letters].findIndex((ch) => spec.valued.includes(ch));
+          i += vi >= 0 && vi === letters.length - 1 ? 2 : 1;
+          continue;
+        }
+        break;
+      }
+      i += spec.positional ?? 0;
+    } else {
+      break;
+    }
+    if (splitString !== null) {
+      wrappers.push(name);
+      rest = [];
+      break;
+    }
+    if (i >= rest.length) break; // the wrapper alone is the command (`sudo -l`, `env`, `exec 5<>…`)
+    wrappers.push(name);
+    rest = rest.slice(i);
+  }
+  return { wrappers, rest, splitString, assigns };
+}
+
+/**
+ * Builtins that change what later words of the line mean: `cd`/`pushd` (the working directory,
+ * when it can be known), `alias n=text`, `set -- args` (positional parameters),
+ * `printf -v var …`, `read var… <<< text`; and a call of a function defined earlier in the line
+ * (its body is analysed with the call's arguments as `$1`, `$2`, …).
+ */
+export function applyBuiltin(cmd: ShellCommand, ctx: Ctx): void {
+  const args = cmd.argv.slice(1);
+  const literal = !cmd.words.some((w) => w.dynamic);
+  switch (cmd.name) {
+    case 'cd':
+    case 'pushd': {
+      const target = args.filter((a) => !/^-[LPe@]+$/.test(a))[0] ?? '~';
+      const cwd = ctx.env.get(CWD);
+      if (!literal || target === '-') ctx.env.delete(CWD);
+      else if (target.startsWith('/') || target === '~' || target.startsWith('~/')) ctx.env.set(CWD, normalizePath(target));
+      else if (cwd !== undefined) ctx.env.set(CWD, normalizePath(`${cwd}/${target}`));
+      else ctx.env.delete(CWD);
+      return;
+    }
+    case 'alias':
+      for (const a of args) {
+        const eq = a.indexOf('=');
+        if (eq > 0) ctx.aliases.set(a.slice(0, eq), a.slice(eq + 1));
+      }
+      return;
+    case 'set': {
+      const dd = args.indexOf('--');
+      const params = dd >= 0 ? args.slice(dd + 1) : args[0] !== undefined && !/^[-+]/.test(args[0]) ? args : null;
+      if (params !== null && literal) {
+        const env = positionalEnv(ctx.env, ctx.env.get('0') ?? null, params);
+        ctx.env.clear();
+        for (const [k, v] of env) ctx.env.set(k, v);
+      }
+      return;
+    }
+    case 'printf': {
+      const v = args.indexOf('-v');
+      if (v >= 0 && args[v + 1]) {
+        if (literal) ctx.env.set(args[v + 1]!, printfOutput(args.slice(v + 2)));
+        else ctx.env.delete(args[v + 1]!);
+      }
+      return;
+    }
+    case 'read': {
+      const names: string[] = [];
+      let array: string | null = null;
+      for (let i = 0; i < args.length; i++) {
+        const a = args[i]!;
+        if (a === '-a') array = args[++i] ?? null;
+        else if (/^-[dinNptu]$/.test(a)) i++;
+        else if (!a.startsWith('-')) names.push(a);
+      }
+      const input = cmd.stdin?.split('\n')[0];
+      if (input === undefined) {
+        for (const n of [...names, array ?? '']) ctx.env.delete(n);
+        return;
+      }
+      const fields = input.trim().split(/[ \t]+/);
+      if (array) ctx.env.set(array, fields.join(IFS_MARK));
+      if (names.length === 0 && !array) names.push('REPLY');
+      names.forEach((n, i) => ctx.env.set(n, i === names.length - 1 ? fields.slice(i).join(' ') : (fields[i] ?? '')));
+      return;
+    }
+    default: {
+      const body = ctx.funcs.get(cmd.name);
+      if (body !== undefined && !cmd.argv[0]!.includes('/')) ctx.run.enter(body, ctx, `function ${cmd.name}`, positionalEnv(ctx.env, ctx.env.get('0') ?? null, args));
+    }
+  }
+}
+
+/** Finds the script a carrier runs and analyses it as nested commands. */
+export function expandCarrier(cmd: ShellCommand, ctx: Ctx): void {
+  const { name, argv } = cmd;
+  if (ctx.depth >= MAX_DEPTH) return;
+  if (SHELLS.has(name)) {
+    const script = shellScriptArg(argv);
+    if (script !== null) {
+      // `sh -c 'rm -rf "$1"' _ /`: the words after the script are $0, $1, …
+      const after = argv.slice(argv.lastIndexOf(script) + 1);
+      ctx.run.enter(script, ctx, `${name} -c`, positionalEnv(ctx.env, after[0] ?? null, after.slice(1)));
+    } else if (cmd.stdin !== null && shellReadsStdin(cmd)) ctx.run.enter(cmd.stdin, ctx, `${name} stdin`);
+    return;
+  }
+  if (INTERPRETERS.test(name)) {
+    // os.system('…'), subprocess.run([…]), system("…"), execSync('…'), shutil.rmtree('/') → shell
+    const code = interpreterCode(name, argv);
+    if (code !== null) for (const text of interpreterShellTexts(code)) ctx.run.enter(text, ctx, `${name} code`);
+    return;
+  }
+  const runner = LINE_RUNNERS[name];
+  if (runner) {
+    const o = operandsAfterOptionsLong(argv.slice(1), runner.valued, runner.longValued);
+    if (o.length) ctx.run.enter(o.join(' '), ctx, name);
+    return;
+  }
+  switch (name) {
+    case 'flock':
+    case 'runuser':
+    case 'script':
+    case 'sg': {
+      // flock FILE -c CMD, runuser -l U -c CMD, script -c CMD FILE, sg GROUP -c CMD / sg GROUP CMD
+      const i = argv.findIndex((a, k) => k > 0 && (a === '-c' || a === '--command'));
+      if (i > 0 && argv[i + 1] !== undefined) ctx.run.enter(argv[i + 1]!, ctx, `${name} -c`);
+      const eq = argv.find((a) => a.startsWith('--command='));
+      if (eq) ctx.run.enter(eq.slice(10), ctx, `${name} -c`);
+      if (name === 'sg' && i < 0 && argv.length > 2 && !argv[1]!.startsWith('-')) ctx.run.enter(argv.slice(2).join(' '), ctx, 'sg');
+      return;
+    }
+    case 'eval':
+      ctx.run.enter(argv.slice(1).join(' '), ctx, 'eval');
+      return;
+    case 'su': {
+      const i = argv.findIndex((a, k) => k > 0 && (a === '-c' || a === '--command'));
+      if (i > 0 && argv[i + 1] !== undefined) ctx.run.enter(argv[i + 1]!, ctx, 'su -c');
+      const eq = argv.find((a) => a.startsWith('--command='));
+      if (eq) ctx.run.enter(eq.slice(10), ctx, 'su -c');
+      return;
+    }
+    case 'ssh': {
+      const rest = operandsAfterOptions(argv.slice(1), 'bcDEeFIiJLlmOoPpQRSWw');
+      if (rest.length > 1) ctx.run.enter(rest.slice(1).join(' '), ctx, 'ssh');
+      return;
+    }
+    case 'xargs':
+    case 'parallel': {
+      const inner = name === 'xargs' ? xargsCommand(cmd.words) : parallelCommand(cmd.words);
+      if (inner.length) {
+        const sub: Ctx = { ...ctx, depth: ctx.depth + 1, via: name, launcher: name };
+        ctx.run.makeCommand(inner, [], cmd.span, sub, name);
+      }
+      return;
+    }
+    case 'find': {
+      for (const inner of findExecCommands(cmd.words)) {
+        const sub: Ctx = { ...ctx, depth: ctx.depth + 1, via: 'find -exec', launcher: 'find' };
+        ctx.run.makeCommand(inner, [], cmd.span, sub, 'find');
+      }
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+/** The `-c` script of a shell invocation (`bash -lc 'x'` → `x`), or null. */
+export function shellScriptArg(argv: string[]): string | null {
+  let sawC = false;
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') return sawC ? (argv[i + 1] ?? null) : null;
+    if (/^-[a-zA-Z]+$/.test(a)) {
+      if (a.includes('c')) sawC = true;
+      continue;
+    }
+    if (/^[-+]o$/.test(a)) { i++; continue; }
+    if (a.startsWith('--')) continue;
+    return sawC ? a : null;
+  }
+  return null;
+}
+
+/** True when a shell takes its script from stdin: no `-c`, and no script operand (or `-s`/`-`). */
+export function shellReadsStdin(cmd: ShellCommand): boolean {
+  if (!SHELLS.has(cmd.name)) return false;
+  const args = cmd.argv.slice(1);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-' || a === '-s' || /^-[a-zA-Z]*s[a-zA-Z]*$/.test(a)) return !args.some((x) => /^-[a-zA-Z]*c/.test(x));
+    if (/^-[a-zA-Z]+$/.test(a)) {
+      if (a.includes('c')) return false;
+      continue;
+    }
+    if (/^[-+]o$/.test(a)) { i++; continue; }
+    if (a.startsWith('--')) continue;
+    return false;
+  }
+  return true;
+}
+
+/** Operands after the options, for a command with valued short letters and long names. */
+function operandsAfterOptionsLong(args: string[], valued: string, longValued: string[]): string[] {
+  let i = 0;
+  while (i < args.length) {
+    const a = args[i]!;
+    if (a === '--') return args.slice(i + 1);
+    if (a.startsWith('--')) {
+      i += longValued.includes(a.slice(2)) ? 2 : 1;
+      continue;
+    }
+    if (a.startsWith('-') && a.length > 1) {
+      i += a.length === 2 && valued.includes(a[1]!) ? 2 : 1;
+      continue;
+    }
+    break;
+  }
+  return args.slice(i);
+}
+
+function operandsAfterOptions(args: string[], valued: string): string[] {
+  let i = 0;
+  while (i < args.length) {
+    const a = args[i]!;
+    if (a === '--') return args.slice(i + 1);
+    if (a.startsWith('-') && a.length > 1) {
+      const last = a[a.length - 1]!;
+      i += a.length === 2 && valued.includes(last) ? 2 : 1;
+      continue;
+    }
+    break;
+  }
+  return args.slice(i);
+}
+
+/**
+ * Index of the first word after the options of a command runner (`xargs`, `parallel`): options in
+ * `valued` take the next word as their value; `--` ends the options.
+ */
+function afterOptions(words: Word[], valued: ReadonlySet<string>): number {
+  let i = 1;
+  while (i < words.length) {
+    const t = words[i]!.text;
+    if (t === '--') return i + 1;
+    if (!t.startsWith('-')) break;
+    i += valued.has(t) ? 2 : 1;
+  }
+  return i;
+}
+
+const XARGS_VALUED: ReadonlySet<string> = new Set(['-I', '-L', '-n', '-P', '-s', '-d', '-E', '-a', '--arg-file', '--delimiter', '--max-args', '--max-procs', '--max-chars', '--max-lines', '--eof', '--process-slot-var']);
+const PARALLEL_VALUED: ReadonlySet<string> = new Set(['-j', '--jobs', '-S', '--sshlogin', '-a', '--arg-file', '-d', '--delimiter', '-I', '--joblog', '--results', '--tmpdir', '-n', '-N', '-L', '--timeout', '--retries']);
+
+function xargsCommand(words: Word[]): Word[] {
+  return words.slice(afterOptions(words, XARGS_VALUED));
+}
+
+function parallelCommand(words: Word[]): Word[] {
+  const i = afterOptions(words, PARALLEL_VALUED);
+  const end = words.findIndex((w, k) => k >= i && (w.text === ':::' || w.text === '::::' || w.text === ':::+'));
+  return words.slice(i, end < 0 ? words.length : end);
+}
+
+function findExecCommands(words: Word[]): Word[][] {
+  const out: Word[][] = [];
+  for (let i = 1; i < words.length; i++) {
+    const t = words[i]!.text;
+    if (t === '-exec' || t === '-execdir' || t === '-ok' || t === '-okdir') {
+      let j = i + 1;
+      while (j < words.length && words[j]!.text !== ';' && words[j]!.text !== '+') j++;
+      out.push(words.slice(i + 1, j));
+      i = j;
+    }
+  }
+  return out;
+}
