@@ -6,6 +6,10 @@
  * raw pattern, labelled `via: 'raw'`; command text left partly unparsed also fires the built-in
  * `unparsed-command` (docs/shell-parser.md "Hostile input"). Every character of every value is
  * looked at: nothing is cut at a length.
+ *
+ * The engine fails closed: a call that cannot be inspected (inspecting it throws) and a rule whose
+ * predicate throws each give a hit of {@link INSPECTION_ERROR_RULE} (`inspection-error`, category
+ * `guard`, action `block`) naming the call id and the reason, never a dropped call or a silent miss.
  */
 import type { PathAccess, Rule } from './rule.js';
 import type { CommandLine, ShellCommand, Span } from './shell/model.js';
@@ -20,11 +24,59 @@ import { compileBuiltinPattern, type TextPattern } from './pattern.js';
 /** Longest excerpt, in characters. */
 export const MAX_EXCERPT = 120;
 
+/** Id of the hit given when inspection itself fails. */
+export const INSPECTION_ERROR = 'inspection-error';
+
+/**
+ * The rule behind the hits of a failed inspection: a call whose inspection threw, or a rule whose
+ * predicate threw on it. It has no matcher of its own; the engine gives its hit. It is part of
+ * every compiled rule set (re-gradable, not to be disabled: a security gate must not pass what it
+ * could not look at).
+ */
+export const INSPECTION_ERROR_RULE: Rule = Object.freeze({
+  id: INSPECTION_ERROR,
+  name: 'Inspection failed',
+  category: 'guard',
+  action: 'block',
+  description: 'A tool call could not be inspected, or a rule failed on it: the call was not checked, so it is treated as a hit.',
+  help: 'guard could not check this call (the excerpt names the call id and the reason). Review the call by hand, and report the failure: it is a bug in guard or in a custom rule.',
+  examples: { match: [], not_match: [] },
+  match: {},
+});
+
+/** The reason an exception gives, on one line. */
+function reasonOf(err: unknown): string {
+  const text = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  return text.replace(/\s+/g, ' ').slice(0, 200);
+}
+
+/** The hit of a failed inspection of `call` (the rule in force: the rule set's own copy, re-graded). */
+function errorHit(call: InspectableCall, rules: readonly Rule[], what: string): RuleHit {
+  const rule = rules.find((r) => r.id === INSPECTION_ERROR) ?? INSPECTION_ERROR_RULE;
+  let tool = '';
+  let id: string | null = null;
+  try {
+    tool = String(call?.name ?? '');
+    id = typeof call?.id === 'string' ? call.id : null;
+  } catch {
+    // a hostile call object: no name or id to report
+  }
+  const text = `call ${id ?? '(no id)'}: ${what}`;
+  // labelled `raw`: no parsed analysis stands behind the hit (the record formats know three labels)
+  return { rule: rule.id, action: rule.action, category: rule.category, tool, callId: id, excerpt: excerpt(whole(text)), via: 'raw' };
+}
+
+/** A rule predicate that threw: the rule and the reason, carried out of the matchers. */
+class RuleFailure {
+  constructor(readonly rule: Rule, readonly reason: string) {}
+}
+
 /**
  * Inspects the tool calls of one reply. `off` → outcome `pass` with no hits; `observe` → hits,
  * outcome `flag` when any; `enforce` → `block` when any hit's action is `block`, else `flag` when
- * hits. Each rule fires at most once per call. Never throws: a failing rule predicate counts as
- * no match.
+ * hits. Each rule fires at most once per call. Never throws: a call whose inspection throws, or
+ * a rule that throws on it, gives an `inspection-error` hit (graded `block`) for that call, and the
+ * other calls are inspected as usual.
  */
 export function inspectCalls(calls: InspectableCall[], ruleSet: { readonly rules: readonly Rule[] }, mode: InspectionMode): InspectionVerdict {
   if (mode === 'off') return { mode, outcome: 'pass', hits: [] };
@@ -32,8 +84,8 @@ export function inspectCalls(calls: InspectableCall[], ruleSet: { readonly rules
   for (const call of calls ?? []) {
     try {
       hits.push(...inspectCall(call, ruleSet.rules));
-    } catch {
-      // a malformed call must not stop the others
+    } catch (err) {
+      hits.push(errorHit(call, ruleSet?.rules ?? [], `inspection failed: ${reasonOf(err)}`));
     }
   }
   const outcome = hits.length === 0 ? 'pass' : mode === 'enforce' && hits.some((h) => h.action === 'block') ? 'block' : 'flag';
@@ -66,16 +118,29 @@ function inspectReading(call: InspectableCall, rules: readonly Rule[]): RuleHit[
   const add: Add = (rule, via, span) => {
     if (!found.has(rule.id)) keep(rule, via, excerpt(span));
   };
+  const failures: RuleFailure[] = [];
+  const guarded = (rule: Rule, f: () => unknown): boolean => {
+    try {
+      return !!f();
+    } catch (err) {
+      failures.push(new RuleFailure(rule, reasonOf(err)));
+      return false;
+    }
+  };
   const surfaces = callSurfaces(call);
   for (const value of surfaces.commands) {
-    for (const m of commandMatches(value, rules, active, tool)) keep(m.rule, m.via, m.excerpt);
+    for (const m of commandMatches(value, rules, active, tool)) {
+      if (m.failure) failures.push(m.failure);
+      else keep(m.rule, m.via, m.excerpt);
+    }
   }
   for (const access of surfaces.paths) {
     for (const rule of active) {
-      if (rule.match.path && safe(() => rule.match.path!(access))) add(rule, 'path', whole(access.path));
+      if (rule.match.path && guarded(rule, () => rule.match.path!(access))) add(rule, 'path', whole(access.path));
     }
   }
   if (surfaces.raw !== null) matchRaw(surfaces.raw, active, add);
+  for (const f of failures) if (!found.has(INSPECTION_ERROR)) found.set(INSPECTION_ERROR, errorHit(call, rules, `rule ${f.rule.id} failed: ${f.reason}`));
   const order = ruleOrder(rules);
   return [...found.values()].sort((a, b) => (order.get(a.rule) ?? 0) - (order.get(b.rule) ?? 0));
 }
@@ -97,6 +162,8 @@ interface CommandMatch {
   rule: Rule;
   via: RuleHit['via'];
   excerpt: string;
+  /** Set when the rule's predicate threw instead of answering. */
+  failure?: RuleFailure;
 }
 
 /** Command values analysed per rule list, keyed by tool name and exact command text. */
@@ -130,8 +197,11 @@ function commandMatches(value: CommandValue, rules: readonly Rule[], active: Rul
     fired.add(rule.id);
     out.push({ rule, via, excerpt: excerpt(span) });
   };
+  const fail = (rule: Rule, err: unknown) => {
+    out.push({ rule, via: 'raw', excerpt: '', failure: new RuleFailure(rule, reasonOf(err)) });
+  };
   const line = value.kind === 'text' ? analyzeCommandLine(text) : analyzeArgv(value.argv);
-  if (line) matchLine(line, active, tool, add);
+  if (line) matchLine(line, active, tool, add, fail);
   if (!line || line.hasError || line.unparsed.length > 0) matchRaw(text, active.filter((r) => !fired.has(r.id)), add);
   if (key !== null) {
     if (cache === undefined) {
@@ -166,7 +236,9 @@ class Lru<V> {
 
 type Add = (rule: Rule, via: RuleHit['via'], span: Span) => void;
 
-function matchLine(line: CommandLine, rules: Rule[], tool: string, add: Add): void {
+/** Runs each rule over a parsed command line; a rule whose predicate throws is reported to `fail`
+ * and stops being tried on this line. */
+function matchLine(line: CommandLine, rules: Rule[], tool: string, add: Add, fail: (rule: Rule, err: unknown) => void): void {
   const accesses = line.commands.map((c) => {
     const list: PathAccess[] = [];
     const e = effectsOf(c);
@@ -175,24 +247,36 @@ function matchLine(line: CommandLine, rules: Rule[], tool: string, add: Add): vo
     return list;
   });
   for (const rule of rules) {
-    const m = rule.match;
-    if (m.line) {
-      const span = safe(() => m.line!(line));
-      if (span) { add(rule, 'shell', span); continue; }
+    try {
+      matchRule(rule, line, accesses, add);
+    } catch (err) {
+      fail(rule, err);
     }
-    let hit = false;
-    line.commands.forEach((c, i) => {
-      if (hit) return;
-      if (m.command && safe(() => m.command!(c, line))) hit = true;
-      else if (m.path && accesses[i]!.some((a) => safe(() => m.path!(a)))) hit = true;
-      else if (m.argv && argvStartsWith(c, m.argv)) hit = true;
-      else if (m.text && m.text.find(c.argv.join(' '))) hit = true;
-      if (hit) add(rule, 'shell', c.span);
-    });
-    if (!hit && m.text) {
-      const found = m.text.find(line.text);
-      if (found) add(rule, 'shell', { source: line.text, ...found });
+  }
+}
+
+/** One rule over a parsed command line: its line predicate, then each command (predicate, paths,
+ * argv prefix, text pattern), then a custom text pattern over the whole line. Throws what the
+ * rule's predicates throw. */
+function matchRule(rule: Rule, line: CommandLine, accesses: PathAccess[][], add: Add): void {
+  const m = rule.match;
+  if (m.line) {
+    const span = m.line(line);
+    if (span) {
+      add(rule, 'shell', span);
+      return;
     }
+  }
+  for (let i = 0; i < line.commands.length; i++) {
+    const c = line.commands[i]!;
+    if ((m.command && m.command(c, line)) || (m.path && accesses[i]!.some((a) => m.path!(a))) || (m.argv && argvStartsWith(c, m.argv)) || (m.text && m.text.find(c.argv.join(' ')))) {
+      add(rule, 'shell', c.span);
+      return;
+    }
+  }
+  if (m.text) {
+    const found = m.text.find(line.text);
+    if (found) add(rule, 'shell', { source: line.text, ...found });
   }
 }
 
@@ -207,13 +291,6 @@ function whole(text: string): Span {
   return { source: text, start: 0, end: text.length };
 }
 
-function safe<T>(f: () => T): T | false {
-  try {
-    return f();
-  } catch {
-    return false;
-  }
-}
 
 const onRe2 = new WeakMap<RegExp, TextPattern | null>();
 const unions = new Map<string, TextPattern | null>();

@@ -54,6 +54,9 @@ export interface Rule {
   /** Command lines (or, for path-only rules, file paths) the rule must match and must not. */
   examples: { match: string[]; not_match: string[] };
   match: RuleMatcher;
+  /** The MITRE ATT&CK technique the rule detects (`T1070.003`, https://attack.mitre.org/techniques/),
+   * when one fits. */
+  attack?: string;
   /** True for the operator's own rules. */
   custom?: boolean;
 }

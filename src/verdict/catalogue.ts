@@ -29,6 +29,8 @@ export interface FindingRule {
   help: string;
   /** True for the operator's own rules. */
   custom: boolean;
+  /** The MITRE ATT&CK technique of an inspection rule (`T1070.003`), or null. */
+  attack: string | null;
 }
 
 /** The level of an inspection rule's findings: `error` when it blocks, else `warning`. */
@@ -48,6 +50,7 @@ export function inspectionFindingRule(rule: Rule): FindingRule {
     description: rule.description,
     help: rule.help,
     custom: rule.custom === true,
+    attack: rule.attack ?? null,
   };
 }
 
@@ -70,6 +73,7 @@ export function refusedFindingRule(reason: string): FindingRule {
     description,
     help,
     custom: false,
+    attack: null,
   };
 }
 
@@ -84,6 +88,7 @@ export const RECOVERED_FINDING_RULE: FindingRule = {
   description: 'Leaked tool-call markup was recovered.',
   help: "The reply's visible text holds tool-call markup that the endpoint did not parse; guard read the call back out safely (every check of the recovery contract held). The endpoint still returned the call as text: check its tool-call parser for this model family.",
   custom: false,
+  attack: null,
 };
 
 /** Reason codes whose outcome is `refused`, in the recovery engine's order. */
