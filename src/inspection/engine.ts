@@ -236,6 +236,19 @@ class Lru<V> {
 
 type Add = (rule: Rule, via: RuleHit['via'], span: Span) => void;
 
+/** Programs that copy what they read into a file, printing nothing of it. */
+const COPIERS = new Set(['cp', 'mv', 'install', 'ditto', 'ln', 'rsync', 'openssl', 'gpg', 'tar', 'zip', 'sort', 'iconv']);
+
+/** True when what the command reads goes only into local files: stdout redirected to a file (not a
+ * terminal device) and not piped on, or a copier or writer with an output path. */
+function outputStaysLocal(c: ShellCommand, writes: string[]): boolean {
+  if (c.pipeline !== null && c.stage < c.pipeline.stages.length - 1) return false;
+  if (c.fedBy !== null || c.words.some((w) => w.subs.some((s) => s.kind === 'process-out'))) return false;
+  const out = c.redirects.find((r) => /^1?(?:>|>>|>\|)$|^&>>?$/.test(r.op));
+  if (out) return !/^\/dev\/(?:stdout|stderr|tty|tcp|udp|fd\/[12])/.test(out.target);
+  return COPIERS.has(c.name) && writes.length > 0;
+}
+
 /** Runs each rule over a parsed command line; a rule whose predicate throws is reported to `fail`
  * and stops being tried on this line. */
 function matchLine(line: CommandLine, rules: Rule[], tool: string, add: Add, fail: (rule: Rule, err: unknown) => void): void {
@@ -243,7 +256,8 @@ function matchLine(line: CommandLine, rules: Rule[], tool: string, add: Add, fai
     const list: PathAccess[] = [];
     const e = effectsOf(c);
     for (const p of e.writes) list.push({ path: p, mode: 'write', content: line.text, tool });
-    for (const p of e.reads) list.push({ path: p, mode: 'read', content: null, tool });
+    const sink = outputStaysLocal(c, e.writes) ? { sink: 'file' as const } : {};
+    for (const p of e.reads) list.push({ path: p, mode: 'read', content: null, tool, ...sink });
     return list;
   });
   for (const rule of rules) {

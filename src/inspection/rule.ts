@@ -17,6 +17,10 @@ export interface PathAccess {
   content: string | null;
   /** The tool name. */
   tool: string;
+  /** For a read by a shell command: `file` when what it reads goes only into a local file (its
+   * output redirected to a file, a copy, a writer's output path), not into the transcript or
+   * down a pipe. Unset for file tools (their reads land in the transcript). */
+  sink?: 'file';
 }
 
 /** How a rule recognises a dangerous call. Every member is optional; at least one is set. */

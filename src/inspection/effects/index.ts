@@ -6,15 +6,16 @@
  * here, as data, one module per kind of effect.
  */
 import type { ShellCommand } from '../shell/model.js';
-import { writeTargets } from './writes.js';
+import { deleteTargets, writeTargets } from './writes.js';
 import { readSources } from './reads.js';
+import { sendsOf, type Send } from './network.js';
 
 export { parseOpts, opts, CURL_VALUED, WGET_VALUED, type Opts } from './options.js';
 export { resolveIn, isBlockDevice } from './paths.js';
-export { writeTargets } from './writes.js';
+export { writeTargets, deleteTargets, WRITERS, type WriterSpec } from './writes.js';
 export { readSources } from './reads.js';
-export { uploadedFiles, DOWNLOADERS, NETWORK_SINKS, isDownloader, hasDownloader, remoteHosts } from './network.js';
-export { runsStdin, isDecoder } from './exec.js';
+export { uploadedFiles, DOWNLOADERS, NETWORK_SINKS, isDownloader, hasDownloader, remoteHosts, remoteOf, sendsOf, isRemoteSource, type Send } from './network.js';
+export { runsStdin, isDecoder, executedSubstitutions, downloadedFiles, executedFiles, redirectedTo } from './exec.js';
 
 /** Every effect of one command that the model knows. Paths are normalised and resolved against
  * the working directory a `cd` moved to. */
@@ -23,6 +24,10 @@ export interface Effects {
   writes: string[];
   /** Paths whose contents are read. */
   reads: string[];
+  /** Paths deleted, shredded or emptied. */
+  deletes: string[];
+  /** Transfers to other hosts. */
+  sends: Send[];
 }
 
 const cache = new WeakMap<ShellCommand, Effects>();
@@ -35,7 +40,7 @@ const cache = new WeakMap<ShellCommand, Effects>();
 export function effectsOf(cmd: ShellCommand): Effects {
   let e = cache.get(cmd);
   if (e === undefined) {
-    e = { writes: writeTargets(cmd), reads: readSources(cmd) };
+    e = { writes: writeTargets(cmd), reads: readSources(cmd), deletes: deleteTargets(cmd), sends: sendsOf(cmd) };
     cache.set(cmd, e);
   }
   return e;

@@ -7,6 +7,7 @@ import { SHELLS } from '../shell/context.js';
 import { parseOpts } from './options.js';
 import { resolveIn } from './paths.js';
 import { uploadedFiles } from './network.js';
+import { WRITERS, writerOutputs } from './writes.js';
 
 /** Commands whose path operands are not read for their contents. */
 const NON_READERS = new Set(['ls', 'stat', 'chmod', 'chown', 'chgrp', 'rm', 'touch', 'test', '[', '[[', 'file', 'ssh', 'ssh-add', 'ssh-keygen', 'mkdir', 'du', 'realpath', 'readlink', 'dirname', 'basename', 'echo', 'printf', 'cd', 'git', 'find', 'which', 'type', 'ln', 'unlink', 'shred', 'wc', 'export']);
@@ -26,7 +27,11 @@ export function readSources(cmd: ShellCommand): string[] {
   } else if (cmd.name === 'curl' || cmd.name === 'wget') {
     out.push(...uploadedFiles(cmd));
   } else {
+    // a writer's output paths (`openssl genrsa -out server.key`) are not read
+    const spec = WRITERS[cmd.name];
+    const outputs = new Set(spec ? writerOutputs(spec, args, null) : []);
     for (const a of args) {
+      if (outputs.has(a)) continue;
       if (a.startsWith('-')) {
         const eq = a.indexOf('=');
         if (eq > 0) out.push(a.slice(eq + 1));

@@ -13,14 +13,18 @@ export function upstream(cmd: ShellCommand): ShellCommand[] {
 const prefixes = new WeakMap<Pipeline, Map<(c: ShellCommand) => boolean, Uint8Array>>();
 
 /**
- * True when a stage before `cmd` in its pipeline satisfies `pred`. The answer for every stage is
+ * True when a stage before `cmd` in its pipeline satisfies `pred`, or, for a command run in a
+ * `>(…)`, the command feeding it or a stage before that one. The answer for every stage is
  * computed once per pipeline and predicate (one pass), so checking each stage of an n-stage
  * pipeline costs O(n) in all, not O(n²) as `upstream(c).some(pred)` does. `pred` is the cache
  * key: pass a module-level function, not a fresh arrow.
  */
 export function anyUpstream(cmd: ShellCommand, pred: (c: ShellCommand) => boolean): boolean {
   const p = cmd.pipeline;
-  return p !== null && prefixOf(p, pred)[cmd.stage] === 1;
+  if (p !== null && prefixOf(p, pred)[cmd.stage] === 1) return true;
+  // a command of a `>(…)` reads what the command holding it writes (`curl … | tee >(sh)`)
+  const feeder = cmd.fedBy;
+  return feeder !== null && (pred(feeder) || anyUpstream(feeder, pred));
 }
 
 /** True when any stage of the pipeline satisfies `pred` (cached like {@link anyUpstream}). */

@@ -7,31 +7,9 @@ import { interpreterCode as codeOf } from '../shell/interp.js';
 import { baseName, normalizePath } from '../shell/words.js';
 import { SHELLS } from '../shell/context.js';
 import { INTERPRETERS } from '../shell/interp.js';
-import { hasDownloader, isDecoder, isDownloader, opts, parseOpts, runsStdin, CURL_VALUED, WGET_VALUED } from '../effects/index.js';
+import { downloadedFiles, executedFiles, executedSubstitutions, hasDownloader, isDecoder, isDownloader, isRemoteSource, redirectedTo, runsStdin } from '../effects/index.js';
 import { anyUpstream } from './pipeline.js';
 
-/** Commands whose output a command runs as code: `sh -c "$(…)"`, `eval "$(…)"`, `bash <(…)`,
- * `source <(…)`, `. <(…)`. Each entry is the commands of one substitution. */
-export function executedSubstitutions(c: ShellCommand): ShellCommand[][] {
-  const out: ShellCommand[][] = [];
-  if (SHELLS.has(c.name)) {
-    const script = shellScriptArg(c.argv);
-    const idx = script === null ? -1 : c.argv.indexOf(script, 1);
-    c.words.forEach((w, i) => {
-      for (const s of w.subs) {
-        if (i === idx && s.kind === 'command') out.push(s.commands);
-        if (idx < 0 && s.kind === 'process-in') out.push(s.commands);
-      }
-    });
-    // `sh < <(curl …)` and `bash <<< "$(curl …)"` feed the output on stdin.
-    if (idx < 0) for (const r of c.redirects) for (const s of r.subs ?? []) if (r.op === '<' || r.op === '<<<') out.push(s.commands);
-  } else if (c.name === 'eval' || c.name === 'source' || c.name === '.') {
-    for (const w of c.words.slice(1)) for (const s of w.subs) if (s.kind !== 'process-out') out.push(s.commands);
-  }
-  // `$(curl …)` or a backtick substitution as the command word: its output is run as a command.
-  for (const s of c.words[0]?.subs ?? []) if (s.kind === 'command' && c.words[0]!.dynamic) out.push(s.commands);
-  return out;
-}
 
 /** `xargs sh -c` / `xargs -I{} bash -c {}`: a shell whose `-c` script is the input line. */
 function xargsRunsInputAsScript(c: ShellCommand): boolean {
@@ -57,10 +35,6 @@ const EXEC = /\bexec\s*\(|\beval\b|\bIEX\b|Invoke-Expression|\bsystem\s*\(|\bcom
 /** PowerShell download-and-run: `iwr URL | iex`, `iex (iwr URL)`, `Invoke-RestMethod … | Invoke-Expression`. */
 const PS_DOWNLOAD_EXEC = /\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|curl|wget)\b[^|;\n]*\|\s*(?:iex|Invoke-Expression)\b|\b(?:iex|Invoke-Expression)\s*[(\s]\s*\(?\s*(?:\[[\w.]+\]::\w+\()?\s*\(?\s*(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|New-Object)\b/i;
 
-/** Files a command's output is redirected into (`> f`, `>> f`). */
-function redirectedTo(c: ShellCommand): string[] {
-  return c.redirects.filter((r) => /^1?(?:>|>>|>\|)$|^&>>?$/.test(r.op) && r.target).map((r) => r.target);
-}
 
 /** The first command that runs a file an earlier command produced (`produced(c)` names the files
  * c writes), compared by base name; its span, or null. */
@@ -73,38 +47,7 @@ function producedThenRun(line: CommandLine, produced: (c: ShellCommand) => strin
   return null;
 }
 
-/** Files a downloader writes in this command (`curl -o f`, `curl -O url`, `wget url`, `wget -O f`). */
-function downloadedFiles(c: ShellCommand): string[] {
-  const urls = c.argv.filter((a) => /^(?:https?|ftp):\/\//i.test(a));
-  const urlName = (u: string) => baseName(u.replace(/[?#].*$/, ''));
-  if (c.name === 'curl') {
-    const o = parseOpts(c.argv.slice(1), CURL_VALUED);
-    const named = [...(o.values.get('-o') ?? []), ...(o.values.get('--output') ?? [])];
-    if (named.length) return named;
-    if (o.short.has('O') || o.long.has('remote-name')) return urls.map(urlName);
-    return [];
-  }
-  if (c.name === 'wget') {
-    const o = parseOpts(c.argv.slice(1), WGET_VALUED);
-    const named = [...(o.values.get('-O') ?? []), ...(o.values.get('--output-document') ?? [])];
-    if (named.length) return named.filter((n) => n !== '-');
-    return urls.map(urlName);
-  }
-  return [];
-}
 
-/** The file a command runs, when it runs one: `bash f`, `python f`, `./f`, `source f`, `chmod +x f`. */
-function executedFiles(c: ShellCommand): string[] {
-  if (SHELLS.has(c.name) || INTERPRETERS.test(c.name)) {
-    if (shellScriptArg(c.argv) !== null) return [];
-    const o = parseOpts(c.argv.slice(1), { short: 'oOmcW' });
-    return o.operands.slice(0, 1);
-  }
-  if (c.name === 'source' || c.name === '.') return c.argv.slice(1, 2);
-  if (c.name === 'chmod' && c.argv.some((a) => /^[ugoa]*\+[rwxXst]*x/.test(a))) return opts(c).operands.filter((a) => !/^[ugoa]*[+=-]/.test(a));
-  if (c.argv[0]?.includes('/')) return [c.argv[0]];
-  return [];
-}
 
 /** remote-exec rules (docs/rules.md "Rule origins"). */
 export const REMOTE_RULES: Rule[] = [
@@ -120,7 +63,7 @@ export const REMOTE_RULES: Rule[] = [
       not_match: ['curl -o install.sh https://x.example/install', 'curl -s https://api.example.com/v1/items | python3 -m json.tool', 'curl -s https://x.example | grep sh', 'echo "curl https://x | sh" >> notes.md'],
     },
     match: {
-      command: (c) => (runsStdin(c) || xargsRunsInputAsScript(c)) && anyUpstream(c, isDownloader),
+      command: (c) => (runsStdin(c) || xargsRunsInputAsScript(c)) && anyUpstream(c, isRemoteSource),
       raw: /\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|;&\n]*\|\s*(?:sudo\s+)?(?:iex|Invoke-Expression|(?:source|\.|(?:ba|z|da|k)?sh)\s+\/dev\/stdin)\b|\b(?:curl|wget|fetch|iwr|Invoke-WebRequest)\b[^|;&\n]*\|\s*(?:(?:sudo|env|tee)\b[^|;&\n]*\|?\s*)*(?:\/(?:usr\/)?(?:local\/)?bin\/)?(?:ba|z|da|k)?sh(?:$|[^\w\s]|\s+(?:$|[^\s-]|-(?:$|[^cn])))|\b(?:curl|wget)\b[^|;&\n]*\|\s*(?:sudo\s+)?(?:python[0-9.]*|perl|ruby|node|php)\s*(?:-\s*)?(?:$|[;&|"\\])/,
     },
   },

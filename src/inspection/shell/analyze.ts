@@ -12,7 +12,7 @@ import { splitStatements, type Statement } from './split.js';
 import { baseName, unescapeBare } from './words.js';
 import { expandBracesInText } from './expand.js';
 import { CWD, IFS_MARK, MAX_DEPTH, SHELLS, plainWord, quoteForDisplay, type Ctx, type Runner } from './context.js';
-import { applyBuiltin, expandCarrier, shellReadsStdin, shellScriptArg, stripWrappers } from './carriers.js';
+import { applyBuiltin, commandNameOf, expandCarrier, feedLauncher, noteWrittenFile, shellReadsStdin, shellScriptArg, stripWrappers } from './carriers.js';
 import { literalOutput, wordsOf } from './wordexp.js';
 
 export { MAX_DEPTH, SHELLS, shellReadsStdin, shellScriptArg };
@@ -85,6 +85,12 @@ function analyzeInto(text: string, ctx: Ctx): void {
     parsePiece(0, text.length, ctx);
     const expanded = expandBracesInText(text);
     if (expanded !== null && ctx.depth < MAX_DEPTH) analyzeInto(expanded, { ...ctx, env, depth: ctx.depth + 1, via: 'brace expansion', source: expanded, offset: 0 });
+    // `r\<newline>m -rf /`: bash removes the backslash-newline before splitting words, the grammar
+    // splits the word there; the text is analysed again with the continuations inside words removed
+    if (/[^\s\\]\\\n[^\s]/.test(text) && ctx.depth < MAX_DEPTH) {
+      const joined = text.replace(/([^\s\\])\\\n(?=[^\s])/g, '$1');
+      analyzeInto(joined, { ...ctx, env: new Map(env), depth: ctx.depth + 1, via: 'line continuation', source: joined, offset: 0 });
+    }
   } else {
     analyzeLong(text, ctx);
   }
@@ -341,6 +347,11 @@ function linkPipeline(stages: ShellCommand[], ctx: Ctx): void {
       const text = literalOutput(stages, i - 1);
       if (text !== null) enter(text, ctx, `${s.name} stdin`);
     }
+    // `echo 'rm -rf /' | xargs -I{} bash -c {}`: the input lines become the command's arguments
+    if (i > 0 && (s.name === 'xargs' || s.name === 'parallel') && ctx.depth < MAX_DEPTH) {
+      const text = literalOutput(stages, i - 1);
+      if (text !== null) feedLauncher(s, text, ctx);
+    }
   });
 }
 
@@ -418,6 +429,9 @@ function assign(node: SyntaxNode, ctx: Ctx): void {
 function redirectOf(node: SyntaxNode, ctx: Ctx): Redirect {
   if (node.type === 'heredoc_redirect') {
     const body = node.namedChildren.find((c) => c.type === 'heredoc_body');
+    // an unquoted delimiter: the body's substitutions run (`cat <<EOF\n$(rm -rf /)\nEOF`); the
+    // grammar gives a quoted delimiter's body no children
+    for (const c of body?.namedChildren ?? []) if (c.type === 'command_substitution') wordsOf(c, ctx);
     return { op: '<<', target: '', input: body?.text ?? '' };
   }
   if (node.type === 'herestring_redirect') {
@@ -481,7 +495,7 @@ function makeCommand(words: Word[], redirects: Redirect[], span: Span, ctx: Ctx,
   const cmd: ShellCommand = {
     words: rest,
     argv,
-    name: argv.length ? baseName(argv[0]!) : '',
+    name: rest.length ? commandNameOf(rest[0]!) : '',
     wrappers,
     redirects,
     pipeline: null,
@@ -497,6 +511,11 @@ function makeCommand(words: Word[], redirects: Redirect[], span: Span, ctx: Ctx,
   };
   if (splitString !== null && !cmd.name) cmd.name = 'env';
   ctx.line.commands.push(cmd);
+  // commands of a `>(…)` in its words or redirect targets read what this command writes
+  for (const sub of [...rest.flatMap((w) => w.subs), ...redirects.flatMap((r) => r.subs ?? [])]) {
+    if (sub.kind === 'process-out') for (const c of sub.commands) if (c.depth === ctx.depth + 1 && c.fedBy === null) c.fedBy = cmd;
+  }
+  noteWrittenFile(cmd, ctx);
   if (splitString !== null) enter(splitString, ctx, 'env -S');
   applyBuiltin(cmd, ctx);
   expandCarrier(cmd, ctx);

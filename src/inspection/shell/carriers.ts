@@ -11,7 +11,9 @@ import type { ShellCommand, Word } from './model.js';
 import { baseName, normalizePath } from './words.js';
 import { printfOutput } from './expand.js';
 import { INTERPRETERS, interpreterCode, interpreterShellTexts } from './interp.js';
-import { CWD, IFS_MARK, MAX_DEPTH, SHELLS, positionalEnv, type Ctx } from './context.js';
+import { CWD, IFS_MARK, MAX_DEPTH, SHELLS, plainWord, positionalEnv, quoteForDisplay, type Ctx } from './context.js';
+import { globMatches, hasGlob } from './expand.js';
+import { literalOutput } from './wordexp.js';
 
 export const WRAPPERS: Record<string, { valued: string; longValued?: string[]; positional?: number }> = {
   sudo: { valued: 'ugCDhpRrtUT', longValued: ['user', 'group', 'chdir', 'prompt', 'role', 'type', 'close-from', 'host', 'other-user', 'command-timeout'] },
@@ -199,6 +201,9 @@ export function applyBuiltin(cmd: ShellCommand, ctx: Ctx): void {
 export function expandCarrier(cmd: ShellCommand, ctx: Ctx): void {
   const { name, argv } = cmd;
   if (ctx.depth >= MAX_DEPTH) return;
+  for (const [text, via] of commandValues(cmd)) ctx.run.enter(text, ctx, via);
+  const written = writtenFileRun(cmd, ctx);
+  if (written !== null) ctx.run.enter(written, ctx, 'written file');
   if (SHELLS.has(name)) {
     const script = shellScriptArg(argv);
     if (script !== null) {
@@ -251,6 +256,14 @@ export function expandCarrier(cmd: ShellCommand, ctx: Ctx): void {
     case 'xargs':
     case 'parallel': {
       const inner = name === 'xargs' ? xargsCommand(cmd.words) : parallelCommand(cmd.words);
+      if (name === 'parallel') {
+        // `parallel ::: 'rm -rf /'`: with no command, each argument is a command line;
+        // `parallel CMD {} ::: a b`: each argument replaces {} (or is appended)
+        const args = parallelArguments(cmd.words);
+        if (inner.length === 0) for (const a of args.slice(0, MAX_FED)) ctx.run.enter(a, ctx, 'parallel :::');
+        else if (args.length) for (const a of args.slice(0, MAX_FED)) launch(cmd, inner, [a], ctx, name);
+        if (inner.length === 0 || args.length) return;
+      }
       if (inner.length) {
         const sub: Ctx = { ...ctx, depth: ctx.depth + 1, via: name, launcher: name };
         ctx.run.makeCommand(inner, [], cmd.span, sub, name);
@@ -353,7 +366,7 @@ function afterOptions(words: Word[], valued: ReadonlySet<string>): number {
   return i;
 }
 
-const XARGS_VALUED: ReadonlySet<string> = new Set(['-I', '-L', '-n', '-P', '-s', '-d', '-E', '-a', '--arg-file', '--delimiter', '--max-args', '--max-procs', '--max-chars', '--max-lines', '--eof', '--process-slot-var']);
+const XARGS_VALUED: ReadonlySet<string> = new Set(['-I', '-J', '-R', '-S', '-L', '-n', '-P', '-s', '-d', '-E', '-a', '--arg-file', '--delimiter', '--max-args', '--max-procs', '--max-chars', '--max-lines', '--eof', '--process-slot-var']);
 const PARALLEL_VALUED: ReadonlySet<string> = new Set(['-j', '--jobs', '-S', '--sshlogin', '-a', '--arg-file', '-d', '--delimiter', '-I', '--joblog', '--results', '--tmpdir', '-n', '-N', '-L', '--timeout', '--retries']);
 
 function xargsCommand(words: Word[]): Word[] {
@@ -378,4 +391,247 @@ function findExecCommands(words: Word[]): Word[][] {
     }
   }
   return out;
+}
+
+/** Most input lines fed to one `xargs`/`parallel` command, and most `:::` arguments followed. */
+const MAX_FED = 8;
+
+/** The arguments after `:::` (and `:::+`) of a parallel command. */
+function parallelArguments(words: Word[]): string[] {
+  const i = words.findIndex((w) => w.text === ':::' || w.text === ':::+');
+  return i < 0 ? [] : words.slice(i + 1).filter((w) => !/^:::\+?$|^::::$/.test(w.text)).map((w) => w.text);
+}
+
+/** The replace string of an `xargs` (`-I R`, `-J R` of BSD xargs, `-i` for `{}`) or `parallel` command, or null. */
+function replaceString(words: Word[], name: string): string | null {
+  for (let i = 1; i < words.length; i++) {
+    const t = words[i]!.text;
+    if (t === '-I' || t === '-J' || t === '--replace') return words[i + 1]?.text ?? null;
+    if (/^-[IJ].+/.test(t)) return t.slice(2);
+    if (t === '-i' || t.startsWith('--replace=')) return t.startsWith('--replace=') ? t.slice(10) || '{}' : '{}';
+    if (!t.startsWith('-')) break;
+  }
+  return name === 'parallel' ? '{}' : null;
+}
+
+/** Runs a launcher's command on some input items: each replaces the replace string, or the items
+ * are appended (`xargs rm -rf` fed `/`). */
+function launch(cmd: ShellCommand, inner: Word[], items: string[], ctx: Ctx, name: string): void {
+  const repl = replaceString(cmd.words, name);
+  const sub: Ctx = { ...ctx, depth: ctx.depth + 1, via: `${name} input`, launcher: name };
+  if (repl !== null && inner.some((w) => w.text.includes(repl))) {
+    for (const item of items) ctx.run.makeCommand(inner.map((w) => ({ ...w, text: w.text.split(repl).join(item) })), [], cmd.span, sub, name);
+  } else {
+    ctx.run.makeCommand([...inner, ...items.map((t) => plainWord(t))], [], cmd.span, sub, name);
+  }
+}
+
+/**
+ * An `xargs` or `parallel` stage whose input is known (`echo 'rm -rf /' | xargs -I{} bash -c {}`):
+ * its command is built again with the input lines (at most {@link MAX_FED}) in place of the replace
+ * string, or appended as arguments (split on blanks without a replace string, as xargs does).
+ */
+export function feedLauncher(cmd: ShellCommand, input: string, ctx: Ctx): void {
+  const inner = cmd.name === 'xargs' ? xargsCommand(cmd.words) : parallelCommand(cmd.words);
+  const lines = input.split('\n').filter((l) => l.trim() !== '');
+  if (inner.length === 0) {
+    if (cmd.name === 'parallel') for (const l of lines.slice(0, MAX_FED)) ctx.run.enter(l, ctx, 'parallel input');
+    return;
+  }
+  const repl = replaceString(cmd.words, cmd.name);
+  const items = repl !== null ? lines.slice(0, MAX_FED) : lines.join(' ').trim().split(/\s+/).slice(0, 64);
+  launch(cmd, inner, items, ctx, cmd.name);
+}
+
+/** Command names a glob in a command word is compared with (`/usr/bin/[r]m` is rm, `/bin/[b]ash` bash). */
+const GLOB_NAMES = [...SHELLS, 'rm', 'curl', 'wget', 'nc', 'ncat', 'socat', 'python', 'python3', 'perl', 'ruby', 'php', 'node', 'chmod', 'chown', 'dd', 'cat', 'base64', 'openssl', 'ssh', 'scp', 'crontab', 'sudo', 'env', 'busybox', 'mkfs', 'shred', 'find', 'xargs', 'tee', 'cp', 'mv'];
+
+/**
+ * The name a command word runs: its basename (`/usr/bin/rm` → `rm`; a Windows path's last
+ * component, lower-cased, without `.exe`/`.com`: `C:\Windows\System32\certutil.exe` →
+ * `certutil`); a glob in the name that matches exactly one well-known command is that command
+ * (`/*\/r[m]` → `rm`); `$SHELL` is the user's shell, `sh`.
+ */
+export function commandNameOf(word: Word): string {
+  const text = word.text;
+  if (word.dynamic && /^\$\{?SHELL\}?$/.test(text)) return 'sh';
+  let name = baseName(text.replace(/\\/g, '/'));
+  if (/\.(?:exe|com)$/i.test(name) && /[A-Za-z]/.test(name)) name = name.slice(0, -4).toLowerCase();
+  if (hasGlob(name)) {
+    const m = globMatches(name, GLOB_NAMES);
+    if (m.length === 1) return m[0]!;
+  }
+  return name;
+}
+
+/** Environment variables whose value a program runs as a command line (git(1) GIT_SSH_COMMAND,
+ * GIT_EDITOR, GIT_PAGER, GIT_EXTERNAL_DIFF; PAGER, MANPAGER, EDITOR, VISUAL, LESSOPEN of less(1),
+ * SSH_ASKPASS; bash's PROMPT_COMMAND). */
+const COMMAND_VARIABLES = new Set(['GIT_SSH_COMMAND', 'GIT_SSH', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GIT_PAGER', 'GIT_EXTERNAL_DIFF', 'GIT_ASKPASS', 'PAGER', 'MANPAGER', 'EDITOR', 'VISUAL', 'LESSOPEN', 'LESSCLOSE', 'SSH_ASKPASS', 'SUDO_ASKPASS', 'PROMPT_COMMAND', 'BROWSER']);
+/** git configuration keys whose value is a command (git-config(1); an alias starting with `!` is a shell line). */
+const GIT_COMMAND_KEYS = /^(?:core\.(?:sshcommand|pager|editor|fsmonitor|askpass)|sequence\.editor|diff\.external|credential\.helper|alias\.[^=]+|pager\.[^=]+|gpg\.program|uploadpack\.packobjectshook)$/i;
+
+/**
+ * Command lines a program is told to run through its options or environment (each with how):
+ * `git -c alias.x='!…'`, `git -c core.pager=…`, `GIT_SSH_COMMAND='…' git …`, `PAGER=… man`,
+ * `ssh -o ProxyCommand=…`, `tar --checkpoint-action=exec=…` / `--to-command` / `-I`,
+ * `vim -c ':!…'` (and `+…`, `--cmd`), `gdb -ex '!…'`/`shell …`, `rsync -e …`, `zip -TT …`,
+ * `sed` `e` commands, `awk`'s `system(…)`, `wsl …`, `expect -c 'spawn …'`.
+ */
+export function commandValues(cmd: ShellCommand): [string, string][] {
+  const out: [string, string][] = [];
+  const { name, argv } = cmd;
+  for (const [k, v] of cmd.assigns) if (COMMAND_VARIABLES.has(k) && v.trim()) out.push([v.replace(/^\|/, '').replace(/%s/g, 'FILE'), `${k}=`]);
+  const args = argv.slice(1);
+  const valueOf = (i: number, a: string, opt: string): string | null => (a === opt ? (args[i + 1] ?? null) : a.startsWith(opt + '=') ? a.slice(opt.length + 1) : null);
+  switch (name) {
+    case 'git':
+      for (let i = 0; i < args.length; i++) {
+        const kv = args[i - 1] === '-c' ? args[i]! : '';
+        const eq = kv.indexOf('=');
+        if (eq > 0 && GIT_COMMAND_KEYS.test(kv.slice(0, eq))) {
+          const v = kv.slice(eq + 1);
+          const alias = /^alias\./i.test(kv);
+          if (!alias || v.startsWith('!')) out.push([alias ? v.slice(1) : v, 'git -c']);
+        }
+        if (!args[i]!.startsWith('-') && args[i - 1] !== '-c' && args[i - 1] !== '-C') break;
+      }
+      break;
+    case 'ssh':
+    case 'scp':
+    case 'sftp':
+      for (let i = 0; i < args.length; i++) {
+        const a = args[i]!;
+        const o = a === '-o' ? (args[i + 1] ?? '') : a.startsWith('-o') ? a.slice(2) : null;
+        const m = o === null ? null : /^\s*(?:ProxyCommand|LocalCommand|KnownHostsCommand|RemoteCommand)\s*[= ]\s*([\s\S]+)$/i.exec(o);
+        if (m) out.push([m[1]!, `${name} -o`]);
+      }
+      break;
+    case 'tar':
+    case 'gtar':
+    case 'bsdtar':
+      args.forEach((a, i) => {
+        const m = /^--checkpoint-action=(?:exec|sh)=([\s\S]+)$/.exec(a);
+        if (m) out.push([m[1]!, 'tar --checkpoint-action']);
+        for (const opt of ['--to-command', '--use-compress-program', '--info-script', '--new-volume-script']) {
+          const v = valueOf(i, a, opt);
+          if (v) out.push([v, `tar ${opt}`]);
+        }
+        if ((a === '-I' || a === '-F') && args[i + 1]) out.push([args[i + 1]!, `tar ${a}`]);
+      });
+      break;
+    case 'vi':
+    case 'vim':
+    case 'nvim':
+    case 'rvim':
+    case 'view':
+    case 'ex':
+    case 'vimdiff':
+      args.forEach((a, i) => {
+        const c = a === '-c' || a === '--cmd' ? (args[i + 1] ?? null) : a.startsWith('+') && a.length > 1 ? a.slice(1) : null;
+        if (c !== null) for (const t of editorCommands(c)) out.push([t, `${name} -c`]);
+      });
+      break;
+    case 'gdb':
+      args.forEach((a, i) => {
+        if ((a === '-ex' || a === '--ex' || a === '-eval-command' || a === '--eval-command') && args[i + 1]) {
+          const m = /^\s*(?:!|shell\s+)([\s\S]+)$/.exec(args[i + 1]!);
+          if (m) out.push([m[1]!, 'gdb -ex']);
+        }
+      });
+      break;
+    case 'rsync':
+      args.forEach((a, i) => {
+        const e = a === '-e' ? (args[i + 1] ?? null) : null;
+        const v = valueOf(i, a, '--rsh') ?? e ?? valueOf(i, a, '--rsync-path');
+        if (v) out.push([v, 'rsync -e']);
+      });
+      break;
+    case 'zip':
+      args.forEach((a, i) => {
+        const v = a === '-TT' ? (args[i + 1] ?? null) : valueOf(i, a, '--unzip-command');
+        if (v) out.push([v.replace(/#/g, ''), 'zip -TT']);
+      });
+      break;
+    case 'sed':
+    case 'gsed':
+      for (const t of sedCommands(args)) out.push([t, 'sed e']);
+      break;
+    case 'expect':
+      args.forEach((a, i) => {
+        if (a === '-c' && args[i + 1]) for (const m of args[i + 1]!.matchAll(/\bspawn\s+([^;\n]+)/g)) out.push([m[1]!, 'expect spawn']);
+      });
+      break;
+    case 'wsl':
+    case 'wsl.exe': {
+      // wsl [options] [--exec|-e|--] CMD…: the rest runs in the Linux distribution
+      let i = 0;
+      while (i < args.length && /^-/.test(args[i]!) && !/^(?:-e|--exec|--)$/.test(args[i]!)) i += /^(?:-d|--distribution|-u|--user|--cd)$/.test(args[i]!) ? 2 : 1;
+      if (/^(?:-e|--exec|--)$/.test(args[i] ?? '')) i++;
+      if (i < args.length) out.push([args.slice(i).map(quoteForDisplay).join(' '), 'wsl']);
+      break;
+    }
+    default:
+      break;
+  }
+  return out.filter(([t]) => t.trim() !== '');
+}
+
+/** Shell lines an ex command runs (`:!cmd`, `!cmd`, `:sh`, `:shell`, `:terminal cmd`; a `|` separates
+ * commands), for vim's `-c`. */
+function editorCommands(c: string): string[] {
+  const out: string[] = [];
+  for (const part of c.split(/\|(?![^"']*["'])/)) {
+    const t = part.trim().replace(/^:+/, '');
+    const m = /^(?:!|r(?:ead)?\s*!|w(?:rite)?\s*!|ter(?:minal)?\s+)([\s\S]+)$/.exec(t);
+    if (m) out.push(m[1]!);
+    else if (/^sh(?:ell)?$/.test(t)) out.push('sh');
+  }
+  return out;
+}
+
+/** Shell lines a sed script runs: GNU sed's `e COMMAND` (alone or addressed, `1e …`) and the `e`
+ * flag of `s///e` is left aside (it runs the pattern space, not known statically). */
+function sedCommands(args: string[]): string[] {
+  const scripts: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-e' || a === '--expression') scripts.push(args[++i] ?? '');
+    else if (a.startsWith('--expression=')) scripts.push(a.slice(13));
+    else if (a === '-f' || a === '--file') i++;
+    else if (!a.startsWith('-') && scripts.length === 0) scripts.push(a);
+  }
+  const out: string[] = [];
+  for (const s of scripts) for (const m of s.matchAll(/(?:^|[;\n])\s*(?:\d+|\$|\/[^/]*\/)?\s*e\s+([^;\n]+)/g)) out.push(m[1]!);
+  return out;
+}
+
+const WRITE_REDIRECT = /^1?(?:>|>>|>\|)$|^&>>?$/;
+
+/**
+ * Records the literal text a command writes into a file (`echo '…' > /tmp/x`, `cat > x <<EOF`,
+ * `printf … >> x`), for a later `. /tmp/x`, `sh /tmp/x` or `/tmp/x` in the same line.
+ */
+export function noteWrittenFile(cmd: ShellCommand, ctx: Ctx): void {
+  const r = cmd.redirects.find((x) => WRITE_REDIRECT.test(x.op) && x.target && !x.target.startsWith('/dev/'));
+  if (!r || cmd.words.some((w) => w.dynamic)) return;
+  const text = literalOutput([cmd], 0);
+  if (text === null) return;
+  const path = normalizePath(r.target);
+  const before = r.op.endsWith('>>') ? (ctx.files.get(path) ?? '') : '';
+  if (ctx.files.size < 64) ctx.files.set(path, `${before}${text}\n`);
+}
+
+/** The text of a file written earlier in the line that this command runs: `. F`, `source F`,
+ * `sh F`, `bash F`, or `F` as the command word; null otherwise. */
+function writtenFileRun(cmd: ShellCommand, ctx: Ctx): string | null {
+  if (ctx.files.size === 0) return null;
+  const args = cmd.argv.slice(1);
+  let file: string | undefined;
+  if (cmd.name === '.' || cmd.name === 'source') file = args[0];
+  else if (SHELLS.has(cmd.name) && shellScriptArg(cmd.argv) === null) file = args.find((a) => !a.startsWith('-'));
+  else if (cmd.argv[0]?.includes('/')) file = cmd.argv[0];
+  if (file === undefined) return null;
+  const path = normalizePath(file.replace(/^\.\//, ''));
+  return ctx.files.get(path) ?? ctx.files.get(normalizePath(file)) ?? null;
 }

@@ -12,7 +12,8 @@ import { parseParameter, printfOutput, removeAffix } from './expand.js';
 import { HOME_MODEL, IFS_MARK, MAX_DEPTH, plainWord, type Ctx } from './context.js';
 
 /** The text a pipeline stage writes when it can be known statically (echo/printf/heredoc, and
- * base64 -d or rev applied to such text), else null. */
+ * base64 -d or rev applied to such text; nothing for true/false/`:`; the path `which`/`command -v`
+ * prints, as /usr/bin/NAME), else null. */
 export function literalOutput(stages: ShellCommand[], index: number): string | null {
   const s = stages[index];
   if (!s || s.words.some((w) => w.dynamic)) return null;
@@ -24,6 +25,18 @@ export function literalOutput(stages: ShellCommand[], index: number): string | n
     }
     case 'printf':
       return args.length && !args[0]!.startsWith('-') ? printfOutput(args) : null;
+    case 'true':
+    case 'false':
+    case ':':
+      return '';
+    case 'which':
+    case 'command':
+    case 'type': {
+      // `$(which sh)`, `$(command -v sh)`, `$(type -P sh)`: the program's path (its directory is not known)
+      const names = args.filter((a) => !a.startsWith('-'));
+      const flagOk = s.name === 'which' || (s.name === 'command' ? args.includes('-v') : args.includes('-P') || args.includes('-p'));
+      return flagOk && names.length === 1 && /^[\w.+-]+$/.test(names[0]!) ? `/usr/bin/${names[0]}` : null;
+    }
     case 'cat':
       return args.length === 0 ? s.stdin : null;
     case 'base64':

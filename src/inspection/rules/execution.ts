@@ -1,0 +1,92 @@
+/**
+ * execution rules: a shell started from inside another program (GTFOBins' `shell` entries,
+ * https://gtfobins.github.io/), and known offensive tooling run by name. Technique pages:
+ * https://attack.mitre.org/techniques/T1059/004/, https://attack.mitre.org/techniques/T1588/002/.
+ */
+import type { Rule } from '../rule.js';
+import type { ShellCommand } from '../shell/model.js';
+import { SHELLS } from '../shell/context.js';
+import { shellScriptArg } from '../shell/carriers.js';
+
+/** A shell program named by path inside an argument (`'!/bin/sh'`, `system("/bin/bash")`, `-exec /bin/sh`). */
+const SHELL_PATH = /(?:^|[^\w/.-])\/(?:usr\/)?(?:local\/)?(?:s?bin\/)(?:ba|da|z|k|c|tc|fi|a|mk|r|pd|lk|y)?sh(?![\w.-])/;
+/** A bare shell name as a whole argument or run by an escape (`!sh`, `:!bash`, `exec sh`, `spawn sh`, `system("sh")`, `pty.spawn("bash")`). */
+const SHELL_NAME = /(?:^|[!]|:!|\bexec\s+|\bspawn\s*\(?\s*["']?|\b(?:system|popen|os\.system|pty\.spawn|execl?p?)\s*\(\s*["'`])(?:ba|da|z|k)?sh(?:\s+-[ilp]+)*\s*(?:$|["'`);])/;
+/** Programs whose arguments only name or print a shell (they do not start one). */
+const NAMES_ONLY = new Set(['echo', 'printf', 'cat', 'ls', 'file', 'which', 'whereis', 'type', 'stat', 'readlink', 'realpath', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'chsh', 'usermod', 'useradd', 'adduser', 'apt', 'apt-get', 'yum', 'dnf', 'brew', 'apk', 'pacman', 'test', '[', '[[', 'ldd', 'strings', 'sha256sum', 'md5sum', 'cmp', 'diff', 'head', 'tail', 'wc', 'od', 'hexdump', 'xxd', 'objdump', 'nm', 'readelf', 'dpkg', 'rpm', 'ln', 'cp', 'mv', 'chmod', 'chown', 'install', 'export', 'local', 'declare', 'sed', 'awk_disabled', 'git', 'man', 'help', 'update-alternatives', 'tee', 'sort', 'uniq', 'cut', 'tr', 'jq', 'yq', 'shellcheck', 'shfmt', 'docker-compose']);
+
+/** True when a shell command is interactive: no `-c` script, no script operand, no script on stdin. */
+function interactiveShell(c: ShellCommand): boolean {
+  if (!SHELLS.has(c.name) || shellScriptArg(c.argv) !== null) return false;
+  if (c.pipeline !== null && c.stage > 0) return false;
+  if (c.redirects.some((r) => (/^0?<$/.test(r.op) && !/^\/dev\/(?:tty|pts)/.test(r.target)) || r.op === '<<' || r.op === '<<<')) return false;
+  const operands = c.argv.slice(1).filter((a) => !a.startsWith('-') && !a.startsWith('+'));
+  return operands.length === 0 || operands.every((a) => a === '-');
+}
+
+/**
+ * True when the command starts an interactive shell from inside another program or through a
+ * launcher: a shell path or escape in its arguments (`vim -c ':!/bin/sh'`, `find . -exec /bin/sh \;`,
+ * `awk 'BEGIN {system("/bin/sh")}'`, `python -c 'pty.spawn("/bin/sh")'`), or itself an
+ * interactive shell run by a wrapper or carrier (`nice /bin/sh`, `env /bin/sh`, a `-c` payload
+ * `exec /bin/sh 0<&2`). A shell run directly by the tool (`bash`), or a shell given a script, is not.
+ */
+export function spawnsShell(c: ShellCommand): boolean {
+  if (interactiveShell(c)) return c.wrappers.length > 0 || c.via !== null || c.launcher !== null || c.redirects.some((r) => /\/dev\/(?:tty|pts)/.test(r.target) || /^[0-2]?[<>]&$/.test(r.op));
+  if (SHELLS.has(c.name) || NAMES_ONLY.has(c.name) || c.name === '') return false;
+  const args = c.argv.slice(c.argv[0]?.startsWith('!') || c.argv[0]?.startsWith('@') ? 0 : 1);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (!SHELL_PATH.test(a) && !SHELL_NAME.test(a)) continue;
+    // a shell given a script (`docker run img /bin/sh -c "make"`, `system("/bin/sh -c 'x'")`) is a carrier, analysed as such
+    if (args[i + 1] === '-c' || /sh\s+-\w*c\b/.test(a)) continue;
+    return true;
+  }
+  return false;
+}
+
+/** Offensive tools by program name (post-exploitation, credential theft, lateral movement, privilege escalation enumeration). */
+const OFFENSIVE = /^(?:mimikatz|pypykatz|lazagne|mimipenguin|rubeus|sharphound|bloodhound-python|seatbelt|sharpup|certify|whisker|secretsdump(?:\.py)?|impacket-\w+|psexec\.py|wmiexec(?:\.py)?|smbexec(?:\.py)?|atexec(?:\.py)?|dcomexec(?:\.py)?|getuserspns(?:\.py)?|getnpusers(?:\.py)?|crackmapexec|netexec|nxc|evil-winrm|responder|chisel|ligolo(?:-ng)?|sliver(?:-client)?|msfvenom|msfconsole|meterpreter|empire|powersploit|powerview|kerbrute|hashcat|john|hydra|medusa|sqlmap|linpeas(?:\.sh)?|winpeas(?:\.exe)?|pspy(?:32|64)?|linenum(?:\.sh)?|les(?:\.sh)?|linux-exploit-suggester(?:\.sh)?|nanodump|handlekatz|safetykatz|petitpotam|printspoofer|juicypotato|godpotato|roguepotato|sweetpotato|gsecdump|pwdump\d*|fgdump|wce|procdump64?|nishang|powercat|invoke-\w*(?:mimikatz|kerberoast|shellcode|dllinjection|reflectivepeinjection|tokenmanipulation|psexec|wmicommand|smbexec|thehash)|koadic|pupy|covenant|havoc|mythic|xmrig|cpuminer|minerd|t-rex|nbminer)$/i;
+
+export const EXECUTION_RULES: Rule[] = [
+  {
+    id: 'shell-escape',
+    name: 'Shell started from another program',
+    category: 'execution',
+    action: 'record',
+    attack: 'T1059.004',
+    description: "An interactive shell started from inside another program or through a launcher: an editor's or pager's escape (vim -c ':!/bin/sh', less !sh), a program option that runs one (find -exec /bin/sh, awk system(\"/bin/sh\"), gdb -ex '!sh', tar --checkpoint-action=exec=/bin/sh, pty.spawn), or a wrapper running /bin/sh (nice, env, timeout, flock, …).",
+    help: 'The classic way out of a restricted command (GTFOBins). An agent has no use for an interactive shell; check what the command was meant to do.',
+    examples: {
+      match: ["vim -c ':!/bin/sh'", 'find . -exec /bin/sh \\; -quit', "awk 'BEGIN {system(\"/bin/sh\")}'", 'env /bin/sh', "python3 -c 'import pty; pty.spawn(\"/bin/sh\")'"],
+      not_match: ['bash', 'echo "#!/bin/sh" > run.sh', 'docker run --rm alpine /bin/sh -c "ls /"', 'ls -l /bin/sh', 'chsh -s /bin/zsh'],
+    },
+    match: { command: spawnsShell },
+  },
+  {
+    id: 'offensive-tool',
+    name: 'Offensive tool run',
+    category: 'execution',
+    action: 'record',
+    attack: 'T1588.002',
+    description: 'A known offensive tool run by name: credential dumpers (mimikatz, pypykatz, lazagne), AD attack tools (Rubeus, SharpHound, impacket, crackmapexec), C2 agents and tunnels (sliver, chisel, ligolo), cracking (hashcat, john, hydra), privilege-escalation enumeration (linpeas, winpeas, pspy), coin miners.',
+    help: 'These tools have little use in ordinary development work. Check why the agent runs one.',
+    examples: {
+      match: ['python2 laZagne.py all', './linpeas.sh -a', 'hashcat -m 1000 hashes.txt rockyou.txt'],
+      not_match: ['johnson --version', 'pip install requests', 'git log --author=john'],
+    },
+    match: {
+      command: (c) => {
+        const base = c.name.replace(/\.(?:py|ps1|exe|sh)$/i, '');
+        if (OFFENSIVE.test(c.name) || OFFENSIVE.test(base)) return true;
+        // an interpreter running such a script: `python2 laZagne.py all`, `powershell -File Invoke-Mimikatz.ps1`
+        const script = c.argv.slice(1).find((a) => !a.startsWith('-'));
+        if (script && /^(?:python[0-9.]*|perl|ruby|bash|sh|pwsh|powershell|node|php)$/i.test(c.name)) {
+          const s = script.replace(/\\/g, '/').replace(/^.*\//, '').replace(/\.(?:py|ps1|exe|sh|pl|rb)$/i, '');
+          return OFFENSIVE.test(s);
+        }
+        return false;
+      },
+    },
+  },
+];

