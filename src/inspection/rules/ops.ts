@@ -17,6 +17,12 @@ export function gitSub(c: ShellCommand): { sub: string; args: string[] } | null 
   return null;
 }
 
+/** The directory of `git -C DIR …`, or null. */
+function gitDir(c: ShellCommand): string | null {
+  const i = c.argv.indexOf('-C');
+  return c.name === 'git' && i > 0 ? (c.argv[i + 1] ?? null) : null;
+}
+
 const git = (pred: (sub: string, args: string[], o: ReturnType<typeof parseOpts>) => boolean, valued?: { short?: string; long?: string[] }) =>
   (c: ShellCommand): boolean => {
     const g = gitSub(c);
@@ -82,9 +88,10 @@ export const OPS_RULES: Rule[] = [
     help: 'Discards uncommitted work without a trace.',
     examples: {
       match: ['git reset --hard HEAD~3', 'git -C app reset --hard origin/main'],
-      not_match: ['git reset --soft HEAD~1', 'git reset HEAD src/index.ts'],
+      not_match: ['git reset --soft HEAD~1', 'git reset HEAD src/index.ts', 'cd /tmp/scratch && git reset --hard origin/main'],
     },
-    match: { command: git((sub, _a, o) => sub === 'reset' && (o.long.has('hard') || o.long.has('merge'))) },
+    // in a scratch clone under /tmp nothing of the user's is lost
+    match: { command: (c) => !/^\/(?:tmp|private\/tmp|var\/tmp)(?:\/|$)/.test(c.cwd ?? gitDir(c) ?? '') && git((sub, _a, o) => sub === 'reset' && (o.long.has('hard') || o.long.has('merge')))(c) },
   },
   {
     id: 'git-clean-force',
@@ -104,16 +111,18 @@ export const OPS_RULES: Rule[] = [
     name: 'git discards working-tree changes',
     category: 'vcs-destructive',
     action: 'record',
-    description: 'git checkout -- <p>, restore <p> without --staged, switch --discard-changes/-f, stash drop/clear.',
+    description: 'git checkout -- . (or another whole-tree pathspec), restore . without --staged, checkout/switch -f, switch --discard-changes, stash drop/clear.',
     help: 'Throws away uncommitted edits.',
     examples: {
-      match: ['git checkout -- .', 'git stash clear', 'git restore src/', 'git switch -f main'],
-      not_match: ['git checkout -b feature/x', 'git restore --staged .', 'git stash list'],
+      match: ['git checkout -- .', 'git stash clear', 'git restore .', 'git switch -f main'],
+      not_match: ['git checkout -b feature/x', 'git restore --staged .', 'git stash list', 'git checkout -- src/app.py'],
     },
     match: {
       command: git((sub, args, o) => {
-        if (sub === 'checkout') return args.includes('--') && args.indexOf('--') < args.length - 1 || o.short.has('f') || o.long.has('force');
-        if (sub === 'restore') return o.operands.length > 0 && (!(o.short.has('S') || o.long.has('staged')) || o.short.has('W') || o.long.has('worktree'));
+        // a whole tree (`.`, `:/`, `*`), not the agent's own edits to named files
+        const broad = (ps: string[]) => ps.some((p) => /^(?:\.|\.\/|\*|:\/|:\(top\)|\.\.|\/)$/.test(p));
+        if (sub === 'checkout') return (args.includes('--') && broad(args.slice(args.indexOf('--') + 1))) || o.short.has('f') || o.long.has('force');
+        if (sub === 'restore') return broad(o.operands) && (!(o.short.has('S') || o.long.has('staged')) || o.short.has('W') || o.long.has('worktree'));
         if (sub === 'switch') return o.long.has('discard-changes') || o.short.has('f') || o.long.has('force');
         if (sub === 'stash') return o.operands[0] === 'drop' || o.operands[0] === 'clear';
         return false;

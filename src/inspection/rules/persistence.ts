@@ -3,7 +3,7 @@ import type { PathAccess, Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
 import { findSecrets } from '../../base/redact.js';
 import { normalizePath } from '../shell/words.js';
-import { NETWORK_SINKS, opts, parseOpts, readSources, remoteHosts, sendsOf, uploadedFiles } from '../effects/index.js';
+import { NETWORK_SINKS, opts, parseOpts, readSources, remoteHosts, effectsOf, uploadedFiles } from '../effects/index.js';
 import { anyUpstream } from './pipeline.js';
 
 // A startup file in a home directory (~/, /root/, /home/U/, /Users/U/) or bare (the working
@@ -279,7 +279,7 @@ export const PERSISTENCE_RULES: Rule[] = [
     },
     match: {
       command: (c) => {
-        const sends = sendsOf(c);
+        const sends = effectsOf(c).sends;
         if (sends.some((s) => s.files.some((f) => isCredentialPath(normalizePath(f))) || (s.stdin && anyUpstream(c, readsCredential)))) return true;
         if (!isNetworkSink(c)) return false;
         const own = [...uploadedFiles(c).map(normalizePath), ...readSources(c)];

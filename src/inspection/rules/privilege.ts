@@ -26,7 +26,7 @@ function privilegedAccount(c: ShellCommand): boolean {
     return false;
   }
   if (c.name === 'gpasswd') return a.includes('-a') && ADMIN_GROUPS.test(a[a.length - 1] ?? '');
-  if (c.name === 'dscl') return /\b(?:-append|-create|-merge)\b/.test(a.join(' ')) && /\/Groups\/admin\b|UniqueID\s+0\b|PrimaryGroupID\s+(?:0|80)\b/.test(a.join(' '));
+  if (c.name === 'dscl') return /(?:^|\s)-(?:append|create|merge)\b/.test(a.join(' ')) && /\/Groups\/admin\b|UniqueID\s+0\b|PrimaryGroupID\s+(?:0|80)\b/.test(a.join(' '));
   if (c.name === 'dseditgroup') return a.includes('edit') && a.includes('-a') && a.includes('admin');
   if (c.name === 'sysadminctl') return a.includes('-addUser') && a.includes('-admin');
   if (c.name === 'chpasswd' || c.name === 'passwd') return c.wrappers.length > 0 && /\broot\b/.test([a.join(' '), c.stdin ?? ''].join(' '));

@@ -33,7 +33,7 @@ const FETCH = /urlopen|urllib|requests\.(?:get|post)|httpx\.|http\.client|LWP::|
 /** Running text as code (`eval get(…)` in Perl has no parenthesis). */
 const EXEC = /\bexec\s*\(|\beval\b|\bIEX\b|Invoke-Expression|\bsystem\s*\(|\bcompile\s*\(|runpy|\bFunction\s*\(|\bexecSync\b|\bspawn\b|\bpopen\b|`\$|\bsh\s*\(|\.run\s*\(|\bvm\.runIn/i;
 /** PowerShell download-and-run: `iwr URL | iex`, `iex (iwr URL)`, `Invoke-RestMethod … | Invoke-Expression`. */
-const PS_DOWNLOAD_EXEC = /\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|curl|wget)\b[^|;\n]*\|\s*(?:iex|Invoke-Expression)\b|\b(?:iex|Invoke-Expression)\s*[(\s]\s*\(?\s*(?:\[[\w.]+\]::\w+\()?\s*\(?\s*(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|New-Object)\b/i;
+const PS_DOWNLOAD_EXEC = /\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|curl|wget)\b[^|;\n]*\|\s*(?:iex|Invoke-Expression)\b|\b(?:iex|Invoke-Expression)\s*[(\s]\s*\(?\s*(?:\[[\w.]+\]::\w+\()?\s*\(?\s*(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|New-Object)\b|\[scriptblock\]::Create\s*\(\s*\(?\s*(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|curl|wget|\(?New-Object)\b|\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^;\n]*\)\.Content\s*\)\s*\)/i;
 
 
 /** The first command that runs a file an earlier command produced (`produced(c)` names the files
@@ -122,6 +122,8 @@ export const REMOTE_RULES: Rule[] = [
         const code = interpreterCode(c);
         if (code === null) return false;
         if (/^(?:pwsh|powershell)/i.test(c.name) && PS_DOWNLOAD_EXEC.test(code)) return true;
+        // Python and JavaScript: read from the syntax tree (exec/eval of fetched text); the others by pattern
+        if (c.code) return c.code.downloadExec;
         return FETCH.test(c.argv.slice(1).join(' ')) && EXEC.test(code);
       },
     },

@@ -371,7 +371,11 @@ function buildRedirected(node: SyntaxNode, ctx: Ctx): ShellCommand[] {
       }
     }
   }
-  if (!body) return [];
+  if (!body) {
+    // a redirection alone (`> /var/log/syslog`, `: > f` parsed without its `:`) truncates or creates its target
+    if (redirects.length === 0) return [];
+    return [makeCommand([], redirects, spanOf(node, ctx), ctx, null)];
+  }
   let cmds: ShellCommand[];
   if (body.type === 'command') {
     cmds = [buildCommand(body, redirects, ctx)];

@@ -11,6 +11,8 @@ import type { ShellCommand, Word } from './model.js';
 import { baseName, normalizePath } from './words.js';
 import { printfOutput } from './expand.js';
 import { INTERPRETERS, interpreterCode, interpreterShellTexts } from './interp.js';
+import { analyzeCode, factsAsShell } from '../code/analyze.js';
+import type { CodeLanguage } from './parser.js';
 import { CWD, IFS_MARK, MAX_DEPTH, SHELLS, plainWord, positionalEnv, quoteForDisplay, type Ctx } from './context.js';
 import { globMatches, hasGlob } from './expand.js';
 import { literalOutput } from './wordexp.js';
@@ -214,9 +216,15 @@ export function expandCarrier(cmd: ShellCommand, ctx: Ctx): void {
     return;
   }
   if (INTERPRETERS.test(name)) {
-    // os.system('…'), subprocess.run([…]), system("…"), execSync('…'), shutil.rmtree('/') → shell
-    const code = interpreterCode(name, argv);
-    if (code !== null) for (const text of interpreterShellTexts(code)) ctx.run.enter(text, ctx, `${name} code`);
+    // os.system('…'), subprocess.run([…]), open(P,'w'), shutil.rmtree(P), execSync('…'), fs.rmSync(P) → shell;
+    // Python and JavaScript are read from their syntax tree, the others by idiom patterns
+    const code = interpreterCode(name, argv) ?? (cmd.stdin !== null && readsCodeFromStdin(cmd) ? cmd.stdin : null);
+    if (code === null) return;
+    const lang = codeLanguageOf(name);
+    const facts = lang ? analyzeCode(lang, code) : null;
+    if (facts) cmd.code = facts;
+    const texts = facts ? factsAsShell(facts) : interpreterShellTexts(code, name);
+    for (const text of new Set(texts)) ctx.run.enter(text, ctx, `${name} code`);
     return;
   }
   const runner = LINE_RUNNERS[name];
@@ -553,6 +561,16 @@ export function commandValues(cmd: ShellCommand): [string, string][] {
         if (v) out.push([v.replace(/#/g, ''), 'zip -TT']);
       });
       break;
+    case 'awk':
+    case 'gawk':
+    case 'mawk':
+    case 'nawk': {
+      // the program is the first operand (after -v/-F/-f values): system("…"), "cmd" | getline, print | "cmd"
+      let i = 0;
+      while (i < args.length && args[i]!.startsWith('-')) i += /^-[vFf]$/.test(args[i]!) ? 2 : 1;
+      if (args[i] !== undefined && !args.slice(0, i).some((a) => a === '-f')) for (const t of interpreterShellTexts(args[i]!, 'awk')) out.push([t, 'awk system']);
+      break;
+    }
     case 'sed':
     case 'gsed':
       for (const t of sedCommands(args)) out.push([t, 'sed e']);
@@ -634,4 +652,23 @@ function writtenFileRun(cmd: ShellCommand, ctx: Ctx): string | null {
   if (file === undefined) return null;
   const path = normalizePath(file.replace(/^\.\//, ''));
   return ctx.files.get(path) ?? ctx.files.get(normalizePath(file)) ?? null;
+}
+
+/** The grammar of an interpreter's code: Python for python and pypy, JavaScript for node, deno and bun. */
+export function codeLanguageOf(name: string): CodeLanguage | null {
+  if (/^(?:python[0-9.]*|pypy[0-9.]*|ipython3?)$/i.test(name)) return 'python';
+  if (/^(?:node(?:js)?|deno|bun)$/i.test(name)) return 'javascript';
+  return null;
+}
+
+/** True when an interpreter reads its program from stdin: no script operand, or `-` (`python - <<EOF`). */
+function readsCodeFromStdin(cmd: ShellCommand): boolean {
+  const args = cmd.argv.slice(1);
+  for (const a of args) {
+    if (a === '-' || a === '/dev/stdin') return true;
+    if (/^-[cemr]$|^--eval$|^-Command$/i.test(a)) return false;
+    if (a.startsWith('-')) continue;
+    return false;
+  }
+  return true;
 }
