@@ -283,7 +283,12 @@ function matchRule(rule: Rule, line: CommandLine, accesses: PathAccess[][], add:
   }
   for (let i = 0; i < line.commands.length; i++) {
     const c = line.commands[i]!;
-    if ((m.command && m.command(c, line)) || (m.path && accesses[i]!.some((a) => m.path!(a))) || (m.argv && argvStartsWith(c, m.argv)) || (m.text && m.text.find(c.argv.join(' ')))) {
+    const byCommand = m.command ? m.command(c, line) : false;
+    if (byCommand === 'raw') {
+      add(rule, 'raw', c.span);
+      return;
+    }
+    if (byCommand || (m.path && accesses[i]!.some((a) => m.path!(a))) || (m.argv && argvStartsWith(c, m.argv)) || (m.text && m.text.find(c.argv.join(' ')))) {
       add(rule, 'shell', c.span);
       return;
     }

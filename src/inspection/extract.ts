@@ -26,6 +26,9 @@ export interface CallSurfaces {
 
 const COMMAND_KEYS = new Set(['command', 'cmd', 'cmds', 'commands', 'script', 'shell', 'bash', 'sh', 'argv', 'command_line', 'commandline']);
 const CODE_KEYS = new Set(['code', 'source', 'program']);
+/** SQL-bearing keys of database tools (MCP postgres/sqlite/mysql servers: `query`, `sql`). */
+const SQL_KEYS = new Set(['query', 'sql', 'statement', 'statements']);
+const DB_TOOL = /sql|postgres|mysql|maria|sqlite|database|\bdb\b|_db\b|^db_|query|supabase|bigquery|snowflake|redshift|clickhouse|duckdb|neon|planetscale/i;
 const PATH_KEYS = new Set(['file_path', 'filepath', 'path', 'filename', 'file', 'target_file', 'notebook_path', 'destination', 'dest', 'target', 'new_path', 'to', 'output_path']);
 const CONTENT_KEYS = ['content', 'contents', 'text', 'new_string', 'new_str', 'file_text', 'new_source', 'patch', 'diff', 'input', 'data', 'body'];
 const WRITER = /write|edit|create|patch|replace|append|save|insert|update|move|rename|copy|put|mkfile|touch/i;
@@ -172,6 +175,9 @@ function walk(value: unknown, tool: string, out: CallSurfaces, depth: number): v
       } else {
         walk(v, tool, out, depth + 1);
       }
+    } else if (SQL_KEYS.has(k) && typeof v === 'string' && DB_TOOL.test(tool)) {
+      // a database tool's statement: read like `psql -c STATEMENT`
+      out.commands.push({ kind: 'argv', argv: ['sql', '-c', v] });
     } else if (CODE_KEYS.has(k) && typeof v === 'string') {
       const named = ARGUMENT_CONVENTIONS.language.map((l) => obj[l]).find((x): x is string => typeof x === 'string');
       const lang = String(named ?? tool).toLowerCase().trim();

@@ -25,8 +25,9 @@ export interface PathAccess {
 
 /** How a rule recognises a dangerous call. Every member is optional; at least one is set. */
 export interface RuleMatcher {
-  /** Predicate over one simple command (at any depth) of a parsed command line. */
-  command?: (cmd: ShellCommand, line: CommandLine) => boolean;
+  /** Predicate over one simple command (at any depth) of a parsed command line; `'raw'` for a hit
+   * found by a raw reading inside the command (an unparseable SQL statement), labelled so. */
+  command?: (cmd: ShellCommand, line: CommandLine) => boolean | 'raw';
   /** Predicate over a whole command line (functions, patterns across commands); returns where. */
   line?: (line: CommandLine) => Span | null;
   /** Predicate over a path a call writes or reads (file tools and shell commands alike). */

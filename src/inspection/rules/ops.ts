@@ -2,6 +2,7 @@
 import type { Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
 import { opts, parseOpts } from '../effects/index.js';
+import { sqlFacts } from '../sql.js';
 
 /** `git [global options] <sub> args…` → the subcommand and its args, or null. */
 export function gitSub(c: ShellCommand): { sub: string; args: string[] } | null {
@@ -44,7 +45,8 @@ function sqlOf(c: ShellCommand): string | null {
     case 'snowsql':
     case 'bq':
     case 'duckdb':
-    case 'sqlite3': {
+    case 'sqlite3':
+    case 'sql': {
       const o = parseOpts(args, { short: 'ceQqhdUupPfFo', long: ['command', 'execute', 'query', 'host', 'user', 'dbname', 'port', 'file', 'database'] });
       for (const k of ['-c', '-e', '-Q', '-q', '--command', '--execute', '--query']) parts.push(...(o.values.get(k) ?? []));
       if (c.name === 'sqlite3' || c.name === 'duckdb') parts.push(...o.operands.slice(1));
@@ -58,10 +60,6 @@ function sqlOf(c: ShellCommand): string | null {
   return parts.length ? parts.join('\n') : null;
 }
 
-/** SQL statements, split on `;`. */
-function statements(sql: string): string[] {
-  return sql.split(';').map((s) => s.trim()).filter(Boolean);
-}
 
 export const OPS_RULES: Rule[] = [
   {
@@ -230,7 +228,7 @@ export const OPS_RULES: Rule[] = [
     name: 'SQL DROP',
     category: 'db-destructive',
     action: 'record',
-    description: 'DROP DATABASE/SCHEMA/TABLE sent through a DB client (argument, stdin or heredoc); dropdb; mysqladmin drop.',
+    description: 'DROP DATABASE/SCHEMA/TABLE/VIEW sent through a DB client (argument, stdin or heredoc) or a database tool\'s query/sql argument, read by a SQL parser (node-sql-parser; a statement it cannot parse is matched by its keywords, via raw); dropdb; mysqladmin drop.',
     help: 'Deletes a database object and its data.',
     examples: {
       match: ['psql "$DATABASE_URL" -c "DROP TABLE users;"', "mysql -u root -e 'DROP DATABASE prod'", 'dropdb prod'],
@@ -241,7 +239,8 @@ export const OPS_RULES: Rule[] = [
         if (c.name === 'dropdb') return true;
         if (c.name === 'mysqladmin') return c.argv.includes('drop');
         const sql = sqlOf(c);
-        return sql !== null && statements(sql).some((s) => /^DROP\s+(?:DATABASE|SCHEMA|TABLE)\b/i.test(s));
+        const f = sql === null ? null : sqlFacts(sql).drops;
+        return f === 'raw' ? 'raw' : f === 'parsed';
       },
     },
   },
@@ -250,7 +249,7 @@ export const OPS_RULES: Rule[] = [
     name: 'SQL mass delete',
     category: 'db-destructive',
     action: 'record',
-    description: 'TRUNCATE, or DELETE/UPDATE without WHERE, sent through a DB client.',
+    description: 'TRUNCATE, or DELETE/UPDATE without WHERE, sent through a DB client or a database tool\'s query/sql argument (parsed; unparseable statements via raw).',
     help: 'Deletes or overwrites every row of a table.',
     examples: {
       match: ['psql -c "TRUNCATE TABLE sessions"', 'sqlite3 app.db "DELETE FROM users;"'],
@@ -259,7 +258,8 @@ export const OPS_RULES: Rule[] = [
     match: {
       command: (c) => {
         const sql = sqlOf(c);
-        return sql !== null && statements(sql).some((s) => /^TRUNCATE\b/i.test(s) || (/^(?:DELETE\s+FROM|UPDATE)\b/i.test(s) && !/\bWHERE\b/i.test(s)));
+        const f = sql === null ? null : sqlFacts(sql).massDeletes;
+        return f === 'raw' ? 'raw' : f === 'parsed';
       },
     },
   },
