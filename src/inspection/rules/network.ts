@@ -128,6 +128,9 @@ export const OBFUSCATION_RULES: Rule[] = [
         const w = c.words[0];
         if (!w) return false;
         if (c.words.some((x) => x.ifs || x.prompt)) return true;
+        // a command word that reads as a program name (`r''m` → rm); quote-split prose or code
+        // fed to a line-oriented tool (`"""Usage:`, `'Rows',`) is not one
+        if (!/^[A-Za-z0-9_.\/+-]{2,}$/.test(w.text) && !w.fromVariable) return false;
         return w.split || w.escaped || w.ansiC || w.fromVariable;
       },
     },
