@@ -24,17 +24,27 @@ export function writtenText(c: ShellCommand): string {
   return c.span.source.slice(c.span.start, c.span.end);
 }
 
+/** The two texts idioms are tried on, computed once per command. */
+const texts = new WeakMap<ShellCommand, { name: string; joined: string; written: string }>();
+
+function textsOf(c: ShellCommand): { name: string; joined: string; written: string } {
+  let t = texts.get(c);
+  if (t === undefined) {
+    const joined = c.argv.join(' ');
+    const written = writtenText(c);
+    t = { name: c.name.toLowerCase(), joined, written: written === joined ? '' : written };
+    texts.set(c, t);
+  }
+  return t;
+}
+
 /** True when one of the idioms matches the command. */
 export function matchesIdiom(c: ShellCommand, idioms: readonly Idiom[]): boolean {
-  const name = c.name.toLowerCase();
-  let joined: string | null = null;
-  let written: string | null = null;
+  if (c.argv.length === 0) return false;
+  const t = textsOf(c);
   for (const i of idioms) {
-    if (i.names && !i.names.includes(name)) continue;
-    joined ??= c.argv.join(' ');
-    if (i.re.test(joined)) return true;
-    written ??= writtenText(c);
-    if (i.re.test(written)) return true;
+    if (i.names && !i.names.includes(t.name)) continue;
+    if (i.re.test(t.joined) || (t.written !== '' && i.re.test(t.written))) return true;
   }
   return false;
 }
