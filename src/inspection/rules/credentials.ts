@@ -203,7 +203,7 @@ export const CREDENTIAL_IDIOM_RULES: Rule[] = [
       not_match: ['tcpdump --version', 'nc -zv db.internal 5432', 'nmap --help'],
     },
     idioms: [
-      { re: /^(?:tcpdump|tshark|dumpcap|ettercap|dsniff|arpspoof|bettercap|responder|mitm6|tcpflow|ngrep)\s+(?!--?(?:version|help|h|v)\b)(?![\s\S]*\s-r\s)\S/i, names: ['tcpdump', 'tshark', 'dumpcap', 'ettercap', 'dsniff', 'arpspoof', 'bettercap', 'responder', 'mitm6', 'tcpflow', 'ngrep'] },
+      { re: /^(?:tcpdump|tshark|dumpcap|ettercap|dsniff|arpspoof|bettercap|responder|mitm6|tcpflow|ngrep)\s+(?!--?(?:version|help|h|v)\b)(?!(?:[\s\S]*\s)?-r\s)\S/i, names: ['tcpdump', 'tshark', 'dumpcap', 'ettercap', 'dsniff', 'arpspoof', 'bettercap', 'responder', 'mitm6', 'tcpflow', 'ngrep'] },
       { re: /\bnetsh(?:\.exe)?\s+trace\s+start\b.*capture=yes|\bpktmon(?:\.exe)?\s+(?:start|filter)\b/i },
       { re: /^(?:nmap|masscan|zmap|rustscan|naabu|unicornscan|arp-scan|nbtscan|fping)\s+.*(?:\d+\.\d+\.\d+\.\d+\/\d+|-s[STUVACNXF]|-p\s*\d+-\d+|-p-|--top-ports|-A\b|\d+\.\d+\.\d+\.\d+-\d+)/i, names: ['nmap', 'masscan', 'zmap', 'rustscan', 'naabu', 'unicornscan', 'arp-scan', 'nbtscan', 'fping'] },
     ],

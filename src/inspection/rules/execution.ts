@@ -13,7 +13,7 @@ const SHELL_PATH = /(?:^|[^\w/.-])\/(?:usr\/)?(?:local\/)?(?:s?bin\/)(?:ba|da|z|
 /** A bare shell name as a whole argument or run by an escape (`!sh`, `:!bash`, `exec sh`, `spawn sh`, `system("sh")`, `pty.spawn("bash")`). */
 const SHELL_NAME = /(?:^|[!]|:!|\bexec\s+|\bspawn\s*\(?\s*["']?|\b(?:system|popen|os\.system|pty\.spawn|execl?p?)\s*\(\s*["'`])(?:ba|da|z|k)?sh(?:\s+-[ilp]+)*\s*(?:$|["'`);])/;
 /** Programs whose arguments only name or print a shell (they do not start one). */
-const NAMES_ONLY = new Set(['echo', 'printf', 'cat', 'ls', 'file', 'which', 'whereis', 'type', 'stat', 'readlink', 'realpath', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'chsh', 'usermod', 'useradd', 'adduser', 'apt', 'apt-get', 'yum', 'dnf', 'brew', 'apk', 'pacman', 'test', '[', '[[', 'ldd', 'strings', 'sha256sum', 'md5sum', 'cmp', 'diff', 'head', 'tail', 'wc', 'od', 'hexdump', 'xxd', 'objdump', 'nm', 'readelf', 'dpkg', 'rpm', 'ln', 'cp', 'mv', 'chmod', 'chown', 'install', 'export', 'local', 'declare', 'sed', 'awk_disabled', 'git', 'man', 'help', 'update-alternatives', 'tee', 'sort', 'uniq', 'cut', 'tr', 'jq', 'yq', 'shellcheck', 'shfmt', 'docker-compose']);
+const NAMES_ONLY = new Set(['echo', 'printf', 'cat', 'ls', 'file', 'which', 'whereis', 'type', 'stat', 'readlink', 'realpath', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'chsh', 'usermod', 'useradd', 'adduser', 'test', '[', '[[', 'ldd', 'strings', 'sha256sum', 'md5sum', 'cmp', 'diff', 'head', 'tail', 'wc', 'od', 'hexdump', 'xxd', 'objdump', 'nm', 'readelf', 'dpkg', 'rpm', 'ln', 'cp', 'mv', 'chmod', 'chown', 'install', 'export', 'local', 'declare', 'sed', 'awk_disabled', 'git', 'man', 'help', 'update-alternatives', 'tee', 'sort', 'uniq', 'cut', 'tr', 'jq', 'yq', 'shellcheck', 'shfmt', 'docker-compose']);
 
 /** True when a shell command is interactive: no `-c` script, no script operand, no script on stdin. */
 function interactiveShell(c: ShellCommand): boolean {
@@ -31,13 +31,32 @@ function interactiveShell(c: ShellCommand): boolean {
  * interactive shell run by a wrapper or carrier (`nice /bin/sh`, `env /bin/sh`, a `-c` payload
  * `exec /bin/sh 0<&2`). A shell run directly by the tool (`bash`), or a shell given a script, is not.
  */
+/** Package managers: a bare shell name is a package (`apt install zsh`), a shell path in an option runs it (`apt-get -o APT::Update::Pre-Invoke::=/bin/sh`). */
+const PACKAGE_MANAGERS = new Set(['apt', 'apt-get', 'yum', 'dnf', 'brew', 'apk', 'pacman', 'zypper', 'pip', 'pip3', 'npm', 'gem', 'cargo', 'conda', 'snap']);
+/** Text written into a file that starts an interactive shell wired to the terminal (`exec /bin/sh 0<&2 1>&2`, `system("/bin/sh")`). */
+const ESCAPE_CONTENT = /\/bin\/(?:ba|da|z|k)?sh\b[^'"\n]*(?:[0-2]?[<>]&\s*[0-2]|\/dev\/tty)|(?:system|exec|spawn|popen|execute_process)\s*\(?\s*(?:COMMAND\s+)?["']?\/bin\/(?:ba|da|z|k)?sh\b|^!\s*\/bin\/sh|\bexec\s+\/bin\/(?:ba|da|z|k)?sh\b/m;
+
+/** True when an `!…` line typed into an interactive program (`ftp`, `ed`, `less`, `gdb`) escapes to a shell. */
+export function escapeLine(c: ShellCommand): boolean {
+  const first = c.argv[0] ?? '';
+  return /^(?:!|:!|@exec\s*)/.test(first) && SHELLS.has(c.name) || /^!(?:ba|da|z|k)?sh$/.test(first);
+}
+
 export function spawnsShell(c: ShellCommand): boolean {
+  if (escapeLine(c)) return true;
+  // a privileged-mode shell keeps the setuid owner's identity (`bash -p`, `ash -p`, `csh -b`)
+  if (SHELLS.has(c.name) && shellScriptArg(c.argv) === null && c.argv.slice(1).some((a) => /^-[a-zA-Z]*p[a-zA-Z]*$|^-b$/.test(a)) && c.argv.slice(1).every((a) => a.startsWith('-'))) return true;
+  // chroot DIR and capsh -- with no command run a shell
+  if ((c.name === 'chroot' && c.argv.slice(1).filter((a) => !a.startsWith('-')).length === 1) || (c.name === 'capsh' && c.argv[c.argv.length - 1] === '--')) return true;
+  // a script written with an escape in it (`echo 'exec /bin/sh 0<&2 1>&2' > f`, `echo 'system("/bin/sh")' > Gemfile`)
+  if ((c.name === 'echo' || c.name === 'printf') && c.redirects.some((r) => /^>>?$/.test(r.op)) && ESCAPE_CONTENT.test(c.argv.slice(1).join(' '))) return true;
   if (interactiveShell(c)) return c.wrappers.length > 0 || (c.via !== null && !/^\S+ -c$|^\S+ stdin$|^line continuation$|^brace expansion$/.test(c.via)) || c.launcher !== null || c.redirects.some((r) => /\/dev\/(?:tty|pts)/.test(r.target) || /^[0-2]?[<>]&$/.test(r.op));
   if (SHELLS.has(c.name) || NAMES_ONLY.has(c.name) || c.name === '') return false;
+  const pathOnly = PACKAGE_MANAGERS.has(c.name);
   const args = c.argv.slice(c.argv[0]?.startsWith('!') || c.argv[0]?.startsWith('@') ? 0 : 1);
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    if (!SHELL_PATH.test(a) && !SHELL_NAME.test(a)) continue;
+    if (!SHELL_PATH.test(a) && (pathOnly || !SHELL_NAME.test(a))) continue;
     // a shell given a script (`docker run img /bin/sh -c "make"`, `system("/bin/sh -c 'x'")`) is a carrier, analysed as such
     const next = args[i + 1];
     if (next === '-c' || /sh\s+-\w*c\b/.test(a)) continue;

@@ -6,7 +6,7 @@
 import type { PathAccess, Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
 import { opts, writeTargets } from '../effects/index.js';
-import { spawnsShell } from './execution.js';
+import { escapeLine, spawnsShell } from './execution.js';
 
 const SUDOERS = /^\/etc\/sudoers(?:\.d\/.+)?$|^\/private\/etc\/sudoers(?:\.d\/.+)?$|^\/usr\/local\/etc\/sudoers(?:\.d\/.+)?$/;
 const PAM = /^\/etc\/pam\.d\/|^\/etc\/pam\.conf$|^\/etc\/security\/(?:pam_|access\.conf|limits\.conf)|(?:^|\/)pam_[\w-]+\.so$|^\/(?:usr\/)?lib(?:64)?\/(?:x86_64-linux-gnu\/)?security\//;
@@ -115,6 +115,9 @@ export const PRIVILEGE_RULES: Rule[] = [
         return spawnsShell(c);
       },
       line: (line) => {
+        // `sudo ftp` then `!/bin/sh` typed into it
+        const elevated = line.commands.findIndex((c) => c.wrappers.some((w) => /^(?:sudo|doas|pkexec)$/.test(w)));
+        if (elevated >= 0) for (const c of line.commands.slice(elevated + 1)) if (escapeLine(c)) return c.span;
         for (const c of line.commands) {
           if (c.wrappers.includes('sudo') && c.argv.length === 0) continue;
           // `sudo -s`, `sudo -i`: sudo alone with a shell option is the command itself

@@ -274,6 +274,9 @@ function walkNode(node: SyntaxNode, ctx: Ctx): ShellCommand[] {
     case 'for_statement':
       walkFor(node, ctx);
       return [];
+    case 'file_redirect':
+      // `$(<file)`: a substitution that is only a redirection reads the file
+      return [makeCommand([], [redirectOf(node, ctx)], spanOf(node, ctx), ctx, null)];
     case 'subshell': {
       // `( cd / )` does not move the rest of the line.
       const cwd = ctx.env.get(CWD);
