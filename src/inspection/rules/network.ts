@@ -101,8 +101,8 @@ export const NETWORK_RULES: Rule[] = [
       command: (c) => {
         const code = interpreterCode(c);
         if (code === null) return false;
-        const connects = /[.:]connect\s*\(|\bconnect\s*\(\s*\w+\s*,|TCPSocket|fsockopen|net\.(?:connect|createConnection|Socket)|socket\.create_connection|socket\.tcp\s*\(|\bIO::Socket|stream_socket_client/.test(code) || c.code?.connects === true;
-        const spawns = /\/bin\/(?:ba|z)?sh|pty\.spawn|\bdup2\s*\(|child_process|subprocess|\bexec\s*\(|proc_open|\bspawn\s*\(|\bpopen\b|os\.execute|\bsystem\s*\(|shell_exec|passthru|`\$|\bexec\s+["']/.test(code);
+        const connects = /[.:]connect\s*\(|\bconnect\s*\(\s*\w+\s*,|TCPSocket|fsockopen|net\.(?:connect|createConnection|Socket)|socket\.create_connection|socket\.tcp\s*\(|\bIO::Socket|stream_socket_client|Sockets\.TCPClient|\bTCPClient\s*\(|\bsocket\s+[\w.$-]+\s+\d+|\bconnect\s*\(\s*["'][\w.-]+["']\s*,/.test(code) || c.code?.connects === true;
+        const spawns = /\/bin\/(?:ba|z)?sh|pty\.spawn|\bdup2\s*\(|child_process|subprocess|\bexec\s*\(|proc_open|\bspawn\s*\(|\bpopen\b|os\.execute|\bsystem\s*\(|shell_exec|passthru|`\$|\bexec\s+["']|\bsystem\b|\biex\b|Invoke-Expression|\brun\s*\(|ProcessBuilder|\bexec\s+\$/.test(code);
         return connects && spawns;
       },
     },

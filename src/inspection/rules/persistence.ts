@@ -50,7 +50,10 @@ function credentialRead(a: PathAccess): boolean {
 
 /** A key or credential in a file under a user's home or the system's key directories (not a
  * project's own key by extension): sent anywhere, it is exfiltration. */
-const SENSITIVE_UPLOAD = /\.(?:sql|dump|db|sqlite3?|bak|tar|tgz|gz|zip|7z|rar|kdbx|csv|xlsx?|pst|ost|eml|mbox)$|^\/etc\/|^\/var\/|^~\/|^\/home\/|^\/root\/|^\/Users\//i;
+/** File-drop, paste and webhook services: whatever is uploaded there is published. */
+const FILE_DROP = /(?:^|\.)(?:file\.io|transfer\.sh|0x0\.st|pastebin\.com|paste\.ee|hastebin\.com|termbin\.com|webhook\.site|requestbin\.\w+|pipedream\.net|ngrok(?:-free)?\.(?:io|app)|discord(?:app)?\.com|api\.telegram\.org|anonfiles\.com|gofile\.io|catbox\.moe|temp\.sh|bashupload\.com|oshi\.at|ufile\.io|filebin\.net|interact\.sh|oast\.\w+|burpcollaborator\.net)$/i;
+
+const SENSITIVE_UPLOAD = /^\/tmp\/|\.(?:sql|dump|db|sqlite3?|bak|tar|tgz|gz|zip|7z|rar|kdbx|csv|xlsx?|pst|ost|eml|mbox)$|^\/etc\/|^\/var\/|^~\/|^\/home\/|^\/root\/|^\/Users\//i;
 
 /**
  * `git config [--global] core.hooksPath DIR` or `git -c core.hooksPath=DIR …` with DIR outside
@@ -346,7 +349,12 @@ export const PERSISTENCE_RULES: Rule[] = [
       not_match: ['curl -T ./dump.sql http://localhost:9000/u', 'echo hi | curl -d @- https://x.example/echo'],
     },
     match: {
-      command: (c) => (c.name === 'curl' || c.name === 'wget') && uploadedFiles(c).some((f) => SENSITIVE_UPLOAD.test(normalizePath(f))) && remoteHosts(c.argv.join(' ')).length > 0,
+      command: (c) => {
+        if (c.name !== 'curl' && c.name !== 'wget') return false;
+        const files = uploadedFiles(c);
+        const hosts = remoteHosts(c.argv.join(' '));
+        return files.length > 0 && hosts.length > 0 && (files.some((f) => SENSITIVE_UPLOAD.test(normalizePath(f))) || hosts.some((h) => FILE_DROP.test(h)));
+      },
     },
   },
   {

@@ -16,7 +16,7 @@ const REMOTE = String.raw`(?:https?:|ftp:|\\\\[\w.-]+\\|//[\w.-]+/)`;
 
 /** Signed Windows binaries that proxy execution of a file they are given (LOLBAS "Execute" and
  * "AWL bypass" entries), by name; with a script, library or program argument they run it. */
-const LOLBINS = ['control', 'verclsid', 'xwizard', 'atbroker', 'ie4uinit', 'infdefaultinstall', 'register-cimprovider', 'scriptrunner', 'tttracer', 'tracker', 'coregen', 'mftrace', 'rcsi', 'csi', 'fsi', 'fsianycpu', 'vsjitdebugger', 'dnx', 'msxsl', 'cdb', 'dnscmd', 'appvlp', 'wsreset', 'conhost', 'explorer', 'msdeploy', 'sqlps', 'sqltoolsps', 'pcwrun', 'runscripthelper', 'pubprn', 'agentexecutor', 'diskshadow', 'dxcap', 'ilasm', 'jsc', 'vbc', 'microsoft.workflow.compiler', 'msohtmed', 'mspub', 'ieexec', 'presentationhost', 'wuauclt', 'workfolders', 'ttdinject', 'stordiag', 'wlrmdr', 'setres', 'extrac32', 'makecab', 'diantz', 'esentutl', 'certoc', 'cmdl32', 'datasvcutil', 'iediagcmd', 'imewdbld', 'ldifde', 'mpcmdrun', 'msconfig', 'offlinescannershell', 'provlaunch', 'rasautou', 'regini', 'runonce', 'unregmp2', 'vsiisexelauncher', 'wab', 'wfc', 'wmic', 'wscript', 'cscript', 'mshta', 'msiexec', 'odbcconf', 'cmstp', 'forfiles', 'pcalua', 'installutil', 'regasm', 'regsvcs', 'regsvr32', 'rundll32', 'msbuild', 'bitsadmin', 'certutil', 'certreq', 'mavinject', 'hh', 'ntdsutil', 'winrm', 'pester', 'launch-vsdevshell', 'csc', 'gfxdownloadwrapper', 'psr', 'squirrel', 'update', 'fltmc', 'msdt', 'winget', 'appinstaller', 'devtoolslauncher', 'syncappvpublishingserver', 'manage-bde', 'cl_invocation', 'cl_mutexverifiers', 'cl_loadassembly', 'slmgr', 'te', 'remote', 'dump64', 'dumpminitool', 'sqldumper', 'rdrleakdiag', 'createdump', 'adplus', 'procdump', 'pktmon', 'mmc', 'openconsole', 'pixtool', 'xbootmgrsleep', 'bginfo', 'vshadow', 'visualuiaverifynative', 'wsl', 'bash', 'aspnet_compiler', 'ntsd', 'dotnet', 'vstest.console', 'testwindowremoteagent', 'winword', 'excel', 'powerpnt', 'teams', 'msedge', 'msedgewebview2', 'mstsc'];
+const LOLBINS = ['control', 'verclsid', 'xwizard', 'atbroker', 'ie4uinit', 'infdefaultinstall', 'register-cimprovider', 'scriptrunner', 'tttracer', 'tracker', 'coregen', 'mftrace', 'rcsi', 'csi', 'fsi', 'fsianycpu', 'vsjitdebugger', 'dnx', 'msxsl', 'cdb', 'dnscmd', 'appvlp', 'wsreset', 'conhost', 'explorer', 'msdeploy', 'sqlps', 'sqltoolsps', 'pcwrun', 'runscripthelper', 'pubprn', 'agentexecutor', 'diskshadow', 'dxcap', 'ilasm', 'jsc', 'vbc', 'microsoft.workflow.compiler', 'msohtmed', 'mspub', 'ieexec', 'presentationhost', 'wuauclt', 'workfolders', 'ttdinject', 'stordiag', 'wlrmdr', 'setres', 'extrac32', 'makecab', 'diantz', 'esentutl', 'certoc', 'cmdl32', 'datasvcutil', 'iediagcmd', 'imewdbld', 'ldifde', 'mpcmdrun', 'msconfig', 'offlinescannershell', 'provlaunch', 'rasautou', 'regini', 'runonce', 'unregmp2', 'vsiisexelauncher', 'wab', 'wfc', 'wmic', 'wscript', 'cscript', 'mshta', 'msiexec', 'odbcconf', 'cmstp', 'forfiles', 'pcalua', 'installutil', 'regasm', 'regsvcs', 'regsvr32', 'rundll32', 'msbuild', 'bitsadmin', 'certutil', 'certreq', 'mavinject', 'hh', 'ntdsutil', 'winrm', 'pester', 'launch-vsdevshell', 'csc', 'gfxdownloadwrapper', 'psr', 'squirrel', 'update', 'fltmc', 'msdt', 'winget', 'appinstaller', 'devtoolslauncher', 'syncappvpublishingserver', 'manage-bde', 'cl_invocation', 'cl_mutexverifiers', 'cl_loadassembly', 'slmgr', 'te', 'remote', 'dump64', 'dumpminitool', 'sqldumper', 'rdrleakdiag', 'createdump', 'adplus', 'procdump', 'pktmon', 'mmc', 'openconsole', 'pixtool', 'xbootmgrsleep', 'bginfo', 'vshadow', 'visualuiaverifynative', 'aspnet_compiler', 'ntsd', 'dotnet', 'vstest.console', 'testwindowremoteagent', 'winword', 'excel', 'powerpnt', 'teams', 'msedge', 'msedgewebview2', 'mstsc', 'logger', 'defaultpack', 'acccheckconsole', 'winfile', 'customshellhost', 'wfmformat', 'setupugc', 'pester', 'msconfig', 'wsb', 'stordiag', 'scriptrunner', 'launch-vsdevshell', 'tttracer', 'remote', 'dump64', 'ilasm', 'rdrleakdiag', 'wt', 'msedge_proxy', 'protocolhandler', 'excel', 'mshta', 'pcwrun', 'runexehelper', 'devinit', 'devtoolslauncher', 'dotnet', 'fsutil', 'pnputil', 'mpiexec', 'vsls-agent', 'vstest', 'xsd', 'bcp', 'sqlcmd', 'ntdsutil'];
 
 export const WINDOWS_RULES: Rule[] = [
   idiomRule({
@@ -67,7 +67,8 @@ export const WINDOWS_RULES: Rule[] = [
       { re: /\bwmic(?:\.exe)?\b.*\bprocess\b.*\bcall\b.*\bcreate\b/i },
       { re: /\bwmic(?:\.exe)?\b.*\/format:/i },
       { re: /\bSyncAppvPublishingServer(?:\.exe|\.vbs)?\b/i },
-      { names: LOLBINS, re: /\.(?:dll|sct|hta|inf|cpl|xsl|csproj|jse?|vbe?|wsf|ps1|bat|cmd|scr|ocx|appx|msi)\b|\bcalc(?:\.exe)?\b|\bpayload\b/i },
+      { names: LOLBINS, re: /\.(?:dll|sct|hta|inf|cpl|xsl|csproj|jse?|vbe?|wsf|ps1|bat|cmd|scr|ocx|appx|msi)\b|\bcalc(?:\.exe)?\b|\bpayload\b|\{[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}\}|\b(?:RunWizard|-BaseSettings)\b|\/(?:start|C:)/i },
+      { names: ['logger'], re: /\bRUNW? ["']?\S+\.exe/ },
     ],
   }),
   idiomRule({
@@ -116,8 +117,9 @@ export const WINDOWS_RULES: Rule[] = [
       { re: /\bauditpol(?:\.exe)?\b.*\/(?:clear|remove)\b|\bauditpol(?:\.exe)?\b.*\/success:disable\b/i },
       { re: /\b(?:sc(?:\.exe)?|Stop-Service|Set-Service|net(?:\.exe)?\s+stop)\b.*\b(?:WinDefend|Sense|WdNisSvc|WdBoot|wscsvc|MpsSvc|SecurityHealthService|Sysmon\d*|EventLog|Windefend)\b/i },
       { re: /\bUninstall-WindowsFeature\b.*Defender|\bfltmc(?:\.exe)?\s+unload\b|\bAmsiUtils\b|\bamsiInitFailed\b|\bamsi\.dll\b/i },
-      { re: /\b(?:reg(?:\.exe)?\s+add|Set-ItemProperty|New-ItemProperty)\b.*\\(?:Windows Defender|Policies\\Microsoft\\Windows Defender|WinDefend|Windows\\System\\?\\?Audit|EnableLUA|ConsentPromptBehaviorAdmin|EnableScriptBlockLogging|Lsa\\?\\?DisableRestrictedAdmin)/i },
-      { re: /\bbcdedit(?:\.exe)?\b.*\b(?:testsigning\s+on|nointegritychecks\s+on|debug\s+on|disable_integrity_checks)\b/i },
+      { re: /\b(?:reg(?:\.exe)?\s+add|Set-ItemProperty|New-ItemProperty)\b.*\\(?:Windows Defender|Policies\\Microsoft\\Windows Defender|WinDefend|Windows\\System\\?\\?Audit|Policies\\?\\?System\\?\\?Audit|EnableLUA|ConsentPromptBehaviorAdmin|EnableScriptBlockLogging|Lsa\\?\\?DisableRestrictedAdmin)/i },
+      { re: /\bbcdedit(?:\.exe)?\b.*\b(?:testsigning\s+on|nointegritychecks\s+on|debug\s+on|disable_integrity_checks|safeboot)\b/i },
+      { re: /\bicacls(?:\.exe)?\b.*\/grant\s+["']?(?:Everyone|\*S-1-1-0|Users)["']?:\(?[FM]\)?|\btakeown(?:\.exe)?\b.*\/f\b/i },
       { re: /-(?:ExecutionPolicy|ep|exec)\s+["']?(?:Bypass|Unrestricted)\b.*\b(?:-(?:e|enc|EncodedCommand)\b|-w\s+hidden|-WindowStyle\s+Hidden|iex|Invoke-Expression|DownloadString)/i },
     ],
   }),
@@ -156,6 +158,7 @@ export const WINDOWS_RULES: Rule[] = [
       { re: /\bvssadmin(?:\.exe)?\s+(?:delete|resize)\s+shadow/i },
       { re: /\bwmic(?:\.exe)?\b.*\bshadowcopy\b.*\bdelete\b|Win32_ShadowCopy\b.*\.?Delete|Get-CimInstance\b.*Win32_ShadowCopy\b.*Remove-CimInstance/i },
       { re: /\bwbadmin(?:\.exe)?\s+delete\b/i },
+      { re: /\btmutil\s+(?:disable|delete|deletelocalsnapshots|thinlocalsnapshots)\b|SystemRestore\b.*\bDisable(?:Config|SR)\b|\bDisable-ComputerRestore\b/i },
       { re: /\bbcdedit(?:\.exe)?\b.*\b(?:recoveryenabled\s+(?:no|off)|bootstatuspolicy\s+ignoreallfailures)\b/i },
       { re: /\bdiskshadow(?:\.exe)?\b.*\bdelete\s+shadows\b|\bcipher(?:\.exe)?\s+\/w:/i },
       { re: /\b(?:rd|rmdir)\s+\/s\s+\/q\s+["']?[A-Za-z]:\\?["']?(?:\s|$)|\bdel\s+\/[sfq](?:\s+\/[sfq])*\s+["']?[A-Za-z]:\\\*?/i },

@@ -489,7 +489,7 @@ const GIT_COMMAND_KEYS = /^(?:core\.(?:sshcommand|pager|editor|fsmonitor|askpass
 export function commandValues(cmd: ShellCommand): [string, string][] {
   const out: [string, string][] = [];
   const { name, argv } = cmd;
-  for (const [k, v] of cmd.assigns) if (COMMAND_VARIABLES.has(k) && v.trim()) out.push([v.replace(/^\|/, '').replace(/%s/g, 'FILE'), `${k}=`]);
+  for (const [k, v] of cmd.assigns) if ((COMMAND_VARIABLES.has(k) || /_(?:COMMAND|CMD)$/.test(k)) && v.trim()) out.push([v.replace(/^\|/, '').replace(/%s/g, 'FILE'), `${k}=`]);
   const args = argv.slice(1);
   const valueOf = (i: number, a: string, opt: string): string | null => (a === opt ? (args[i + 1] ?? null) : a.startsWith(opt + '=') ? a.slice(opt.length + 1) : null);
   switch (name) {

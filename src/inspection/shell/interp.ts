@@ -9,7 +9,7 @@
  */
 
 /** Interpreters that run code from stdin when given no script, or a one-liner with -c/-e. */
-export const INTERPRETERS = /^(?:python[0-9.]*|pypy[0-9.]*|perl[0-9.]*|ruby[0-9.]*|node(?:js)?|php[0-9.]*|deno|bun|lua[0-9.]*|tclsh|osascript|Rscript|pwsh|powershell(?:\.exe)?)$/i;
+export const INTERPRETERS = /^(?:python[0-9.]*|pypy[0-9.]*|perl[0-9.]*|ruby[0-9.]*|node(?:js)?|php[0-9.]*|deno|bun|lua(?:jit|[0-9.]*)|tclsh[0-9.]*|osascript|Rscript|pwsh|powershell(?:\.exe)?|julia|jrunscript|groovy|scala|guile|clisp|sbcl|ghc|octave(?:-cli)?|gnuplot)$/i;
 
 /** The one-liner code of an interpreter command (`argv[0]` its name), or null; PowerShell
  * `-EncodedCommand` is decoded from UTF-16LE base64. */
