@@ -66,7 +66,7 @@ export function writeTargets(cmd: ShellCommand): string[] {
       break;
     }
     default: {
-      const spec = WRITERS[cmd.name];
+      const spec = WRITERS[cmd.name] ?? WRITERS[cmd.name.toLowerCase()];
       if (spec) out.push(...writerOutputs(spec, args, cmd.stdin));
       break;
     }
@@ -121,6 +121,14 @@ export const WRITERS: Record<string, WriterSpec> = {
   zip: { valued: { short: 'bnPtx', long: [] }, operand: { index: 0 } },
   '7z': { valued: { short: '' }, operand: { index: 1, when: (a) => a[0] === 'a' } },
   rsync: {},
+  // PowerShell cmdlets (names lower-cased): -FilePath/-Path/-Destination/-LiteralPath
+  'out-file': { valued: { short: '' }, options: ['-FilePath', '-LiteralPath', '-filepath'], operand: { index: 0 } },
+  'set-content': { valued: { short: '' }, options: ['-Path', '-LiteralPath', '-path'] },
+  'add-content': { valued: { short: '' }, options: ['-Path', '-LiteralPath', '-path'] },
+  'copy-item': { valued: { short: '' }, options: ['-Destination', '-destination'] },
+  'move-item': { valued: { short: '' }, options: ['-Destination', '-destination'] },
+  'new-item': { valued: { short: '' }, options: ['-Path', '-path'] },
+  'tee-object': { valued: { short: '' }, options: ['-FilePath', '-filepath'] },
 };
 
 /** The paths one {@link WriterSpec} names in an argv tail (and the command's literal stdin). */
@@ -178,6 +186,16 @@ export function deleteTargets(cmd: ShellCommand): string[] {
     case 'ln':
       if (o.operands[0] === '/dev/null' && o.operands.length === 2) out.push(o.operands[1]!);
       break;
+    case 'Remove-Item':
+    case 'remove-item':
+    case 'del':
+    case 'erase':
+    case 'rd': {
+      // PowerShell Remove-Item [-Path] P [-Recurse] [-Force]; cmd.exe del/erase/rd [/s] [/q] P
+      const vals = args.filter((a, i) => !/^[-/]/.test(a) && !/^-(?:Include|Exclude|Filter)$/i.test(args[i - 1] ?? ''));
+      out.push(...vals);
+      break;
+    }
     case 'cp':
     case 'mv':
       if (o.operands[0] === '/dev/null' && o.operands.length === 2) out.push(o.operands[1]!);

@@ -34,7 +34,7 @@ function interactiveShell(c: ShellCommand): boolean {
 /** Package managers: a bare shell name is a package (`apt install zsh`), a shell path in an option runs it (`apt-get -o APT::Update::Pre-Invoke::=/bin/sh`). */
 const PACKAGE_MANAGERS = new Set(['apt', 'apt-get', 'yum', 'dnf', 'brew', 'apk', 'pacman', 'zypper', 'pip', 'pip3', 'npm', 'gem', 'cargo', 'conda', 'snap', 'dpkg', 'rpm', 'man', 'info', 'whatis', 'apropos']);
 /** Text written into a file that starts an interactive shell wired to the terminal (`exec /bin/sh 0<&2 1>&2`, `system("/bin/sh")`). */
-const ESCAPE_CONTENT = /\/bin\/(?:ba|da|z|k)?sh\b[^'"\n]*(?:[0-2]?[<>]&\s*[0-2]|\/dev\/tty)|(?:system|exec|spawn|popen|execute_process)\s*\(?\s*(?:COMMAND\s+)?["']?\/bin\/(?:ba|da|z|k)?sh\b|^!\s*\/bin\/sh|\bexec\s+\/bin\/(?:ba|da|z|k)?sh\b/m;
+const ESCAPE_CONTENT = /\/bin\/(?:ba|da|z|k)?sh\b[^'"\n]*(?:[0-2]?[<>]&\s*[0-2]|\/dev\/tty)|(?:system|exec|spawn|popen|execute_process)\s*\(?\s*(?:COMMAND\s+)?["']?\/bin\/(?:ba|da|z|k)?sh\b|^!\s*\/bin\/sh|\bexec\s+\/bin\/(?:ba|da|z|k)?sh\b|["']\/bin\/(?:ba|da|z|k)?sh["']/m;
 
 /** True when an `!…` line typed into an interactive program (`ftp`, `ed`, `less`, `gdb`) escapes to a shell. */
 export function escapeLine(c: ShellCommand): boolean {

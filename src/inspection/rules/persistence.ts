@@ -267,7 +267,11 @@ export const PERSISTENCE_RULES: Rule[] = [
       match: ['cat ~/.ssh/id_ed25519', 'base64 -w0 ~/.aws/credentials', 'cat .env', 'cp ~/.kube/config /tmp/k', 'tar czf - ~/.ssh', 'cd ~/.ssh && cat id_rsa'],
       not_match: ['cat ~/.ssh/id_rsa.pub', 'cp .env.example .env', 'ls ~/.ssh', 'chmod 600 ~/.ssh/id_rsa', 'cat fullchain.pem', 'chmod 700 ~/.ssh'],
     },
-    match: { path: credentialRead },
+    match: {
+      path: credentialRead,
+      // the account databases through NSS: `getent shadow`
+      command: (c) => c.name === 'getent' && /^g?shadow$/.test(c.argv[1] ?? ''),
+    },
   },
   {
     id: 'credential-exfil',

@@ -6,6 +6,7 @@
 import type { PathAccess, Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
 import { opts, writeTargets } from '../effects/index.js';
+import { INTERPRETERS } from '../shell/interp.js';
 import { escapeLine, spawnsShell } from './execution.js';
 
 const SUDOERS = /^\/etc\/sudoers(?:\.d\/.+)?$|^\/private\/etc\/sudoers(?:\.d\/.+)?$|^\/usr\/local\/etc\/sudoers(?:\.d\/.+)?$/;
@@ -112,7 +113,18 @@ export const PRIVILEGE_RULES: Rule[] = [
         const elevated = c.wrappers.some((w) => /^(?:sudo|doas|pkexec|run0|sudo-rs)$/.test(w)) || c.name === 'su' || /sudo|doas|pkexec/.test(c.via ?? '');
         if (!elevated) return false;
         if (c.name === 'su') return !c.argv.slice(1).some((a) => a === '-c' || a.startsWith('--command'));
-        return spawnsShell(c);
+        if (spawnsShell(c)) return true;
+        // programs that are shells in all but name: terminal multiplexers, systemd-run -S, an interpreter's prompt
+        if (/^(?:screen|tmux|byobu|dtach|abduco|zellij)$/.test(c.name) && c.argv.length <= 2) return true;
+        if (c.name === 'systemd-run' && c.argv.some((a) => a === '-S' || a === '--shell')) return true;
+        if (c.name === 'machinectl' && c.argv[1] === 'shell') return true;
+        if (INTERPRETERS.test(c.name)) {
+          const rest = c.argv.slice(1);
+          if (rest.length === 0 || rest.every((a) => a === '-' || a === '-i')) return c.stdin === null;
+          // root running commands through interpreter code
+          return /\b(?:system|exec|popen|spawn|os\.execute|shell_exec|passthru|proc_open|pcntl_exec|subprocess|child_process|Runtime\.getRuntime|ProcessBuilder|run\s*\(`|IO\.popen)\b/.test(rest.join(' '));
+        }
+        return /^(?:java|jshell|jjs|jrunscript|ghci|irb|tclsh|wish|expect|gdb|ftp|sftp|ed|ex|less|more|man|vi|vim|nano|emacs|pico|joe|mc|ranger|nnn)$/.test(c.name) && c.argv.length === 1;
       },
       line: (line) => {
         // `sudo ftp` then `!/bin/sh` typed into it

@@ -224,6 +224,8 @@ export function expandCarrier(cmd: ShellCommand, ctx: Ctx): void {
     const facts = lang ? analyzeCode(lang, code) : null;
     if (facts) cmd.code = facts;
     const texts = facts ? factsAsShell(facts) : interpreterShellTexts(code, name);
+    // PowerShell: its pipelines of cmdlets read close enough as shell commands (`"x" | Out-File F`)
+    if (/^(?:pwsh|powershell)/i.test(name)) texts.push(code);
     for (const text of new Set(texts)) ctx.run.enter(text, ctx, `${name} code`);
     return;
   }
