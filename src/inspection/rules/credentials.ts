@@ -15,7 +15,7 @@ import { idiomRule } from './idioms.js';
 const METADATA = /(?:^|[^\w.])(?:169\.254\.169\.254|169\.254\.170\.2|\[?fd00:ec2::254\]?|metadata\.google\.internal|metadata\.goog|100\.100\.100\.200|metadata\.azure\.com)(?:[^\w.]|$)|\bAWS_CONTAINER_CREDENTIALS_(?:RELATIVE|FULL)_URI\b/i;
 
 const KEYCHAIN_PATH = /(?:^|\/)Library\/Keychains\/[^/]+\.keychain(?:-db)?$|^\/Library\/Keychains\/|(?:^|\/)\.local\/share\/keyrings\/|(?:^|\/)\.gnome2\/keyrings\//;
-const BROWSER_STORE = /(?:Login Data|Web Data|Cookies|Local State|logins\.json|key[34]\.db|cookies\.sqlite|signons\.sqlite|formhistory\.sqlite|Cookies\.binarycookies|History\.db|places\.sqlite)$/;
+const BROWSER_STORE = /(?:Login Data|Web Data|Cookies|Local State|logins\.json|key[34]\.db|cookies\.sqlite|signons\.sqlite|Cookies\.binarycookies)$/;
 const BROWSER_DIR = /(?:Google\/Chrome|google-chrome|chromium|BraveSoftware|Microsoft\/Edge|microsoft-edge|Vivaldi|Opera|Mozilla\/Firefox|\.mozilla\/firefox|Firefox\/Profiles|Safari|Containers\/com\.apple\.Safari|AppData\/(?:Local|Roaming)\/(?:Google|Mozilla|Microsoft\/Edge))/i;
 const HISTORY_FILE = /(?:^|\/)\.(?:bash_history|zsh_history|sh_history|history|mysql_history|psql_history|python_history)$/;
 const K8S_TOKEN = /\/(?:var\/)?run\/secrets\/(?:kubernetes\.io|eks\.amazonaws\.com)\/|\/etc\/kubernetes\/(?:admin|kubelet|controller-manager|scheduler)\.conf$|\/var\/lib\/kubelet\/pki\//;

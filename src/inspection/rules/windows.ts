@@ -12,7 +12,7 @@ import { idiomRule } from './idioms.js';
 
 const X = String.raw`(?:\.exe)?`;
 /** A remote location: a URL or a UNC path (`\\host\share`, backslashes possibly removed by the shell reading). */
-const REMOTE = String.raw`(?:https?:|ftp:|\\\\[\w.-]+\\|//[\w.-]+/)`;
+const REMOTE = String.raw`(?:https?:|ftp:|(?:^|[\s="'])(?:\\\\[\w.-]+\\|//[\w.-]+/))`;
 
 /** Signed Windows binaries that proxy execution of a file they are given (LOLBAS "Execute" and
  * "AWL bypass" entries), by name; with a script, library or program argument they run it. */
@@ -65,9 +65,10 @@ export const WINDOWS_RULES: Rule[] = [
       { re: /\bforfiles(?:\.exe)?\b.*\/m\s+\S+\.exe\s+\/c\b/i },
       { re: /\bpcalua(?:\.exe)?\b.*-a\b/i },
       { re: /\bwmic(?:\.exe)?\b.*\bprocess\b.*\bcall\b.*\bcreate\b/i },
-      { re: /\bwmic(?:\.exe)?\b.*\/format:/i },
+      { re: /\bwmic(?:\.exe)?\b.*\/format:["']?(?:https?:|\\\\|[^\s"']*\.xsl)/i },
       { re: /\bSyncAppvPublishingServer(?:\.exe|\.vbs)?\b/i },
-      { names: LOLBINS, re: /\.(?:dll|sct|hta|inf|cpl|xsl|csproj|jse?|vbe?|wsf|ps1|bat|cmd|scr|ocx|appx|msi)\b|\bcalc(?:\.exe)?\b|\bpayload\b|\{[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}\}|\b(?:RunWizard|-BaseSettings)\b|\/(?:start|C:)/i },
+      { names: LOLBINS, re: /\.(?:dll|sct|hta|inf|cpl|xsl|csproj|jse?|vbe?|wsf|ps1|bat|cmd|scr|ocx|appx|msi)\b|\bcalc(?:\.exe)?\b|\bpayload\b|\{[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}\}|\b(?:RunWizard|-BaseSettings)\b|\/C:/i },
+      { names: ['atbroker'], re: /\/start\s+\S/i },
       { names: ['logger'], re: /\bRUNW? ["']?\S+\.exe/ },
     ],
   }),
@@ -84,14 +85,14 @@ export const WINDOWS_RULES: Rule[] = [
       not_match: ['reg query HKLM\\Software\\Microsoft\\Windows\\CurrentVersion', 'procdump -ma myapp.exe app.dmp', 'reg save HKCU\\Software\\MyApp myapp.hiv'],
     },
     idioms: [
-      { re: /\blsass(?:\.exe|\.dmp)?\b/i },
+      { re: /\b(?:procdump\w*|sqldumper|createdump|rdrleakdiag|dumpert|nanodump|minidump\w*|-ma)\b.*\blsass\b|\blsass\w*\.dmp\b|\bGet-Process\s+lsass\b.*\b(?:dump|Minidump)/i },
       { re: /\bcomsvcs(?:\.dll)?\b.*\bminidump\b|\bminidump\b.*\bcomsvcs\b/i },
       { re: /\breg(?:\.exe)?\s+(?:save|export|copy)\s+["']?(?:HKLM|HKEY_LOCAL_MACHINE)\\?\\?(?:sam|system|security)\b/i },
       { re: /\bntdsutil(?:\.exe)?\b.*\b(?:ifm|ac i ntds|snapshot)\b/i },
       { re: /\bntds\.dit\b|HarddiskVolumeShadowCopy\d*\\?\\?(?:windows\\?\\?)?(?:ntds|system32\\?\\?config)/i },
       { re: /\b(?:mimikatz|sekurlsa|lsadump|kerberos::|dpapi::|pypykatz|gsecdump|lazagne|secretsdump|pwdump|fgdump|nanodump|handlekatz|safetykatz|Invoke-Mimikatz|Out-Minidump|Get-ADReplAccount|Get-ADDBAccount|Invoke-Kerberoast|Rubeus|kerberoast|Get-GPPPassword|Invoke-DCSync|Get-LSASecret|Get-VaultCredential|Invoke-PowerDump|NPPSpy|wce(?:\.exe)?\s+-[wl])\b/i },
       { re: /\bvssadmin(?:\.exe)?\s+create\s+shadow\b/i },
-      { re: /\b(?:cmdkey(?:\.exe)?\s+\/list|vaultcmd(?:\.exe)?\s+\/list(?:creds)?|rdrleakdiag|createdump(?:\.exe)?\s+-f|sqldumper)\b/i },
+      { re: /\b(?:vaultcmd(?:\.exe)?\s+\/listcreds|rdrleakdiag|createdump(?:\.exe)?\s+-f|sqldumper)\b/i },
       { re: /\breg(?:\.exe)?\s+query\b.*\/f\s+["']?pass(?:word)?\b|\bfindstr(?:\.exe)?\b.*\/s?i\b.*\bpass(?:word)?\b|\\Panther\\+Unattend|\bunattend\.xml\b|\bSimonTatham\\?\\?PuTTY\\?\\?Sessions\b/i },
     ],
   }),
