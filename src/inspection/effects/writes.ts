@@ -121,6 +121,7 @@ export const WRITERS: Record<string, WriterSpec> = {
   zip: { valued: { short: 'bnPtx', long: [] }, operand: { index: 0 } },
   '7z': { valued: { short: '' }, operand: { index: 1, when: (a) => a[0] === 'a' } },
   rsync: {},
+  touch: { valued: { short: 'dtr', long: ['date', 'reference', 'time'] }, operand: { index: 0 } },
   // PowerShell cmdlets (names lower-cased): -FilePath/-Path/-Destination/-LiteralPath
   'out-file': { valued: { short: '' }, options: ['-FilePath', '-LiteralPath', '-filepath'], operand: { index: 0 } },
   'set-content': { valued: { short: '' }, options: ['-Path', '-LiteralPath', '-path'] },

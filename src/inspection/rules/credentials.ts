@@ -83,6 +83,7 @@ export const CREDENTIAL_RULES: Rule[] = [
     },
     match: {
       command: (c) => {
+        if ((c.name === 'kubectl' || c.name === 'oc' || c.name === 'k3s') && c.argv.some((a) => K8S_TOKEN.test(a))) return true;
         if (c.name === 'kubectl' || c.name === 'oc' || c.name === 'k3s') {
           const o = opts(c, { short: 'nolc', long: ['namespace', 'output', 'selector', 'context', 'kubeconfig'] });
           const pos = o.operands.filter((p) => p !== 'kubectl');
@@ -166,14 +167,14 @@ export const CREDENTIAL_RULES: Rule[] = [
     match: {
       command: (c) => {
         const o = opts(c, { short: c.name === 'find' ? '' : 'efmABCd', long: ['include', 'exclude'] });
-        const broad = (p: string) => /^(?:\/|\/\/|\/home|\/etc|\/root|\/Users|~|\/var|\/opt|\/mnt|\/srv|C:\\?)\/?$/.test(p);
+        const broad = (p: string) => /^(?:\/|\/\/|\/home|\/etc|\/root|\/Users|~|\/var|\/opt|\/mnt|\/srv|C:\\?)\/?$/.test(p) || /(?:^|\/)\.(?:aws|ssh|gnupg|azure|kube|docker|oci)(?:\/|$)|\.config\/gcloud/.test(p);
         if (c.name === 'find') {
           const starts: string[] = [];
           for (const a of c.argv.slice(1)) {
             if (a.startsWith('-') || a === '(' || a === '!') break;
             starts.push(a);
           }
-          const secretName = /^["']?(?:\*?id_(?:rsa|dsa|ecdsa|ed25519)\*?|\.?netrc|credentials(?:\.\w+)?|\*\.(?:pem|key|kdbx|ppk|pfx|p12|ovpn)|\.git-credentials|\.pgpass|\.npmrc|\.pypirc|authorized_keys|known_hosts|\*pass\w*\*?|\*\.?history|token|access_tokens\.db|msal_token_cache\.json|accessTokens\.json|credentials\.db|\.env|wp-config\.php|\*\.kdb\w*)["']?$/i;
+          const secretName = /^["']?(?:\.gnupg|\.ssh|\.aws|\*?id_(?:rsa|dsa|ecdsa|ed25519)\*?|\.?netrc|credentials(?:\.\w+)?|\*\.(?:pem|key|kdbx|ppk|pfx|p12|ovpn)|\.git-credentials|\.pgpass|\.npmrc|\.pypirc|authorized_keys|known_hosts|\*pass\w*\*?|\*\.?history|token|access_tokens\.db|msal_token_cache\.json|accessTokens\.json|credentials\.db|\.env|wp-config\.php|\*\.kdb\w*)["']?$/i;
           return starts.some(broad) && c.argv.some((a, i) => /^-i?(?:name|path|wholename|regex)$/.test(c.argv[i - 1] ?? '') && secretName.test(a));
         }
         if (c.name === 'grep' || c.name === 'egrep' || c.name === 'rg' || c.name === 'ag' || c.name === 'ack') {
@@ -190,6 +191,43 @@ export const CREDENTIAL_RULES: Rule[] = [
 
 /** Windows-independent idioms: packet capture (credentials on the wire), keylogging. */
 export const CREDENTIAL_IDIOM_RULES: Rule[] = [
+  idiomRule({
+    id: 'input-capture',
+    name: 'Keystrokes or passwords captured',
+    category: 'credential-access',
+    action: 'record',
+    attack: 'T1056',
+    description: 'Capturing what the user types or enters: a DEBUG trap or PROMPT_COMMAND logging $BASH_COMMAND or history, a fake password dialog (osascript display dialog … hidden answer), keyloggers (logkeys, xinput test, Get-Keystrokes, SetWindowsHookEx), a browser started with a remote-debugging port to read its cookies.',
+    help: 'Takes passwords as they are typed. Check why the agent installs such a hook.',
+    examples: {
+      match: ["trap 'echo \"$BASH_COMMAND\" >> /tmp/.k.log' DEBUG", "osascript -e 'display dialog \"Password:\" default answer \"\" with hidden answer'", 'logkeys --start --output /tmp/k.log'],
+      not_match: ["trap 'rm -f $TMP' EXIT", "osascript -e 'display dialog \"Done\"'"],
+    },
+    idioms: [
+      { re: /\btrap\b.*\$BASH_COMMAND.*\bDEBUG\b|\bPROMPT_COMMAND=.*(?:history\s+-a|logger|tee|\$BASH_COMMAND)/ },
+      { re: /\bdisplay\s+dialog\b.*\bhidden\s+answer\b/i },
+      { re: /\b(?:logkeys|xinput\s+test|Get-Keystrokes|SetWindowsHookEx|GetAsyncKeyState|keylogger|pynput\.keyboard)\b/i },
+      { re: /--remote-debugging-port\b/ },
+    ],
+  }),
+  idiomRule({
+    id: 'cloud-credential-create',
+    name: 'Cloud identity or key created',
+    category: 'persistence',
+    action: 'record',
+    attack: 'T1098.001',
+    description: 'A cloud user, access key, login profile or service-account key created, or a role granted: aws iam create-user/create-access-key/create-login-profile/attach-*-policy, az ad user/sp create, az role assignment create, gcloud iam service-accounts keys create, gcloud projects add-iam-policy-binding.',
+    help: 'A new identity or key outlives the session and gives lasting access to the cloud account.',
+    examples: {
+      match: ['aws iam create-user --user-name backdoor', 'aws iam create-access-key --user-name x', 'gcloud iam service-accounts keys create k.json --iam-account sa@p.iam.gserviceaccount.com'],
+      not_match: ['aws iam list-users', 'aws sts get-caller-identity', 'gcloud iam service-accounts list'],
+    },
+    idioms: [
+      { re: /\baws\s+iam\s+(?:create-(?:user|access-key|login-profile|service-specific-credential)|attach-(?:user|role|group)-policy|put-(?:user|role)-policy|add-user-to-group|update-assume-role-policy)\b/ },
+      { re: /\baz\s+(?:ad\s+(?:user|sp|app)\s+(?:create|credential\s+reset)|role\s+assignment\s+create)\b/ },
+      { re: /\bgcloud\s+(?:iam\s+service-accounts\s+keys\s+create|projects\s+add-iam-policy-binding|iam\s+service-accounts\s+create)\b/ },
+    ],
+  }),
   idiomRule({
     id: 'network-sniffing',
     name: 'Network traffic captured',

@@ -185,6 +185,7 @@ export const WINDOWS_RULES: Rule[] = [
       { re: /\\(?:Start Menu\\?\\?Programs\\?\\?Startup|StartUp)\\|shell:startup/i },
       { re: /__EventFilter|CommandLineEventConsumer|ActiveScriptEventConsumer|__FilterToConsumerBinding|Set-WmiInstance\b.*(?:__EventFilter|Consumer)|Register-WmiEvent|Register-CimIndicationEvent/i },
       { re: /\bnetsh(?:\.exe)?\s+add\s+helper\b|\bat(?:\.exe)?\s+\d{1,2}:\d{2}\b/i },
+      { re: /\b(?:Add-Content|Set-Content|Out-File)\b.*\$profile\b|\b(?:assoc|ftype)\s+\.?\w+=|\bappcmd(?:\.exe)?\s+install\s+module\b|\bNew-WebGlobalModule\b|\bInstall-TransportAgent\b|\bsdbinst(?:\.exe)?\b|\\apppatch\\+Custom\\|Active Setup\\+Installed Components|\\Services\\+NTDS\b.*LsaDbExtPt/i },
     ],
   }),
   idiomRule({
