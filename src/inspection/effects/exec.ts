@@ -26,6 +26,8 @@ export function runsStdin(cmd: ShellCommand): boolean {
     return o.operands.length === 0 || STDIN_FILE.test(o.operands[0]!) || o.short.has('s');
   }
   if (cmd.name === 'source' || cmd.name === '.') return STDIN_FILE.test(args[0] ?? '') && args[0] !== '-';
+  // cmd.exe with no /c or /k reads its commands from stdin
+  if (cmd.name === 'cmd') return !args.some((a) => /^\/[ckCK]$/.test(a));
   if (/^(?:iex|invoke-expression)$/i.test(cmd.name)) return args.length === 0;
   if (INTERPRETERS.test(cmd.name)) {
     if (/^(?:pwsh|powershell)/i.test(cmd.name)) {

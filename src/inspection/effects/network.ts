@@ -155,6 +155,8 @@ function socatHost(args: string[]): string | null {
  * `ssh HOST CMD` (the remote command's output), `nc HOST PORT`, `openssl s_client`. */
 export function isRemoteSource(cmd: ShellCommand): boolean {
   if (isDownloader(cmd)) return true;
+  // finger/whois print what the remote server answers (`finger user@host | cmd`)
+  if ((cmd.name === 'finger' || cmd.name === 'whois') && cmd.argv.some((a, i) => i > 0 && /@|\./.test(a))) return true;
   if (cmd.name === 'ssh') return parseOpts(cmd.argv.slice(1), { short: 'bcDEeFIiJLlmOoPpQRSWw' }).operands.length >= 2;
   if (NETCATS.has(cmd.name)) return !cmd.argv.slice(1).some((a) => /^-[a-zA-Z]*[lze]/.test(a)) && cmd.argv.length >= 3;
   return cmd.name === 'openssl' && cmd.argv[1] === 's_client';

@@ -7,6 +7,7 @@ import type { Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
 import { SHELLS } from '../shell/context.js';
 import { shellScriptArg } from '../shell/carriers.js';
+import { idiomRule } from './idioms.js';
 
 /** A shell program named by path inside an argument (`'!/bin/sh'`, `system("/bin/bash")`, `-exec /bin/sh`). */
 const SHELL_PATH = /(?:^|[^\w/.-])\/(?:usr\/)?(?:local\/)?(?:s?bin\/)(?:ba|da|z|k|c|tc|fi|a|mk|r|pd|lk|y)?sh(?![\w.-])/;
@@ -73,6 +74,22 @@ export function spawnsShell(c: ShellCommand): boolean {
 const OFFENSIVE = /^(?:mimikatz|pypykatz|lazagne|mimipenguin|rubeus|sharphound|bloodhound-python|seatbelt|sharpup|certify|whisker|secretsdump(?:\.py)?|impacket-\w+|psexec\.py|wmiexec(?:\.py)?|smbexec(?:\.py)?|atexec(?:\.py)?|dcomexec(?:\.py)?|getuserspns(?:\.py)?|getnpusers(?:\.py)?|crackmapexec|netexec|nxc|evil-winrm|responder|chisel|ligolo(?:-ng)?|sliver(?:-client)?|msfvenom|msfconsole|meterpreter|empire|powersploit|powerview|kerbrute|hashcat|john|hydra|medusa|sqlmap|linpeas(?:\.sh)?|winpeas(?:\.exe)?|pspy(?:32|64)?|linenum(?:\.sh)?|les(?:\.sh)?|linux-exploit-suggester(?:\.sh)?|nanodump|handlekatz|safetykatz|petitpotam|printspoofer|juicypotato|godpotato|roguepotato|sweetpotato|gsecdump|pwdump\d*|fgdump|wce|procdump64?|nishang|powercat|invoke-\w*(?:mimikatz|kerberoast|shellcode|dllinjection|reflectivepeinjection|tokenmanipulation|psexec|wmicommand|smbexec|thehash)|koadic|pupy|covenant|havoc|mythic|xmrig|cpuminer|minerd|t-rex|nbminer)$/i;
 
 export const EXECUTION_RULES: Rule[] = [
+  idiomRule({
+    id: 'remote-access-tunnel',
+    name: 'Remote access tunnel opened',
+    category: 'execution',
+    action: 'record',
+    attack: 'T1572',
+    description: 'A tunnel or remote-access agent that exposes this machine to the internet: code tunnel, devtunnel host, ngrok tcp/http, cloudflared tunnel, bore, localtunnel, frpc, chisel client, tmate, an ssh reverse forward to a public host.',
+    help: 'Opens a way in from outside that survives the session. Check who the tunnel is for.',
+    examples: {
+      match: ['code tunnel --accept-server-license-terms --name x', 'ngrok tcp 22', 'cloudflared tunnel --url http://localhost:8080'],
+      not_match: ['ngrok version', 'code --install-extension ms-python.python', 'ssh -L 5432:db:5432 bastion'],
+    },
+    idioms: [
+      { re: /^(?:code|code-insiders)\s+tunnel\b|^devtunnel\s+host\b|^ngrok\s+(?:tcp|http|tls|start)\b|^cloudflared\s+(?:tunnel|access\s+tcp)\b|^bore\s+local\b|^(?:lt|localtunnel)\s+--port\b|^frpc\b|^tmate\b/, names: ['code', 'code-insiders', 'devtunnel', 'ngrok', 'cloudflared', 'bore', 'lt', 'localtunnel', 'frpc', 'tmate'] },
+    ],
+  }),
   {
     id: 'shell-escape',
     name: 'Shell started from another program',

@@ -493,6 +493,11 @@ export function commandValues(cmd: ShellCommand): [string, string][] {
   const { name, argv } = cmd;
   for (const [k, v] of cmd.assigns) if ((COMMAND_VARIABLES.has(k) || /_(?:COMMAND|CMD)$/.test(k)) && v.trim()) out.push([v.replace(/^\|/, '').replace(/%s/g, 'FILE'), `${k}=`]);
   const args = argv.slice(1);
+  // Chromium/Electron launcher flags run a command line (`--gpu-launcher=…`, `--renderer-cmd-prefix=…`)
+  for (const a of args) {
+    const m = /^--(?:gpu-launcher|renderer-cmd-prefix|utility-cmd-prefix)=([\s\S]+)$/.exec(a);
+    if (m) out.push([m[1]!, 'launcher flag']);
+  }
   const valueOf = (i: number, a: string, opt: string): string | null => (a === opt ? (args[i + 1] ?? null) : a.startsWith(opt + '=') ? a.slice(opt.length + 1) : null);
   switch (name) {
     case 'git':
