@@ -17,6 +17,11 @@ const NON_READERS = new Set(['ls', 'stat', 'chmod', 'chown', 'chgrp', 'rm', 'tou
 export function readSources(cmd: ShellCommand): string[] {
   const out: string[] = [];
   for (const r of cmd.redirects) if (/^\d*<$/.test(r.op) && r.target) out.push(r.target);
+  // `file -f LIST` / `file -m MAGIC` read those files
+  if (cmd.name === 'file') {
+    const o = parseOpts(cmd.argv.slice(1), { short: 'fmeF' });
+    out.push(...(o.values.get('-f') ?? []), ...(o.values.get('-m') ?? []));
+  }
   if (!cmd.name || NON_READERS.has(cmd.name)) return out.map((p) => resolveIn(cmd.cwd, p));
   // `bash -c SCRIPT`: the script is code (analysed as nested commands), not a file read.
   if (SHELLS.has(cmd.name) && cmd.argv.slice(1).some((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a))) return out.map((p) => resolveIn(cmd.cwd, p));
@@ -26,6 +31,13 @@ export function readSources(cmd: ShellCommand): string[] {
     out.push(...o.operands.slice(0, -1));
   } else if (cmd.name === 'curl' || cmd.name === 'wget') {
     out.push(...uploadedFiles(cmd));
+    // file:// URLs are read; wget -i / curl -K name a file read for its list or options
+    for (const a of args) {
+      const m = /^file:\/\/(?:localhost)?(\/.*|~.*)$/.exec(a);
+      if (m) out.push(m[1]!);
+    }
+    const o = parseOpts(args, { short: cmd.name === 'wget' ? 'i' : 'K', long: ['input-file', 'config'] });
+    out.push(...(o.values.get('-i') ?? []), ...(o.values.get('-K') ?? []), ...(o.values.get('--input-file') ?? []), ...(o.values.get('--config') ?? []));
   } else {
     // a writer's output paths (`openssl genrsa -out server.key`) are not read
     const spec = WRITERS[cmd.name];

@@ -238,6 +238,24 @@ export const EVASION_RULES: Rule[] = [
  * ring buffer, editing logs with sed/awk, disabling core dumps and crash reporting. */
 export const EVASION_IDIOM_RULES: Rule[] = [
   idiomRule({
+    id: 'library-load',
+    name: 'Library loaded into a program',
+    category: 'defense-evasion',
+    action: 'record',
+    attack: 'T1574.006',
+    description: 'A program made to load a shared library from outside the system library directories: dlopen/LoadLibrary/CDLL/Fiddle.dlopen/ffi.load in code, openssl -engine, ssh-keygen -D, ssh -I, nginx load_module, mysql --plugin-dir/--default-auth, a `.so` from ./, /tmp, /dev/shm or the home directory.',
+    help: 'Code in the library runs inside the program (with its privileges) and out of sight of allow-lists. Check where the library comes from.',
+    examples: {
+      match: ['openssl req -engine ./lib.so', "python -c 'from ctypes import cdll; cdll.LoadLibrary(\"/tmp/x.so\")'", 'ssh-keygen -D /tmp/evil.so'],
+      not_match: ['ldd /usr/lib/x86_64-linux-gnu/libssl.so.3', 'gcc -shared -o build/libfoo.so foo.c', 'openssl req -new -key k.pem -out r.csr'],
+    },
+    idioms: [
+      { re: /\b(?:dlopen|LoadLibrary(?:Ex)?[AW]?|CDLL|cdll\.\w+|WinDLL|Fiddle\.dlopen|ffi\.load|load_extension|DynaLoader::dl_load_file|System\.load(?:Library)?)\s*\(\s*["'][^"']*\.(?:so|dylib|dll)(?:\.\d+)*["']/ },
+      { re: /(?:^|\s)(?:-engine|-D|-I|--plugin(?:-dir)?|--default-auth|-load|--load-extension|load_module)\s+["']?(?:\.{1,2}\/|\/tmp\/|\/dev\/shm\/|\/var\/tmp\/|~\/|\/path\/)[^\s"']*(?:\.(?:so|dylib)|lib)\b/ },
+      { re: /\bload_module\s+\S+\.so\b/ },
+    ],
+  }),
+  idiomRule({
     id: 'artifact-hiding',
     name: 'Activity or artifacts hidden',
     category: 'defense-evasion',

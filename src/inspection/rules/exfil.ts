@@ -47,6 +47,7 @@ export const EXFIL_RULES: Rule[] = [
           const host = c.argv.slice(1).find((a) => !a.startsWith('-') && !/^\d+$/.test(a));
           return toFile && host !== undefined && !isLoopbackHost(host.toLowerCase()) && !c.argv.some((a) => /^-[a-zA-Z]*z/.test(a));
         }
+        if (c.name === 'openssl' && c.argv[1] === 's_client') return toFile;
         if (c.name === 'socat') return c.argv.some((a) => /^(?:tcp|udp)[46]?(?:-connect|-listen)?:/i.test(a)) && c.argv.some((a) => /^(?:open|create|gopen):/i.test(a));
         return c.redirects.some((r) => /^0?<$/.test(r.op) && /^\/dev\/(?:tcp|udp)\//.test(r.target) && !/\/(?:127\.\d+\.\d+\.\d+|localhost)\//.test(r.target));
       },

@@ -379,14 +379,20 @@ export const PERSISTENCE_RULES: Rule[] = [
     name: 'setuid/setgid bit set',
     category: 'privilege',
     action: 'record',
-    description: 'chmod u+s/g+s/+s or a numeric 4xxx/2xxx/6xxx mode.',
+    description: 'chmod u+s/g+s/+s or a numeric 4xxx/2xxx/6xxx mode (also install -m / mkdir -m).',
     help: 'A setuid binary runs as its owner (often root) for every user.',
     examples: {
       match: ['chmod u+s /bin/bash', 'sudo chmod 4755 /usr/local/bin/helper', 'chmod g+s,o-w dir'],
       not_match: ['chmod 755 /usr/local/bin/helper', 'chmod u+x ./run.sh', 'chmod 1777 /tmp/shared'],
     },
     match: {
-      command: (c) => c.name === 'chmod' && chmodModes(c).some((m) => (/^[0-7]{4,5}$/.test(m) && (parseInt(m.slice(-4, -3), 8) & 6) !== 0) || /(?:^|,)[ugoa]*[+=][rwxXt]*s/.test(m)),
+      command: (c) => {
+        const setid = (m: string) => (/^[0-7]{4,5}$/.test(m) && (parseInt(m.slice(-4, -3), 8) & 6) !== 0) || /(?:^|,)[ugoa]*[+=][rwxXt]*s/.test(m);
+        if (c.name === 'chmod') return chmodModes(c).some(setid);
+        // install -m 4755 / mkdir -m 6777: the same bits at creation
+        if (c.name === 'install' || c.name === 'mkdir') return opts(c, { short: 'mogt', long: ['mode', 'owner', 'group'] }).values.get('-m')?.some(setid) ?? false;
+        return false;
+      },
     },
   },
   {
