@@ -40,13 +40,35 @@ const cache = new WeakMap<ShellCommand, Effects>();
 
 /** Programs whose arguments only name files, print them or read them as already modelled: a path
  * mentioned inside their arguments is not an extra effect. */
-const MENTION_SAFE = new Set(['', 'echo', 'printf', 'ls', 'stat', 'file', 'test', '[', '[[', 'which', 'type', 'cd', 'pushd', 'mkdir', 'chmod', 'chown', 'chgrp', 'touch', 'rm', 'rmdir', 'unlink', 'ln', 'readlink', 'realpath', 'basename', 'dirname', 'du', 'df', 'find', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'git', 'export', 'local', 'declare', 'alias', 'cat', 'head', 'tail', 'less', 'more', 'wc', 'diff', 'cmp', 'cp', 'mv', 'install', 'tee', 'sed', 'dd', 'curl', 'wget', 'scp', 'rsync', 'ssh', 'sort', 'uniq', 'cut', 'tr', 'jq', 'xargs', 'sudo', 'env', 'docker', 'kubectl', 'python', 'python3', 'node', 'npm', 'pip', 'pip3', 'make', 'go', 'cargo', 'pytest', 'tar', 'zip', 'unzip', 'gzip', 'ssh-keygen', 'openssl', 'visudo', 'getfacl', 'lsattr', 'md5sum', 'sha256sum', 'sha1sum', 'shasum', 'strings', 'xxd', 'od', 'hexdump', 'ldd', 'nm', 'objdump', 'readelf', 'code', 'open', 'bat']);
+const MENTION_SAFE = new Set(['', 'echo', 'printf', 'ls', 'stat', 'file', 'test', '[', '[[', 'which', 'type', 'cd', 'pushd', 'mkdir', 'chmod', 'chown', 'chgrp', 'touch', 'rm', 'rmdir', 'unlink', 'ln', 'readlink', 'realpath', 'basename', 'dirname', 'du', 'df', 'find', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'git', 'export', 'local', 'declare', 'alias', 'cat', 'head', 'tail', 'less', 'more', 'wc', 'diff', 'cmp', 'cp', 'mv', 'install', 'tee', 'sed', 'dd', 'curl', 'wget', 'scp', 'rsync', 'ssh', 'sort', 'uniq', 'cut', 'tr', 'jq', 'xargs', 'sudo', 'env', 'docker', 'kubectl', 'npm', 'pip', 'pip3', 'go', 'cargo', 'pytest', 'tar', 'zip', 'unzip', 'gzip', 'ssh-keygen', 'openssl', 'visudo', 'getfacl', 'lsattr', 'md5sum', 'sha256sum', 'sha1sum', 'shasum', 'strings', 'xxd', 'od', 'hexdump', 'ldd', 'nm', 'objdump', 'readelf', 'code', 'open', 'bat']);
 /** Paths an unknown program most likely writes when it names them (GTFOBins' file-write entries
  * take the output path in an option of their own): sudoers, authorized_keys, cron, shell start-up
  * files, PAM, the loader preload list, the account databases, service directories. */
 const SENSITIVE_TARGET = /^\/etc\/sudoers(?:\.d\/.+)?$|(?:^|\/)\.ssh\/authorized_keys2?$|^\/etc\/crontab$|^\/etc\/cron\.[a-z]+\/|^\/var\/spool\/cron\/|^(?:~|\/root|\/home\/[^/]+)\/\.(?:bashrc|bash_profile|profile|zshrc)$|^\/etc\/pam\.d\/|^\/etc\/ld\.so\.preload$|^\/etc\/(?:passwd|shadow|group)$|^\/etc\/systemd\/system\/|^\/etc\/profile\.d\//;
 /** A path inside an argument: the argument itself, after `=`/`@`/`file://`, or one word of a quoted option string (`-C 'Include /etc/shadow'`). */
 const EMBEDDED_PATH = /(?:^|[\s=@:'"(<>,]|file:\/\/)((?:~|\/)[\w.~+\/-]*[\w~])/g;
+
+/** Code that writes: a write call, a writer class, an output redirection or a write mode. */
+const WRITES_IN_CODE = /\bwrite\w*\s*\(|Writer\b|createWriteStream|\bopen\s*\([^)]*["'][wa]b?\+?["']|\bprint\b[^|;]*>\s*["']|\bdump\s+(?:value|memory|binary)\b|\bfprintf\b|\bopenout\b|\bredir!?\s*>|O_(?:WRONLY|RDWR|CREAT)|\bcopy\w*\s*\(|\bcp\s*\(/;
+
+/** Paths in the code of an interpreter, awk, gdb or make (`open("/etc/shadow")`,
+ * `new FileWriter("~/.ssh/authorized_keys")`, `print > "f"`): read, and written when the code writes. */
+function codePaths(cmd: ShellCommand): { reads: string[]; writes: string[] } {
+  const reads: string[] = [];
+  const writes: string[] = [];
+  if (!(INTERPRETERS.test(cmd.name) || /^(?:g|m|n)?awk$|^gdb$|^make$|^jrunscript$|^jjs$/.test(cmd.name))) return { reads, writes };
+  for (const a of cmd.argv.slice(1)) {
+    if (a.startsWith('-') && !/\s/.test(a)) continue;
+    const writing = WRITES_IN_CODE.test(a);
+    for (const m of a.matchAll(EMBEDDED_PATH)) {
+      if (m[1]!.length < 2 || reads.length >= 32) continue;
+      const p = resolveIn(cmd.cwd, m[1]!);
+      reads.push(p);
+      if (writing && SENSITIVE_TARGET.test(p)) writes.push(p);
+    }
+  }
+  return { reads, writes };
+}
 
 /** Paths named anywhere in the arguments of a program the effects tables do not know. */
 function mentionedPaths(cmd: ShellCommand): string[] {
@@ -76,6 +98,9 @@ export function effectsOf(cmd: ShellCommand): Effects {
       if (!reads.includes(p)) reads.push(p);
       if (SENSITIVE_TARGET.test(p) && !writes.includes(p)) writes.push(p);
     }
+    const code = codePaths(cmd);
+    for (const p of code.reads) if (!reads.includes(p)) reads.push(p);
+    for (const p of code.writes) if (!writes.includes(p)) writes.push(p);
     e = { writes, reads, deletes: deleteTargets(cmd), sends };
     cache.set(cmd, e);
   }

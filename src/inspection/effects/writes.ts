@@ -55,6 +55,14 @@ export function writeTargets(cmd: ShellCommand): string[] {
     case 'dd':
       for (const a of args) if (a.startsWith('of=')) out.push(a.slice(3));
       break;
+    case 'docker':
+    case 'podman':
+    case 'kubectl': {
+      // docker cp SRC DEST: a local DEST is written
+      const pos = args.filter((a) => !a.startsWith('-'));
+      if (pos[0] === 'cp' && pos.length >= 3 && !pos[pos.length - 1]!.includes(':')) out.push(pos[pos.length - 1]!);
+      break;
+    }
     case 'curl': {
       const o = parseOpts(args, CURL_VALUED);
       out.push(...(o.values.get('-o') ?? []), ...(o.values.get('--output') ?? []));
@@ -62,7 +70,7 @@ export function writeTargets(cmd: ShellCommand): string[] {
     }
     case 'wget': {
       const o = parseOpts(args, WGET_VALUED);
-      out.push(...(o.values.get('-O') ?? []), ...(o.values.get('--output-document') ?? []));
+      out.push(...(o.values.get('-O') ?? []), ...(o.values.get('--output-document') ?? []), ...(o.values.get('-o') ?? []), ...(o.values.get('--output-file') ?? []));
       break;
     }
     default: {
@@ -71,6 +79,8 @@ export function writeTargets(cmd: ShellCommand): string[] {
       break;
     }
   }
+  // sed's `w FILE` command and `s///w FILE` flag write FILE (GNU sed manual, "Commands")
+  if (cmd.name === 'sed') for (const a of args) for (const m of a.matchAll(/(?:^|[;\n}]|\/[gpiI0-9]*)\s*w\s+(\S+)/g)) out.push(m[1]!);
   return out.filter((p) => p && p !== '-').map((p) => resolveIn(cmd.cwd, p));
 }
 
@@ -121,6 +131,7 @@ export const WRITERS: Record<string, WriterSpec> = {
   zip: { valued: { short: 'bnPtx', long: [] }, operand: { index: 0 } },
   '7z': { valued: { short: '' }, operand: { index: 1, when: (a) => a[0] === 'a' } },
   rsync: {},
+  script: { valued: { short: 'cEIOTBm', long: ['command', 'log-in', 'log-out', 'log-timing'] }, operand: { index: -1 } },
   touch: { valued: { short: 'dtr', long: ['date', 'reference', 'time'] }, operand: { index: 0 } },
   // PowerShell cmdlets (names lower-cased): -FilePath/-Path/-Destination/-LiteralPath
   'out-file': { valued: { short: '' }, options: ['-FilePath', '-LiteralPath', '-filepath'], operand: { index: 0 } },
