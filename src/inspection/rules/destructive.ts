@@ -66,6 +66,7 @@ export const DESTRUCTIVE_RULES: Rule[] = [
     name: 'Recursive delete of /',
     category: 'destructive-fs',
     action: 'block',
+    attack: 'T1485',
     description: 'Recursive rm of an operand that collapses to / (any flag spelling, --no-preserve-root, --, globs).',
     help: 'Deletes the whole filesystem. No legitimate agent task needs it; check what the model was asked to clean up.',
     examples: {
@@ -82,6 +83,7 @@ export const DESTRUCTIVE_RULES: Rule[] = [
     name: 'Recursive delete of the home directory',
     category: 'destructive-fs',
     action: 'block',
+    attack: 'T1485',
     description: 'Recursive rm of a home directory: ~, ~/, ~/*, $HOME, ${HOME}, "$HOME"/*, /home/NAME or /Users/NAME (and their contents).',
     help: 'Deletes every file of the user. Check whether a subdirectory was meant.',
     examples: {
@@ -98,6 +100,7 @@ export const DESTRUCTIVE_RULES: Rule[] = [
     name: 'Recursive delete of a system directory',
     category: 'destructive-fs',
     action: 'block',
+    attack: 'T1485',
     description: 'Recursive rm of a top-level system directory (/etc, /usr, /var, /bin, /boot, /lib*, /home, …) or its contents, also named by a glob (`/e*c`, `/[e]tc`).',
     help: 'Breaks the host. Check whether a project-local directory of the same name was meant.',
     examples: {
@@ -114,6 +117,7 @@ export const DESTRUCTIVE_RULES: Rule[] = [
     name: 'Recursive forced delete of a run-time path',
     category: 'destructive-fs',
     action: 'record',
+    attack: 'T1485',
     description: 'rm -rf of an operand known only at run time ($X, "${X}", $(cmd), "$X"/*), which deletes / or ~ when the value is empty or hostile.',
     help: 'What is deleted depends on a value guard cannot see. Check where the variable comes from; guard it with ${X:?} and a fixed prefix.',
     examples: {
@@ -134,6 +138,7 @@ export const DESTRUCTIVE_RULES: Rule[] = [
     name: 'find deleting from / or ~',
     category: 'destructive-fs',
     action: 'block',
+    attack: 'T1485',
     description: 'find rooted at /, ~ or $HOME with -delete or -exec/-execdir rm.',
     help: 'Deletes matching files across the whole disk or home directory. Check the starting point.',
     examples: {
@@ -160,6 +165,7 @@ export const DESTRUCTIVE_RULES: Rule[] = [
     name: 'xargs or parallel running rm',
     category: 'destructive-fs',
     action: 'record',
+    attack: 'T1485',
     description: 'Input piped into xargs/parallel running rm -r/-f, shred, unlink or a shell that does.',
     help: 'Deletes whatever the upstream command lists. Check the list cannot contain more than intended.',
     examples: {
@@ -181,6 +187,7 @@ export const DESTRUCTIVE_RULES: Rule[] = [
     name: 'dd onto a block device',
     category: 'destructive-fs',
     action: 'block',
+    attack: 'T1561.001',
     description: 'dd with of= a raw block device (/dev/sd*, /dev/nvme*, /dev/disk*, …).',
     help: 'Overwrites a disk. Check the device and whether an image file was meant.',
     examples: {
@@ -197,6 +204,7 @@ export const DESTRUCTIVE_RULES: Rule[] = [
     name: 'Filesystem creation or disk wipe',
     category: 'destructive-fs',
     action: 'block',
+    attack: 'T1561.001',
     description: 'mkfs*, mke2fs, mkswap/newfs on a device, wipefs -a, sgdisk -Z, blkdiscard, shred of a device, diskutil eraseDisk, format C:.',
     help: 'Destroys the data on a disk or partition. Check the device.',
     examples: {
@@ -224,6 +232,7 @@ export const DESTRUCTIVE_RULES: Rule[] = [
     name: 'Write redirected into a block device',
     category: 'destructive-fs',
     action: 'block',
+    attack: 'T1561.001',
     description: '>, >> or tee into a raw block device.',
     help: 'Overwrites a disk. Check the target.',
     examples: {
@@ -239,6 +248,7 @@ export const DESTRUCTIVE_RULES: Rule[] = [
     name: 'Fork bomb',
     category: 'destructive-fs',
     action: 'block',
+    attack: 'T1499.001',
     description: 'A function that pipes itself into itself (in the background) and is called.',
     help: 'Exhausts the process table until the host is rebooted.',
     examples: {

@@ -38,6 +38,7 @@ export const NETWORK_RULES: Rule[] = [
     name: 'Reverse shell over /dev/tcp',
     category: 'network/reverse-shell',
     action: 'block',
+    attack: 'T1059.004',
     description: 'An interactive shell wired to /dev/tcp or /dev/udp, gawk /inet/tcp running what arrives, or zsh ztcp feeding a shell.',
     help: 'Hands a remote party a shell on this machine.',
     examples: {
@@ -62,6 +63,7 @@ export const NETWORK_RULES: Rule[] = [
     name: 'Reverse shell with netcat or socat',
     category: 'network/reverse-shell',
     action: 'block',
+    attack: 'T1059.004',
     description: 'nc/ncat/netcat -e/-c/--exec/--sh-exec; a pipeline joining a shell and nc, telnet or openssl s_client (relay); socat … exec:/system: a shell.',
     help: 'Hands a remote party a shell on this machine.',
     examples: {
@@ -88,6 +90,7 @@ export const NETWORK_RULES: Rule[] = [
     name: 'Reverse shell in an interpreter one-liner',
     category: 'network/reverse-shell',
     action: 'block',
+    attack: 'T1059',
     description: 'A python/perl/ruby/php/node one-liner that connects a socket and spawns a shell.',
     help: 'Hands a remote party a shell on this machine.',
     examples: {
@@ -117,6 +120,7 @@ export const OBFUSCATION_RULES: Rule[] = [
     name: 'Obfuscated command word',
     category: 'obfuscation',
     action: 'record',
+    attack: 'T1027',
     description: 'A command built by quote-splitting or escapes, $IFS, ANSI-C $\'\\x..\', a variable as the command, or ${x@P}. The normalised command is checked by every other rule too.',
     help: 'Written to slip past pattern matching; read the normalised command in the excerpt.',
     examples: {
@@ -140,6 +144,7 @@ export const OBFUSCATION_RULES: Rule[] = [
     name: 'Command text not parsed',
     category: 'obfuscation',
     action: 'record',
+    attack: 'T1027',
     description: 'Part of the command was not analysed as shell: a piece too long or too pipe-heavy to parse even after splitting, nesting deeper than the analysis follows, or a parser failure. Those parts were checked by the raw-text fallback only.',
     help: 'Shell-aware rules did not see all of this command; hostile padding or nesting is a way to hide one. Read the command; the excerpt shows the start of the unparsed part.',
     examples: {

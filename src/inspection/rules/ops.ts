@@ -154,6 +154,7 @@ export const OPS_RULES: Rule[] = [
     name: 'Cloud resource deletion',
     category: 'cloud-destructive',
     action: 'record',
+    attack: 'T1485',
     description: 'Bulk or irreversible deletes in aws (s3 rm --recursive, s3 rb, delete-*/terminate-*), gcloud (… delete), gsutil (rm -r, rb), az (… delete).',
     help: 'Deletes cloud resources or data; usually not recoverable.',
     examples: {
@@ -180,6 +181,7 @@ export const OPS_RULES: Rule[] = [
     name: 'Broad Kubernetes deletion',
     category: 'cloud-destructive',
     action: 'record',
+    attack: 'T1485',
     description: 'kubectl delete of namespaces, --all, -A, pv/pvc, -k; kubectl drain; helm uninstall.',
     help: 'Takes down workloads or deletes persistent data.',
     examples: {
@@ -205,6 +207,7 @@ export const OPS_RULES: Rule[] = [
     name: 'Infrastructure destroy',
     category: 'cloud-destructive',
     action: 'record',
+    attack: 'T1485',
     description: 'terraform/tofu destroy, apply -destroy, state rm; pulumi destroy; cdk destroy.',
     help: 'Deletes the infrastructure the code manages.',
     examples: {
@@ -228,6 +231,7 @@ export const OPS_RULES: Rule[] = [
     name: 'SQL DROP',
     category: 'db-destructive',
     action: 'record',
+    attack: 'T1485',
     description: 'DROP DATABASE/SCHEMA/TABLE/VIEW sent through a DB client (argument, stdin or heredoc) or a database tool\'s query/sql argument, read by a SQL parser (node-sql-parser; a statement it cannot parse is matched by its keywords, via raw); dropdb; mysqladmin drop.',
     help: 'Deletes a database object and its data.',
     examples: {
@@ -249,6 +253,7 @@ export const OPS_RULES: Rule[] = [
     name: 'SQL mass delete',
     category: 'db-destructive',
     action: 'record',
+    attack: 'T1485',
     description: 'TRUNCATE, or DELETE/UPDATE without WHERE, sent through a DB client or a database tool\'s query/sql argument (parsed; unparseable statements via raw).',
     help: 'Deletes or overwrites every row of a table.',
     examples: {
@@ -268,6 +273,7 @@ export const OPS_RULES: Rule[] = [
     name: 'NoSQL flush or drop',
     category: 'db-destructive',
     action: 'record',
+    attack: 'T1485',
     description: 'redis-cli FLUSHALL/FLUSHDB, dropDatabase(), deleteMany({}), mongorestore --drop.',
     help: 'Deletes every key or document.',
     examples: {

@@ -104,6 +104,7 @@ export const PERSISTENCE_RULES: Rule[] = [
     name: 'crontab replaced or removed',
     category: 'persistence',
     action: 'block',
+    attack: 'T1053.003',
     description: 'crontab replacing or removing the table: a file operand, -, stdin with no operand, -r, -u U file.',
     help: 'Installs commands that run on a schedule, after the session ends. Review the table being installed.',
     examples: {
@@ -126,6 +127,7 @@ export const PERSISTENCE_RULES: Rule[] = [
     name: 'Write into cron directories',
     category: 'persistence',
     action: 'block',
+    attack: 'T1053.003',
     description: 'Writes into /etc/crontab, /etc/cron.*/ or /var/spool/cron/; at/batch jobs.',
     help: 'Installs commands that run on a schedule, after the session ends.',
     examples: {
@@ -142,6 +144,7 @@ export const PERSISTENCE_RULES: Rule[] = [
     name: 'Write to a shell startup file',
     category: 'persistence',
     action: 'block',
+    attack: 'T1546.004',
     description: 'A shell startup file (~/.bashrc, ~/.zshrc, ~/.profile, /etc/profile.d/…) as the destination of a write.',
     help: 'Runs the written text in every new shell. Review what is appended.',
     examples: {
@@ -155,6 +158,7 @@ export const PERSISTENCE_RULES: Rule[] = [
     name: 'Service or login item installed',
     category: 'persistence',
     action: 'block',
+    attack: 'T1543',
     description: 'Writes into LaunchAgents/LaunchDaemons, systemd, init.d, rc.local/rc.common/rc.d, update-motd.d, XDG autostart, StartupItems, emond, ~/.ssh/rc; launchctl load/bootstrap; systemctl enable; systemd-run --on-calendar timers; macOS login items and login hooks.',
     help: 'Starts a program at every boot or login. Review the unit or plist.',
     examples: {
@@ -195,6 +199,7 @@ export const PERSISTENCE_RULES: Rule[] = [
     name: 'Write to authorized_keys',
     category: 'persistence',
     action: 'block',
+    attack: 'T1098.004',
     description: 'Writes or appends to any authorized_keys file.',
     help: 'Grants SSH login to whoever holds the added key.',
     examples: {
@@ -261,6 +266,7 @@ export const PERSISTENCE_RULES: Rule[] = [
     name: 'Private credential file read',
     category: 'exfiltration',
     action: 'block',
+    attack: 'T1552.004',
     description: 'Reading, encoding or copying private credential files (~/.ssh/id_*, *.pem but not public certificates, ~/.aws/credentials, kube/docker config, .netrc, .npmrc, .env, …) or a whole credential directory (~/.ssh, ~/.aws, ~/.gnupg, …).',
     help: 'Puts secrets into the transcript or a file. Check why the agent needs the credential.',
     examples: {
@@ -278,6 +284,7 @@ export const PERSISTENCE_RULES: Rule[] = [
     name: 'Credential sent over the network',
     category: 'exfiltration',
     action: 'block',
+    attack: 'T1048',
     description: 'A credential file reaching a network sink over any channel (piped to curl/nc/ssh, -F f=@key, scp/rsync to a remote host, nc HOST PORT < key, a redirect into /dev/tcp, ftp put).',
     help: 'Sends a secret off the machine. Treat the credential as compromised if this ran.',
     examples: {
@@ -304,6 +311,7 @@ export const PERSISTENCE_RULES: Rule[] = [
     name: 'Environment dump sent over the network',
     category: 'exfiltration',
     action: 'block',
+    attack: 'T1552.001',
     description: 'A whole-environment dump (env, printenv, set, export -p, /proc/*/environ) reaching a network sink.',
     help: 'Environment variables usually hold API keys and tokens.',
     examples: {
@@ -323,6 +331,7 @@ export const PERSISTENCE_RULES: Rule[] = [
     name: 'Secret sent to a foreign host',
     category: 'exfiltration',
     action: 'block',
+    attack: 'T1567',
     description: "A recognised secret literal and an http(s) host that is neither loopback nor the key's provider, in one command.",
     help: 'Sends a key to a host that has no business receiving it. Rotate the key if this ran.',
     examples: {
@@ -346,6 +355,7 @@ export const PERSISTENCE_RULES: Rule[] = [
     name: 'Local file uploaded',
     category: 'exfiltration',
     action: 'record',
+    attack: 'T1567',
     description: 'Uploading an archive, database dump or file from outside the project (home, /etc, /var) to a non-loopback host (curl -T/--upload-file/-F k=@f/--data @f, wget --post-file).',
     help: 'Sends file contents off the machine. Check the file and the host.',
     examples: {
@@ -366,6 +376,7 @@ export const PERSISTENCE_RULES: Rule[] = [
     name: 'Passwordless sudo granted',
     category: 'privilege',
     action: 'block',
+    attack: 'T1548.003',
     description: 'Writing NOPASSWD or ALL=(ALL) into /etc/sudoers or /etc/sudoers.d/*.',
     help: 'Gives the user root without a password.',
     examples: {
@@ -379,6 +390,7 @@ export const PERSISTENCE_RULES: Rule[] = [
     name: 'setuid/setgid bit set',
     category: 'privilege',
     action: 'record',
+    attack: 'T1548.001',
     description: 'chmod u+s/g+s/+s or a numeric 4xxx/2xxx/6xxx mode (also install -m / mkdir -m).',
     help: 'A setuid binary runs as its owner (often root) for every user.',
     examples: {
@@ -400,6 +412,7 @@ export const PERSISTENCE_RULES: Rule[] = [
     name: 'World-writable permissions',
     category: 'privilege',
     action: 'record',
+    attack: 'T1222.002',
     description: 'chmod 777/666/a+w/o+w (also 0777 and -R).',
     help: 'Any local user or process can then change the file.',
     examples: {
@@ -415,6 +428,7 @@ export const PERSISTENCE_RULES: Rule[] = [
     name: 'Container with host access',
     category: 'privilege',
     action: 'record',
+    attack: 'T1611',
     description: 'docker/podman run --privileged, -v /:/…, a docker.sock mount, --pid=host; nsenter -t 1.',
     help: 'Gives the container (and whatever runs in it) root on the host.',
     examples: {

@@ -56,6 +56,7 @@ export const REMOTE_RULES: Rule[] = [
     name: 'Download piped into a shell',
     category: 'remote-exec',
     action: 'block',
+    attack: 'T1059.004',
     description: 'Output of curl/wget/fetch/iwr piped (possibly via tee, sudo or env) into a shell or an interpreter reading code from stdin.',
     help: 'Runs whatever the server returns, unreviewed. Download to a file, read it, then run it.',
     examples: {
@@ -72,6 +73,7 @@ export const REMOTE_RULES: Rule[] = [
     name: 'Downloaded text run through substitution',
     category: 'remote-exec',
     action: 'block',
+    attack: 'T1059.004',
     description: 'Downloaded text run via bash <(curl …), sh -c "$(curl …)", eval "$(wget …)" or source <(…).',
     help: 'Runs whatever the server returns, unreviewed. Download to a file, read it, then run it.',
     examples: {
@@ -88,6 +90,7 @@ export const REMOTE_RULES: Rule[] = [
     name: 'Download then run',
     category: 'remote-exec',
     action: 'record',
+    attack: 'T1105',
     description: 'A file downloaded in the command line is then run or made executable in the same line.',
     help: 'Runs a downloaded script without review. Check the URL and the script.',
     examples: {
@@ -103,6 +106,7 @@ export const REMOTE_RULES: Rule[] = [
     name: 'Interpreter one-liner that fetches and runs code',
     category: 'remote-exec',
     action: 'block',
+    attack: 'T1059',
     description: 'A python/perl/ruby/node/php/PowerShell one-liner that downloads code and exec/eval/IEX-es it.',
     help: 'Runs whatever the server returns, unreviewed.',
     examples: {
@@ -137,6 +141,7 @@ export const DECODE_RULES: Rule[] = [
     name: 'Decoded text run by a shell',
     category: 'obfuscation',
     action: 'block',
+    attack: 'T1140',
     description: 'Decoded or transformed text (base64 -d, base32, xxd -r, openssl enc -d, rev, tr, gunzip) fed to a shell or eval.',
     help: 'Hides the real command from review. Decode it and inspect what would run.',
     examples: {
@@ -157,6 +162,7 @@ export const DECODE_RULES: Rule[] = [
     name: 'eval of dynamic text',
     category: 'obfuscation',
     action: 'record',
+    attack: 'T1027',
     description: 'eval/source of a variable or a command substitution, except well-known environment generators (ssh-agent, brew shellenv, pyenv init, …).',
     help: 'What runs is decided at run time and cannot be reviewed from the command line.',
     examples: {
