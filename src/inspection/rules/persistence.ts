@@ -341,7 +341,9 @@ export const PERSISTENCE_RULES: Rule[] = [
     match: {
       command: (c) => {
         // the secret may come down the pipe: `echo sk-… | curl -d @- https://…`
-        const upstreamText = c.pipeline ? c.pipeline.stages.slice(0, c.stage).filter((u) => u.name === 'echo' || u.name === 'printf' || u.name === 'cat').map((u) => [u.argv.join(' '), u.stdin ?? ''].join(' ')).join(' ') : '';
+        // (the nearest few stages, and only for a command that sends: linear on long pipelines)
+        const sends = NETWORK_SINKS.has(c.name);
+        const upstreamText = sends && c.pipeline ? c.pipeline.stages.slice(Math.max(0, c.stage - 4), c.stage).filter((u) => u.name === 'echo' || u.name === 'printf' || u.name === 'cat').map((u) => [u.argv.join(' '), u.stdin ?? ''].join(' ')).join(' ') : '';
         const text = [c.argv.join(' '), c.stdin ?? '', upstreamText].join(' ');
         const secrets = findSecrets(text);
         if (!secrets.length) return false;
