@@ -12,7 +12,7 @@ import { idiomRule } from './idioms.js';
 /** A shell program named by path inside an argument (`'!/bin/sh'`, `system("/bin/bash")`, `-exec /bin/sh`). */
 const SHELL_PATH = /(?:^|[^\w/.-])\/(?:usr\/)?(?:local\/)?(?:s?bin\/)(?:ba|da|z|k|c|tc|fi|a|mk|r|pd|lk|y)?sh(?![\w.-])/;
 /** A bare shell name as a whole argument or run by an escape (`!sh`, `:!bash`, `exec sh`, `spawn sh`, `system("sh")`, `pty.spawn("bash")`). */
-const SHELL_NAME = /(?:^|[!]|:!|\bexec\s+|\bspawn\s*\(?\s*["']?|\b(?:system|popen|os\.system|pty\.spawn|execl?p?)\s*\(\s*["'`])(?:ba|da|z|k)?sh(?:\s+-[ilp]+)*\s*(?:$|["'`);])/;
+const SHELL_NAME = /(?:^!|:!|\bexec\s+|\bspawn\s*\(?\s*["']?|\b(?:system|popen|os\.system|pty\.spawn|execl?p?)\s*\(\s*["'`])(?:ba|da|z|k)?sh(?:\s+-[ilp]+)*\s*(?:$|["'`);])/;
 /** Programs whose arguments only name or print a shell (they do not start one). */
 const NAMES_ONLY = new Set(['echo', 'printf', 'cat', 'ls', 'file', 'which', 'whereis', 'type', 'stat', 'readlink', 'realpath', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'chsh', 'usermod', 'useradd', 'adduser', 'test', '[', '[[', 'ldd', 'strings', 'sha256sum', 'md5sum', 'cmp', 'diff', 'head', 'tail', 'wc', 'od', 'hexdump', 'xxd', 'objdump', 'nm', 'readelf', 'ln', 'cp', 'mv', 'chmod', 'chown', 'install', 'export', 'local', 'declare', 'sed', 'git', 'help', 'update-alternatives', 'tee', 'sort', 'uniq', 'cut', 'tr', 'jq', 'yq', 'shellcheck', 'shfmt', 'docker-compose']);
 

@@ -30,8 +30,10 @@ const texts = new WeakMap<ShellCommand, { name: string; joined: string; written:
 function textsOf(c: ShellCommand): { name: string; joined: string; written: string } {
   let t = texts.get(c);
   if (t === undefined) {
-    const joined = c.argv.join(' ');
-    const written = writtenText(c);
+    // redirect targets too: an alternate data stream is named there (`type x > y.txt:evil.exe`)
+    const targets = c.redirects.filter((r) => r.target).map((r) => `${r.op} ${r.target}`);
+    const joined = [c.argv.join(' '), ...targets].join(' ');
+    const written = [writtenText(c), ...targets].join(' ');
     t = { name: c.name.toLowerCase(), joined, written: written === joined ? '' : written };
     texts.set(c, t);
   }
