@@ -97,6 +97,7 @@ export function inspectCalls(calls: InspectableCall[], ruleSet: { readonly rules
  * could make of its arguments (./readings.ts): a hit on any reading counts.
  */
 export function inspectCall(call: InspectableCall, rules: readonly Rule[]): RuleHit[] {
+  if (call.unreadable) return [errorHit(call, rules, `arguments not read: ${call.unreadable}`)];
   const readings = readingsOf(call);
   if (readings.length === 1) return inspectReading(call, rules);
   const found = new Map<string, RuleHit>();

@@ -59,6 +59,14 @@ describe('a call that cannot be inspected', () => {
     expect(v.outcome).toBe('block');
   });
 
+  test('arguments the capture could not read (nested too deep) give an inspection-error hit, not a pass', () => {
+    const deep: InspectableCall = { id: 'toolu_1', name: 'Bash', arguments: null, argumentsRaw: '', origin: 'structured', unreadable: 'arguments are nested deeper than 512 levels; not read' };
+    const v = inspectCalls([deep], rules, 'enforce');
+    expect(v.outcome).toBe('block');
+    expect(v.hits.map((h) => [h.rule, h.callId])).toEqual([['inspection-error', 'toolu_1']]);
+    expect(v.hits[0]!.excerpt).toContain('arguments not read');
+  });
+
   test('re-grading inspection-error is allowed, disabling it is refused', () => {
     const set = compileRuleSet({ actions: { 'inspection-error': 'record' } });
     expect(set.rules.find((r) => r.id === 'inspection-error')?.action).toBe('record');
