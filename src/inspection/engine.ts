@@ -140,7 +140,7 @@ function inspectReading(call: InspectableCall, rules: readonly Rule[]): RuleHit[
       if (rule.match.path && guarded(rule, () => rule.match.path!(access))) add(rule, 'path', whole(access.path));
     }
   }
-  if (surfaces.raw !== null) matchRaw(surfaces.raw, active, add);
+  if (surfaces.raw !== null) matchRaw(surfaces.raw, active, add, (rule, err) => failures.push(new RuleFailure(rule, reasonOf(err))));
   for (const f of failures) if (!found.has(INSPECTION_ERROR)) found.set(INSPECTION_ERROR, errorHit(call, rules, `rule ${f.rule.id} failed: ${f.reason}`));
   const order = ruleOrder(rules);
   return [...found.values()].sort((a, b) => (order.get(a.rule) ?? 0) - (order.get(b.rule) ?? 0));
@@ -203,7 +203,7 @@ function commandMatches(value: CommandValue, rules: readonly Rule[], active: Rul
   };
   const line = value.kind === 'text' ? analyzeCommandLine(text) : analyzeArgv(value.argv);
   if (line) matchLine(line, active, tool, add, fail);
-  if (!line || line.hasError || line.unparsed.length > 0) matchRaw(text, active.filter((r) => !fired.has(r.id)), add);
+  if (!line || line.hasError || line.unparsed.length > 0) matchRaw(text, active.filter((r) => !fired.has(r.id)), add, fail);
   if (key !== null) {
     if (cache === undefined) {
       cache = new Lru(COMMAND_CACHE_ENTRIES);
@@ -300,10 +300,16 @@ function matchRule(rule: Rule, line: CommandLine, accesses: PathAccess[][], add:
   }
 }
 
-function matchRaw(text: string, rules: Rule[], add: Add): void {
+/** Runs each rule's raw pattern (or custom text pattern) over `text`; a rule whose match fails
+ * (the regex engine ran out of memory, say) is reported to `fail`, never taken as a miss. */
+function matchRaw(text: string, rules: Rule[], add: Add, fail: (rule: Rule, err: unknown) => void): void {
   for (const rule of withoutSureMisses(text, rules)) {
-    const found = rule.match.raw ? rawFind(rule.match.raw, text) : rule.match.text?.find(text);
-    if (found) add(rule, 'raw', { source: text, ...found });
+    try {
+      const found = rule.match.raw ? rawFind(rule.match.raw, text) : rule.match.text?.find(text);
+      if (found) add(rule, 'raw', { source: text, ...found });
+    } catch (err) {
+      fail(rule, err);
+    }
   }
 }
 
@@ -318,25 +324,40 @@ const unions = new Map<string, TextPattern | null>();
  * patterns: one pass instead of one per rule (about 0.1 s instead of 1 s on 1 MB). */
 const UNION_MIN = 16 * 1024;
 
-/** The rules left to try on a long text: when no RE2 raw pattern matches it at all (one pass of
- * their union), the rules that only have such a pattern are dropped. */
+/** Raw patterns joined per union: a union of all of them can outgrow RE2's fixed heap. */
+const UNION_CHUNK = 8;
+
+/** The rules left to try on a long text: the RE2 raw patterns are matched in unions of
+ * {@link UNION_CHUNK} (one pass each); the rules of a union that does not match at all, and that
+ * have no other matcher, are dropped. */
 function withoutSureMisses(text: string, rules: Rule[]): Rule[] {
   if (text.length < UNION_MIN) return rules;
-  const onlyRe2 = rules.filter((r) => r.match.raw && !r.match.raw.flags && !r.match.text && rawPatternOnRe2(r.match.raw));
+  const onlyRe2 = rules.filter((r) => r.match.raw && /^i?$/.test(r.match.raw.flags) && !r.match.text && rawPatternOnRe2(r.match.raw));
   if (onlyRe2.length < 2) return rules;
-  const key = onlyRe2.map((r) => r.match.raw!.source).join('\u0000');
-  let union = unions.get(key);
-  if (union === undefined) {
-    try {
-      union = compileBuiltinPattern(onlyRe2.map((r) => `(?:${r.match.raw!.source})`).join('|'));
-    } catch {
-      union = null;
+  const dropped = new Set<Rule>();
+  for (let i = 0; i < onlyRe2.length; i += UNION_CHUNK) {
+    const chunk = onlyRe2.slice(i, i + UNION_CHUNK);
+    const flags = (r: Rule) => (r.match.raw!.flags.includes('i') ? '(?i)' : '');
+    const key = chunk.map((r) => `${flags(r)}${r.match.raw!.source}`).join('\u0000');
+    let union = unions.get(key);
+    if (union === undefined) {
+      try {
+        union = compileBuiltinPattern(chunk.map((r) => `(?:${flags(r)}${r.match.raw!.source})`).join('|'));
+      } catch {
+        union = null;
+      }
+      if (unions.size >= 64) unions.clear();
+      unions.set(key, union);
     }
-    if (unions.size >= 32) unions.clear();
-    unions.set(key, union);
+    let miss = false;
+    try {
+      miss = !!union && !union.find(text);
+    } catch {
+      miss = false; // the union failed: each rule of the chunk is tried (and fails closed) alone
+    }
+    if (miss) for (const r of chunk) dropped.add(r);
   }
-  if (!union || union.find(text)) return rules;
-  return rules.filter((r) => !onlyRe2.includes(r));
+  return dropped.size ? rules.filter((r) => !dropped.has(r)) : rules;
 }
 
 /**
@@ -355,13 +376,9 @@ function rawFind(re: RegExp, text: string): { start: number; end: number } | nul
     onRe2.set(re, compiled);
   }
   if (compiled) return compiled.find(text);
-  try {
-    re.lastIndex = 0;
-    const m = re.exec(text);
-    return m ? { start: m.index, end: m.index + m[0].length } : null;
-  } catch {
-    return null;
-  }
+  re.lastIndex = 0;
+  const m = re.exec(text); // a throw (stack or memory) reaches the caller: the rule fails closed
+  return m ? { start: m.index, end: m.index + m[0].length } : null;
 }
 
 /** True when the built-in raw pattern runs on RE2 (for tests and docs). */
@@ -388,10 +405,11 @@ export function excerpt(span: Span): string {
   const start = Math.max(0, Math.min(span.start, source.length));
   const end = Math.max(start, Math.min(span.end, source.length));
   const wideStart = Math.max(0, start - 400);
-  const wide = redactSecrets(source.slice(wideStart, Math.min(source.length, end + 400))).replace(/\s+/g, ' ');
-  const focus = redactSecrets(source.slice(start, end)).replace(/\s+/g, ' ').trim();
+  const wideEnd = Math.min(source.length, end + 400, start + MAX_EXCERPT + 800); // a span of megabytes is shown from its start
+  const wide = redactSecrets(source.slice(wideStart, wideEnd)).replace(/\s+/g, ' ');
+  const focus = redactSecrets(source.slice(start, Math.min(end, start + MAX_EXCERPT + 400))).replace(/\s+/g, ' ').trim();
   let at = focus ? wide.indexOf(focus) : -1;
-  if (at < 0) at = Math.round(((start - wideStart) / Math.max(1, end + 400 - wideStart)) * wide.length);
+  if (at < 0) at = Math.round(((start - wideStart) / Math.max(1, wideEnd - wideStart)) * wide.length);
   if (focus.length >= MAX_EXCERPT) return wide.slice(at, at + MAX_EXCERPT).trim();
   const pad = Math.floor((MAX_EXCERPT - focus.length) / 2);
   let a = Math.max(0, at - pad);

@@ -125,9 +125,27 @@ export interface TextPattern {
   readonly source: string;
   /**
    * The first match in `text`, as UTF-16 offsets (`start` inclusive, `end` exclusive), or null.
-   * Never throws: an engine failure counts as no match.
+   * Texts longer than {@link MATCH_WINDOW} characters are matched window by window (windows
+   * overlap by {@link MATCH_OVERLAP}), so the engine's fixed heap never has to hold the whole text;
+   * a match longer than the overlap that straddles two windows is not seen.
+   *
+   * @throws PatternMatchError when the engine fails on a window (out of memory, say): the caller
+   *   must treat the text as not inspected (inspection fails closed), never as "no match".
    */
   find(text: string): { start: number; end: number } | null;
+}
+
+/** Texts longer than this (UTF-16 code units) are matched in windows of this size. */
+export const MATCH_WINDOW = 1 << 20;
+/** Characters shared by neighbouring match windows. */
+export const MATCH_OVERLAP = 64 * 1024;
+
+/** The regex engine failed while matching: the text was not read. */
+export class PatternMatchError extends Error {
+  constructor(reason: string) {
+    super(`the regex engine failed while matching: ${reason}`);
+    this.name = 'PatternMatchError';
+  }
 }
 
 /** Flags a custom pattern may carry: `i` (ignore case), `m` (multi-line `^`/`$`), `s` (`.` matches newline). */
@@ -178,15 +196,27 @@ function compileOnRe2(source: string, flags: string, asWritten: boolean): TextPa
   return {
     source,
     find(text: string) {
-      try {
-        re.lastIndex = 0;
-        const m = re.exec(text);
+      const once = (part: string): { start: number; end: number } | null => {
+        let m: ReturnType<typeof re.exec>;
+        try {
+          re.lastIndex = 0;
+          m = re.exec(part);
+        } catch (err) {
+          throw new PatternMatchError(regexEngineMessage() ?? String((err as Error)?.message ?? err));
+        }
         if (!m) return null;
-        const start = utf16Offset(text, m.index);
+        const start = utf16Offset(part, m.index);
         return { start, end: start + (m[0] ?? '').length };
-      } catch {
-        return null;
+      };
+      if (text.length <= MATCH_WINDOW) return once(text);
+      for (let at = 0; at < text.length; at += MATCH_WINDOW - MATCH_OVERLAP) {
+        let end = Math.min(text.length, at + MATCH_WINDOW);
+        if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1]!)) end++; // never split a surrogate pair
+        const found = once(text.slice(at, end));
+        if (found) return { start: at + found.start, end: at + found.end };
+        if (end >= text.length) break;
       }
+      return null;
     },
   };
 }
