@@ -125,7 +125,14 @@ export interface TextPattern {
   readonly source: string;
   /**
    * The first match in `text`, as UTF-16 offsets (`start` inclusive, `end` exclusive), or null.
-   * @throws Error when the regex engine fails (its heap exhausted): a failure, never a miss.
+   * Texts longer than {@link MATCH_WINDOW} characters are matched window by window (windows
+   * overlap by {@link MATCH_OVERLAP}), so the engine's fixed heap never has to hold the whole text.
+   * A match touching the end of a window that is not the last is looked at again from its start.
+   * Not seen: a match longer than a window; `^` without the `m` flag also matches at the start of
+   * a later window.
+   *
+   * @throws PatternMatchError when the engine fails on a window (out of memory, say): the caller
+   *   must treat the text as not inspected (inspection fails closed), never as "no match".
    */
   find(text: string): { start: number; end: number } | null;
   /**
@@ -163,6 +170,19 @@ export const PATTERN_BUDGET = { programBytes: 32 * 1024, compileMs: 1000, probeM
 
 /** Texts a custom pattern is timed on: a run of one letter, and mixed ASCII. */
 const PROBES: readonly string[] = ['a'.repeat(PATTERN_BUDGET.probeChars), Array.from({ length: PATTERN_BUDGET.probeChars }, (_, i) => String.fromCharCode(32 + ((i * 7919) % 95))).join('')];
+
+/** Texts longer than this (UTF-16 code units) are matched in windows of this size. */
+export const MATCH_WINDOW = 1 << 20;
+/** Characters shared by neighbouring match windows. */
+export const MATCH_OVERLAP = 64 * 1024;
+
+/** The regex engine failed while matching: the text was not read. */
+export class PatternMatchError extends Error {
+  constructor(reason: string) {
+    super(`the regex engine failed while matching: ${reason}`);
+    this.name = 'PatternMatchError';
+  }
+}
 
 /** Flags a custom pattern may carry: `i` (ignore case), `m` (multi-line `^`/`$`), `s` (`.` matches newline). */
 export const PATTERN_FLAGS = /^[ims]*$/;
@@ -236,12 +256,31 @@ function compileOnRe2(source: string, flags: string, asWritten: boolean): TextPa
     source,
     find(text: string) {
       if (disposed) throw new Error('the pattern was disposed');
-      re.lastIndex = 0;
-      // an engine failure (an exhausted heap) throws: inspection reports it, never a silent miss
-      const m = re.exec(text);
-      if (!m) return null;
-      const start = utf16Offset(text, m.index);
-      return { start, end: start + (m[0] ?? '').length };
+      const once = (part: string): { start: number; end: number } | null => {
+        let m: ReturnType<typeof re.exec>;
+        try {
+          re.lastIndex = 0;
+          m = re.exec(part);
+        } catch (err) {
+          throw new PatternMatchError(regexEngineMessage() ?? String((err as Error)?.message ?? err));
+        }
+        if (!m) return null;
+        const start = utf16Offset(part, m.index);
+        return { start, end: start + (m[0] ?? '').length };
+      };
+      if (text.length <= MATCH_WINDOW) return once(text);
+      for (let at = 0; ; ) {
+        let end = Math.min(text.length, at + MATCH_WINDOW);
+        if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1]!)) end++; // never split a surrogate pair
+        const found = once(text.slice(at, end));
+        const last = end >= text.length;
+        if (found && (last || at + found.end < end)) return { start: at + found.start, end: at + found.end };
+        if (last) return null;
+        // a match touching the edge of a window that is not the last ends there only because the
+        // window does (a `$` or `\b` at the edge, a greedy run cut short): it is looked at again
+        // from its start, with the text after it
+        at = found && found.start > 0 ? at + found.start : at + MATCH_WINDOW - MATCH_OVERLAP;
+      }
     },
     dispose() {
       if (disposed) return;

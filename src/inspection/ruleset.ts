@@ -10,7 +10,7 @@
 import type { Rule } from './rule.js';
 import type { InspectableCall, RuleAction } from './types.js';
 import { BUILTIN_RULES } from './rules/index.js';
-import { inspectCall } from './engine.js';
+import { inspectCall, INSPECTION_ERROR, INSPECTION_ERROR_RULE } from './engine.js';
 import { inspectionReady } from './shell/parser.js';
 import { compilePattern, estimateProgramBytes, PATTERN_FLAGS, PATTERN_MEMORY, tooBig, type TextPattern } from './pattern.js';
 
@@ -24,7 +24,8 @@ export interface RuleStatus {
 
 /** The effective rules, after configuration. */
 export interface RuleSet {
-  /** The rules switched on, built-ins first, each with its action in force. */
+  /** The rules switched on, built-ins first (then `inspection-error`, the hit of a failed
+   * inspection), each with its action in force. */
   rules: Rule[];
   /** Every rule, on or off, in the same order (for `guard rules list`). */
   catalogue: RuleStatus[];
@@ -107,7 +108,7 @@ export function compileRuleSet(config: RuleSetConfig = {}): RuleSet {
       const r = parseCustomRule(raw, i, problems, memory);
       if (!r) return;
       const before = problems.length;
-      if (BUILTIN_RULES.some((b) => b.id === r.id)) problems.push({ rule: r.id, message: 'custom rule id clashes with a built-in rule', pointer: `${at}/id` });
+      if (BUILTIN_RULES.some((b) => b.id === r.id) || r.id === INSPECTION_ERROR) problems.push({ rule: r.id, message: 'custom rule id clashes with a built-in rule', pointer: `${at}/id` });
       else if (custom.some((c) => c.id === r.id)) problems.push({ rule: r.id, message: 'duplicate custom rule id', pointer: `${at}/id` });
       const sameName = [...BUILTIN_RULES, ...custom].find((c) => c.name.toLowerCase() === r.name.toLowerCase());
       if (sameName) problems.push({ rule: r.id, message: `duplicate rule name ${JSON.stringify(r.name)} (also ${sameName.custom ? 'custom rule' : 'built-in rule'} ${sameName.id})`, pointer: `${at}/${raw && typeof raw === 'object' && 'name' in raw ? 'name' : 'id'}` });
@@ -117,10 +118,11 @@ export function compileRuleSet(config: RuleSetConfig = {}): RuleSet {
     });
   }
 
-  const known = new Set([...BUILTIN_RULES.map((r) => r.id), ...custom.map((r) => r.id)]);
+  const known = new Set([...BUILTIN_RULES.map((r) => r.id), INSPECTION_ERROR, ...custom.map((r) => r.id)]);
   const disabled = new Set<string>();
   (config.disabled ?? []).forEach((id, i) => {
     if (!known.has(id)) problems.push({ rule: id, message: unknownId(id, '`disabled`'), pointer: `/disabled/${i}` });
+    else if (id === INSPECTION_ERROR) problems.push({ rule: id, message: `${INSPECTION_ERROR} cannot be disabled: a call guard could not inspect must not pass unseen (re-grade it with \`actions\` instead)`, pointer: `/disabled/${i}` });
     disabled.add(id);
   });
   const actions = config.actions ?? {};
@@ -134,7 +136,7 @@ export function compileRuleSet(config: RuleSetConfig = {}): RuleSet {
     throw new RuleSetError(problems);
   }
 
-  const catalogue: RuleStatus[] = [...BUILTIN_RULES, ...custom].map((r) => ({
+  const catalogue: RuleStatus[] = [...BUILTIN_RULES, INSPECTION_ERROR_RULE, ...custom].map((r) => ({
     rule: actions[r.id] && actions[r.id] !== r.action ? { ...r, action: actions[r.id]! } : r,
     enabled: !disabled.has(r.id),
     source: r.custom ? 'custom' : 'builtin',

@@ -29,6 +29,8 @@ export interface FindingRule {
   help: string;
   /** True for the operator's own rules. */
   custom: boolean;
+  /** The MITRE ATT&CK technique of an inspection rule (`T1070.003`), or null. */
+  attack: string | null;
 }
 
 /** The level of an inspection rule's findings: `error` when it blocks, else `warning`. */
@@ -48,6 +50,7 @@ export function inspectionFindingRule(rule: Rule): FindingRule {
     description: rule.description,
     help: rule.help,
     custom: rule.custom === true,
+    attack: rule.attack ?? null,
   };
 }
 
@@ -70,6 +73,7 @@ export function refusedFindingRule(reason: string): FindingRule {
     description,
     help,
     custom: false,
+    attack: null,
   };
 }
 
@@ -84,6 +88,7 @@ export const RECOVERED_FINDING_RULE: FindingRule = {
   description: 'Leaked tool-call markup was recovered.',
   help: "The reply's visible text holds tool-call markup that the endpoint did not parse; guard read the call back out safely (every check of the recovery contract held). The endpoint still returned the call as text: check its tool-call parser for this model family.",
   custom: false,
+  attack: null,
 };
 
 /** The finding rule of markup left in the text beside structured tool calls. */
@@ -97,6 +102,7 @@ export const BESIDE_STRUCTURED_FINDING_RULE: FindingRule = {
   description: 'Tool-call markup was left in the visible text of a reply that also carries structured tool calls.',
   help: "The endpoint parsed some of the model's tool calls but left tool-call markup in the reply's visible text: the user saw it, and another harness may parse and run it (its calls are inspected). Check the endpoint's tool-call parser for this model family.",
   custom: false,
+  attack: null,
 };
 
 /** Reason codes whose outcome is `refused`, in the recovery engine's order. */
