@@ -53,6 +53,7 @@ import { framingOf } from './intent.js';
 import { ALL_MARKER_TOKENS, familyMarkup, readMarkup, repeatedMarker, type Reading } from './markup.js';
 import { normaliseSpans, proseRatio } from './prose.js';
 import { quotationRegions, quotingRegion } from './structure.js';
+import { markupLines } from './shape.js';
 import { schemaMismatch } from './validate.js';
 import {
   MAX_RECOVERED_CALLS,
@@ -147,7 +148,10 @@ export function judgeRecovery(input: RecoveryInput, options: RecoveryOptions, re
     return reasoningFamily !== null ? inReasoning('no markup in the visible text') : verdict('no_tags', null, null, 'no tool-call markup in the text');
   }
 
-  const ratio = proseRatio(text, callEnvelopes(text, m.spans), m.calls);
+  // a reading that can never be recovered (no family, or an envelope its family could not read)
+  // found only its tokens: the markup-like lines around them are its envelope too (shape.ts)
+  const unreadable = m.family === 'unknown' || m.problem !== null || m.calls.length === 0;
+  const ratio = proseRatio(text, callEnvelopes(text, unreadable ? markupLines(text, m.spans) : m.spans), m.calls);
   const quoted = quotationOf(text, m);
   if (quoted !== null && quoted.reason !== 'interleaved') return verdict(quoted.reason, m.family, ratio, `the ${m.family} markup is quoted (${quoted.detail})`);
   if (ratio > ceiling) {
