@@ -100,3 +100,49 @@ function canonical(value: unknown): string {
   }
   return JSON.stringify(value) ?? 'null';
 }
+
+/** A UTF-16 surrogate with no partner: `\ud800` in JSON text decodes to one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Whether any string of a value (object keys included) holds a lone surrogate, walked without
+ * recursion and at most {@link MAX_ARGUMENT_DEPTH} levels deep.
+ *
+ * @param value any value (parsed JSON, a reply's fields).
+ * @returns true at the first string that is not well-formed UTF-16.
+ */
+export function hasLoneSurrogate(value: unknown): boolean {
+  const stack: Array<{ v: unknown; depth: number }> = [{ v: value, depth: 0 }];
+  while (stack.length > 0) {
+    const { v, depth } = stack.pop()!;
+    if (typeof v === 'string') {
+      if (LONE_SURROGATE.test(v)) return true;
+      continue;
+    }
+    if (typeof v !== 'object' || v === null || depth >= MAX_ARGUMENT_DEPTH) continue;
+    for (const [k, x] of Object.entries(v)) {
+      if (LONE_SURROGATE.test(k)) return true;
+      stack.push({ v: x, depth: depth + 1 });
+    }
+  }
+  return false;
+}
+
+/** An escaped lone surrogate in JSON text: its backslash run (odd: the last one starts the escape). */
+const ESCAPED_SURROGATE = /(\\+)u(d[89a-f][0-9a-f]{2})/g;
+
+/**
+ * `JSON.stringify` whose output is always well-formed UTF-8 JSON: a lone surrogate (which
+ * `JSON.stringify` writes as a `\udXXX` escape, RFC 8259 §8.2 "unpaired surrogates", rejected by
+ * jq 1.6 and by strict UTF-8 decoders) is written as U+FFFD instead. Paired surrogates are written
+ * as characters by `JSON.stringify`, so every `\ud800`-`\udfff` escape in its output is a lone one.
+ *
+ * @param value what to serialise.
+ * @param space indentation, as `JSON.stringify`'s third argument.
+ * @returns the JSON text (undefined for undefined, like `JSON.stringify`).
+ */
+export function wellFormedJson(value: unknown, space?: number): string {
+  const text = JSON.stringify(value, null, space);
+  if (text === undefined || !text.includes('\\ud')) return text;
+  return text.replace(ESCAPED_SURROGATE, (m, slashes: string) => (slashes.length % 2 === 1 ? `${slashes.slice(1)}\ufffd` : m));
+}

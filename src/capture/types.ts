@@ -142,7 +142,9 @@ export type CaptureErrorCode =
   | 'INVALID_RECORD'
   | 'NO_MATCH'
   /** guard itself failed on one reply (a bug): reported, and the scan goes on. */
-  | 'INTERNAL_ERROR';
+  | 'INTERNAL_ERROR'
+  /** A reply's string holds a lone UTF-16 surrogate: read, written as U+FFFD in reports (a warning). */
+  | 'LONE_SURROGATE';
 
 /**
  * An input problem: it names the file and (when known) the 1-based line. `error` means guard

@@ -9,6 +9,7 @@ import type { ScanSummary } from '../verdict/summary.js';
 import type { JudgedReply } from '../verdict/findings.js';
 import { errorRecord, replyRecord, summaryRecord, type ErrorRecord, type RecordOptions, type ReplyRecord } from './record.js';
 import type { Reporter } from './reporter.js';
+import { wellFormedJson } from '../base/json.js';
 
 export class JsonReporter implements Reporter {
   private readonly results: ReplyRecord[] = [];
@@ -29,6 +30,6 @@ export class JsonReporter implements Reporter {
   fileEnd(): void {}
   finish(summary: ScanSummary): void {
     const doc = { version: this.version, results: this.results, errors: this.errors, stats: summaryRecord(summary) };
-    this.write(`${JSON.stringify(doc, null, 2)}\n`);
+    this.write(`${wellFormedJson(doc, 2)}\n`);
   }
 }

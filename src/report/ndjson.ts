@@ -7,10 +7,12 @@ import type { CaptureError } from '../capture/types.js';
 import type { JudgedReply } from '../verdict/findings.js';
 import { errorRecord, replyRecord, type RecordOptions } from './record.js';
 import type { Reporter } from './reporter.js';
+import { wellFormedJson } from '../base/json.js';
 
-/** One JSON value on one line (JSON.stringify escapes every newline inside strings). */
+/** One JSON value on one line (JSON.stringify escapes every newline inside strings), always
+ * well-formed UTF-8: a lone surrogate is written as U+FFFD ({@link wellFormedJson}). */
 export function ndjsonLine(value: unknown): string {
-  return `${JSON.stringify(value)}\n`;
+  return `${wellFormedJson(value)}\n`;
 }
 
 export class NdjsonReporter implements Reporter {

@@ -19,6 +19,7 @@ import type { ScanSummary } from '../verdict/summary.js';
 import { LEAK_REFUSED_PREFIX, type Finding, type JudgedReply } from '../verdict/findings.js';
 import { findingMessage } from './messages.js';
 import type { Reporter } from './reporter.js';
+import { wellFormedJson } from '../base/json.js';
 
 /** The SARIF schema URI GitHub's documentation uses. */
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
@@ -162,6 +163,6 @@ export class SarifReporter implements Reporter {
         },
       ],
     };
-    this.write(`${JSON.stringify(doc, null, 2)}\n`);
+    this.write(`${wellFormedJson(doc, 2)}\n`);
   }
 }

@@ -9,6 +9,7 @@ import type { Readable } from 'node:stream';
 import { expandInputs } from '../capture/files.js';
 import { readCaptureBatches, type ReadOptions } from '../capture/read.js';
 import type { CaptureError, CaptureFormat, Reply } from '../capture/types.js';
+import { hasLoneSurrogate } from '../base/json.js';
 import { judgeReply, type JudgeOptions, type ReplyVerdict } from '../verdict/judge.js';
 
 /** What {@link scanInputs} yields, in input order. */
@@ -36,6 +37,25 @@ export function judgeSafely(reply: Reply, options: JudgeOptions): ScanEvent {
   } catch (e) {
     return { kind: 'error', error: internalError(reply.source.file, reply.source.line, e) };
   }
+}
+
+/**
+ * The LONE_SURROGATE note of a reply whose strings (text, reasoning, model, tool-call ids, names,
+ * argument values and keys) hold a UTF-16 surrogate with no partner, as a `\ud800` escape in JSON
+ * text decodes to: guard reads it, but writes it as U+FFFD in every report (base/json.ts
+ * wellFormedJson), so the report is not the capture byte for byte there; `arguments_raw` keeps the
+ * exact argument text. Null when every string is well-formed.
+ */
+export function loneSurrogateNote(reply: Reply): CaptureError | null {
+  const calls = reply.toolCalls.map((c) => [c.id, c.name, c.arguments]);
+  if (!hasLoneSurrogate([reply.text, reply.reasoning, reply.model ?? '', calls])) return null;
+  return {
+    file: reply.source.file,
+    line: reply.source.line,
+    code: 'LONE_SURROGATE',
+    message: 'a string of this reply holds a lone UTF-16 surrogate (an unpaired \\ud800-\\udfff escape); it is read, and written as U+FFFD in the report (arguments_raw keeps the exact text)',
+    severity: 'warning',
+  };
 }
 
 /** An INTERNAL_ERROR problem: guard failed on this record; the message names what failed. */
@@ -66,7 +86,11 @@ export async function* scanFile(file: string, options: ScanOptions): AsyncGenera
   const input: Readable = file === '-' ? options.stdin : createReadStream(resolve(options.cwd, file), { highWaterMark: READ_CHUNK_BYTES });
   for await (const batch of readCaptureBatches(file, input, options.read)) {
     for (const item of batch) {
-      if (item.kind === 'reply') yield judgeSafely(item.reply, options.judge);
+      if (item.kind === 'reply') {
+        const note = loneSurrogateNote(item.reply);
+        if (note !== null) yield { kind: 'error', error: note };
+        yield judgeSafely(item.reply, options.judge);
+      }
       else if (item.kind === 'error') yield { kind: 'error', error: item.error };
       else yield item;
     }

@@ -14,7 +14,7 @@ import { readCaptureBatches } from '../capture/read.js';
 import { createJudge } from '../verdict/engines.js';
 import type { JudgeOptions } from '../verdict/judge.js';
 import { RenderingPipeline } from './report-pipeline.js';
-import { judgeSafely, READ_CHUNK_BYTES, type ScanEvent } from './scan.js';
+import { judgeSafely, loneSurrogateNote, READ_CHUNK_BYTES, type ScanEvent } from './scan.js';
 import { AckWindow, type FromWorker, type ToWorker, type WorkerSetup } from './worker-protocol.js';
 
 /** Sends a message to the main thread. */
@@ -42,7 +42,11 @@ async function runTask(task: number, file: string, abs: string, setup: WorkerSet
   };
   for await (const items of readCaptureBatches(file, createReadStream(abs, { highWaterMark: READ_CHUNK_BYTES }), setup.read)) {
     for (const item of items) {
-      if (item.kind === 'reply') batch.push(slimmed(judgeSafely(item.reply, judge), setup.slim === true && !rendering));
+      if (item.kind === 'reply') {
+        const note = loneSurrogateNote(item.reply);
+        if (note !== null) batch.push({ kind: 'error', error: note });
+        batch.push(slimmed(judgeSafely(item.reply, judge), setup.slim === true && !rendering));
+      }
       else if (item.kind === 'error') batch.push({ kind: 'error', error: item.error });
       else batch.push(item);
       if (batch.length >= setup.batch) await flush();

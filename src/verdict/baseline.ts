@@ -11,6 +11,7 @@
  */
 
 import type { Finding, Suppression } from './findings.js';
+import { wellFormedJson } from '../base/json.js';
 
 export const BASELINE_VERSION = 1;
 
@@ -48,7 +49,7 @@ export function serializeBaseline(entries: readonly BaselineEntry[]): string {
     (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.rule_id.localeCompare(b.rule_id) || a.fingerprint.localeCompare(b.fingerprint),
   );
   const doc: Baseline = { version: BASELINE_VERSION, tool: 'guard', entries: sorted };
-  return `${JSON.stringify(doc, null, 2)}\n`;
+  return `${wellFormedJson(doc, 2)}\n`;
 }
 
 const FINGERPRINT = /^[0-9a-f]{32}$/;

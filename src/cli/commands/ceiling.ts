@@ -34,6 +34,7 @@ import { parseRatio } from '../flags.js';
 import { EXIT, UsageError } from '../errors.js';
 import { chalkFor, type CliIO } from '../io.js';
 import type { CommandState } from '../state.js';
+import { wellFormedJson } from '../../base/json.js';
 
 const FORMATS = ['text', 'json', 'markdown'] as const;
 type CeilingFormat = (typeof FORMATS)[number];
@@ -178,7 +179,7 @@ async function ceilingCommand(flags: CeilingFlags, io: CliIO): Promise<number> {
 
   const analysis = analyseCeiling(samples, ceiling);
   const suggestion = flags.suggest ? suggestCeiling(analysis) : undefined;
-  if (format === 'json') io.stdout.write(JSON.stringify(ceilingJson(analysis, suggestion), null, 2) + '\n');
+  if (format === 'json') io.stdout.write(wellFormedJson(ceilingJson(analysis, suggestion), 2) + '\n');
   else if (format === 'markdown') io.stdout.write(renderMarkdown(analysis, suggestion));
   else io.stdout.write(renderText(analysis, styleFor(io, flags.color), suggestion));
   if (format !== 'text') {

@@ -18,6 +18,7 @@ import { EXIT } from '../errors.js';
 import { UsageError } from '../errors.js';
 import type { CliIO } from '../io.js';
 import type { CommandState } from '../state.js';
+import { wellFormedJson } from '../../base/json.js';
 
 interface ReplayFlags extends EngineFlags {
   config?: string;
@@ -96,9 +97,9 @@ async function replayCommand(file: string, flags: ReplayFlags, io: CliIO): Promi
         // through unjudged must not look like a clean replay
         errors++;
         const problem = { type: 'problem', line: null, severity: 'error', code: 'UNKNOWN_FORMAT', message: 'no OpenAI Chat, Anthropic Messages or OpenAI Responses stream event in the input; nothing was judged (use guard scan for other capture formats)' };
-        await write(eventSink, `${JSON.stringify({ file, ...problem })}\n`);
+        await write(eventSink, `${wellFormedJson({ file, ...problem })}\n`);
       }
-      await write(eventSink, `${JSON.stringify({ file, ...d })}\n`);
+      await write(eventSink, `${wellFormedJson({ file, ...d })}\n`);
     }
   } catch (e) {
     await events?.close().catch(() => undefined);
