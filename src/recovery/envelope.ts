@@ -188,14 +188,16 @@ export function inSentence(text: string, spans: ReadonlyArray<readonly [number, 
     for (; i < spans[k]![1]; i++) if (text[i] === '\n') line++;
     endLine.push(line);
   }
-  const holds = markers === undefined ? null : holdsToken(text, spans, markers);
+  // which spans hold a token: searched only once some span has prose on both sides on its lines
+  let holds: boolean[] | null = null;
+  const holdsAt = (k: number) => markers === undefined || (holds ??= holdsToken(text, spans, markers))[k]!;
   const out = new Array<boolean>(spans.length).fill(false);
   let w = 0;
   let lastBefore = -1; // line of the last prose word before the current span
   for (let k = 0; k < spans.length; k++) {
     while (w < words.length && words[w]!.at < spans[k]![0]) lastBefore = words[w++]!.line;
     const next = words[w];
-    out[k] = (holds === null || holds[k]!) && lastBefore === startLine[k] && next !== undefined && next.line === endLine[k] && !gluedInText(text, spans[k]![0], spans[k]![1]);
+    out[k] = lastBefore === startLine[k] && next !== undefined && next.line === endLine[k] && holdsAt(k) && !gluedInText(text, spans[k]![0], spans[k]![1]);
   }
   return out;
 }

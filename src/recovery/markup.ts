@@ -19,7 +19,12 @@ import { shapeSpans } from './shape.js';
 import { markerTokens, tokenFilter } from './triggers.js';
 
 /** Every family's distinctive tokens (for the stray and repetition checks). */
-const ALL_MARKERS: ReadonlyArray<{ marker: string; family: string }> = FAMILIES.flatMap((f) => f.markers.map((marker) => ({ marker, family: f.id })));
+/** Every distinct family token once, labelled with the first family (in registry order) that has it:
+ * tokens shared by families (`<tool_call>`) are searched once, not once per family. */
+const ALL_MARKERS: ReadonlyArray<{ marker: string; family: string }> = (() => {
+  const seen = new Set<string>();
+  return FAMILIES.flatMap((f) => f.markers.filter((m) => !seen.has(m) && seen.add(m)).map((marker) => ({ marker, family: f.id })));
+})();
 /** Every distinct marker token, in family order. */
 export const ALL_MARKER_TOKENS: readonly string[] = markerTokens(FAMILIES);
 /** True when a text holds one of ALL_MARKER_TOKENS (the prefilter, ./triggers.ts). */
@@ -37,7 +42,8 @@ export interface Reading extends FamilyMatch {
 /** The first marker of any family that lies outside `spans`, or null. Linear per marker. */
 function strayMarker(text: string, spans: Array<[number, number]>): { at: number; marker: string; family: string } | null {
   const merged = normaliseSpans(spans, text.length);
-  const inside = (i: number) => {
+  /** The end of the span holding index i, or -1 when no span holds it. */
+  const spanEnd = (i: number) => {
     let lo = 0;
     let hi = merged.length - 1;
     while (lo <= hi) {
@@ -45,14 +51,19 @@ function strayMarker(text: string, spans: Array<[number, number]>): { at: number
       const [a, b] = merged[mid]!;
       if (i < a) hi = mid - 1;
       else if (i >= b) lo = mid + 1;
-      else return true;
+      else return b;
     }
-    return false;
+    return -1;
   };
   let first: { at: number; marker: string; family: string } | null = null;
   for (const { marker, family } of ALL_MARKERS) {
-    for (let at = text.indexOf(marker); at >= 0; at = text.indexOf(marker, at + marker.length)) {
-      if (inside(at)) continue;
+    for (let at = text.indexOf(marker); at >= 0; ) {
+      if (first !== null && at >= first.at) break; // a later stray one cannot be the first
+      const end = spanEnd(at);
+      if (end >= 0) {
+        at = text.indexOf(marker, Math.max(end, at + 1)); // the rest of this span is markup
+        continue;
+      }
       if (first === null || at < first.at) first = { at, marker, family };
       break;
     }
@@ -141,7 +152,8 @@ export function familyMarkup(text: string, ctx: ParseContext): Reading | null {
   let firstMarked = text.length;
   if (marked) {
     for (const t of ALL_MARKER_TOKENS) {
-      const at = text.indexOf(t);
+      // only an occurrence before the earliest one found so far matters: search no further
+      const at = (firstMarked >= text.length ? text : text.substring(0, firstMarked + t.length - 1)).indexOf(t);
       if (at >= 0 && at < firstMarked) firstMarked = at;
     }
     FAMILIES.forEach((family, order) => {
