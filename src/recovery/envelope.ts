@@ -99,14 +99,25 @@ export function unreadMarkupPieces(text: string, start: number, markers: readonl
     }
     // One word: up to whitespace, a double-quoted run on one line kept whole.
     let holdsQuote = false;
-    while (i < text.length && !isSpaceCode(text.charCodeAt(i))) {
-      if (text[i] === '"') {
-        holdsQuote = true;
-        const q = quotedEnd(text, i);
-        i = q < 0 ? i + 1 : q;
-      } else i++;
-    }
     while (h < order.length && ends[order[h]!]! <= a) h++;
+    for (let more = true; more; ) {
+      while (i < text.length && !isSpaceCode(text.charCodeAt(i))) {
+        if (text[i] === '"') {
+          holdsQuote = true;
+          const q = quotedEnd(text, i);
+          i = q < 0 ? i + 1 : q;
+        } else i++;
+      }
+      // a token that holds spaces (`< | DSML | `) and starts in this word runs past its end: the
+      // word goes on to the token's end and what is glued to it
+      more = false;
+      for (let k = h; k < order.length && hits[order[k]!]! < i; k++) {
+        if (ends[order[k]!]! > i) {
+          i = ends[order[k]!]!;
+          more = true;
+        }
+      }
+    }
     const holdsToken = h < order.length && hits[order[h]!]! < i;
     if (holdsToken || holdsQuote || !isProseWord(text.slice(a, i))) {
       // A token followed by JSON inside the same word (`<|tool_call_argument_begin|>{"a": "b c"}`):

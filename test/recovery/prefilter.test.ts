@@ -69,7 +69,8 @@ describe('marker prefilter', () => {
 
   it('bare readings (no marker) fire only behind their gates: `"name"` with a `{` or `[`, or `[` with `(`', () => {
     const bare = ['\n[get_weather(city="x")]\n', '\n[f(a=1)', 'x(', '"name"', '\n{"name": "f", "arguments": {}}\n', '\n[{"name": "f", "parameters": {}}]\n'];
-    const pieces = [...PIECES, ...bare, ...bare, ...bare];
+    // the bare pieces make a third of the draw whatever the number of family tokens in PIECES
+    const pieces = [...PIECES, ...Array.from({ length: Math.max(3, Math.ceil(PIECES.length / bare.length / 2)) }, () => bare).flat()];
     let fired = 0;
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 16 }), (parts) => {

@@ -12,7 +12,9 @@
  * attribute → typed from the tool's schema (else a string); any other flag → bad arguments.
  * Values are not trimmed (the renderer writes them unpadded; sglang V3.2's strip is not copied).
  * Marker spellings seen in the wild are read when used consistently: `｜DSML｜`, doubled
- * `｜｜DSML｜｜` (xorbitsai/xagent#806) and ASCII `|DSML|` (kittors/deepseek-web-api#11). Any DSML tag
+ * `｜｜DSML｜｜` (xorbitsai/xagent#806), ASCII `|DSML|` (kittors/deepseek-web-api#11) and ASCII
+ * with spaces `< | DSML | tool_calls>` (CherryHQ/cherry-studio#14714, AgentFlocks/flocks#687,
+ * NousResearch/hermes-agent#15453: a detokenizer that spaced the bars). Any DSML tag
  * that is not a container opener where a container should start (the CodeAF dialect
  * `<｜DSML｜_web_search>{…}<｜/DSML｜_web_search>`, the fixture of CodeAF's machinery_test.go:
  * docs/sources.md "Origin: CodeAF's MachineryLeak") is `shape`: reported, not recovered.
@@ -22,7 +24,7 @@ import type { Family, FamilyMatch } from '../family.js';
 import { parseInvokeContainers } from './xml.js';
 
 // Longest first, so the doubled spelling is not read as the single one.
-const PREFIXES = ['｜｜DSML｜｜', '｜DSML｜', '|DSML|'] as const;
+const PREFIXES = ['｜｜DSML｜｜', ' | DSML | ', '｜DSML｜', '|DSML|'] as const;
 
 function firstTag(text: string): { at: number; prefix: string } | null {
   let best: { at: number; prefix: string } | null = null;
@@ -37,7 +39,8 @@ export const dsml: Family = {
   id: 'dsml',
   source: 'DeepSeek-V3.2 encoding (https://huggingface.co/deepseek-ai/DeepSeek-V3.2-Exp/tree/main/encoding); DeepSeek V3.2 tools system prompt; sglang deepseekv32_detector.py, deepseekv4_detector.py (docs/sources.md "Per-family grammars")',
   // The container openers too, so a stuttered opener reads as a loop (`degenerate`).
-  markers: ['｜DSML｜', '|DSML|', ...PREFIXES.flatMap((p) => [`<${p}function_calls>`, `<${p}tool_calls>`])],
+  // the spaced spelling only with its angle bracket: " | DSML | " alone is a Markdown table cell
+  markers: ['｜DSML｜', '|DSML|', '< | DSML | ', '</ | DSML | ', ...PREFIXES.flatMap((p) => [`<${p}function_calls>`, `<${p}tool_calls>`])],
   detect: (text) => firstTag(text)?.at ?? -1,
   parse(text, from, ctx): FamilyMatch {
     const prefix = firstTag(text.slice(from, from + 16))?.prefix ?? '｜DSML｜';
