@@ -54,6 +54,7 @@ describe('the prose ceiling separates the leak cases from the prose quotations',
 
   it('every prose quotation measures above the ceiling; all are pinned', () => {
     expect(proseQuotations.map((c) => [c.id, round(ratioOf(c))])).toEqual([
+      ['harmony-stripped-in-prose', 1],
       ['hermes-prose', 0.757],
       ['llama3-json-in-sentence', 1],
       ['mistral-mention-own-line', 0.941],

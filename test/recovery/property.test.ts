@@ -2,7 +2,8 @@
  * Property-based tests (fast-check) of the recovery contract, for every family grammar:
  * - round trip: a call rendered in the family's grammar is recovered with exactly its name and
  *   arguments (Unicode, markup-like strings, nested values), or, when a raw parameter value holds
- *   a tag of the dialect itself (no reader can tell where it ends), refused;
+ *   a tag of the dialect itself (no reader can tell where it ends), refused or read as calls that
+ *   render to exactly the same text;
  * - a cut at any UTF-8 byte offset before the final required closer is never recovered;
  * - the rendering wrapped in a Markdown fence, or in enough prose, is never recovered;
  * - the rendering inside an HTML <code>, <pre>, <kbd>, <samp>, <tt> element or an HTML comment is
@@ -82,7 +83,10 @@ describe.each(Object.entries(GRAMMARS))('%s', (_key, g) => {
         const r = g.render([c])!;
         const v = judge(r.text, [c]);
         if (isAmbiguous(g, c)) {
-          expect(v.outcome, r.text).not.toBe('recovered');
+          // a value holding the dialect's own tags: refused, or (where the grammar writes values
+          // unpadded, Seed-OSS) read as other calls whose rendering is exactly this text, so no
+          // reader could tell them from the ones written: never a call the text does not spell
+          if (v.outcome === 'recovered') expect(g.render(v.calls.map((k) => ({ name: k.name, args: k.arguments as Call['args'] })))?.text, r.text).toBe(r.text);
           return;
         }
         expect([v.outcome, v.reason, v.family], r.text).toEqual(['recovered', 'ok', g.label]);

@@ -25,6 +25,7 @@ import { glm } from './glm.js';
 import { granite } from './granite.js';
 import { granite20bFc } from './granite-20b-fc.js';
 import { harmony } from './harmony.js';
+import { harmonyStripped } from './harmony-stripped.js';
 import { hermes } from './hermes.js';
 import { hunyuan } from './hunyuan.js';
 import { internlm } from './internlm.js';
@@ -95,4 +96,5 @@ export const FAMILIES: readonly Family[] = [
   lfm2,
   olmo3,
   gemma3ToolCode,
+  harmonyStripped,
 ];
