@@ -6,17 +6,27 @@
  * registered is never read by another format's reader: a record no spec claims is reported
  * (UNKNOWN_FORMAT).
  *
- * Two kinds of spec:
+ * Three kinds of spec:
  * - `record`: a JSON value per record (a JSONL line, an array element, a JSON document); the
  *   records of a file that belong together (a Claude Code message group, a Codex run, a stream of
- *   chunks) are read by one reader opened for them ({@link RecordFormatReader}).
+ *   chunks) are read by one reader opened for them ({@link RecordFormatReader}). A format whose
+ *   files are one JSON document holding its records in arrays (an agent session's `messages`, a
+ *   trajectory's `history`) declares an `envelope`: the document splitter then hands those arrays'
+ *   elements to the reader one at a time (./json-values.ts), so a session of any size is read in
+ *   bounded memory.
  * - `sse`: a raw `text/event-stream` body, read by the SSE reader (./sse.ts) with the accumulator
  *   of its stream API (./streams/index.ts).
+ * - `text`: a text file of its own layout (Aider's Markdown history), recognised from its first
+ *   line and its file name before the JSON / SSE layout sniff (./read.ts), and read line by line.
+ *
+ * Every spec says, for `guard formats` and the README, how a record of it is recognised and the
+ * file names it is usually kept under (`fileNames`, basename patterns with `*`; directory walks
+ * take these names too, ./files.ts).
  *
  * The order of {@link CAPTURE_FORMAT_SPECS} is the sniffing order (guard's own; no producer defines
  * one: docs/sources.md "Sniffing order"): transcript envelopes first (they wrap API shapes), then
- * pair logs, bare API bodies, guard reply records, and stream event payloads. The compiler checks
- * that the registry names every {@link CaptureFormat} once.
+ * agent files, pair logs, bare API bodies, guard reply records, plain chat messages, and stream
+ * event payloads. The compiler checks that the registry names every {@link CaptureFormat} once.
  */
 
 import { apiBodyFormat, isApiErrorBody, readApiBody } from './bodies/index.js';
@@ -27,22 +37,46 @@ import { isPairLog, readPairLog } from './bodies/pair-log.js';
 import { createStreamAccumulator, fitsStreamApi, sniffStreamPayload, STREAM_APIS, type StreamApi } from './streams/index.js';
 import { ClaudeCodeReader, isClaudeCodeLine } from './transcripts/claude-code.js';
 import { CodexReader, isCodexLine } from './transcripts/codex.js';
+import { AiderReader, sniffAider } from './agents/aider.js';
+import { ChatMessagesReader, ClineUiReader, isAssistantChatMessage, isClineTaskMessage, isClineUiMessage } from './agents/cline.js';
+import { isChatMessage } from './agents/common.js';
+import { acceptsGeminiCli, claimsGeminiCli, GeminiCliReader, isGeminiCliRecord } from './agents/gemini-cli.js';
+import { GooseReader, isGooseRecord } from './agents/goose.js';
+import { claimsOpenCode, isOpenCodeRecord, OpenCodeReader } from './agents/opencode.js';
+import { acceptsOpenHands, isOpenHandsEvent, OpenHandsReader } from './agents/openhands.js';
+import { claimsMiniSweAgent, claimsSweAgent, isMiniSweAgentTrajectory, isSweAgentTrajectory, MiniSweAgentReader, SweAgentReader } from './agents/swe-agent.js';
+import type { EnvelopeSplit } from './json-values.js';
 import type { CaptureFormat } from './types.js';
 
 /** A reader of the records of one format in one file, opened when the first such record comes. */
 export interface RecordFormatReader {
   /** Reads one record of the format (`matches` or, when forced, `accepts` held). */
   push(record: unknown, line: number): RecordOutput;
+  /**
+   * Reads one element of an array member `key` of an envelope document (see
+   * {@link RecordFormatSpec.envelope}; `index` 0-based, `line` where the element starts). The
+   * document itself comes last to {@link push}, with those arrays emptied. Formats with an
+   * envelope implement it.
+   */
+  element?(key: string, index: number, value: unknown, line: number): RecordOutput;
   /** End of the run of records (another format's record came, or the input ended): what is still open. */
   finish(): RecordOutput;
 }
 
-/** A format read as JSON records. */
-export interface RecordFormatSpec<N extends CaptureFormat = CaptureFormat> {
-  kind: 'record';
+/** What every spec says about itself (for `guard formats`, the README and directory walks). */
+interface SpecInfo<N extends CaptureFormat> {
   name: N;
   /** One line for `guard formats`. */
   description: string;
+  /** How a file or record of the format is recognised, in a sentence. */
+  recognition: string;
+  /** The file names the format is usually kept under: basename patterns, `*` for any run of characters. */
+  fileNames: readonly string[];
+}
+
+/** A format read as JSON records. */
+export interface RecordFormatSpec<N extends CaptureFormat = CaptureFormat> extends SpecInfo<N> {
+  kind: 'record';
   /** The sniff: true for a record of this format (tried in registry order; the first wins). */
   matches(v: unknown): boolean;
   /** Under `--input-format`: true when the record has what the reader needs (looser than `matches`). */
@@ -51,17 +85,39 @@ export interface RecordFormatSpec<N extends CaptureFormat = CaptureFormat> {
   open(file: string): RecordFormatReader;
   /** The stream API of a `-chunks` format (records are the API's stream events), else undefined. */
   api?: StreamApi;
+  /**
+   * A document format that holds its records in array members of a top-level object: `arrays`
+   * names them, `claims` says from the members written before one of them (its key, and the
+   * object so far with that array as `[]`) that the document is of this format. Claimed arrays
+   * are read element by element ({@link RecordFormatReader.element}).
+   */
+  envelope?: { arrays: readonly string[]; claims(key: string, head: JsonObject): boolean };
 }
 
 /** A format read as a raw SSE body. */
-export interface SseFormatSpec<N extends CaptureFormat = CaptureFormat> {
+export interface SseFormatSpec<N extends CaptureFormat = CaptureFormat> extends SpecInfo<N> {
   kind: 'sse';
-  name: N;
-  description: string;
   api: StreamApi;
 }
 
-export type CaptureFormatSpec = RecordFormatSpec | SseFormatSpec;
+/** A reader of a text format, fed every line of the file. */
+export interface TextFormatReader {
+  /** One line (its text without the line end, its 1-based number). */
+  line(text: string, line: number): RecordOutput;
+  /** End of input: what is still open. */
+  finish(): RecordOutput;
+}
+
+/** A format with a text layout of its own, recognised from its first line and file name. */
+export interface TextFormatSpec<N extends CaptureFormat = CaptureFormat> extends SpecInfo<N> {
+  kind: 'text';
+  /** True when a file whose first non-blank line is `first` and whose path is `file` is of this format. */
+  sniff(first: string, file: string): boolean;
+  /** Opens a reader for `file`; `maxReplyBytes` caps the text held for one reply. */
+  open(file: string, maxReplyBytes: number): TextFormatReader;
+}
+
+export type CaptureFormatSpec = RecordFormatSpec | SseFormatSpec | TextFormatSpec;
 
 /** A reader of records that need no state across records: each is read on its own. */
 function stateless(read: (record: JsonObject, ctx: RecordContext) => RecordOutput, format: CaptureFormat): (file: string) => RecordFormatReader {
@@ -72,11 +128,18 @@ function stateless(read: (record: JsonObject, ctx: RecordContext) => RecordOutpu
 }
 
 /** An API response body format (OpenAI Chat, Anthropic Messages, OpenAI Responses). */
-function apiBody<const N extends 'openai-chat' | 'anthropic-messages' | 'openai-responses'>(name: N, description: string, accepts: (v: JsonObject) => boolean): RecordFormatSpec<N> {
+function apiBody<const N extends 'openai-chat' | 'anthropic-messages' | 'openai-responses'>(
+  name: N,
+  description: string,
+  recognition: string,
+  accepts: (v: JsonObject) => boolean,
+): RecordFormatSpec<N> {
   return {
     kind: 'record',
     name,
     description,
+    recognition,
+    fileNames: ['*.json', '*.jsonl', '*.ndjson'],
     matches: (v) => apiBodyFormat(v) === name,
     accepts: (v) => isObject(v) && accepts(v),
     open: stateless((record, ctx) => readApiBody(name, record, ctx), name),
@@ -90,6 +153,8 @@ function chunks<const A extends StreamApi>(api: A): RecordFormatSpec<(typeof STR
     kind: 'record',
     name,
     description: `${STREAM_APIS[api].title} stream events, one JSON payload per line`,
+    recognition: `each record is an event payload of the ${STREAM_APIS[api].title} stream (its event types and fields)`,
+    fileNames: ['*.jsonl', '*.ndjson', '*.chunks.jsonl'],
     api,
     // an error body is an API error (a warning), not a Chat chunk, unless a stream is open
     matches: (v) => sniffStreamPayload(v) === api && !(api === 'openai-chat' && isApiErrorBody(v)),
@@ -104,11 +169,23 @@ function createStreamAccumulatorReader(api: StreamApi, file: string): RecordForm
 }
 
 function sse<const A extends StreamApi>(api: A): SseFormatSpec<(typeof STREAM_APIS)[A]['sseFormat']> {
-  return { kind: 'sse', name: STREAM_APIS[api].sseFormat, description: `${STREAM_APIS[api].title} raw text/event-stream body`, api };
+  return {
+    kind: 'sse',
+    name: STREAM_APIS[api].sseFormat,
+    description: `${STREAM_APIS[api].title} raw text/event-stream body`,
+    recognition: `the file starts with an SSE field (data:, event:, id:, retry:) or comment, and its events are ${STREAM_APIS[api].title} events`,
+    fileNames: ['*.sse', '*.txt', '*.log'],
+    api,
+  };
 }
 
 /** A record format spec with its literal name (so the registry's names are checked). */
 function record<const N extends CaptureFormat>(spec: RecordFormatSpec<N>): RecordFormatSpec<N> {
+  return spec;
+}
+
+/** A text format spec with its literal name. */
+function text<const N extends CaptureFormat>(spec: TextFormatSpec<N>): TextFormatSpec<N> {
   return spec;
 }
 
@@ -118,6 +195,8 @@ export const CAPTURE_FORMAT_SPECS = [
     kind: 'record',
     name: 'codex-rollout',
     description: 'Codex CLI rollout (session) files: one event per line',
+    recognition: 'a line {timestamp, type, payload} whose type is a rollout item (session_meta, turn_context, response_item, event_msg, …)',
+    fileNames: ['rollout-*.jsonl'],
     matches: isCodexLine,
     accepts: isCodexLine,
     open: (file) => new CodexReader(file),
@@ -126,28 +205,128 @@ export const CAPTURE_FORMAT_SPECS = [
     kind: 'record',
     name: 'claude-code',
     description: 'Claude Code session files (~/.claude/projects/**/*.jsonl)',
+    recognition: 'a line with a string type and a session key (sessionId, uuid, parentUuid, leafUuid, session_id), or a bookkeeping type (summary, file-history-snapshot, …)',
+    fileNames: ['*.jsonl'],
     matches: isClaudeCodeLine,
     accepts: (v) => isObject(v) && typeof v['type'] === 'string',
     open: (file) => new ClaudeCodeReader(file),
   }),
   record({
     kind: 'record',
+    name: 'gemini-cli',
+    description: 'Gemini CLI chat recordings (~/.gemini/tmp/<project>/chats/session-*.json and .jsonl)',
+    recognition: 'a session {sessionId, projectHash, …, messages[]}, or its JSONL lines: metadata, messages {id, timestamp, type: user|gemini|info|error|warning}, {$set}, {$rewindTo}',
+    fileNames: ['session-*.json', 'session-*.jsonl'],
+    matches: isGeminiCliRecord,
+    accepts: acceptsGeminiCli,
+    open: (file) => new GeminiCliReader(file),
+    envelope: { arrays: ['messages'], claims: (_key, head) => claimsGeminiCli(head) },
+  }),
+  record({
+    kind: 'record',
+    name: 'openhands',
+    description: 'OpenHands (v0) event trajectories: a JSON array or JSON Lines of events',
+    recognition: 'an event {id, timestamp, source: agent|user|environment, action | observation, …}',
+    fileNames: ['*.json', '*.jsonl', 'trajectory*.json'],
+    matches: isOpenHandsEvent,
+    accepts: acceptsOpenHands,
+    open: (file) => new OpenHandsReader(file),
+  }),
+  record({
+    kind: 'record',
+    name: 'swe-agent',
+    description: 'SWE-agent trajectories (*.traj)',
+    recognition: 'a document {trajectory[], history[], info, …} (or {attempts[], info}) whose history items are chat messages',
+    fileNames: ['*.traj'],
+    matches: isSweAgentTrajectory,
+    accepts: (v) => isObject(v) && (Array.isArray(v['history']) || Array.isArray(v['trajectory']) || Array.isArray(v['attempts'])),
+    open: (file) => new SweAgentReader(file),
+    envelope: { arrays: ['trajectory', 'history', 'attempts'], claims: claimsSweAgent },
+  }),
+  record({
+    kind: 'record',
+    name: 'mini-swe-agent',
+    description: 'mini-swe-agent trajectories (*.traj.json)',
+    recognition: 'a document {info{mini_version | config, …}, messages[], trajectory_format: "mini-swe-agent-…"}',
+    fileNames: ['*.traj.json', 'last_mini_run.traj.json'],
+    matches: isMiniSweAgentTrajectory,
+    accepts: (v) => isObject(v) && Array.isArray(v['messages']),
+    open: (file) => new MiniSweAgentReader(file),
+    envelope: { arrays: ['messages'], claims: claimsMiniSweAgent },
+  }),
+  record({
+    kind: 'record',
+    name: 'opencode',
+    description: 'OpenCode sessions: messages with parts (server API, SDK results, opencode export, storage files, run --format json)',
+    recognition: 'a message {info{id: msg_…, role, sessionID}, parts[]}, an export {info{id: ses_…}, messages[]}, a part {id: prt_…, messageID, type}, or a run event {type, sessionID, part}',
+    fileNames: ['*.json', '*.jsonl', 'msg_*.json', 'prt_*.json'],
+    matches: isOpenCodeRecord,
+    accepts: (v) => isObject(v) && ('info' in v || 'part' in v || 'parts' in v || 'messageID' in v || 'data' in v),
+    open: (file) => new OpenCodeReader(file),
+    envelope: { arrays: ['messages'], claims: claimsOpenCode },
+  }),
+  record({
+    kind: 'record',
+    name: 'goose',
+    description: 'Goose sessions (legacy ~/.local/share/goose/sessions/*.jsonl) and goose run stream-json output',
+    recognition: 'a message {role, created (a number), content[] of text / toolRequest / thinking …}, the session metadata {working_dir, description, message_count, …}, or a stream-json line {type: message | notification | complete}',
+    fileNames: ['*.jsonl'],
+    matches: isGooseRecord,
+    accepts: (v) => isObject(v) && (Array.isArray(v['content']) || 'message' in v || 'working_dir' in v),
+    open: (file) => new GooseReader(file),
+  }),
+  record({
+    kind: 'record',
+    name: 'cline-ui',
+    description: "Cline and Roo Code task UI messages (tasks/<id>/ui_messages.json)",
+    recognition: 'a message {ts (a number), type: say | ask, say | ask: <kind>, text, …}',
+    fileNames: ['ui_messages.json'],
+    matches: isClineUiMessage,
+    accepts: (v) => isObject(v) && (v['type'] === 'say' || v['type'] === 'ask'),
+    open: (file) => new ClineUiReader(file),
+  }),
+  record({
+    kind: 'record',
+    name: 'cline-task',
+    description: 'Cline and Roo Code task API histories (tasks/<id>/api_conversation_history.json)',
+    recognition: 'an Anthropic message param {role, content} with the keys Cline or Roo Code add (modelInfo, metrics, ts, isSummary, condenseId, …), or a Roo Code reasoning item',
+    fileNames: ['api_conversation_history.json'],
+    matches: isClineTaskMessage,
+    accepts: isChatMessage,
+    open: (file) => new ChatMessagesReader(file, 'cline-task'),
+  }),
+  record({
+    kind: 'record',
     name: 'pair-log',
     description: 'proxy logs holding a request and its response (claude-trace and similar)',
+    recognition: 'a record {request, response} whose response is an API body or SSE text',
+    fileNames: ['*.jsonl', '*.json'],
     matches: isPairLog,
     accepts: isPairLog,
     open: stateless(readPairLog, 'pair-log'),
   }),
-  apiBody('openai-chat', 'OpenAI Chat Completions response bodies (and compatible servers)', (v) => Array.isArray(v['choices'])),
-  apiBody('anthropic-messages', 'Anthropic Messages response bodies', (v) => Array.isArray(v['content'])),
-  apiBody('openai-responses', 'OpenAI Responses API response bodies', (v) => Array.isArray(v['output'])),
+  apiBody('openai-chat', 'OpenAI Chat Completions response bodies (and compatible servers)', 'object "chat.completion", or choices[] whose entries hold a message', (v) => Array.isArray(v['choices'])),
+  apiBody('anthropic-messages', 'Anthropic Messages response bodies', 'type "message", role "assistant" and content[]', (v) => Array.isArray(v['content'])),
+  apiBody('openai-responses', 'OpenAI Responses API response bodies', 'object "response" with output[]', (v) => Array.isArray(v['output'])),
   record({
     kind: 'record',
     name: 'guard-reply',
     description: "guard's own reply records ({id, tools, text, tool_calls})",
+    recognition: 'a record with a string text and only guard reply keys (id, tools, text, reasoning, tool_calls, label, guard)',
+    fileNames: ['*.jsonl'],
     matches: isGuardReply,
     accepts: (v) => isObject(v) && typeof v['text'] === 'string',
     open: stateless(readGuardReply, 'guard-reply'),
+  }),
+  record({
+    kind: 'record',
+    name: 'chat-messages',
+    description: 'plain lists of chat messages (a JSON array or JSON Lines of {role, content, tool_calls?}); advertised tools unknown',
+    recognition: 'an assistant message {role: "assistant", content: a string or blocks / parts, tool_calls?} in the Anthropic or the OpenAI shape',
+    fileNames: ['*.json', '*.jsonl'],
+    matches: isAssistantChatMessage,
+    accepts: isChatMessage,
+    open: (file) => new ChatMessagesReader(file, 'chat-messages'),
   }),
   chunks('openai-chat'),
   chunks('anthropic'),
@@ -155,6 +334,15 @@ export const CAPTURE_FORMAT_SPECS = [
   sse('openai-chat'),
   sse('anthropic'),
   sse('openai-responses'),
+  text({
+    kind: 'text',
+    name: 'aider',
+    description: 'Aider chat histories (.aider.chat.history.md), Markdown',
+    recognition: 'a Markdown file that starts with "# aider chat started at", or any text file named .aider.chat.history.md',
+    fileNames: ['.aider.chat.history.md', '*.aider.chat.history.md'],
+    sniff: sniffAider,
+    open: (file, maxReplyBytes) => new AiderReader(file, maxReplyBytes),
+  }),
 ] as const;
 
 // The registry names every CaptureFormat (a compile-time check: a format missing here fails to build).
@@ -167,6 +355,45 @@ export const CAPTURE_FORMATS: readonly CaptureFormat[] = CAPTURE_FORMAT_SPECS.ma
 
 /** The record formats in sniffing order. */
 export const RECORD_FORMAT_SPECS: readonly RecordFormatSpec[] = (CAPTURE_FORMAT_SPECS as readonly CaptureFormatSpec[]).filter((s): s is RecordFormatSpec => s.kind === 'record');
+
+/** The text formats, tried before the JSON / SSE layout sniff. */
+export const TEXT_FORMAT_SPECS: readonly TextFormatSpec[] = (CAPTURE_FORMAT_SPECS as readonly CaptureFormatSpec[]).filter((s): s is TextFormatSpec => s.kind === 'text');
+
+/** Every file-name pattern of the registry, once each, in registry order (directory walks take these names). */
+export const CAPTURE_FILE_NAMES: readonly string[] = [...new Set((CAPTURE_FORMAT_SPECS as readonly CaptureFormatSpec[]).flatMap((s) => s.fileNames))];
+
+/**
+ * The text format of a file whose first non-blank line is `first`: the forced format when it is a
+ * text format, else the first text format whose sniff claims the file; null for JSON and SSE
+ * files (and when another format is forced).
+ */
+export function textFormatFor(forced: CaptureFormat | undefined, first: string, file: string): TextFormatSpec | null {
+  if (forced !== undefined) {
+    const spec = formatSpec(forced);
+    return spec.kind === 'text' ? spec : null;
+  }
+  return TEXT_FORMAT_SPECS.find((s) => s.sniff(first, file)) ?? null;
+}
+
+/**
+ * The envelope claim the document splitter asks about each array member of a top-level object
+ * (./json-values.ts): the name of the first record format whose `envelope` names the key and
+ * claims the members before it; under `--input-format`, the forced format whenever its envelope
+ * names the key.
+ */
+export function envelopeSplit(forced?: CaptureFormat): EnvelopeSplit {
+  const specs = forced !== undefined ? RECORD_FORMAT_SPECS.filter((s) => s.name === forced) : RECORD_FORMAT_SPECS;
+  const withEnvelope = specs.filter((s) => s.envelope !== undefined);
+  return (key, head) => {
+    for (const spec of withEnvelope) {
+      if (!spec.envelope!.arrays.includes(key)) continue;
+      if (forced !== undefined) return spec.name;
+      const h = head();
+      if (h !== null && spec.envelope!.claims(key, h)) return spec.name;
+    }
+    return null;
+  };
+}
 
 /** The spec of a format. */
 export function formatSpec(name: CaptureFormat): CaptureFormatSpec {

@@ -20,7 +20,9 @@ import type { Readable } from 'node:stream';
 import { captureError } from './bodies/common.js';
 import { CappedReports, MAX_LINE_REPORTS } from './capped.js';
 import { isSseLine, sniffLayout } from './detect.js';
-import { JsonValueSplitter, type SplitEvent } from './json-values.js';
+import type { RecordOutput } from './bodies/common.js';
+import { envelopeSplit, textFormatFor, type TextFormatReader } from './formats.js';
+import { JsonValueSplitter, type EnvelopePlace, type EnvelopeSplit, type SplitEvent } from './json-values.js';
 import { DEFAULT_MAX_LINE_BYTES, readLineBatches, type Line } from './lines.js';
 import { describeShape, RecordReader, type RecordStep } from './records.js';
 import { SseLineReader } from './sse.js';
@@ -347,6 +349,13 @@ async function* readItemBatches(file: string, input: Readable, options: ReadOpti
       else yield [errorItem(captureError(file, null, 'EMPTY_FILE', head.length === 0 ? 'the input is empty' : 'the input holds only blank lines', 'error'))];
       return;
     }
+    // a text format of its own layout (Aider's Markdown history), recognised before the JSON / SSE sniff
+    const textSpec = textFormatFor(forced, first.text, file);
+    if (textSpec) {
+      tally.formats.add(textSpec.name);
+      yield* readTextLines(textSpec.open(file, options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES), source.rest(), file, maxLineBytes);
+      return;
+    }
     const forcedStream = streamFormatApi(forced);
     const sseApi = forcedStream?.framing === 'sse' ? forcedStream.api : undefined;
     let sniffed = first.line;
@@ -391,11 +400,11 @@ async function* readItemBatches(file: string, input: Readable, options: ReadOpti
     const reader = new RecordReader(file, forced);
     const gate = new UnknownGate(file);
     const take = (r: RecordOrError, out: CaptureItem[]): void => {
-      const items = 'error' in r ? gate.pass([errorItem(r.error)]) : readRecord(r.value, r.line);
+      const items = 'error' in r ? gate.pass([errorItem(r.error)]) : readRecord(r.value, r.line, r.envelope);
       for (const item of items) out.push(item);
     };
-    const readRecord = (value: unknown, line: number): CaptureItem[] => {
-      const step = reader.push(value, line);
+    const readRecord = (value: unknown, line: number, envelope?: EnvelopePlace): CaptureItem[] => {
+      const step = reader.push(value, line, envelope);
       if (step.format) tally.formats.add(step.format);
       return gate.step(step, line, value);
     };
@@ -410,7 +419,7 @@ async function* readItemBatches(file: string, input: Readable, options: ReadOpti
         if (out.length > 0) yield out;
       }
     } else {
-      const doc = new DocumentRecords(file, maxLineBytes, options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES);
+      const doc = new DocumentRecords(file, maxLineBytes, options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES, envelopeSplit(forced));
       for await (const batch of all) {
         const out: CaptureItem[] = [];
         for (const l of batch) {
@@ -436,8 +445,31 @@ async function* readItemBatches(file: string, input: Readable, options: ReadOpti
   }
 }
 
-/** A record to read, or a problem found while splitting the input into records. */
-type RecordOrError = { value: unknown; line: number } | { error: CaptureError };
+/**
+ * A text format's file: every line to its reader, in batches (bad lines are their own problems,
+ * as in JSON Lines), then what the reader still holds.
+ */
+async function* readTextLines(reader: TextFormatReader, lines: AsyncGenerator<Line[]>, file: string, maxLineBytes: number): AsyncGenerator<CaptureItem[]> {
+  const emit = (o: RecordOutput, out: CaptureItem[]): void => {
+    for (const reply of o.replies) out.push({ kind: 'reply', reply });
+    for (const error of o.errors) out.push(errorItem(error));
+  };
+  for await (const batch of lines) {
+    const out: CaptureItem[] = [];
+    for (const l of batch) {
+      const bad = badLineError(file, l, maxLineBytes);
+      if (bad) out.push(errorItem(bad));
+      else emit(reader.line(l.text, l.line), out);
+    }
+    if (out.length > 0) yield out;
+  }
+  const out: CaptureItem[] = [];
+  emit(reader.finish(), out);
+  if (out.length > 0) yield out;
+}
+
+/** A record to read (with its place in a split envelope document, if any), or a problem found while splitting the input into records. */
+type RecordOrError = { value: unknown; line: number; envelope?: EnvelopePlace } | { error: CaptureError };
 
 /** JSON Lines (docs/sources.md "JSON Lines"): the record of one line, its problem, or null for a
  * blank line. */
@@ -472,8 +504,9 @@ class DocumentRecords {
     private readonly file: string,
     private readonly maxLineBytes: number,
     private readonly maxDocumentBytes: number,
+    envelope?: EnvelopeSplit,
   ) {
-    this.splitter = new JsonValueSplitter(maxDocumentBytes);
+    this.splitter = new JsonValueSplitter(maxDocumentBytes, envelope);
   }
 
   /** The records and problems one line completes. */
@@ -517,7 +550,7 @@ class DocumentRecords {
       case 'value': {
         if (ev.tainted) return null; // its invalid UTF-8 line was reported
         const parsed = tryParseJsonWithError(ev.text);
-        if ('value' in parsed) return { value: parsed.value, line: ev.line };
+        if ('value' in parsed) return ev.envelope ? { value: parsed.value, line: ev.line, envelope: ev.envelope } : { value: parsed.value, line: ev.line };
         return { error: captureError(file, ev.line, 'INVALID_JSON', `${parsed.message} (in the JSON value starting at this line)`) };
       }
     }

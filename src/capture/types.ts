@@ -24,7 +24,18 @@ export type CaptureFormat =
   | 'claude-code'
   | 'codex-rollout'
   | 'pair-log'
-  | 'guard-reply';
+  | 'guard-reply'
+  // agent files (./agents/)
+  | 'gemini-cli'
+  | 'cline-task'
+  | 'cline-ui'
+  | 'chat-messages'
+  | 'openhands'
+  | 'swe-agent'
+  | 'mini-swe-agent'
+  | 'aider'
+  | 'opencode'
+  | 'goose';
 
 
 /** A JSON Schema object as a request advertises it (`parameters` / `input_schema`). */
@@ -40,6 +51,10 @@ export interface AdvertisedTool {
  * The kind of structured block that carried a tool call. `function` covers Chat
  * `tool_calls[].function`, Anthropic `tool_use` and Responses `function_call`; the rest are the
  * non-standard blocks that still run something (they are inspected like any call).
+ * `text-command` is a command the model wrote as text that the agent executes as its own call (a
+ * fenced block SWE-agent, mini-swe-agent or Aider run in a shell; name `bash`, arguments
+ * `{"command": …}`): the format's own call, inspected as a shell call, never a quotation
+ * (src/capture/agents/text-command.ts).
  */
 export type ToolCallKind =
   | 'function'
@@ -50,7 +65,8 @@ export type ToolCallKind =
   | 'shell_call'
   | 'local_shell_call'
   | 'apply_patch_call'
-  | 'custom_tool_call';
+  | 'custom_tool_call'
+  | 'text-command';
 
 /** A structured tool call as captured. */
 export interface ToolCall {
