@@ -72,6 +72,13 @@ interface SpecInfo<N extends CaptureFormat> {
   recognition: string;
   /** The file names the format is usually kept under: basename patterns, `*` for any run of characters. */
   fileNames: readonly string[];
+  /** False for a format `--input-format` may not name (default: it may). */
+  forcible?: boolean;
+}
+
+/** True when `--input-format` may force the format (every record that does not fit it is then INVALID_RECORD). */
+export function isForcible(spec: CaptureFormatSpec): boolean {
+  return spec.forcible !== false;
 }
 
 /** A format read as JSON records. */

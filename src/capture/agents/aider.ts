@@ -21,7 +21,7 @@
  * started with `--no-suggest-shell-commands`: those blocks are the reply's `text-command` calls. A
  * session whose edit format is not in the file (a cut history) is read as an edit-block session,
  * so no command goes uninspected; `whole`, `udiff`, `patch`, `ask`, `architect` and the others
- * run no shell block. Advertised tools: none (Aider has no tools); `advertised` null.
+ * run no shell block, nor does a reply to an `/ask` or `/architect` input. Advertised tools: none (Aider has no tools); `advertised` null.
  *
  * Memory: one reply's text, capped at `maxReplyBytes` (a longer reply is read up to the cap and
  * reported DOCUMENT_TOO_LARGE).
@@ -59,6 +59,10 @@ export class AiderReader {
   /** The session's edit format, when a `Model:` line named it. */
   private editFormat: string | null = null;
   private suggestShell = true;
+  /** The user's last input was `/ask` or `/architect`: the next replies are answers, whose blocks run nothing. */
+  private askMode = false;
+  /** The previous line was a line of the user's input. */
+  private inUserInput = false;
   private model: string | undefined;
 
   constructor(
@@ -73,11 +77,14 @@ export class AiderReader {
       this.close(out);
       this.editFormat = null;
       this.suggestShell = true;
+      this.askMode = false;
+      this.inUserInput = false;
       this.model = undefined;
       return out;
     }
     if (TOOL_LINE.test(text)) {
       this.close(out);
+      this.inUserInput = false;
       const m = MODEL_LINE.exec(text);
       if (m) {
         this.model = m[1];
@@ -88,8 +95,12 @@ export class AiderReader {
     }
     if (USER_LINE.test(text)) {
       this.close(out);
+      // the first line of the user's input: `/ask …` and `/architect …` answer without edits or commands
+      if (!this.inUserInput) this.askMode = /^#### \/(?:ask|architect)\b/.test(text);
+      this.inUserInput = true;
       return out;
     }
+    this.inUserInput = false;
     if (!this.reply) {
       if (text.trim() === '') return out;
       this.reply = { line, lines: [], bytes: 0, cut: false };
@@ -119,7 +130,7 @@ export class AiderReader {
     if (!r) return;
     const body = r.lines.join('\n').replace(/\s+$/, '');
     if (body === '') return;
-    const runsShell = this.suggestShell && (this.editFormat === null || SHELL_FORMATS.has(this.editFormat));
+    const runsShell = this.suggestShell && !this.askMode && (this.editFormat === null || SHELL_FORMATS.has(this.editFormat));
     const reply: Reply = {
       source: { file: this.file, line: r.line },
       format: 'aider',

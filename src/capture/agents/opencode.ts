@@ -28,16 +28,17 @@ import { contextAt, emptyParts, partsReply, type MessageParts } from './common.j
 /** Part types that hold no text, reasoning or call. */
 const INERT_PARTS: ReadonlySet<string> = new Set(['step-start', 'step-finish', 'snapshot', 'patch', 'agent', 'retry', 'compaction', 'subtask', 'file']);
 
-const isInfo = (v: unknown): v is JsonObject => isObject(v) && typeof v['role'] === 'string' && (typeof v['sessionID'] === 'string' || (typeof v['id'] === 'string' && v['id'].startsWith('msg')));
+/** A message info: a role, a `sessionID` and a `time` object (an Anthropic message, also `msg_…`, has neither). */
+const isInfo = (v: unknown): v is JsonObject => isObject(v) && typeof v['role'] === 'string' && typeof v['sessionID'] === 'string' && isObject(v['time']);
 
 /** `{info, parts}`: one message with its parts. */
 function isWithParts(v: unknown): v is JsonObject {
   return isObject(v) && isInfo(v['info']) && Array.isArray(v['parts']);
 }
 
-/** A stored part: `id` `prt_…`, a `messageID` and a string `type`. */
+/** A stored part: `id` `prt_…`, a `sessionID`, a `messageID` and a string `type`. */
 function isPart(v: unknown): v is JsonObject {
-  return isObject(v) && typeof v['messageID'] === 'string' && typeof v['type'] === 'string' && (typeof v['id'] !== 'string' || v['id'].startsWith('prt'));
+  return isObject(v) && typeof v['messageID'] === 'string' && typeof v['sessionID'] === 'string' && typeof v['type'] === 'string' && typeof v['id'] === 'string' && v['id'].startsWith('prt');
 }
 
 /** A `run --format json` event: a string `type`, a `sessionID` and a `part`. */
