@@ -268,7 +268,7 @@ export const CAPTURE_FORMAT_SPECS = [
     recognition: 'a message {info{id: msg_…, role, sessionID}, parts[]}, an export {info{id: ses_…}, messages[]}, a part {id: prt_…, messageID, type}, or a run event {type, sessionID, part}',
     fileNames: ['*.json', '*.jsonl', 'msg_*.json', 'prt_*.json'],
     matches: isOpenCodeRecord,
-    accepts: (v) => isObject(v) && ('info' in v || 'part' in v || 'parts' in v || 'messageID' in v || 'data' in v),
+    accepts: (v) => isOpenCodeRecord(v) || (isObject(v) && ('info' in v || 'part' in v || 'parts' in v || 'messageID' in v || 'data' in v)),
     open: (file) => new OpenCodeReader(file),
     envelope: { arrays: ['messages'], claims: claimsOpenCode },
   }),
@@ -279,7 +279,7 @@ export const CAPTURE_FORMAT_SPECS = [
     recognition: 'a message {role, created (a number), content[] of text / toolRequest / thinking …}, the session metadata {working_dir, description, message_count, …}, or a stream-json line {type: message | notification | complete}',
     fileNames: ['*.jsonl'],
     matches: isGooseRecord,
-    accepts: (v) => isObject(v) && (Array.isArray(v['content']) || 'message' in v || 'working_dir' in v),
+    accepts: (v) => isGooseRecord(v) || (isObject(v) && (Array.isArray(v['content']) || 'message' in v || 'working_dir' in v)),
     open: (file) => new GooseReader(file),
   }),
   record({
@@ -299,7 +299,7 @@ export const CAPTURE_FORMAT_SPECS = [
     recognition: 'an Anthropic message param {role, content} with the keys Cline or Roo Code add (modelInfo, metrics, ts, isSummary, condenseId, …), or a Roo Code reasoning item',
     fileNames: ['api_conversation_history.json'],
     matches: isClineTaskMessage,
-    accepts: isChatMessage,
+    accepts: (v) => isClineTaskMessage(v) || isChatMessage(v),
     open: (file) => new ChatMessagesReader(file, 'cline-task'),
   }),
   record({

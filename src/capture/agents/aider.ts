@@ -110,6 +110,9 @@ export class AiderReader {
     const bytes = Buffer.byteLength(text) + 1;
     if (r.bytes + bytes > this.maxReplyBytes) {
       r.cut = true;
+      // the part of the line that fits, so a reply of one huge line is still judged on its start
+      const room = Math.max(0, this.maxReplyBytes - r.bytes);
+      if (room > 0) r.lines.push(Buffer.from(text).subarray(0, room).toString('utf8').replace(/\uFFFD$/, ''));
       out.errors.push(captureError(this.file, r.line, 'DOCUMENT_TOO_LARGE', `the reply starting here is longer than ${this.maxReplyBytes} bytes; it was read up to that size`));
       return out;
     }
