@@ -29,7 +29,6 @@
  */
 
 import { arr, captureError, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
-import type { RecordFormatReader } from '../formats.js';
 import { makeToolCall } from '../toolcall.js';
 import type { CaptureFormat } from '../types.js';
 import { contextAt, emptyParts, isChatMessage, partsReply, readMessageInto, type MessageParts } from './common.js';
@@ -63,7 +62,7 @@ function modelOf(m: JsonObject): string | undefined {
  * Reads assistant chat messages one by one (formats `cline-task` and `chat-messages`); a Roo
  * Code reasoning item is held and becomes the reasoning of the next assistant message.
  */
-export class ChatMessagesReader implements RecordFormatReader {
+export class ChatMessagesReader {
   private heldReasoning: string[] = [];
 
   constructor(
@@ -134,7 +133,7 @@ interface UiTurn {
 }
 
 /** Reads the `ClineMessage`s of one `ui_messages.json` (see the module header). */
-export class ClineUiReader implements RecordFormatReader {
+export class ClineUiReader {
   private turn: UiTurn | null = null;
 
   constructor(private readonly file: string) {}

@@ -28,7 +28,6 @@
 
 import { arr, captureError, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
 import { makeToolCall } from '../toolcall.js';
-import type { RecordFormatReader } from '../formats.js';
 import { contextAt, emptyParts, partsReply } from './common.js';
 
 const MESSAGE_TYPES: ReadonlySet<string> = new Set(['user', 'gemini', 'info', 'error', 'warning']);
@@ -66,7 +65,7 @@ interface Pending {
 }
 
 /** Reads the records of one Gemini CLI recording (see the module header). */
-export class GeminiCliReader implements RecordFormatReader {
+export class GeminiCliReader {
   /** The latest gemini message, held until a record of another message comes (its later versions replace it). */
   private pending: Pending | null = null;
   /** Ids of the messages read (one short string per message). */

@@ -23,7 +23,6 @@
  */
 
 import { arr, captureError, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
-import type { RecordFormatReader } from '../formats.js';
 import { makeToolCall } from '../toolcall.js';
 import { contextAt, emptyParts, partsReply } from './common.js';
 
@@ -46,7 +45,7 @@ export function isGooseRecord(v: unknown): v is JsonObject {
 }
 
 /** Reads the lines of one Goose session or stream (see the module header). */
-export class GooseReader implements RecordFormatReader {
+export class GooseReader {
   constructor(private readonly file: string) {}
 
   push(record: unknown, line: number): RecordOutput {

@@ -21,7 +21,6 @@
  */
 
 import { arr, captureError, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
-import type { RecordFormatReader } from '../formats.js';
 import { makeToolCall } from '../toolcall.js';
 import { contextAt, emptyParts, partsReply, type MessageParts } from './common.js';
 
@@ -77,7 +76,7 @@ interface Group {
 }
 
 /** Reads the records of one OpenCode file (see the module header). */
-export class OpenCodeReader implements RecordFormatReader {
+export class OpenCodeReader {
   private group: Group | null = null;
 
   constructor(private readonly file: string) {}

@@ -26,7 +26,6 @@
 
 import { isChatCompletion, readChatCompletion } from '../bodies/openai-chat.js';
 import { captureError, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
-import type { RecordFormatReader } from '../formats.js';
 import { makeToolCall } from '../toolcall.js';
 import { contextAt, emptyParts, partsReply } from './common.js';
 import { textCommandCall } from './text-command.js';
@@ -47,7 +46,7 @@ export function acceptsOpenHands(v: unknown): boolean {
 }
 
 /** Reads the events of one trajectory (see the module header). */
-export class OpenHandsReader implements RecordFormatReader {
+export class OpenHandsReader {
   private readonly responses = new Set<string>();
 
   constructor(private readonly file: string) {}

@@ -32,7 +32,6 @@
 import { isResponsesObject, readResponsesObject } from '../bodies/openai-responses.js';
 import { chatReasoning } from '../bodies/openai-chat.js';
 import { arr, captureError, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
-import type { RecordFormatReader } from '../formats.js';
 import { contextAt, emptyParts, partsReply, readMessageInto } from './common.js';
 import { miniSweAgentAction, sweAgentThoughtAction, textCommandCall } from './text-command.js';
 
@@ -75,7 +74,7 @@ export function claimsMiniSweAgent(key: string, head: JsonObject): boolean {
 }
 
 /** Reads one SWE-agent trajectory (see the module header). */
-export class SweAgentReader implements RecordFormatReader {
+export class SweAgentReader {
   private sawAttempts = false;
   private historyItems = 0;
   private trajectorySteps = 0;
@@ -146,7 +145,7 @@ export class SweAgentReader implements RecordFormatReader {
 }
 
 /** Reads one mini-swe-agent trajectory (see the module header). */
-export class MiniSweAgentReader implements RecordFormatReader {
+export class MiniSweAgentReader {
   constructor(private readonly file: string) {}
 
   push(record: unknown, line: number): RecordOutput {
