@@ -3,9 +3,13 @@
  * problems out, streamed in input order.
  *
  * Layout is decided from the first non-blank line, and the next few when that one is not JSON on
- * its own (src/capture/detect.ts sniffLayout): raw SSE goes to the
+ * its own: a text format of its own layout (Aider's Markdown history; the registry's `text`
+ * specs, src/capture/formats.ts) is recognised first, from that line and the file name, and read
+ * line by line by its reader; otherwise (src/capture/detect.ts sniffLayout) raw SSE goes to the
  * SSE reader (src/capture/sse.ts); JSON Lines are parsed line by line; a JSON document (pretty
- * printed, an array, `jq .` output) is split into records without holding more than one record.
+ * printed, an array, `jq .` output) is split into records without holding more than one record
+ * (an agent session document, `{sessionId, messages: [...]}` or a trajectory, one message at a
+ * time: the registry's `envelope` claims, src/capture/json-values.ts).
  * Each record is classified and read by src/capture/records.ts. Line handling follows JSON Lines
  * (https://jsonlines.org/) and NDJSON 1.0 (https://github.com/ndjson/ndjson-spec), as summarised in
  * docs/sources.md "JSON Lines": 1-based numbers, CRLF (and a lone CR) accepted, one BOM stripped,
@@ -210,9 +214,11 @@ function badLineError(file: string, l: Line, maxLineBytes: number): CaptureError
  *
  * Formats (sources in docs/sources.md "Capture formats"): OpenAI Chat / Anthropic Messages / OpenAI
  * Responses bodies (their SDKs' types) as JSON Lines, a JSON document or a JSON array; pair logs
- * (claude-trace `RawPair`); Claude Code sessions; Codex rollouts; stream payloads one per line
- * (`*-chunks`); raw SSE (HTML Living Standard §9.2); guard reply records. Detected per file, then
- * per record; `inputFormat` forces one.
+ * (claude-trace `RawPair`); Claude Code sessions; Codex rollouts; agent files (Gemini CLI, Cline
+ * and Roo Code, plain chat messages, OpenHands, SWE-agent, mini-swe-agent, Aider, OpenCode,
+ * Goose: src/capture/agents/); stream payloads one per line (`*-chunks`); raw SSE (HTML Living
+ * Standard §9.2); guard reply records. Detected per file, then per record; `inputFormat` forces
+ * one.
  *
  * Problems are error items naming the file and 1-based line: INVALID_JSON, INVALID_UTF8,
  * LINE_TOO_LONG, UNKNOWN_FORMAT (once for the file, line null, when no record of it is in a known

@@ -285,6 +285,13 @@ describe('Aider', () => {
     expect(r.replies.map((x) => x.model)).toEqual(['anthropic/claude-sonnet-4-5', 'anthropic/claude-sonnet-4-5', 'anthropic/claude-sonnet-4-5', 'ollama/qwen2.5-coder:7b']);
   });
 
+  it('keeps the reasoning Aider logged in its reasoning tag apart, and reads no command from it', async () => {
+    const tag = 'thinking-content-7bbeb8e1441453ad999a0bbba8a46d4b';
+    const r = await readText(`# aider chat started at x\n\n> Model: m with diff edit format  \n\n#### go  \n\n<${tag}>\n\nMaybe:\n\n\`\`\`bash\nrm -rf /\n\`\`\`\n\n</${tag}>\n\nRun:\n\n\`\`\`bash\nls\n\`\`\`\n`);
+    expect(r.replies[0]).toMatchObject({ text: 'Run:\n\n```bash\nls\n```', reasoning: 'Maybe:\n\n```bash\nrm -rf /\n```' });
+    expect(r.replies[0]!.toolCalls.map((c) => c.arguments?.['command'])).toEqual(['ls\n']);
+  });
+
   it('is recognised by its file name when the session heading was cut away', async () => {
     const r = await readText('#### hi  \n\nhello\n\n> Tokens: 1 sent, 1 received.  \n', undefined, 'repo/.aider.chat.history.md');
     expect(r.end.formats).toEqual(['aider']);

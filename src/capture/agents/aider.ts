@@ -14,7 +14,8 @@
  * One reply per run of lines that are none of those (the model's output: after the user's input,
  * and after Aider's own lines when it sends the model a reflection such as lint errors). A line
  * of the reply that happens to look like Aider's (a quotation ending in two spaces) ends it there;
- * Aider writes no other marker. The session's `> Model: … with <format> edit format` line (or
+ * Aider writes no other marker. Reasoning Aider logged inside its reasoning tag (or a model's
+ * `<think>`) is the reply's reasoning, as Aider strips it before reading edits. The session's `> Model: … with <format> edit format` line (or
  * `Main model:`) names the edit format and the model. Aider's edit-block coders (`diff`,
  * `diff-fenced`, `editor-diff`, `editor-diff-fenced`) offer to run the shell blocks of a reply
  * (`find_original_update_blocks`, src/capture/agents/text-command.ts), unless the session was
@@ -39,6 +40,12 @@ const TOOL_LINE = /^>(?: .*)? {2}$/;
 const USER_LINE = /^####(?: .*)? {2}$/;
 const MODEL_LINE = /^> (?:Main model|Model): (.+?) with ([\w-]+) edit format/;
 const SHELL_FORMATS: ReadonlySet<string> = new Set(['diff', 'diff-fenced', 'editor-diff', 'editor-diff-fenced']);
+/**
+ * Reasoning Aider keeps in the reply it logs: its own tag (`REASONING_TAG` of aider/reasoning_tags.py)
+ * or a model's reasoning tag (`<think>`); Aider removes it before reading edits and commands
+ * (`remove_reasoning_content`).
+ */
+const REASONING = /<(thinking-content-7bbeb8e1441453ad999a0bbba8a46d4b|think)>([\s\S]*?)<\/\1>/g;
 
 /** True for the start of an Aider chat history: its session heading, or any text in a file named `.aider.chat.history.md`. */
 export function sniffAider(first: string, file: string): boolean {
@@ -131,8 +138,13 @@ export class AiderReader {
     const r = this.reply;
     this.reply = null;
     if (!r) return;
-    const body = r.lines.join('\n').replace(/\s+$/, '');
-    if (body === '') return;
+    const whole = r.lines.join('\n').replace(/\s+$/, '');
+    if (whole === '') return;
+    const reasoning: string[] = [];
+    const body = whole.replace(REASONING, (_m, _tag: string, inner: string) => {
+      reasoning.push(inner.trim());
+      return '';
+    }).trim();
     const runsShell = this.suggestShell && !this.askMode && (this.editFormat === null || SHELL_FORMATS.has(this.editFormat));
     const reply: Reply = {
       source: { file: this.file, line: r.line },
@@ -140,7 +152,7 @@ export class AiderReader {
       id: null,
       advertised: null,
       text: body,
-      reasoning: '',
+      reasoning: reasoning.join('\n'),
       toolCalls: runsShell ? aiderShellBlocks(`${body}\n`).filter((c) => c.trim() !== '').map((c) => textCommandCall(c)) : [],
       truncated: r.cut,
     };

@@ -19,7 +19,8 @@
  * - `ui_messages.json`: an array of `ClineMessage` `{ts, type: "say"|"ask", say|ask, text, …}`
  *   (same file of cline/cline, apps/vscode/src/shared/ExtensionMessage.ts: `ClineMessage`,
  *   `ClineSay`, `ClineAsk`, `ClineSayTool`). One reply per `say: "api_req_started"` (one API
- *   request and what the model answered to it): `text` and completion / follow-up messages are
+ *   request and what the model answered to it; empty when nothing followed, as after a failed
+ *   request): `text` and completion / follow-up messages are
  *   its text, `reasoning` its reasoning, and each `tool` (name = the `tool` of its JSON text, a UI
  *   name such as `readFile` or `newFileCreated`), `command` (`execute_command {command}`),
  *   `use_mcp_server` and `browser_action` message its calls.
@@ -212,7 +213,8 @@ export class ClineUiReader {
   private close(out: RecordOutput): void {
     const t = this.turn;
     this.turn = null;
-    if (!t || (t.parts.text.text === '' && t.parts.reasoning.length === 0 && t.parts.toolCalls.length === 0)) return;
+    if (!t) return;
+    // every request is one reply, an empty one when nothing of the model's followed it (a failed request)
     out.replies.push(partsReply(t.parts, contextAt(this.file, t.line, 'cline-ui'), { model: t.model }));
   }
 }
