@@ -18,7 +18,10 @@
  *   (`<read_file>…`): those stay text, for the recovery engine.
  * - `ui_messages.json`: an array of `ClineMessage` `{ts, type: "say"|"ask", say|ask, text, …}`
  *   (same file of cline/cline, apps/vscode/src/shared/ExtensionMessage.ts: `ClineMessage`,
- *   `ClineSay`, `ClineAsk`, `ClineSayTool`). One reply per `say: "api_req_started"` (one API
+ *   `ClineSay`, `ClineAsk`, `ClineSayTool`; Roo Code's `clineSays` / `clineAsks` in
+ *   packages/types/src/message.ts,
+ *   https://github.com/RooCodeInc/Roo-Code/blob/02785b962cd5d07467aea49e4a3f1b88ce1b40c8/packages/types/src/message.ts).
+ *   One reply per `say: "api_req_started"` (one API
  *   request and what the model answered to it; empty when nothing followed, as after a failed
  *   request): `text` and completion / follow-up messages are
  *   its text, `reasoning` its reasoning, and each `tool` (name = the `tool` of its JSON text, a UI
@@ -103,6 +106,8 @@ const SAYS: ReadonlySet<string> = new Set([
   'load_mcp_documentation', 'info', 'task_progress', 'hook_status', 'hook_output_stream', 'subagent', 'use_subagents', 'subagent_usage',
   'conditional_rules_applied', 'compaction', 'generate_explanation', 'hook', 'hook_output', 'api_req_retried', 'error_retry', 'condense_context',
   'condense_context_error', 'codebase_search_result', 'user_edit_todos', 'too_many_tools_warning', 'rooignore_error', 'image', 'sliding_window_truncation',
+  // Roo Code's (RooCodeInc/Roo-Code packages/types/src/message.ts `clineSays`)
+  'api_req_retry_delayed', 'api_req_rate_limited', 'api_req_deleted', 'browser_session_status', 'subtask_result', 'checkpoint_saved',
 ]);
 const ASKS: ReadonlySet<string> = new Set([
   'followup', 'plan_mode_respond', 'act_mode_respond', 'command', 'command_output', 'completion_result', 'tool', 'api_req_failed', 'resume_task',
