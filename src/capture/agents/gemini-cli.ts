@@ -37,15 +37,31 @@ function isSessionHead(v: JsonObject): boolean {
   return typeof v['sessionId'] === 'string' && typeof v['projectHash'] === 'string';
 }
 
-/** A `MessageRecord`: string `id`, `type` among the message types, string `timestamp`. */
+/** A `MessageRecord`: string `id`, `type` among the message types, string `timestamp`, and a `content` (a string or parts). */
 function isMessageRecord(v: JsonObject): boolean {
-  return typeof v['id'] === 'string' && typeof v['type'] === 'string' && MESSAGE_TYPES.has(v['type']) && typeof v['timestamp'] === 'string';
+  const c = v['content'];
+  return (
+    typeof v['id'] === 'string' &&
+    typeof v['type'] === 'string' &&
+    MESSAGE_TYPES.has(v['type']) &&
+    typeof v['timestamp'] === 'string' &&
+    (typeof c === 'string' || Array.isArray(c) || isObject(c) || (v['type'] === 'gemini' && Array.isArray(v['toolCalls'])))
+  );
+}
+
+/** The `ConversationRecord` keys a `$set` patch sets. */
+const CONVERSATION_KEYS = ['sessionId', 'projectHash', 'startTime', 'lastUpdated', 'messages', 'summary', 'directories', 'kind', 'memoryScratchpad', 'activeExtensionName'];
+
+/** A `MetadataUpdateRecord`: `{$set: {…}}` setting a `ConversationRecord` key. */
+function isMetadataUpdate(v: JsonObject): boolean {
+  const set = v['$set'];
+  return isObject(set) && CONVERSATION_KEYS.some((k) => k in set);
 }
 
 /** True for any record of a Gemini CLI recording: a conversation or metadata record, a message, a `$set` or `$rewindTo`. */
 export function isGeminiCliRecord(v: unknown): v is JsonObject {
   if (!isObject(v)) return false;
-  return isSessionHead(v) || isMessageRecord(v) || typeof v['$rewindTo'] === 'string' || isObject(v['$set']);
+  return isSessionHead(v) || isMessageRecord(v) || typeof v['$rewindTo'] === 'string' || isMetadataUpdate(v);
 }
 
 /** Under `--input-format gemini-cli`: any object with `messages[]`, a message-like `type`, or the log's `$` keys. */
