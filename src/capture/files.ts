@@ -13,10 +13,14 @@ import type { CaptureError } from './types.js';
 /**
  * File extensions read when walking a directory (explicit file arguments and glob matches are
  * read whatever their extension): JSON Lines, JSON, SSE bodies, and the `.txt` / `.log` names
- * captures are often saved under. Files named as a registered format's usual names
+ * captures are often saved under; HTTP Archives (`.har`) and raw AWS event stream bodies
+ * (`.eventstream`, Bedrock's binary streams). Files named as a registered format's usual names
  * ({@link CAPTURE_FILE_NAMES}: `*.traj`, `.aider.chat.history.md`, …) are taken too.
  */
-export const CAPTURE_EXTENSIONS: readonly string[] = ['.jsonl', '.ndjson', '.json', '.sse', '.txt', '.log'];
+export const CAPTURE_EXTENSIONS: readonly string[] = [
+  '.jsonl', '.ndjson', '.json', '.sse', '.txt', '.log',
+  '.har', '.eventstream',
+];
 
 /** A basename pattern of the registry (`*` any run of characters) as a case-insensitive regular expression. */
 function namePattern(glob: string): RegExp {

@@ -11,9 +11,9 @@
  *   records of a file that belong together (a Claude Code message group, a Codex run, a stream of
  *   chunks) are read by one reader opened for them ({@link RecordFormatReader}). A format whose
  *   files are one JSON document holding its records in arrays (an agent session's `messages`, a
- *   trajectory's `history`) declares an `envelope`: the document splitter then hands those arrays'
- *   elements to the reader one at a time (./json-values.ts), so a session of any size is read in
- *   bounded memory.
+ *   trajectory's `history`, a HAR's `log.entries`, a Langfuse export's `observations`) declares an
+ *   `envelope`: the document splitter then hands those arrays' elements to the reader one at a
+ *   time (./json-values.ts), so a document of any size is read in bounded memory.
  * - `sse`: a raw `text/event-stream` body, read by the SSE reader (./sse.ts) with the accumulator
  *   of its stream API (./streams/index.ts).
  * - `text`: a text file of its own layout (Aider's Markdown history), recognised from its first
@@ -25,8 +25,10 @@
  *
  * The order of {@link CAPTURE_FORMAT_SPECS} is the sniffing order (guard's own; no producer defines
  * one: docs/sources.md "Sniffing order"): transcript envelopes first (they wrap API shapes), then
- * agent files, pair logs, bare API bodies, guard reply records, plain chat messages, and stream
- * event payloads. The compiler checks that the registry names every {@link CaptureFormat} once.
+ * agent files, HAR entries and pair logs, batch outputs and observability exports (they wrap API
+ * bodies, read through the `nested` readers the record reader hands them), bare API bodies, guard
+ * reply records, plain chat messages, and stream event payloads. The compiler checks that the
+ * registry names every {@link CaptureFormat} once.
  */
 
 import { apiBodyFormat, isApiErrorBody, readApiBody } from './bodies/index.js';
@@ -34,7 +36,18 @@ import type { JsonObject, RecordContext, RecordOutput } from './bodies/common.js
 import { isObject } from './bodies/common.js';
 import { isGuardReply, readGuardReply } from './bodies/guard-reply.js';
 import { isPairLog, readPairLog } from './bodies/pair-log.js';
-import { createStreamAccumulator, fitsStreamApi, sniffStreamPayload, STREAM_APIS, type StreamApi } from './streams/index.js';
+import { createStreamAccumulator, fitsStreamApi, sniffCaptureStreamPayload, STREAM_APIS, type CaptureStreamApi } from './streams/index.js';
+import { anthropicBatchReader, isAnthropicBatchLine, isOpenAIBatchLine, openAIBatchReader } from './bodies/batch.js';
+import { isConverseBody, readConverse } from './bodies/bedrock.js';
+import { isCohereChat, readCohereChat } from './bodies/cohere.js';
+import { isOllamaResponse, OllamaReader } from './bodies/ollama.js';
+import { HarReader, isHarDocument, isHarEntry } from './exports/har.js';
+import { isLangfuseExport, isLangfuseObservation, LangfuseReader } from './exports/langfuse.js';
+import { isLiteLLMLog, liteLLMReader } from './exports/litellm.js';
+import { isOtlpTraces, isSpan, otelReader } from './exports/otel.js';
+import type { NestedReaders } from './nested.js';
+import { createConverseStreamAccumulator, createInvokeStreamAccumulator, isBedrockException, isConverseStreamEvent, isInvokeStreamEvent } from './streams/bedrock.js';
+import { isGeminiResponse } from './streams/gemini.js';
 import { ClaudeCodeReader, isClaudeCodeLine } from './transcripts/claude-code.js';
 import { CodexReader, isCodexLine } from './transcripts/codex.js';
 import { AiderReader, sniffAider } from './agents/aider.js';
@@ -53,10 +66,10 @@ export interface RecordFormatReader {
   /** Reads one record of the format (`matches` or, when forced, `accepts` held). */
   push(record: unknown, line: number): RecordOutput;
   /**
-   * Reads one element of an array member `key` of an envelope document (see
-   * {@link RecordFormatSpec.envelope}; `index` 0-based, `line` where the element starts). The
-   * document itself comes last to {@link push}, with those arrays emptied. Formats with an
-   * envelope implement it.
+   * Reads one element of the array at key path `key` of an envelope document (see
+   * {@link RecordFormatSpec.envelope}; `index` 0-based, `line` where the element starts). With
+   * `rest: record` the document itself comes last to {@link push}, with those arrays emptied.
+   * Formats with an envelope implement it (without it, elements go to {@link push}).
    */
   element?(key: string, index: number, value: unknown, line: number): RecordOutput;
   /** End of the run of records (another format's record came, or the input ended): what is still open. */
@@ -88,23 +101,31 @@ export interface RecordFormatSpec<N extends CaptureFormat = CaptureFormat> exten
   matches(v: unknown): boolean;
   /** Under `--input-format`: true when the record has what the reader needs (looser than `matches`). */
   accepts(v: unknown): boolean;
-  /** Opens a reader for a run of this format's records in `file`. */
-  open(file: string): RecordFormatReader;
-  /** The stream API of a `-chunks` format (records are the API's stream events), else undefined. */
-  api?: StreamApi;
   /**
-   * A document format that holds its records in array members of a top-level object: `arrays`
-   * names them, `claims` says from the members written before one of them (its key, and the
-   * object so far with that array as `[]`) that the document is of this format. Claimed arrays
-   * are read element by element ({@link RecordFormatReader.element}).
+   * Opens a reader for a run of this format's records in `file`. `nested` opens readers of values
+   * nested in a record (a batch line's body, a HAR entry's response), classified by this registry.
    */
-  envelope?: { arrays: readonly string[]; claims(key: string, head: JsonObject): boolean };
+  open(file: string, nested: NestedReaders): RecordFormatReader;
+  /** The stream API of a `-chunks` format (records are the API's stream events), else undefined. */
+  api?: CaptureStreamApi;
+  /**
+   * A document format that holds its records in array members of a top-level object
+   * (./json-values.ts): `arrays` names them by key path (`messages`, `log.entries`: member
+   * `entries` of member `log`; at most `MAX_ENVELOPE_DEPTH` keys, ./json-values.ts). `claims`, when given, says
+   * from the members written before one of them (its path, and the object so far with that array
+   * as `[]`) that the document is of this format; without it the path alone claims the array.
+   * Claimed arrays are read element by element ({@link RecordFormatReader.element}). `rest`: what
+   * becomes of the object around them: `record` (the default) gives it last to {@link
+   * RecordFormatReader.push} with those arrays emptied; `skip` scans it without keeping it (the
+   * reader needs only the elements).
+   */
+  envelope?: { arrays: readonly string[]; claims?(path: string, head: JsonObject): boolean; rest?: 'record' | 'skip' };
 }
 
 /** A format read as a raw SSE body. */
 export interface SseFormatSpec<N extends CaptureFormat = CaptureFormat> extends SpecInfo<N> {
   kind: 'sse';
-  api: StreamApi;
+  api: CaptureStreamApi;
 }
 
 /** A reader of a text format, fed every line of the file. */
@@ -154,7 +175,7 @@ function apiBody<const N extends 'openai-chat' | 'anthropic-messages' | 'openai-
 }
 
 /** A JSONL-of-payloads stream format: each record is one event of `api`'s stream. */
-function chunks<const A extends StreamApi>(api: A): RecordFormatSpec<(typeof STREAM_APIS)[A]['chunksFormat']> {
+function chunks<const A extends CaptureStreamApi>(api: A): RecordFormatSpec<(typeof STREAM_APIS)[A]['chunksFormat']> {
   const name = STREAM_APIS[api].chunksFormat;
   return {
     kind: 'record',
@@ -164,18 +185,18 @@ function chunks<const A extends StreamApi>(api: A): RecordFormatSpec<(typeof STR
     fileNames: ['*.jsonl', '*.ndjson', '*.chunks.jsonl'],
     api,
     // an error body is an API error (a warning), not a Chat chunk, unless a stream is open
-    matches: (v) => sniffStreamPayload(v) === api && !(api === 'openai-chat' && isApiErrorBody(v)),
+    matches: (v) => sniffCaptureStreamPayload(v) === api && !(api === 'openai-chat' && isApiErrorBody(v)),
     accepts: (v) => isObject(v) && fitsStreamApi(api, v),
     open: (file) => createStreamAccumulatorReader(api, file),
   };
 }
 
-function createStreamAccumulatorReader(api: StreamApi, file: string): RecordFormatReader {
+function createStreamAccumulatorReader(api: CaptureStreamApi, file: string): RecordFormatReader {
   const acc = createStreamAccumulator(api, { file, format: STREAM_APIS[api].chunksFormat, advertised: null });
   return { push: (record, line) => acc.push(record, undefined, line), finish: () => acc.finish() };
 }
 
-function sse<const A extends StreamApi>(api: A): SseFormatSpec<(typeof STREAM_APIS)[A]['sseFormat']> {
+function sse<const A extends CaptureStreamApi>(api: A): SseFormatSpec<(typeof STREAM_APIS)[A]['sseFormat']> {
   return {
     kind: 'sse',
     name: STREAM_APIS[api].sseFormat,
@@ -183,6 +204,14 @@ function sse<const A extends StreamApi>(api: A): SseFormatSpec<(typeof STREAM_AP
     recognition: `the file starts with an SSE field (data:, event:, id:, retry:) or comment, and its events are ${STREAM_APIS[api].title} events`,
     fileNames: ['*.sse', '*.txt', '*.log'],
     api,
+  };
+}
+
+/** A record format read by a stream accumulator of its own (events that are not an SSE API's). */
+function accumulated(format: CaptureFormat, create: typeof createConverseStreamAccumulator): (file: string) => RecordFormatReader {
+  return (file) => {
+    const acc = create({ file, format, advertised: null });
+    return { push: (record, line) => acc.push(record, undefined, line), finish: () => acc.finish() };
   };
 }
 
@@ -304,6 +333,17 @@ export const CAPTURE_FORMAT_SPECS = [
   }),
   record({
     kind: 'record',
+    name: 'har',
+    description: 'HTTP Archive files (browser DevTools, mitmproxy, Polly.JS): each entry\'s LLM API response (JSON, SSE, NDJSON or AWS event stream body), with the tools its request advertised',
+    recognition: 'a document {log: {entries[]}} (read one entry at a time), or an entry {request{method, url}, response{status, content}}',
+    fileNames: ['*.har'],
+    matches: (v) => isHarEntry(v) || isHarDocument(v),
+    accepts: (v) => isHarEntry(v) || isHarDocument(v),
+    open: (file, nested) => new HarReader(file, nested),
+    envelope: { arrays: ['log.entries'], rest: 'skip' },
+  }),
+  record({
+    kind: 'record',
     name: 'pair-log',
     description: 'proxy logs holding a request and its response (claude-trace and similar)',
     recognition: 'a record {request, response} whose response is an API body or SSE text',
@@ -312,9 +352,104 @@ export const CAPTURE_FORMAT_SPECS = [
     accepts: isPairLog,
     open: stateless(readPairLog, 'pair-log'),
   }),
+  record({
+    kind: 'record',
+    name: 'openai-batch',
+    description: 'OpenAI Batch API output files ({custom_id, response: {status_code, body}}): each body read as its API',
+    recognition: 'a line {custom_id, response: {status_code, body} | null, error?}',
+    fileNames: ['*.jsonl'],
+    matches: isOpenAIBatchLine,
+    accepts: isOpenAIBatchLine,
+    open: (file, nested) => openAIBatchReader(file, nested),
+  }),
+  record({
+    kind: 'record',
+    name: 'anthropic-batch',
+    description: 'Anthropic Message Batches results ({custom_id, result: {type, message}})',
+    recognition: 'a line {custom_id, result: {type: succeeded | errored | canceled | expired, message?}}',
+    fileNames: ['*.jsonl'],
+    matches: isAnthropicBatchLine,
+    accepts: isAnthropicBatchLine,
+    open: (file) => anthropicBatchReader(file),
+  }),
+  record({
+    kind: 'record',
+    name: 'litellm',
+    description: "LiteLLM's standard logging payloads and spend logs ({model, messages, response, ...}): the response read as its API",
+    recognition: 'a record with a response and a call_type, or a model and messages[] (JSON text allowed), without a request object or custom_id',
+    fileNames: ['*.json', '*.jsonl'],
+    matches: isLiteLLMLog,
+    accepts: (v) => isObject(v) && 'response' in v,
+    open: (file, nested) => liteLLMReader(file, nested),
+  }),
+  record({
+    kind: 'record',
+    name: 'langfuse',
+    description: 'Langfuse trace exports and observations: one reply per GENERATION (a wrapper repeating its call read once)',
+    recognition: 'a trace export {trace, observations[]} (read one observation at a time), a list {data: [observations], meta}, or an observation {id, traceId, type: GENERATION | SPAN | …}',
+    fileNames: ['*.json', '*.jsonl'],
+    matches: (v) => isLangfuseExport(v) || isLangfuseObservation(v),
+    accepts: (v) => isLangfuseExport(v) || isLangfuseObservation(v),
+    open: (file) => new LangfuseReader(file),
+    envelope: { arrays: ['observations'], rest: 'skip' },
+  }),
+  record({
+    kind: 'record',
+    name: 'otel-genai',
+    description: 'OpenTelemetry spans of LLM calls (OTLP JSON or SDK span dumps): gen_ai.output.messages, gen_ai.completion.*, gen_ai.choice events, AI SDK ai.response.*',
+    recognition: 'an OTLP JSON export {resourceSpans[]}, or a span {name, attributes, spanId | spanContext | context}',
+    fileNames: ['*.json', '*.jsonl'],
+    matches: (v) => isOtlpTraces(v) || isSpan(v),
+    accepts: (v) => isOtlpTraces(v) || isSpan(v),
+    open: (file) => otelReader(file),
+  }),
   apiBody('openai-chat', 'OpenAI Chat Completions response bodies (and compatible servers)', 'object "chat.completion", or choices[] whose entries hold a message', (v) => Array.isArray(v['choices'])),
   apiBody('anthropic-messages', 'Anthropic Messages response bodies', 'type "message", role "assistant" and content[]', (v) => Array.isArray(v['content'])),
   apiBody('openai-responses', 'OpenAI Responses API response bodies', 'object "response" with output[]', (v) => Array.isArray(v['output'])),
+  record({
+    kind: 'record',
+    name: 'ollama',
+    description: "Ollama's native /api/chat and /api/generate responses and their NDJSON streams (a reply ends at done: true)",
+    recognition: 'a response {model, done (a boolean), message (an assistant message) | response | created_at}; a stream is one per line, or pretty-printed objects back to back',
+    fileNames: ['*.json', '*.ndjson', '*.jsonl'],
+    matches: isOllamaResponse,
+    accepts: (v) => isObject(v) && typeof v['done'] === 'boolean',
+    open: (file) => {
+      const reader = new OllamaReader(file);
+      return { push: (record, line) => reader.push(record as JsonObject, line), finish: () => reader.finish() };
+    },
+  }),
+  record({
+    kind: 'record',
+    name: 'gemini',
+    description: 'Google Gemini API and Vertex AI generateContent bodies and streamGenerateContent chunks (a JSON array, or one per line)',
+    recognition: 'a GenerateContentResponse {candidates[] | promptFeedback | usageMetadata with modelVersion or responseId}; a stream is a JSON array of them or one per line',
+    fileNames: ['*.json', '*.jsonl', '*.ndjson'],
+    api: 'gemini',
+    matches: isGeminiResponse,
+    accepts: (v) => isGeminiResponse(v) || (isObject(v) && isObject(v['error'])),
+    open: (file) => createStreamAccumulatorReader('gemini', file),
+  }),
+  record({
+    kind: 'record',
+    name: 'cohere-chat',
+    description: 'Cohere v2 chat response bodies (message.content, tool_plan, tool_calls)',
+    recognition: 'a body {message (an assistant message), finish_reason in capitals (COMPLETE, TOOL_CALL, MAX_TOKENS, …)} without choices or done',
+    fileNames: ['*.json', '*.jsonl'],
+    matches: isCohereChat,
+    accepts: (v) => isObject(v) && isObject(v['message']),
+    open: stateless(readCohereChat, 'cohere-chat'),
+  }),
+  record({
+    kind: 'record',
+    name: 'bedrock-converse',
+    description: 'Amazon Bedrock Converse response bodies (output.message.content: text, reasoningContent, toolUse)',
+    recognition: 'a body {output: {message: {content[]}}, stopReason?}',
+    fileNames: ['*.json', '*.jsonl'],
+    matches: isConverseBody,
+    accepts: isConverseBody,
+    open: stateless(readConverse, 'bedrock-converse'),
+  }),
   record({
     kind: 'record',
     name: 'guard-reply',
@@ -338,9 +473,33 @@ export const CAPTURE_FORMAT_SPECS = [
   chunks('openai-chat'),
   chunks('anthropic'),
   chunks('openai-responses'),
+  chunks('cohere'),
+  record({
+    kind: 'record',
+    name: 'bedrock-converse-stream',
+    description: 'Amazon Bedrock ConverseStream events ({"<event-type>": payload} per line, or the raw binary application/vnd.amazon.eventstream body)',
+    recognition: 'an event {"<event type>": payload} of ConverseStream (messageStart, contentBlockStart, contentBlockDelta, contentBlockStop, messageStop, metadata) or a stream exception; a binary body by its first frame\'s prelude and CRCs',
+    fileNames: ['*.jsonl', '*.eventstream'],
+    // an exception event ends the stream it interrupts (it is one of the stream's events)
+    matches: (v) => isConverseStreamEvent(v) || isBedrockException(v),
+    accepts: (v) => isConverseStreamEvent(v) || isBedrockException(v),
+    open: accumulated('bedrock-converse-stream', createConverseStreamAccumulator),
+  }),
+  record({
+    kind: 'record',
+    name: 'bedrock-invoke-stream',
+    description: "Amazon Bedrock InvokeModelWithResponseStream events ({\"chunk\": {\"bytes\": base64}}, decoded or the raw binary body): the provider's own stream events inside",
+    recognition: 'an event {chunk: {bytes: base64}} (or a stream exception); a binary body by its first frame\'s prelude and CRCs',
+    fileNames: ['*.jsonl', '*.eventstream'],
+    matches: isInvokeStreamEvent,
+    accepts: (v) => isInvokeStreamEvent(v) || isBedrockException(v),
+    open: accumulated('bedrock-invoke-stream', createInvokeStreamAccumulator),
+  }),
   sse('openai-chat'),
   sse('anthropic'),
   sse('openai-responses'),
+  sse('gemini'),
+  sse('cohere'),
   text({
     kind: 'text',
     name: 'aider',
@@ -383,20 +542,24 @@ export function textFormatFor(forced: CaptureFormat | undefined, first: string, 
 }
 
 /**
- * The envelope claim the document splitter asks about each array member of a top-level object
- * (./json-values.ts): the name of the first record format whose `envelope` names the key and
- * claims the members before it; under `--input-format`, the forced format whenever its envelope
- * names the key.
+ * The envelope claim the document splitter asks about each array of a top-level object
+ * (./json-values.ts, by its key path): the first record format whose `envelope` names the path
+ * and claims the members before it (or claims it by the path alone), with what becomes of the
+ * object around it; under `--input-format`, the forced format whenever its envelope names the
+ * path.
  */
 export function envelopeSplit(forced?: CaptureFormat): EnvelopeSplit {
   const specs = forced !== undefined ? RECORD_FORMAT_SPECS.filter((s) => s.name === forced) : RECORD_FORMAT_SPECS;
   const withEnvelope = specs.filter((s) => s.envelope !== undefined);
-  return (key, head) => {
+  return (path, head) => {
     for (const spec of withEnvelope) {
-      if (!spec.envelope!.arrays.includes(key)) continue;
-      if (forced !== undefined) return spec.name;
-      const h = head();
-      if (h !== null && spec.envelope!.claims(key, h)) return spec.name;
+      const envelope = spec.envelope!;
+      if (!envelope.arrays.includes(path)) continue;
+      if (forced === undefined && envelope.claims) {
+        const h = head();
+        if (h === null || !envelope.claims(path, h)) continue;
+      }
+      return { tag: spec.name, rest: envelope.rest ?? 'record' };
     }
     return null;
   };

@@ -137,10 +137,8 @@ export class RecordReader {
     try {
       const spec = formatSpec(place.tag as CaptureFormat);
       if (spec.kind !== 'record') throw new Error(`the envelope claim ${place.tag} is not a record format`);
-      let before: RecordOutput | null = null;
-      if (this.open !== null && this.open.spec !== spec) before = this.close();
-      this.open ??= { spec, reader: spec.open(this.file) };
-      const reader = this.open.reader;
+      const before = this.openFor(spec);
+      const reader = this.open!.reader;
       const own = place.key !== null && reader.element ? reader.element(place.key, place.index, value, line) : reader.push(value, line);
       return readStep(spec.name, before, own);
     } catch (e) {
@@ -177,10 +175,8 @@ export class RecordReader {
   private dispatch(kind: RecordKind, value: unknown, line: number): RecordStep {
     switch (kind.kind) {
       case 'format': {
-        let before: RecordOutput | null = null;
-        if (this.open !== null && this.open.spec !== kind.spec) before = this.close();
-        this.open ??= { spec: kind.spec, reader: kind.spec.open(this.file) };
-        return readStep(kind.spec.name, before, this.open.reader.push(value, line));
+        const before = this.openFor(kind.spec);
+        return readStep(kind.spec.name, before, this.open!.reader.push(value, line));
       }
       case 'api-error': {
         // an error payload inside a chunks file belongs to the open stream
@@ -192,6 +188,18 @@ export class RecordReader {
       case 'unknown':
         return { replies: [], errors: [], format: null, status: 'unknown' };
     }
+  }
+
+  /**
+   * Makes a reader of `spec` the open one: the run of another format is closed first (what it
+   * still held is returned, else null). Nested values (a batch line's body, a HAR entry's
+   * response) are read by a record reader of their own.
+   */
+  private openFor(spec: RecordFormatSpec): RecordOutput | null {
+    let before: RecordOutput | null = null;
+    if (this.open !== null && this.open.spec !== spec) before = this.close();
+    this.open ??= { spec, reader: spec.open(this.file, () => new RecordReader(this.file)) };
+    return before;
   }
 
   /** Ends the open run of records: what its reader still held. */

@@ -35,7 +35,23 @@ export type CaptureFormat =
   | 'mini-swe-agent'
   | 'aider'
   | 'opencode'
-  | 'goose';
+  | 'goose'
+  // API formats, batch outputs and observability exports (issue 15)
+  | 'ollama'
+  | 'gemini'
+  | 'gemini-sse'
+  | 'cohere-chat'
+  | 'cohere-chat-sse'
+  | 'cohere-chat-chunks'
+  | 'bedrock-converse'
+  | 'bedrock-converse-stream'
+  | 'bedrock-invoke-stream'
+  | 'openai-batch'
+  | 'anthropic-batch'
+  | 'litellm'
+  | 'otel-genai'
+  | 'langfuse'
+  | 'har';
 
 
 /** A JSON Schema object as a request advertises it (`parameters` / `input_schema`). */

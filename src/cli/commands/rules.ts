@@ -79,6 +79,7 @@ async function listCommand(flags: ConfigFlag & { format: Format }, io: CliIO): P
     name: s.rule.name,
     category: s.rule.category,
     action: s.rule.action,
+    attack: s.rule.attack ?? null,
     enabled: s.enabled,
     source: sourceOf(s, config),
     description: s.rule.description,
@@ -89,10 +90,10 @@ async function listCommand(flags: ConfigFlag & { format: Format }, io: CliIO): P
   }
   const width = (k: 'id' | 'category' | 'source') => Math.max(k.length, ...rows.map((r) => r[k].length));
   const [wi, wc, ws] = [width('id'), width('category'), width('source')];
-  const line = (id: string, cat: string, action: string, on: string, source: string, desc: string) =>
-    `${id.padEnd(wi)}  ${cat.padEnd(wc)}  ${action.padEnd(6)}  ${on.padEnd(3)}  ${source.padEnd(ws)}  ${desc}`.trimEnd() + '\n';
-  io.stdout.write(line('id', 'category', 'action', 'on', 'source', 'description'));
-  for (const r of rows) io.stdout.write(line(r.id, r.category, r.action, r.enabled ? 'on' : 'off', r.source, r.description));
+  const line = (id: string, cat: string, action: string, attack: string, on: string, source: string, desc: string) =>
+    `${id.padEnd(wi)}  ${cat.padEnd(wc)}  ${action.padEnd(6)}  ${attack.padEnd(9)}  ${on.padEnd(3)}  ${source.padEnd(ws)}  ${desc}`.trimEnd() + '\n';
+  io.stdout.write(line('id', 'category', 'action', 'att&ck', 'on', 'source', 'description'));
+  for (const r of rows) io.stdout.write(line(r.id, r.category, r.action, r.attack ?? '-', r.enabled ? 'on' : 'off', r.source, r.description));
   const on = rows.filter((r) => r.enabled).length;
   io.stdout.write(`${rows.length} rules, ${on} on, ${rows.length - on} off; mode ${mode}${config.path ? ` (${config.path})` : ''}\n`);
   return EXIT.OK;

@@ -166,7 +166,7 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
     chalk: file ? chalkFor(file.stream, io.env, false) : out,
   });
   const summary = new SummaryBuilder(failOn);
-  const pipeline = new ReportPipeline(reporter, summary, { failOn, inlineAllow: flags.inlineAllow !== false, baseline });
+  const pipeline = new ReportPipeline(reporter, summary, { failOn, inlineAllow: flags.inlineAllow !== false, baseline }, flags.redact !== false);
 
   let failed = false;
   try {
