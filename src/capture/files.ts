@@ -7,18 +7,29 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import fg from 'fast-glob';
 import { captureError } from './bodies/common.js';
+import { CAPTURE_FILE_NAMES } from './formats.js';
 import type { CaptureError } from './types.js';
 
 /**
  * File extensions read when walking a directory (explicit file arguments and glob matches are
  * read whatever their extension): JSON Lines, JSON, SSE bodies, and the `.txt` / `.log` names
  * captures are often saved under; HTTP Archives (`.har`) and raw AWS event stream bodies
- * (`.eventstream`, Bedrock's binary streams).
+ * (`.eventstream`, Bedrock's binary streams). Files named as a registered format's usual names
+ * ({@link CAPTURE_FILE_NAMES}: `*.traj`, `.aider.chat.history.md`, …) are taken too.
  */
 export const CAPTURE_EXTENSIONS: readonly string[] = [
   '.jsonl', '.ndjson', '.json', '.sse', '.txt', '.log',
   '.har', '.eventstream',
 ];
+
+/** A basename pattern of the registry (`*` any run of characters) as a case-insensitive regular expression. */
+function namePattern(glob: string): RegExp {
+  return new RegExp(`^${glob.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'i');
+}
+
+const FORMAT_NAMES = CAPTURE_FILE_NAMES.map(namePattern);
+/** The dot-file names a format is kept under by design (`.aider.chat.history.md`): walked although dot-entries are skipped. */
+const FORMAT_DOT_FILES = CAPTURE_FILE_NAMES.filter((n) => n.startsWith('.')).map(namePattern);
 
 /**
  * The file-system calls {@link expandInputs} makes (promise forms of `fs.stat` — which follows
@@ -43,8 +54,11 @@ const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0
 
 const hasCaptureExtension = (name: string): boolean => {
   const lower = name.toLowerCase();
-  return CAPTURE_EXTENSIONS.some((ext) => lower.endsWith(ext));
+  return CAPTURE_EXTENSIONS.some((ext) => lower.endsWith(ext)) || FORMAT_NAMES.some((re) => re.test(name));
 };
+
+/** A dot-entry a directory walk still takes: a file named as a format's dot-file name. */
+const isFormatDotFile = (name: string): boolean => FORMAT_DOT_FILES.some((re) => re.test(name));
 
 const reason = (e: unknown): string => {
   const err = e as NodeJS.ErrnoException;
@@ -76,7 +90,7 @@ async function walk(shown: string, abs: string, w: Walk): Promise<void> {
   }
   entries.sort((a, b) => byCodeUnit(a.name, b.name));
   for (const entry of entries) {
-    if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+    if (entry.name === 'node_modules' || (entry.name.startsWith('.') && !(isFormatDotFile(entry.name) && !entry.isDirectory()))) continue;
     const path = join(shown, entry.name);
     const target = join(abs, entry.name);
     let isDirectory = entry.isDirectory();
@@ -141,8 +155,9 @@ function recordingGlobFs(fs: InputFs, failures: { path: string; error: unknown }
  *   followed) expands to its matching files, sorted; a pattern that matches nothing is a
  *   NO_MATCH error; each directory it cannot read is an UNREADABLE error naming that directory.
  * - A directory is walked recursively, entries sorted by name, skipping `node_modules` and
- *   dot-directories / dot-files; only files with a capture extension ({@link CAPTURE_EXTENSIONS})
- *   are taken. Symbolic links to files and directories are followed; a directory reached again
+ *   dot-directories / dot-files (a format's dot-file name, `.aider.chat.history.md`, is taken);
+ *   only files with a capture extension ({@link CAPTURE_EXTENSIONS}) or a format's usual name
+ *   ({@link CAPTURE_FILE_NAMES}: `*.traj`, …) are taken. Symbolic links to files and directories are followed; a directory reached again
  *   (a link loop, or two links to one directory) is walked once. Each entry that cannot be read
  *   (a subdirectory without permission, a dangling link) is one UNREADABLE error naming that
  *   entry, and the rest of the directory is still taken. An entry with a capture extension that
@@ -197,7 +212,7 @@ export async function expandInputs(
       w.walked.add(await fs.realpath(absolute).catch(() => absolute));
       await walk(arg, absolute, w);
       if (w.files.length === 0 && errors.length === before) {
-        errors.push(captureError(arg, null, 'NO_MATCH', `directory ${arg} holds no capture files (${CAPTURE_EXTENSIONS.join(', ')})`));
+        errors.push(captureError(arg, null, 'NO_MATCH', `directory ${arg} holds no capture files (${CAPTURE_EXTENSIONS.join(', ')}, or a format's file name: guard formats)`));
       }
       for (const f of w.files) await add(f);
       continue;

@@ -6,19 +6,29 @@
  * registered is never read by another format's reader: a record no spec claims is reported
  * (UNKNOWN_FORMAT).
  *
- * Two kinds of spec:
+ * Three kinds of spec:
  * - `record`: a JSON value per record (a JSONL line, an array element, a JSON document); the
  *   records of a file that belong together (a Claude Code message group, a Codex run, a stream of
- *   chunks) are read by one reader opened for them ({@link RecordFormatReader}).
+ *   chunks) are read by one reader opened for them ({@link RecordFormatReader}). A format whose
+ *   files are one JSON document holding its records in arrays (an agent session's `messages`, a
+ *   trajectory's `history`, a HAR's `log.entries`, a Langfuse export's `observations`) declares an
+ *   `envelope`: the document splitter then hands those arrays' elements to the reader one at a
+ *   time (./json-values.ts), so a document of any size is read in bounded memory.
  * - `sse`: a raw `text/event-stream` body, read by the SSE reader (./sse.ts) with the accumulator
  *   of its stream API (./streams/index.ts).
+ * - `text`: a text file of its own layout (Aider's Markdown history), recognised from its first
+ *   line and its file name before the JSON / SSE layout sniff (./read.ts), and read line by line.
+ *
+ * Every spec says, for `guard formats` and the README, how a record of it is recognised and the
+ * file names it is usually kept under (`fileNames`, basename patterns with `*`; directory walks
+ * take these names too, ./files.ts).
  *
  * The order of {@link CAPTURE_FORMAT_SPECS} is the sniffing order (guard's own; no producer defines
  * one: docs/sources.md "Sniffing order"): transcript envelopes first (they wrap API shapes), then
- * HAR entries and pair logs, batch outputs and observability exports (they wrap API bodies, read
- * through the `nested` readers the record reader hands them), bare API bodies, guard reply
- * records, and stream event payloads. The compiler checks that the registry names every
- * {@link CaptureFormat} once.
+ * agent files, HAR entries and pair logs, batch outputs and observability exports (they wrap API
+ * bodies, read through the `nested` readers the record reader hands them), bare API bodies, guard
+ * reply records, plain chat messages, and stream event payloads. The compiler checks that the
+ * registry names every {@link CaptureFormat} once.
  */
 
 import { apiBodyFormat, isApiErrorBody, readApiBody } from './bodies/index.js';
@@ -40,22 +50,53 @@ import { createConverseStreamAccumulator, createInvokeStreamAccumulator, isBedro
 import { isGeminiResponse } from './streams/gemini.js';
 import { ClaudeCodeReader, isClaudeCodeLine } from './transcripts/claude-code.js';
 import { CodexReader, isCodexLine } from './transcripts/codex.js';
+import { AiderReader, sniffAider } from './agents/aider.js';
+import { ChatMessagesReader, ClineUiReader, isAssistantChatMessage, isClineTaskMessage, isClineUiMessage } from './agents/cline.js';
+import { isChatMessage } from './agents/common.js';
+import { acceptsGeminiCli, claimsGeminiCli, GeminiCliReader, isGeminiCliRecord } from './agents/gemini-cli.js';
+import { GooseReader, isGooseRecord } from './agents/goose.js';
+import { claimsOpenCode, isOpenCodeRecord, OpenCodeReader } from './agents/opencode.js';
+import { acceptsOpenHands, isOpenHandsEvent, OpenHandsReader } from './agents/openhands.js';
+import { claimsMiniSweAgent, claimsSweAgent, isMiniSweAgentTrajectory, isSweAgentTrajectory, MiniSweAgentReader, SweAgentReader } from './agents/swe-agent.js';
+import type { EnvelopeSplit } from './json-values.js';
 import type { CaptureFormat } from './types.js';
 
 /** A reader of the records of one format in one file, opened when the first such record comes. */
 export interface RecordFormatReader {
   /** Reads one record of the format (`matches` or, when forced, `accepts` held). */
   push(record: unknown, line: number): RecordOutput;
+  /**
+   * Reads one element of the array at key path `key` of an envelope document (see
+   * {@link RecordFormatSpec.envelope}; `index` 0-based, `line` where the element starts). With
+   * `rest: record` the document itself comes last to {@link push}, with those arrays emptied.
+   * Formats with an envelope implement it (without it, elements go to {@link push}).
+   */
+  element?(key: string, index: number, value: unknown, line: number): RecordOutput;
   /** End of the run of records (another format's record came, or the input ended): what is still open. */
   finish(): RecordOutput;
 }
 
-/** A format read as JSON records. */
-export interface RecordFormatSpec<N extends CaptureFormat = CaptureFormat> {
-  kind: 'record';
+/** What every spec says about itself (for `guard formats`, the README and directory walks). */
+interface SpecInfo<N extends CaptureFormat> {
   name: N;
   /** One line for `guard formats`. */
   description: string;
+  /** How a file or record of the format is recognised, in a sentence. */
+  recognition: string;
+  /** The file names the format is usually kept under: basename patterns, `*` for any run of characters. */
+  fileNames: readonly string[];
+  /** False for a format `--input-format` may not name (default: it may). */
+  forcible?: boolean;
+}
+
+/** True when `--input-format` may force the format (every record that does not fit it is then INVALID_RECORD). */
+export function isForcible(spec: CaptureFormatSpec): boolean {
+  return spec.forcible !== false;
+}
+
+/** A format read as JSON records. */
+export interface RecordFormatSpec<N extends CaptureFormat = CaptureFormat> extends SpecInfo<N> {
+  kind: 'record';
   /** The sniff: true for a record of this format (tried in registry order; the first wins). */
   matches(v: unknown): boolean;
   /** Under `--input-format`: true when the record has what the reader needs (looser than `matches`). */
@@ -67,17 +108,44 @@ export interface RecordFormatSpec<N extends CaptureFormat = CaptureFormat> {
   open(file: string, nested: NestedReaders): RecordFormatReader;
   /** The stream API of a `-chunks` format (records are the API's stream events), else undefined. */
   api?: CaptureStreamApi;
+  /**
+   * A document format that holds its records in array members of a top-level object
+   * (./json-values.ts): `arrays` names them by key path (`messages`, `log.entries`: member
+   * `entries` of member `log`; at most `MAX_ENVELOPE_DEPTH` keys, ./json-values.ts). `claims`, when given, says
+   * from the members written before one of them (its path, and the object so far with that array
+   * as `[]`) that the document is of this format; without it the path alone claims the array.
+   * Claimed arrays are read element by element ({@link RecordFormatReader.element}). `rest`: what
+   * becomes of the object around them: `record` (the default) gives it last to {@link
+   * RecordFormatReader.push} with those arrays emptied; `skip` scans it without keeping it (the
+   * reader needs only the elements).
+   */
+  envelope?: { arrays: readonly string[]; claims?(path: string, head: JsonObject): boolean; rest?: 'record' | 'skip' };
 }
 
 /** A format read as a raw SSE body. */
-export interface SseFormatSpec<N extends CaptureFormat = CaptureFormat> {
+export interface SseFormatSpec<N extends CaptureFormat = CaptureFormat> extends SpecInfo<N> {
   kind: 'sse';
-  name: N;
-  description: string;
   api: CaptureStreamApi;
 }
 
-export type CaptureFormatSpec = RecordFormatSpec | SseFormatSpec;
+/** A reader of a text format, fed every line of the file. */
+export interface TextFormatReader {
+  /** One line (its text without the line end, its 1-based number). */
+  line(text: string, line: number): RecordOutput;
+  /** End of input: what is still open. */
+  finish(): RecordOutput;
+}
+
+/** A format with a text layout of its own, recognised from its first line and file name. */
+export interface TextFormatSpec<N extends CaptureFormat = CaptureFormat> extends SpecInfo<N> {
+  kind: 'text';
+  /** True when a file whose first non-blank line is `first` and whose path is `file` is of this format. */
+  sniff(first: string, file: string): boolean;
+  /** Opens a reader for `file`; `maxReplyBytes` caps the text held for one reply. */
+  open(file: string, maxReplyBytes: number): TextFormatReader;
+}
+
+export type CaptureFormatSpec = RecordFormatSpec | SseFormatSpec | TextFormatSpec;
 
 /** A reader of records that need no state across records: each is read on its own. */
 function stateless(read: (record: JsonObject, ctx: RecordContext) => RecordOutput, format: CaptureFormat): (file: string) => RecordFormatReader {
@@ -88,11 +156,18 @@ function stateless(read: (record: JsonObject, ctx: RecordContext) => RecordOutpu
 }
 
 /** An API response body format (OpenAI Chat, Anthropic Messages, OpenAI Responses). */
-function apiBody<const N extends 'openai-chat' | 'anthropic-messages' | 'openai-responses'>(name: N, description: string, accepts: (v: JsonObject) => boolean): RecordFormatSpec<N> {
+function apiBody<const N extends 'openai-chat' | 'anthropic-messages' | 'openai-responses'>(
+  name: N,
+  description: string,
+  recognition: string,
+  accepts: (v: JsonObject) => boolean,
+): RecordFormatSpec<N> {
   return {
     kind: 'record',
     name,
     description,
+    recognition,
+    fileNames: ['*.json', '*.jsonl', '*.ndjson'],
     matches: (v) => apiBodyFormat(v) === name,
     accepts: (v) => isObject(v) && accepts(v),
     open: stateless((record, ctx) => readApiBody(name, record, ctx), name),
@@ -106,6 +181,8 @@ function chunks<const A extends CaptureStreamApi>(api: A): RecordFormatSpec<(typ
     kind: 'record',
     name,
     description: `${STREAM_APIS[api].title} stream events, one JSON payload per line`,
+    recognition: `each record is an event payload of the ${STREAM_APIS[api].title} stream (its event types and fields)`,
+    fileNames: ['*.jsonl', '*.ndjson', '*.chunks.jsonl'],
     api,
     // an error body is an API error (a warning), not a Chat chunk, unless a stream is open
     matches: (v) => sniffCaptureStreamPayload(v) === api && !(api === 'openai-chat' && isApiErrorBody(v)),
@@ -120,7 +197,14 @@ function createStreamAccumulatorReader(api: CaptureStreamApi, file: string): Rec
 }
 
 function sse<const A extends CaptureStreamApi>(api: A): SseFormatSpec<(typeof STREAM_APIS)[A]['sseFormat']> {
-  return { kind: 'sse', name: STREAM_APIS[api].sseFormat, description: `${STREAM_APIS[api].title} raw text/event-stream body`, api };
+  return {
+    kind: 'sse',
+    name: STREAM_APIS[api].sseFormat,
+    description: `${STREAM_APIS[api].title} raw text/event-stream body`,
+    recognition: `the file starts with an SSE field (data:, event:, id:, retry:) or comment, and its events are ${STREAM_APIS[api].title} events`,
+    fileNames: ['*.sse', '*.txt', '*.log'],
+    api,
+  };
 }
 
 /** A record format read by a stream accumulator of its own (events that are not an SSE API's). */
@@ -136,12 +220,19 @@ function record<const N extends CaptureFormat>(spec: RecordFormatSpec<N>): Recor
   return spec;
 }
 
+/** A text format spec with its literal name. */
+function text<const N extends CaptureFormat>(spec: TextFormatSpec<N>): TextFormatSpec<N> {
+  return spec;
+}
+
 /** Every capture format, record formats in sniffing order, then the SSE formats. */
 export const CAPTURE_FORMAT_SPECS = [
   record({
     kind: 'record',
     name: 'codex-rollout',
     description: 'Codex CLI rollout (session) files: one event per line',
+    recognition: 'a line {timestamp, type, payload} whose type is a rollout item (session_meta, turn_context, response_item, event_msg, …)',
+    fileNames: ['rollout-*.jsonl'],
     matches: isCodexLine,
     accepts: isCodexLine,
     open: (file) => new CodexReader(file),
@@ -150,22 +241,113 @@ export const CAPTURE_FORMAT_SPECS = [
     kind: 'record',
     name: 'claude-code',
     description: 'Claude Code session files (~/.claude/projects/**/*.jsonl)',
+    recognition: 'a line with a string type and a session key (sessionId, uuid, parentUuid, leafUuid, session_id), or a bookkeeping type (summary, file-history-snapshot, …)',
+    fileNames: ['*.jsonl'],
     matches: isClaudeCodeLine,
     accepts: (v) => isObject(v) && typeof v['type'] === 'string',
     open: (file) => new ClaudeCodeReader(file),
   }),
   record({
     kind: 'record',
+    name: 'gemini-cli',
+    description: 'Gemini CLI chat recordings (~/.gemini/tmp/<project>/chats/session-*.json and .jsonl)',
+    recognition: 'a session {sessionId, projectHash, …, messages[]}, or its JSONL lines: metadata, messages {id, timestamp, type: user|gemini|info|error|warning}, {$set}, {$rewindTo}',
+    fileNames: ['session-*.json', 'session-*.jsonl'],
+    matches: isGeminiCliRecord,
+    accepts: acceptsGeminiCli,
+    open: (file) => new GeminiCliReader(file),
+    envelope: { arrays: ['messages'], claims: (_key, head) => claimsGeminiCli(head) },
+  }),
+  record({
+    kind: 'record',
+    name: 'openhands',
+    description: 'OpenHands (v0) event trajectories: a JSON array or JSON Lines of events',
+    recognition: 'an event {id, timestamp, source: agent|user|environment, action | observation, …}',
+    fileNames: ['*.json', '*.jsonl', 'trajectory*.json'],
+    matches: isOpenHandsEvent,
+    accepts: acceptsOpenHands,
+    open: (file) => new OpenHandsReader(file),
+  }),
+  record({
+    kind: 'record',
+    name: 'swe-agent',
+    description: 'SWE-agent trajectories (*.traj)',
+    recognition: 'a document {trajectory[], history[], info, …} (or {attempts[], info}) whose history items are chat messages',
+    fileNames: ['*.traj'],
+    matches: isSweAgentTrajectory,
+    accepts: (v) => isObject(v) && (Array.isArray(v['history']) || Array.isArray(v['trajectory']) || Array.isArray(v['attempts'])),
+    open: (file) => new SweAgentReader(file),
+    envelope: { arrays: ['trajectory', 'history', 'attempts'], claims: claimsSweAgent },
+  }),
+  record({
+    kind: 'record',
+    name: 'mini-swe-agent',
+    description: 'mini-swe-agent trajectories (*.traj.json)',
+    recognition: 'a document {info{mini_version | config, …}, messages[], trajectory_format: "mini-swe-agent-…"}',
+    fileNames: ['*.traj.json', 'last_mini_run.traj.json'],
+    matches: isMiniSweAgentTrajectory,
+    accepts: (v) => isObject(v) && Array.isArray(v['messages']),
+    open: (file) => new MiniSweAgentReader(file),
+    envelope: { arrays: ['messages'], claims: claimsMiniSweAgent },
+  }),
+  record({
+    kind: 'record',
+    name: 'opencode',
+    description: 'OpenCode sessions: messages with parts (server API, SDK results, opencode export, storage files, run --format json)',
+    recognition: 'a message {info{id: msg_…, role, sessionID}, parts[]}, an export {info{id: ses_…}, messages[]}, a part {id: prt_…, messageID, type}, or a run event {type, sessionID, part}',
+    fileNames: ['*.json', '*.jsonl', 'msg_*.json', 'prt_*.json'],
+    matches: isOpenCodeRecord,
+    accepts: (v) => isOpenCodeRecord(v) || (isObject(v) && ('info' in v || 'part' in v || 'parts' in v || 'messageID' in v || 'data' in v)),
+    open: (file) => new OpenCodeReader(file),
+    envelope: { arrays: ['messages'], claims: claimsOpenCode },
+  }),
+  record({
+    kind: 'record',
+    name: 'goose',
+    description: 'Goose sessions (legacy ~/.local/share/goose/sessions/*.jsonl) and goose run stream-json output',
+    recognition: 'a message {role, created (a number), content[] of text / toolRequest / thinking …}, the session metadata {working_dir, description, message_count, …}, or a stream-json line {type: message | notification | complete}',
+    fileNames: ['*.jsonl'],
+    matches: isGooseRecord,
+    accepts: (v) => isGooseRecord(v) || (isObject(v) && (Array.isArray(v['content']) || 'message' in v || 'working_dir' in v)),
+    open: (file) => new GooseReader(file),
+  }),
+  record({
+    kind: 'record',
+    name: 'cline-ui',
+    description: "Cline and Roo Code task UI messages (tasks/<id>/ui_messages.json)",
+    recognition: 'a message {ts (a number), type: say | ask, say | ask: <kind>, text, …}',
+    fileNames: ['ui_messages.json'],
+    matches: isClineUiMessage,
+    accepts: (v) => isObject(v) && (v['type'] === 'say' || v['type'] === 'ask'),
+    open: (file) => new ClineUiReader(file),
+  }),
+  record({
+    kind: 'record',
+    name: 'cline-task',
+    description: 'Cline and Roo Code task API histories (tasks/<id>/api_conversation_history.json)',
+    recognition: 'an Anthropic message param {role, content} with the keys Cline or Roo Code add (modelInfo, metrics, ts, isSummary, condenseId, …), or a Roo Code reasoning item',
+    fileNames: ['api_conversation_history.json'],
+    matches: isClineTaskMessage,
+    accepts: (v) => isClineTaskMessage(v) || isChatMessage(v),
+    open: (file) => new ChatMessagesReader(file, 'cline-task'),
+  }),
+  record({
+    kind: 'record',
     name: 'har',
     description: 'HTTP Archive files (browser DevTools, mitmproxy, Polly.JS): each entry\'s LLM API response (JSON, SSE, NDJSON or AWS event stream body), with the tools its request advertised',
+    recognition: 'a document {log: {entries[]}} (read one entry at a time), or an entry {request{method, url}, response{status, content}}',
+    fileNames: ['*.har'],
     matches: (v) => isHarEntry(v) || isHarDocument(v),
     accepts: (v) => isHarEntry(v) || isHarDocument(v),
     open: (file, nested) => new HarReader(file, nested),
+    envelope: { arrays: ['log.entries'], rest: 'skip' },
   }),
   record({
     kind: 'record',
     name: 'pair-log',
     description: 'proxy logs holding a request and its response (claude-trace and similar)',
+    recognition: 'a record {request, response} whose response is an API body or SSE text',
+    fileNames: ['*.jsonl', '*.json'],
     matches: isPairLog,
     accepts: isPairLog,
     open: stateless(readPairLog, 'pair-log'),
@@ -174,6 +356,8 @@ export const CAPTURE_FORMAT_SPECS = [
     kind: 'record',
     name: 'openai-batch',
     description: 'OpenAI Batch API output files ({custom_id, response: {status_code, body}}): each body read as its API',
+    recognition: 'a line {custom_id, response: {status_code, body} | null, error?}',
+    fileNames: ['*.jsonl'],
     matches: isOpenAIBatchLine,
     accepts: isOpenAIBatchLine,
     open: (file, nested) => openAIBatchReader(file, nested),
@@ -182,6 +366,8 @@ export const CAPTURE_FORMAT_SPECS = [
     kind: 'record',
     name: 'anthropic-batch',
     description: 'Anthropic Message Batches results ({custom_id, result: {type, message}})',
+    recognition: 'a line {custom_id, result: {type: succeeded | errored | canceled | expired, message?}}',
+    fileNames: ['*.jsonl'],
     matches: isAnthropicBatchLine,
     accepts: isAnthropicBatchLine,
     open: (file) => anthropicBatchReader(file),
@@ -190,6 +376,8 @@ export const CAPTURE_FORMAT_SPECS = [
     kind: 'record',
     name: 'litellm',
     description: "LiteLLM's standard logging payloads and spend logs ({model, messages, response, ...}): the response read as its API",
+    recognition: 'a record with a response and a call_type, or a model and messages[] (JSON text allowed), without a request object or custom_id',
+    fileNames: ['*.json', '*.jsonl'],
     matches: isLiteLLMLog,
     accepts: (v) => isObject(v) && 'response' in v,
     open: (file, nested) => liteLLMReader(file, nested),
@@ -198,25 +386,32 @@ export const CAPTURE_FORMAT_SPECS = [
     kind: 'record',
     name: 'langfuse',
     description: 'Langfuse trace exports and observations: one reply per GENERATION (a wrapper repeating its call read once)',
+    recognition: 'a trace export {trace, observations[]} (read one observation at a time), a list {data: [observations], meta}, or an observation {id, traceId, type: GENERATION | SPAN | …}',
+    fileNames: ['*.json', '*.jsonl'],
     matches: (v) => isLangfuseExport(v) || isLangfuseObservation(v),
     accepts: (v) => isLangfuseExport(v) || isLangfuseObservation(v),
     open: (file) => new LangfuseReader(file),
+    envelope: { arrays: ['observations'], rest: 'skip' },
   }),
   record({
     kind: 'record',
     name: 'otel-genai',
     description: 'OpenTelemetry spans of LLM calls (OTLP JSON or SDK span dumps): gen_ai.output.messages, gen_ai.completion.*, gen_ai.choice events, AI SDK ai.response.*',
+    recognition: 'an OTLP JSON export {resourceSpans[]}, or a span {name, attributes, spanId | spanContext | context}',
+    fileNames: ['*.json', '*.jsonl'],
     matches: (v) => isOtlpTraces(v) || isSpan(v),
     accepts: (v) => isOtlpTraces(v) || isSpan(v),
     open: (file) => otelReader(file),
   }),
-  apiBody('openai-chat', 'OpenAI Chat Completions response bodies (and compatible servers)', (v) => Array.isArray(v['choices'])),
-  apiBody('anthropic-messages', 'Anthropic Messages response bodies', (v) => Array.isArray(v['content'])),
-  apiBody('openai-responses', 'OpenAI Responses API response bodies', (v) => Array.isArray(v['output'])),
+  apiBody('openai-chat', 'OpenAI Chat Completions response bodies (and compatible servers)', 'object "chat.completion", or choices[] whose entries hold a message', (v) => Array.isArray(v['choices'])),
+  apiBody('anthropic-messages', 'Anthropic Messages response bodies', 'type "message", role "assistant" and content[]', (v) => Array.isArray(v['content'])),
+  apiBody('openai-responses', 'OpenAI Responses API response bodies', 'object "response" with output[]', (v) => Array.isArray(v['output'])),
   record({
     kind: 'record',
     name: 'ollama',
     description: "Ollama's native /api/chat and /api/generate responses and their NDJSON streams (a reply ends at done: true)",
+    recognition: 'a response {model, done (a boolean), message (an assistant message) | response | created_at}; a stream is one per line, or pretty-printed objects back to back',
+    fileNames: ['*.json', '*.ndjson', '*.jsonl'],
     matches: isOllamaResponse,
     accepts: (v) => isObject(v) && typeof v['done'] === 'boolean',
     open: (file) => {
@@ -228,6 +423,8 @@ export const CAPTURE_FORMAT_SPECS = [
     kind: 'record',
     name: 'gemini',
     description: 'Google Gemini API and Vertex AI generateContent bodies and streamGenerateContent chunks (a JSON array, or one per line)',
+    recognition: 'a GenerateContentResponse {candidates[] | promptFeedback | usageMetadata with modelVersion or responseId}; a stream is a JSON array of them or one per line',
+    fileNames: ['*.json', '*.jsonl', '*.ndjson'],
     api: 'gemini',
     matches: isGeminiResponse,
     accepts: (v) => isGeminiResponse(v) || (isObject(v) && isObject(v['error'])),
@@ -237,6 +434,8 @@ export const CAPTURE_FORMAT_SPECS = [
     kind: 'record',
     name: 'cohere-chat',
     description: 'Cohere v2 chat response bodies (message.content, tool_plan, tool_calls)',
+    recognition: 'a body {message (an assistant message), finish_reason in capitals (COMPLETE, TOOL_CALL, MAX_TOKENS, …)} without choices or done',
+    fileNames: ['*.json', '*.jsonl'],
     matches: isCohereChat,
     accepts: (v) => isObject(v) && isObject(v['message']),
     open: stateless(readCohereChat, 'cohere-chat'),
@@ -245,6 +444,8 @@ export const CAPTURE_FORMAT_SPECS = [
     kind: 'record',
     name: 'bedrock-converse',
     description: 'Amazon Bedrock Converse response bodies (output.message.content: text, reasoningContent, toolUse)',
+    recognition: 'a body {output: {message: {content[]}}, stopReason?}',
+    fileNames: ['*.json', '*.jsonl'],
     matches: isConverseBody,
     accepts: isConverseBody,
     open: stateless(readConverse, 'bedrock-converse'),
@@ -253,9 +454,21 @@ export const CAPTURE_FORMAT_SPECS = [
     kind: 'record',
     name: 'guard-reply',
     description: "guard's own reply records ({id, tools, text, tool_calls})",
+    recognition: 'a record with a string text and only guard reply keys (id, tools, text, reasoning, tool_calls, label, guard)',
+    fileNames: ['*.jsonl'],
     matches: isGuardReply,
     accepts: (v) => isObject(v) && typeof v['text'] === 'string',
     open: stateless(readGuardReply, 'guard-reply'),
+  }),
+  record({
+    kind: 'record',
+    name: 'chat-messages',
+    description: 'plain lists of chat messages (a JSON array or JSON Lines of {role, content, tool_calls?}); advertised tools unknown',
+    recognition: 'an assistant message {role: "assistant", content: a string or blocks / parts, tool_calls?} in the Anthropic or the OpenAI shape',
+    fileNames: ['*.json', '*.jsonl'],
+    matches: isAssistantChatMessage,
+    accepts: isChatMessage,
+    open: (file) => new ChatMessagesReader(file, 'chat-messages'),
   }),
   chunks('openai-chat'),
   chunks('anthropic'),
@@ -265,6 +478,8 @@ export const CAPTURE_FORMAT_SPECS = [
     kind: 'record',
     name: 'bedrock-converse-stream',
     description: 'Amazon Bedrock ConverseStream events ({"<event-type>": payload} per line, or the raw binary application/vnd.amazon.eventstream body)',
+    recognition: 'an event {"<event type>": payload} of ConverseStream (messageStart, contentBlockStart, contentBlockDelta, contentBlockStop, messageStop, metadata) or a stream exception; a binary body by its first frame\'s prelude and CRCs',
+    fileNames: ['*.jsonl', '*.eventstream'],
     // an exception event ends the stream it interrupts (it is one of the stream's events)
     matches: (v) => isConverseStreamEvent(v) || isBedrockException(v),
     accepts: (v) => isConverseStreamEvent(v) || isBedrockException(v),
@@ -274,6 +489,8 @@ export const CAPTURE_FORMAT_SPECS = [
     kind: 'record',
     name: 'bedrock-invoke-stream',
     description: "Amazon Bedrock InvokeModelWithResponseStream events ({\"chunk\": {\"bytes\": base64}}, decoded or the raw binary body): the provider's own stream events inside",
+    recognition: 'an event {chunk: {bytes: base64}} (or a stream exception); a binary body by its first frame\'s prelude and CRCs',
+    fileNames: ['*.jsonl', '*.eventstream'],
     matches: isInvokeStreamEvent,
     accepts: (v) => isInvokeStreamEvent(v) || isBedrockException(v),
     open: accumulated('bedrock-invoke-stream', createInvokeStreamAccumulator),
@@ -283,6 +500,15 @@ export const CAPTURE_FORMAT_SPECS = [
   sse('openai-responses'),
   sse('gemini'),
   sse('cohere'),
+  text({
+    kind: 'text',
+    name: 'aider',
+    description: 'Aider chat histories (.aider.chat.history.md), Markdown',
+    recognition: 'a Markdown file that starts with "# aider chat started at", or any text file named .aider.chat.history.md',
+    fileNames: ['.aider.chat.history.md', '*.aider.chat.history.md'],
+    sniff: sniffAider,
+    open: (file, maxReplyBytes) => new AiderReader(file, maxReplyBytes),
+  }),
 ] as const;
 
 // The registry names every CaptureFormat (a compile-time check: a format missing here fails to build).
@@ -295,6 +521,49 @@ export const CAPTURE_FORMATS: readonly CaptureFormat[] = CAPTURE_FORMAT_SPECS.ma
 
 /** The record formats in sniffing order. */
 export const RECORD_FORMAT_SPECS: readonly RecordFormatSpec[] = (CAPTURE_FORMAT_SPECS as readonly CaptureFormatSpec[]).filter((s): s is RecordFormatSpec => s.kind === 'record');
+
+/** The text formats, tried before the JSON / SSE layout sniff. */
+export const TEXT_FORMAT_SPECS: readonly TextFormatSpec[] = (CAPTURE_FORMAT_SPECS as readonly CaptureFormatSpec[]).filter((s): s is TextFormatSpec => s.kind === 'text');
+
+/** Every file-name pattern of the registry, once each, in registry order (directory walks take these names). */
+export const CAPTURE_FILE_NAMES: readonly string[] = [...new Set((CAPTURE_FORMAT_SPECS as readonly CaptureFormatSpec[]).flatMap((s) => s.fileNames))];
+
+/**
+ * The text format of a file whose first non-blank line is `first`: the forced format when it is a
+ * text format, else the first text format whose sniff claims the file; null for JSON and SSE
+ * files (and when another format is forced).
+ */
+export function textFormatFor(forced: CaptureFormat | undefined, first: string, file: string): TextFormatSpec | null {
+  if (forced !== undefined) {
+    const spec = formatSpec(forced);
+    return spec.kind === 'text' ? spec : null;
+  }
+  return TEXT_FORMAT_SPECS.find((s) => s.sniff(first, file)) ?? null;
+}
+
+/**
+ * The envelope claim the document splitter asks about each array of a top-level object
+ * (./json-values.ts, by its key path): the first record format whose `envelope` names the path
+ * and claims the members before it (or claims it by the path alone), with what becomes of the
+ * object around it; under `--input-format`, the forced format whenever its envelope names the
+ * path.
+ */
+export function envelopeSplit(forced?: CaptureFormat): EnvelopeSplit {
+  const specs = forced !== undefined ? RECORD_FORMAT_SPECS.filter((s) => s.name === forced) : RECORD_FORMAT_SPECS;
+  const withEnvelope = specs.filter((s) => s.envelope !== undefined);
+  return (path, head) => {
+    for (const spec of withEnvelope) {
+      const envelope = spec.envelope!;
+      if (!envelope.arrays.includes(path)) continue;
+      if (forced === undefined && envelope.claims) {
+        const h = head();
+        if (h === null || !envelope.claims(path, h)) continue;
+      }
+      return { tag: spec.name, rest: envelope.rest ?? 'record' };
+    }
+    return null;
+  };
+}
 
 /** The spec of a format. */
 export function formatSpec(name: CaptureFormat): CaptureFormatSpec {

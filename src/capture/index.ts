@@ -15,7 +15,20 @@ export type {
   ToolCall,
   ToolCallKind,
 } from './types.js';
-export { CAPTURE_FORMATS, CAPTURE_FORMAT_SPECS, formatSpec, sniffRecordFormat, type CaptureFormatSpec, type RecordFormatSpec, type RecordFormatReader, type SseFormatSpec } from './formats.js';
+export {
+  CAPTURE_FILE_NAMES,
+  CAPTURE_FORMATS,
+  CAPTURE_FORMAT_SPECS,
+  formatSpec,
+  isForcible,
+  sniffRecordFormat,
+  type CaptureFormatSpec,
+  type RecordFormatSpec,
+  type RecordFormatReader,
+  type SseFormatSpec,
+  type TextFormatReader,
+  type TextFormatSpec,
+} from './formats.js';
 export { DEFAULT_MAX_DOCUMENT_BYTES, readCapture, readCaptureBatches, type ReadOptions } from './read.js';
 export { CAPTURE_EXTENSIONS, expandInputs, NODE_INPUT_FS, type InputFs } from './files.js';
 export { DEFAULT_MAX_LINE_BYTES, readLineBatches, readLines, type Line, type LineReaderOptions } from './lines.js';

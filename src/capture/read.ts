@@ -5,9 +5,13 @@
  * A binary AWS event stream (Bedrock's stream bodies) is recognised first, by the prelude and CRC
  * of its first frame (src/capture/eventstream.ts), and its frames are read as records. Otherwise
  * layout is decided from the first non-blank line, and the next few when that one is not JSON on
- * its own (src/capture/detect.ts sniffLayout): raw SSE goes to the
+ * its own: a text format of its own layout (Aider's Markdown history; the registry's `text`
+ * specs, src/capture/formats.ts) is recognised first, from that line and the file name, and read
+ * line by line by its reader; otherwise (src/capture/detect.ts sniffLayout) raw SSE goes to the
  * SSE reader (src/capture/sse.ts); JSON Lines are parsed line by line; a JSON document (pretty
- * printed, an array, `jq .` output) is split into records without holding more than one record.
+ * printed, an array, `jq .` output) is split into records without holding more than one record
+ * (an agent session document, `{sessionId, messages: [...]}` or a trajectory, one message at a
+ * time: the registry's `envelope` claims, src/capture/json-values.ts).
  * Each record is classified and read by src/capture/records.ts. Line handling follows JSON Lines
  * (https://jsonlines.org/) and NDJSON 1.0 (https://github.com/ndjson/ndjson-spec), as summarised in
  * docs/sources.md "JSON Lines": 1-based numbers, CRLF (and a lone CR) accepted, one BOM stripped,
@@ -22,8 +26,10 @@ import type { Readable } from 'node:stream';
 import { captureError } from './bodies/common.js';
 import { CappedReports, MAX_LINE_REPORTS } from './capped.js';
 import { isSseLine, sniffLayout } from './detect.js';
+import type { RecordOutput } from './bodies/common.js';
 import { EventStreamDecoder, isEventStreamPrelude, type EventStreamItem } from './eventstream.js';
-import { JsonValueSplitter, type SplitEvent } from './json-values.js';
+import { envelopeSplit, textFormatFor, type TextFormatReader } from './formats.js';
+import { JsonValueSplitter, type EnvelopePlace, type EnvelopeSplit, type SplitEvent } from './json-values.js';
 import { BINARY_SNIFF_BYTES, DEFAULT_MAX_LINE_BYTES, readLineBatches, type Line } from './lines.js';
 import { describeShape, RecordReader, type RecordStep } from './records.js';
 import { SseLineReader } from './sse.js';
@@ -212,9 +218,11 @@ function badLineError(file: string, l: Line, maxLineBytes: number): CaptureError
  *
  * Formats (sources in docs/sources.md "Capture formats"): OpenAI Chat / Anthropic Messages / OpenAI
  * Responses bodies (their SDKs' types) as JSON Lines, a JSON document or a JSON array; pair logs
- * (claude-trace `RawPair`); Claude Code sessions; Codex rollouts; stream payloads one per line
- * (`*-chunks`); raw SSE (HTML Living Standard §9.2); guard reply records. Detected per file, then
- * per record; `inputFormat` forces one.
+ * (claude-trace `RawPair`); Claude Code sessions; Codex rollouts; agent files (Gemini CLI, Cline
+ * and Roo Code, plain chat messages, OpenHands, SWE-agent, mini-swe-agent, Aider, OpenCode,
+ * Goose: src/capture/agents/); stream payloads one per line (`*-chunks`); raw SSE (HTML Living
+ * Standard §9.2); guard reply records. Detected per file, then per record; `inputFormat` forces
+ * one.
  *
  * Problems are error items naming the file and 1-based line: INVALID_JSON, INVALID_UTF8,
  * LINE_TOO_LONG, UNKNOWN_FORMAT (once for the file, line null, when no record of it is in a known
@@ -399,6 +407,13 @@ async function* readItemBatches(file: string, source0: Readable, options: ReadOp
       else yield [errorItem(captureError(file, null, 'EMPTY_FILE', head.length === 0 ? 'the input is empty' : 'the input holds only blank lines', 'error'))];
       return;
     }
+    // a text format of its own layout (Aider's Markdown history), recognised before the JSON / SSE sniff
+    const textSpec = textFormatFor(forced, first.text, file);
+    if (textSpec) {
+      tally.formats.add(textSpec.name);
+      yield* readTextLines(textSpec.open(file, options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES), source.rest(), file, maxLineBytes);
+      return;
+    }
     const forcedStream = streamFormatApi(forced);
     const sseApi = forcedStream?.framing === 'sse' ? forcedStream.api : undefined;
     let sniffed = first.line;
@@ -443,11 +458,11 @@ async function* readItemBatches(file: string, source0: Readable, options: ReadOp
     const reader = new RecordReader(file, forced);
     const gate = new UnknownGate(file);
     const take = (r: RecordOrError, out: CaptureItem[]): void => {
-      const items = 'error' in r ? gate.pass([errorItem(r.error)]) : readRecord(r.value, r.line);
+      const items = 'error' in r ? gate.pass([errorItem(r.error)]) : readRecord(r.value, r.line, r.envelope);
       for (const item of items) out.push(item);
     };
-    const readRecord = (value: unknown, line: number): CaptureItem[] => {
-      const step = reader.push(value, line);
+    const readRecord = (value: unknown, line: number, envelope?: EnvelopePlace): CaptureItem[] => {
+      const step = reader.push(value, line, envelope);
       if (step.format) tally.formats.add(step.format);
       return gate.step(step, line, value);
     };
@@ -462,7 +477,7 @@ async function* readItemBatches(file: string, source0: Readable, options: ReadOp
         if (out.length > 0) yield out;
       }
     } else {
-      const doc = new DocumentRecords(file, maxLineBytes, options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES);
+      const doc = new DocumentRecords(file, maxLineBytes, options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES, envelopeSplit(forced));
       for await (const batch of all) {
         const out: CaptureItem[] = [];
         for (const l of batch) {
@@ -486,6 +501,29 @@ async function* readItemBatches(file: string, source0: Readable, options: ReadOp
   } finally {
     await source.close();
   }
+}
+
+/**
+ * A text format's file: every line to its reader, in batches (bad lines are their own problems,
+ * as in JSON Lines), then what the reader still holds.
+ */
+async function* readTextLines(reader: TextFormatReader, lines: AsyncGenerator<Line[]>, file: string, maxLineBytes: number): AsyncGenerator<CaptureItem[]> {
+  const emit = (o: RecordOutput, out: CaptureItem[]): void => {
+    for (const reply of o.replies) out.push({ kind: 'reply', reply });
+    for (const error of o.errors) out.push(errorItem(error));
+  };
+  for await (const batch of lines) {
+    const out: CaptureItem[] = [];
+    for (const l of batch) {
+      const bad = badLineError(file, l, maxLineBytes);
+      if (bad) out.push(errorItem(bad));
+      else emit(reader.line(l.text, l.line), out);
+    }
+    if (out.length > 0) yield out;
+  }
+  const out: CaptureItem[] = [];
+  emit(reader.finish(), out);
+  if (out.length > 0) yield out;
 }
 
 /**
@@ -535,8 +573,8 @@ async function* readEventStream(file: string, input: AsyncIterable<Buffer>, opti
   if (out.length > 0) yield out;
 }
 
-/** A record to read, or a problem found while splitting the input into records. */
-type RecordOrError = { value: unknown; line: number } | { error: CaptureError };
+/** A record to read (with its place in a split envelope document, if any), or a problem found while splitting the input into records. */
+type RecordOrError = { value: unknown; line: number; envelope?: EnvelopePlace } | { error: CaptureError };
 
 /** JSON Lines (docs/sources.md "JSON Lines"): the record of one line, its problem, or null for a
  * blank line. */
@@ -571,8 +609,9 @@ class DocumentRecords {
     private readonly file: string,
     private readonly maxLineBytes: number,
     private readonly maxDocumentBytes: number,
+    envelope?: EnvelopeSplit,
   ) {
-    this.splitter = new JsonValueSplitter(maxDocumentBytes);
+    this.splitter = new JsonValueSplitter(maxDocumentBytes, envelope);
   }
 
   /** The records and problems one line completes. */
@@ -616,7 +655,7 @@ class DocumentRecords {
       case 'value': {
         if (ev.tainted) return null; // its invalid UTF-8 line was reported
         const parsed = tryParseJsonWithError(ev.text);
-        if ('value' in parsed) return { value: parsed.value, line: ev.line };
+        if ('value' in parsed) return ev.envelope ? { value: parsed.value, line: ev.line, envelope: ev.envelope } : { value: parsed.value, line: ev.line };
         return { error: captureError(file, ev.line, 'INVALID_JSON', `${parsed.message} (in the JSON value starting at this line)`) };
       }
     }

@@ -8,6 +8,7 @@
 import { apiErrorOutput } from './bodies/index.js';
 import { captureError, type JsonObject, type RecordOutput } from './bodies/common.js';
 import { CappedReports } from './capped.js';
+import type { EnvelopePlace } from './json-values.js';
 import { classifyRecord, type RecordKind } from './detect.js';
 import { formatSpec, sniffRecordFormat, type RecordFormatReader, type RecordFormatSpec } from './formats.js';
 import { STREAM_APIS } from './streams/index.js';
@@ -34,14 +35,15 @@ function lookalike(v: unknown): string | null {
 }
 
 /**
- * The record kind a forced format implies for a record it accepts: the forced format's own spec,
- * or for a forced SSE format (read as JSON records only when its layout is not SSE) the spec of
- * its API's chunks format.
+ * The record spec a forced format reads JSON records with: the forced format's own spec, or for a
+ * forced SSE format (read as JSON records only when its layout is not SSE) the spec of its API's
+ * chunks format; null for a text format (read.ts reads those files as text, never as records).
  */
-function forcedKind(format: CaptureFormat): RecordKind {
+function forcedSpec(format: CaptureFormat): RecordFormatSpec | null {
   const spec = formatSpec(format);
-  if (spec.kind === 'record') return { kind: 'format', spec };
-  return { kind: 'format', spec: formatSpec(STREAM_APIS[spec.api].chunksFormat) as RecordFormatSpec };
+  if (spec.kind === 'record') return spec;
+  if (spec.kind === 'sse') return formatSpec(STREAM_APIS[spec.api].chunksFormat) as RecordFormatSpec;
+  return null;
 }
 
 /** Concatenates outputs in the given order (earlier closes first, then the record's own output). */
@@ -86,12 +88,16 @@ export class RecordReader {
    *
    * @param value the parsed record.
    * @param line the 1-based line where it starts.
+   * @param envelope where the record came from when the document splitter split an envelope
+   *   document (./json-values.ts): it is read by the format that claimed the envelope, as an
+   *   element of `envelope.key` (or, key null, as the envelope itself), never sniffed.
    * @returns the replies completed, the problems found, and what became of the record
    *   ({@link RecordStatus}; for an array: `read` if any element was read, else `failed` if any
    *   failed, else `unknown`). Never throws: an exception while reading one record becomes an
    *   INVALID_RECORD error at `line`, and the next record is read normally.
    */
-  push(value: unknown, line: number): RecordStep {
+  push(value: unknown, line: number, envelope?: EnvelopePlace): RecordStep {
+    if (envelope) return this.pushEnvelope(value, line, envelope);
     if (Array.isArray(value)) {
       const steps = value.map((v) => this.pushOne(v, line));
       const out = ordered(steps);
@@ -126,6 +132,21 @@ export class RecordReader {
     return out;
   }
 
+  /** A record of a split envelope document: read by the format that claimed it. */
+  private pushEnvelope(value: unknown, line: number, place: EnvelopePlace): RecordStep {
+    try {
+      const spec = formatSpec(place.tag as CaptureFormat);
+      if (spec.kind !== 'record') throw new Error(`the envelope claim ${place.tag} is not a record format`);
+      const before = this.openFor(spec);
+      const reader = this.open!.reader;
+      const own = place.key !== null && reader.element ? reader.element(place.key, place.index, value, line) : reader.push(value, line);
+      return readStep(spec.name, before, own);
+    } catch (e) {
+      const error = captureError(this.file, line, 'INVALID_RECORD', `the record could not be read: ${messageOf(e)}`);
+      return { replies: [], errors: [error], format: null, status: 'failed' };
+    }
+  }
+
   private pushOne(value: unknown, line: number): RecordStep {
     try {
       return this.readOne(value, line);
@@ -138,14 +159,13 @@ export class RecordReader {
   private readOne(value: unknown, line: number): RecordStep {
     let kind: RecordKind;
     if (this.forced) {
-      const spec = formatSpec(this.forced);
-      const accepts = spec.kind === 'record' ? spec.accepts(value) : (formatSpec(STREAM_APIS[spec.api].chunksFormat) as RecordFormatSpec).accepts(value);
-      if (!accepts) {
+      const spec = forcedSpec(this.forced);
+      if (spec === null || !spec.accepts(value)) {
         const like = lookalike(value);
         const error = this.misfits!.report(line, `the record is not in the forced input format ${this.forced}${like ? ` (it looks like ${like})` : ''}`);
         return { replies: [], errors: error ? [error] : [], format: null, status: 'failed' };
       }
-      kind = forcedKind(this.forced);
+      kind = { kind: 'format', spec };
     } else {
       kind = classifyRecord(value);
     }
@@ -155,10 +175,8 @@ export class RecordReader {
   private dispatch(kind: RecordKind, value: unknown, line: number): RecordStep {
     switch (kind.kind) {
       case 'format': {
-        let before: RecordOutput | null = null;
-        if (this.open !== null && this.open.spec !== kind.spec) before = this.close();
-        this.open ??= { spec: kind.spec, reader: kind.spec.open(this.file, () => new RecordReader(this.file)) };
-        return readStep(kind.spec.name, before, this.open.reader.push(value, line));
+        const before = this.openFor(kind.spec);
+        return readStep(kind.spec.name, before, this.open!.reader.push(value, line));
       }
       case 'api-error': {
         // an error payload inside a chunks file belongs to the open stream
@@ -170,6 +188,18 @@ export class RecordReader {
       case 'unknown':
         return { replies: [], errors: [], format: null, status: 'unknown' };
     }
+  }
+
+  /**
+   * Makes a reader of `spec` the open one: the run of another format is closed first (what it
+   * still held is returned, else null). Nested values (a batch line's body, a HAR entry's
+   * response) are read by a record reader of their own.
+   */
+  private openFor(spec: RecordFormatSpec): RecordOutput | null {
+    let before: RecordOutput | null = null;
+    if (this.open !== null && this.open.spec !== spec) before = this.close();
+    this.open ??= { spec, reader: spec.open(this.file, () => new RecordReader(this.file)) };
+    return before;
   }
 
   /** Ends the open run of records: what its reader still held. */

@@ -25,6 +25,17 @@ export type CaptureFormat =
   | 'codex-rollout'
   | 'pair-log'
   | 'guard-reply'
+  // agent files (./agents/)
+  | 'gemini-cli'
+  | 'cline-task'
+  | 'cline-ui'
+  | 'chat-messages'
+  | 'openhands'
+  | 'swe-agent'
+  | 'mini-swe-agent'
+  | 'aider'
+  | 'opencode'
+  | 'goose'
   // API formats, batch outputs and observability exports (issue 15)
   | 'ollama'
   | 'gemini'
@@ -56,6 +67,10 @@ export interface AdvertisedTool {
  * The kind of structured block that carried a tool call. `function` covers Chat
  * `tool_calls[].function`, Anthropic `tool_use` and Responses `function_call`; the rest are the
  * non-standard blocks that still run something (they are inspected like any call).
+ * `text-command` is a command the model wrote as text that the agent executes as its own call (a
+ * fenced block SWE-agent, mini-swe-agent or Aider run in a shell; name `bash`, arguments
+ * `{"command": …}`): the format's own call, inspected as a shell call, never a quotation
+ * (src/capture/agents/text-command.ts).
  */
 export type ToolCallKind =
   | 'function'
@@ -66,7 +81,8 @@ export type ToolCallKind =
   | 'shell_call'
   | 'local_shell_call'
   | 'apply_patch_call'
-  | 'custom_tool_call';
+  | 'custom_tool_call'
+  | 'text-command';
 
 /** A structured tool call as captured. */
 export interface ToolCall {

@@ -11,6 +11,7 @@ import { registerScan } from './commands/scan.js';
 import { registerReplay } from './commands/replay.js';
 import { registerBaseline } from './commands/baseline.js';
 import { registerRules } from './commands/rules.js';
+import { registerFormats } from './commands/formats.js';
 import { UsageError, EXIT } from './errors.js';
 import type { CliIO } from './io.js';
 import type { CommandState } from './state.js';
@@ -37,6 +38,7 @@ export function createProgram(io: CliIO, state: CommandState): Command {
   registerRules(program, io, state);
   registerCeiling(program, io, state);
   registerReplay(program, io, state);
+  registerFormats(program, io, state);
   return program;
 }
 

@@ -32,7 +32,7 @@ function fixtureFiles(dir: string): string[] {
       const p = join(dir, name);
       if (statSync(p).isDirectory()) return fixtureFiles(p);
       const rel = relative(FIXTURES, p);
-      return rel === 'manifest.yaml' || name.endsWith('.md') ? [] : [rel];
+      return rel === 'manifest.yaml' || /^readme\.md$/i.test(name) ? [] : [rel];
     });
 }
 

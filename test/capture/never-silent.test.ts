@@ -11,11 +11,21 @@ import { runGuard } from '../cli/helpers.js';
 const codes = (r: { errors: Array<{ code: string; line: number | null; severity: string }> }) => r.errors.map((e) => [e.code, e.line, e.severity]);
 
 describe('never silent', () => {
-  it('a one-line JSON array with an element in no known format reports that element by index', async () => {
+  it('the issue-15 one-line JSON array is read (a plain chat-message list): its rm -rf / call is a finding, not "0 replies, exit 0"', async () => {
     const text = '[{"role":"user","content":"hi"},{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"bash","input":{"command":"rm -rf /"}}]}]\n';
     const r = await readText(text, undefined, 'task.json');
+    expect(codes(r)).toEqual([]);
+    expect(r.end).toMatchObject({ formats: ['chat-messages'], replies: 1 });
+    const cli = await runGuard(['scan', '-f', 'ndjson', '-q', '-'], { stdin: text });
+    expect(cli.code).toBe(1);
+    expect(cli.stdout).toContain('rm-rf-root');
+  });
+
+  it('a one-line JSON array with an element in no known format reports that element by index', async () => {
+    const text = '[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"},{"kind":"mystery","payload":{}}]\n';
+    const r = await readText(text, undefined, 'task.json');
     expect(codes(r)).toEqual([['UNKNOWN_FORMAT', 1, 'error']]);
-    expect(r.errors[0]!.message).toContain('element 1 of the JSON array');
+    expect(r.errors[0]!.message).toContain('element 2 of the JSON array');
     const cli = await runGuard(['scan', '-f', 'ndjson', '-q', '-'], { stdin: text });
     expect(cli.code).toBe(2);
   });

@@ -6,8 +6,9 @@
  * the request advertised; the response body (`response.content.text`, base64 when
  * `content.encoding` is `"base64"`) is read as the LLM API it holds: a JSON body or JSON array
  * (by the registry's readers), an SSE stream, an NDJSON stream (Ollama), or a binary AWS event
- * stream (Bedrock). The document reader hands entries over one by one (src/capture/json-values.ts
- * descends into `log.entries`), so a HAR of any size is read in bounded memory.
+ * stream (Bedrock). The document reader hands entries over one by one (the registry's envelope
+ * `log.entries`, split by src/capture/json-values.ts; the rest of the document is not kept), so a
+ * HAR of any size is read in bounded memory.
  *
  * An entry whose request is an LLM API call (by its path or its body) but whose response cannot
  * be read is an error at the entry's line; entries of other traffic (pages, scripts, images,
@@ -110,6 +111,12 @@ export class HarReader {
       return out;
     }
     return this.entry(value as JsonObject, line);
+  }
+
+  /** One element of `log.entries`, handed over by the document splitter (the registry's envelope). */
+  element(_key: string, index: number, value: unknown, line: number): RecordOutput {
+    if (isHarEntry(value)) return this.entry(value, line);
+    return { replies: [], errors: [captureError(this.file, line, 'INVALID_RECORD', `element ${index} of the HAR's log.entries is not an entry ({request, response}); skipped`)] };
   }
 
   finish(): RecordOutput {

@@ -1,7 +1,9 @@
 /**
  * Langfuse exports: a trace with its observations (`{trace, observations: [...]}`, as
  * `GET /api/public/traces/{id}` returns it), observation lists (`{data: [...], meta}` of
- * `GET /api/public/observations`), or observations one per line.
+ * `GET /api/public/observations`), or observations one per line. A trace export document is read
+ * one observation at a time (the registry's envelope `observations`, split by
+ * src/capture/json-values.ts; the rest of the document, `trace`, is not kept).
  *
  * Schema: langfuse/langfuse `packages/shared/src/domain/observations.ts` at
  * 62751446149b702b419a9292ddfc2280cdf74b8c
@@ -54,6 +56,12 @@ export class LangfuseReader {
     }
     this.observation(value as JsonObject, line, out);
     return out;
+  }
+
+  /** One element of an export's `observations`, handed over by the document splitter (the registry's envelope). */
+  element(_key: string, index: number, value: unknown, line: number): RecordOutput {
+    if (isLangfuseObservation(value)) return this.push(value, line);
+    return { replies: [], errors: [captureError(this.file, line, 'INVALID_RECORD', `element ${index} of the export's observations is not a Langfuse observation ({id, traceId, type}); skipped`)] };
   }
 
   finish(): RecordOutput {

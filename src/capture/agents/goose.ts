@@ -1,0 +1,88 @@
+/**
+ * Goose sessions: the legacy JSON Lines session files (`~/.local/share/goose/sessions/*.jsonl`,
+ * before Goose 1.10 moved sessions into SQLite) and the `goose run --output-format stream-json`
+ * stream.
+ *
+ * Schema: block/goose `crates/goose/src/conversation/message.rs` (`Message{id?, role, created,
+ * content[], metadata}`; `MessageContent`, serde tag `type`, camelCase: `text`, `image`,
+ * `toolRequest{id, toolCall}`, `toolResponse`, `toolConfirmationRequest`, `actionRequired`,
+ * `frontendToolRequest{id, toolCall}`, `thinking{thinking, signature}`, `redactedThinking`,
+ * `systemNotification`; a `toolCall` is `{status: "success", value: {name, arguments}}` or
+ * `{status: "error", error}`),
+ * https://github.com/block/goose/blob/05132966065f7dd80b97af7d080a41328d103073/crates/goose/src/conversation/message.rs,
+ * and `crates/goose/src/session/legacy.rs` (the first line is the `SessionMetadata`
+ * `{working_dir, description, message_count, total_tokens, …}`, then one message per line),
+ * https://github.com/block/goose/blob/0fc5e54062be2712f705269265e928c17bceee83/crates/goose/src/session/legacy.rs.
+ * No real session file was found in a public repository; the fixtures are built from these
+ * sources (fixtures/SOURCES.md).
+ *
+ * One reply per assistant message: `text` items are the text, `thinking` the reasoning,
+ * `toolRequest` / `frontendToolRequest` items the calls (a request Goose could not parse, status
+ * `error`, is reported). Stream-json lines are `{"type": "message", "message": <Message>}`,
+ * `{"type": "notification", …}` and `{"type": "complete", …}`.
+ */
+
+import { arr, captureError, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
+import { makeToolCall } from '../toolcall.js';
+import { contextAt, emptyParts, partsReply } from './common.js';
+
+/** Content types that are no model output to read. */
+const INERT: ReadonlySet<string> = new Set(['toolResponse', 'toolConfirmationRequest', 'actionRequired', 'redactedThinking', 'systemNotification', 'conversationCompacted']);
+
+/** A Goose `Message`: a role, a numeric `created` and a content list. */
+function isGooseMessage(v: unknown): v is JsonObject {
+  return isObject(v) && typeof v['role'] === 'string' && typeof v['created'] === 'number' && Array.isArray(v['content']);
+}
+
+/** True for a line of a Goose session (metadata or message) or of its stream-json output. */
+export function isGooseRecord(v: unknown): v is JsonObject {
+  if (!isObject(v)) return false;
+  if (isGooseMessage(v)) return true;
+  if (typeof v['working_dir'] === 'string' && ('message_count' in v || 'description' in v)) return true;
+  const type = v['type'];
+  if (type === 'message') return isGooseMessage(v['message']) || (isObject(v['message']) && arr(v['message']['content']).some((c) => isObject(c) && c['type'] === 'toolRequest'));
+  return (type === 'complete' && 'total_tokens' in v) || (type === 'notification' && 'extensionId' in v);
+}
+
+/** Reads the lines of one Goose session or stream (see the module header). */
+export class GooseReader {
+  constructor(private readonly file: string) {}
+
+  push(record: unknown, line: number): RecordOutput {
+    const out: RecordOutput = { replies: [], errors: [] };
+    if (!isObject(record)) return out;
+    const message = record['type'] === 'message' && isObject(record['message']) ? record['message'] : record;
+    if (message['role'] !== 'assistant' || !Array.isArray(message['content'])) return out;
+    const ctx = contextAt(this.file, line, 'goose');
+    const parts = emptyParts();
+    const skipped = new Set<string>();
+    for (const c of message['content']) {
+      if (!isObject(c)) continue;
+      const type = str(c['type']) ?? '';
+      if (type === 'text') parts.text.add(str(c['text']) ?? '');
+      else if (type === 'thinking') {
+        const t = str(c['thinking']);
+        if (t) parts.reasoning.push(t);
+      } else if (type === 'toolRequest' || type === 'frontendToolRequest') {
+        const call = isObject(c['toolCall']) ? c['toolCall'] : {};
+        if (call['status'] === 'error') {
+          out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `a ${type} Goose could not parse (${str(call['error']) ?? 'no reason given'}) was not read`, 'warning'));
+          continue;
+        }
+        const value = isObject(call['value']) ? call['value'] : call;
+        const name = str(value['name']);
+        if (!name) out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `a ${type} has no tool name; it was skipped`));
+        else parts.toolCalls.push(makeToolCall(str(c['id']), name, 'function', value['arguments'] ?? {}));
+      } else if (!INERT.has(type)) skipped.add(type || '(no type)');
+    }
+    if (skipped.size > 0) {
+      out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `content of type ${[...skipped].map((t) => JSON.stringify(t)).join(', ')} was not read`, 'warning'));
+    }
+    out.replies.push(partsReply(parts, ctx, { id: str(message['id']) ?? null }));
+    return out;
+  }
+
+  finish(): RecordOutput {
+    return { replies: [], errors: [] };
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * Commands agents run from text (issue 15 point 3): SWE-agent, mini-swe-agent and Aider have the
+ * model write a shell command in a fenced block, and the agent executes that block. Such a block
+ * is the format's own tool call, so the readers put it in `Reply.toolCalls` as a call of kind
+ * `text-command`, name `bash`, arguments `{"command": <the block>}`:
+ *
+ * - the inspection engine reads it like any shell call (`command` is a command-bearing key,
+ *   src/inspection/extract.ts), so `rm -rf /` in the block is a `rm-rf-root` hit;
+ * - the recovery engine sees a reply that carries tool calls and judges it `structured`
+ *   (src/recovery/judge.ts rule 1): the fence is never taken for a quotation of leaked markup, and
+ *   markup elsewhere in the text is still reported with its family.
+ *
+ * Each agent's own parser decides what is a command; the functions here mirror them:
+ * - mini-swe-agent 1.x (`DefaultAgent.parse_action`, SWE-agent/mini-swe-agent v1.x, and
+ *   `parse_regex_actions` in src/minisweagent/models/utils/actions_text.py @
+ *   a83fcae82d2a08f0ee0c688f9d137b3566c097f8,
+ *   https://github.com/SWE-agent/mini-swe-agent/blob/a83fcae82d2a08f0ee0c688f9d137b3566c097f8/src/minisweagent/models/utils/actions_text.py):
+ *   exactly one match of ```` ```bash\s*\n(.*?)\n``` ```` (DOTALL), stripped; none or several is a
+ *   format error and nothing runs.
+ * - SWE-agent `ThoughtActionParser` (sweagent/tools/parsing.py @
+ *   3ea751c087f32b16e039a2233dd6eefecef325d5,
+ *   https://github.com/SWE-agent/SWE-agent/blob/3ea751c087f32b16e039a2233dd6eefecef325d5/sweagent/tools/parsing.py):
+ *   the last code block not nested in another (used when a history item has no `action`).
+ * - Aider `find_original_update_blocks` (aider/coders/editblock_coder.py @
+ *   5dc9490bb35f9729ef2c95d00a19ccd30c26339c,
+ *   https://github.com/Aider-AI/aider/blob/5dc9490bb35f9729ef2c95d00a19ccd30c26339c/aider/coders/editblock_coder.py):
+ *   a line that (stripped) starts with ```` ```bash ````, `sh`, `shell`, `cmd`, `batch`,
+ *   `powershell`, `ps1`, `zsh`, `fish`, `ksh`, `csh` or `tcsh` and is not followed within two
+ *   lines by a `<<<<<<< SEARCH` head opens a shell block that runs to the next line starting with
+ *   ```` ``` ````.
+ */
+
+import { makeToolCall } from '../toolcall.js';
+import type { ToolCall } from '../types.js';
+
+/** The tool name every text command carries. */
+export const TEXT_COMMAND_TOOL = 'bash';
+
+/** A text command as a tool call: kind `text-command`, name `bash` (or `name`), arguments `{command}`. */
+export function textCommandCall(command: string, id: string | null = null, name = TEXT_COMMAND_TOOL): ToolCall {
+  return makeToolCall(id, name, 'text-command', { command });
+}
+
+/** mini-swe-agent 1.x's action pattern. */
+const MINI_BASH_BLOCK = /```bash\s*\n([\s\S]*?)\n```/g;
+
+/**
+ * The command of a mini-swe-agent 1.x assistant message: the single ```` ```bash ```` block,
+ * stripped (Python `str.strip`), or null when there is none or more than one (a format error:
+ * mini-swe-agent runs nothing).
+ */
+export function miniSweAgentAction(content: string): string | null {
+  const found = [...content.matchAll(MINI_BASH_BLOCK)];
+  return found.length === 1 ? pyStrip(found[0]![1]!) : null;
+}
+
+/** Python's `str.strip()` (whitespace at both ends). */
+function pyStrip(s: string): string {
+  return s.replace(/^\s+|\s+$/g, '');
+}
+
+/** A fence line of SWE-agent's `code_block_pat`: an opener (```` ```lang ````) or a bare ```` ``` ````. */
+const SWE_FENCE = /^```(\S*)\s*\n|^```\s*$/gm;
+
+/**
+ * SWE-agent's `ThoughtActionParser`: the last code block of `message` that is not nested in
+ * another, or null when there is none. Python's regex semantics are kept: the opener needs a
+ * newline after it; a bare ```` ``` ```` closes a block when one is open and opens one otherwise.
+ */
+export function sweAgentThoughtAction(message: string): string | null {
+  const stack: RegExpMatchArray[] = [];
+  let last: [RegExpMatchArray, RegExpMatchArray] | null = null;
+  for (const m of message.matchAll(SWE_FENCE)) {
+    const lang = m[1];
+    if (stack.length > 0 && !lang) {
+      const start = stack.pop()!;
+      if (stack.length === 0) last = [start, m];
+    } else if (lang !== undefined) stack.push(m);
+  }
+  if (!last) return null;
+  const [start, end] = last;
+  return message.slice(start.index! + start[0].length, end.index!);
+}
+
+/** The fence openers Aider takes for shell commands. */
+const AIDER_SHELL_STARTS = ['```bash', '```sh', '```shell', '```cmd', '```batch', '```powershell', '```ps1', '```zsh', '```fish', '```ksh', '```csh', '```tcsh'];
+
+/** Aider's SEARCH/REPLACE markers (`HEAD`, `DIVIDER`, `UPDATED`). */
+const AIDER_HEAD = /^<{5,9} SEARCH>?\s*$/;
+const AIDER_DIVIDER = /^={5,9}\s*$/;
+const AIDER_UPDATED = /^>{5,9} REPLACE\s*$/;
+
+/**
+ * The shell blocks Aider's edit-block coders would offer to run from one reply, in order (each the
+ * text between the opener line and the closing fence, lines kept with their newlines). The
+ * content of a SEARCH/REPLACE block is skipped as Aider skips it; a SEARCH/REPLACE block left
+ * open makes Aider's parse fail, and then it runs nothing: the result is empty.
+ */
+export function aiderShellBlocks(reply: string): string[] {
+  const lines = reply.split(/(?<=\n)/);
+  const at = (i: number): string => lines[i]!.trim();
+  const out: string[] = [];
+  let i = 0;
+  while (i < lines.length) {
+    const line = at(i);
+    const nextIsEditBlock = (i + 1 < lines.length && AIDER_HEAD.test(at(i + 1))) || (i + 2 < lines.length && AIDER_HEAD.test(at(i + 2)));
+    if (AIDER_SHELL_STARTS.some((s) => line.startsWith(s)) && !nextIsEditBlock) {
+      const content: string[] = [];
+      i++;
+      while (i < lines.length && !at(i).startsWith('```')) content.push(lines[i++]!);
+      if (i < lines.length) i++; // the closing fence
+      out.push(content.join(''));
+      continue;
+    }
+    if (AIDER_HEAD.test(line)) {
+      i++;
+      while (i < lines.length && !AIDER_DIVIDER.test(at(i))) i++;
+      if (i >= lines.length) return [];
+      i++;
+      while (i < lines.length && !(AIDER_UPDATED.test(at(i)) || AIDER_DIVIDER.test(at(i)))) i++;
+      if (i >= lines.length) return [];
+    }
+    i++;
+  }
+  return out;
+}
