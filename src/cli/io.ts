@@ -15,6 +15,11 @@ export interface CliIO {
   stdin: Readable & { isTTY?: boolean };
   env: Record<string, string | undefined>;
   cwd: string;
+  /**
+   * Aborted when the command should stop at once: reason `interrupt` (Ctrl-C, SIGINT) or `closed`
+   * (stdout's reader went away, EPIPE). src/cli/main.ts wires it to the process; tests abort it.
+   */
+  signal?: AbortSignal;
 }
 
 /**
