@@ -126,7 +126,7 @@ export class GithubReporter implements Reporter {
       if (n === 0) continue;
       // a lone extra fits in the slot kept for the count: it is annotated as it was logged
       if (n === 1) this.write(this.firstHidden[level]!);
-      else this.write(workflowCommand(level, { title: `guard: ${n} more ${level}${n === 1 ? '' : 's'}` }, `${n} more ${level} annotation${n === 1 ? ' is' : 's are'} not shown (GitHub shows ${this.options.perLevel ?? ANNOTATIONS_PER_LEVEL} of each level per step): every finding is in this step's log above${this.summary ? ' and in the job summary' : ''}.`));
+      else this.write(workflowCommand(level, { title: `guard ${n} more ${level}${n === 1 ? '' : 's'}` }, `${n} more ${level} annotation${n === 1 ? ' is' : 's are'} not shown (GitHub shows ${this.options.perLevel ?? ANNOTATIONS_PER_LEVEL} of each level per step): every finding is in this step's log above${this.summary ? ' and in the job summary' : ''}.`));
     }
     if (this.summary && this.options.stepSummary) this.options.stepSummary(this.summary.render(s, this.options.failOn ?? 'refused', end));
   }
