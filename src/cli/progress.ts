@@ -14,10 +14,13 @@ import { resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import { inCI, type CliIO, type OutStream } from './io.js';
 
-/** Whether the progress bar is shown: stderr is a terminal of known width, not CI, not TERM=dumb, not --quiet. */
+/**
+ * Whether the progress bar is shown: stderr is a terminal (of at least 40 columns, or of unknown
+ * width: cli-progress then assumes 80), not CI, not TERM=dumb, not --quiet.
+ */
 export function progressWanted(io: CliIO, quiet: boolean): boolean {
   const columns = io.stderr.columns ?? 0;
-  return io.stderr.isTTY === true && columns >= 40 && !inCI(io.env) && io.env['TERM'] !== 'dumb' && !quiet;
+  return io.stderr.isTTY === true && (columns === 0 || columns >= 40) && !inCI(io.env) && io.env['TERM'] !== 'dumb' && !quiet;
 }
 
 /** `12.3 MB` (decimal megabytes, as the speed). */

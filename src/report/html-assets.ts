@@ -230,7 +230,7 @@ export const HTML_SCRIPT = String.raw`
     });
     spans.sort(function (a, b) { return a[0] - b[0]; });
     var merged = [];
-    spans.forEach(function (s) { var last = merged[merged.length - 1]; if (last && s[0] <= last[1]) last[1] = Math.max(last[1], s[1]); else merged.push([s[0], s[1]]); });
+    spans.forEach(function (s) { var last = merged[merged.length - 1]; if (last && s[0] < last[1]) last[1] = Math.max(last[1], s[1]); else merged.push([s[0], s[1]]); });
     var pre = el('pre', { id: 'reply-text' }), pos = 0;
     merged.forEach(function (s) {
       if (s[0] > pos) pre.appendChild(document.createTextNode(text.slice(pos, s[0])));

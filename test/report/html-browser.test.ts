@@ -19,8 +19,8 @@ if (!HAVE_BROWSER) console.warn(`html-browser.test.ts: skipped: no browser at ${
 describe.skipIf(!HAVE_BROWSER)('the HTML report in headless Chromium', () => {
   let dir = '';
   let report = '';
-  type Browser = Awaited<ReturnType<typeof import('playwright-core')['chromium']['launch']>>;
-  let browser: Browser | null = null;
+  type Context = Awaited<ReturnType<typeof import('playwright-core')['chromium']['launchPersistentContext']>>;
+  let browser: Context | null = null;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'guard-html-'));
@@ -35,10 +35,11 @@ describe.skipIf(!HAVE_BROWSER)('the HTML report in headless Chromium', () => {
     const r = await runGuard(['scan', 'fixtures/capture', join(dir, 'hostile.jsonl'), '-o', report, '-q', '--jobs', '1']);
     expect(r.code).toBe(1);
     const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
+    // a fresh profile (user-data-dir) per run
+    browser = await chromium.launchPersistentContext(join(dir, 'profile'), {
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', `--user-data-dir=${join(dir, 'profile')}`],
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
     });
   }, 120_000);
 

@@ -195,7 +195,8 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
   const output = new OutputBatcher(file ? (s: string) => void file.stream.write(s) : progress && io.stdout.isTTY ? progress.around(toStdout) : toStdout);
   const drained = async (): Promise<void> => {
     output.flush();
-    if (sink.writableNeedDrain && !io.signal?.aborted) await (file ? file.drained() : once(sink, 'drain'));
+    // stdout's reader may go away meanwhile (EPIPE): the signal then stops the scan, quietly
+    if (sink.writableNeedDrain && !io.signal?.aborted) await (file ? file.drained() : once(sink, 'drain').catch(() => undefined));
   };
   const stepSummaryFile = format === 'github' ? io.env['GITHUB_STEP_SUMMARY'] : undefined;
   const reporter = createReporter(format, output.add, {
@@ -225,6 +226,10 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
 
   let failed = false;
   let stopped = false;
+  // listening for the whole scan tells src/cli/main.ts that Ctrl-C is handled here (a command that
+  // does not listen is ended at once)
+  const listening = () => undefined;
+  io.signal?.addEventListener('abort', listening);
   try {
     for (const error of expansionErrors) pipeline.error(error);
     // workers build the same judge from the same settings; for a streaming format without a
@@ -273,6 +278,7 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
     failed = true;
     throw e;
   } finally {
+    io.signal?.removeEventListener('abort', listening);
     output.flush();
     progress?.stop();
     // a report that did not reach its file fails the scan (exit 2); after another failure, that one is reported
