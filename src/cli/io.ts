@@ -45,13 +45,3 @@ export function inCI(env: CliIO['env']): boolean {
   const v = env['CI'];
   return v !== undefined && v !== '' && v !== '0' && v !== 'false';
 }
-
-/**
- * Whether to show the ora spinner on stderr: only on a real terminal with a known width (a
- * terminal of 0 columns makes the spinner redraw without end), not in CI, not under TERM=dumb,
- * and not with --quiet.
- */
-export function spinnerWanted(io: CliIO, quiet: boolean): boolean {
-  const columns = io.stderr.columns ?? 0;
-  return io.stderr.isTTY === true && columns >= 20 && !inCI(io.env) && io.env['TERM'] !== 'dumb' && !quiet;
-}
