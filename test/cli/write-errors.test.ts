@@ -19,6 +19,10 @@ describe.skipIf(!existsSync(FULL))('writing to a full disk', () => {
     ['ndjson', '1'],
     ['ndjson', '2'],
     ['junit', '1'],
+    ['html', '1'],
+    ['markdown', '1'],
+    ['text', '1'],
+    ['github', '1'],
   ])('scan -f %s --jobs %s -o /dev/full: exit 2, the file named', async (format, jobs) => {
     const r = await runGuard(['scan', 'fixtures/capture', '-f', format, '--jobs', jobs, '-o', FULL, '-q']);
     expect(r.code).toBe(2);
