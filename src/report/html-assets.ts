@@ -112,7 +112,7 @@ export const HTML_SCRIPT = String.raw`
       root.appendChild(svg('line', { x1: x, y1: 4, x2: x, y2: H, stroke: '#1f4fbf', 'stroke-width': 2, 'stroke-dasharray': '5 3', id: 'ceiling-line' }));
       root.appendChild(svg('text', { x: x + 4, y: 14 }, 'ceiling ' + summary.prose_ceiling));
     }
-    var legend = el('p', { cls: 'muted' }, names.map(function (n) { return el('span', null, [el('span', { cls: 'badge', style: 'background:' + colors[n] }, [' ']), ' ' + n + '  ']); }));
+    var legend = el('p', { cls: 'muted' }, names.map(function (n) { return el('span', null, [el('span', { style: 'color:' + colors[n] }, ['■']), ' ' + n + '   ']); }));
     return el('div', null, [el('h3', { text: 'Prose ratio of replies with markup' }), root, legend, el('p', { cls: 'muted', text: 'Replies near the ceiling are the borderline ones worth a human look: at or below it a leak is recovered, above it markup is judged a quotation (prose).' })]);
   }
 
