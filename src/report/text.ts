@@ -190,8 +190,9 @@ function findingLabel(f: Finding, v: ReplyVerdict, c: ChalkInstance): { what: st
 /** A short excerpt for a finding: the hit's excerpt, the recovered or candidate call, or the markup. */
 function findingExcerpt(f: Finding, v: ReplyVerdict, redact: boolean): string {
   if (f.kind === 'rule-hit' && f.hit) {
+    // a hit's excerpt is already short (at most 120 characters) and masked, or raw under --no-redact
     const excerpt = redact ? f.hit.excerpt : (f.rawExcerpt ?? f.hit.excerpt);
-    return `${f.hit.tool}: ${headExcerpt(excerpt, FINDING_EXCERPT, redact)}`;
+    return `${f.hit.tool}: ${excerpt.replace(/\s+/g, ' ')}`;
   }
   const call = v.recovery.calls[0] ?? v.recovery.candidates[0];
   if (call) return headExcerpt(`${call.name || '?'} ${call.argumentsRaw}`, FINDING_EXCERPT, redact);
@@ -354,8 +355,7 @@ export class VerboseTextReporter implements Reporter {
     this.header(v.reply.source.file);
     const where = c.dim(`${String(v.reply.source.line).padStart(5)}:`);
     const leak = j.findings.find((f) => f.kind !== 'rule-hit');
-    const who = `${v.reply.id === null ? '' : ` ${c.cyan(p(v.reply.id))}`}${v.reply.model ? ` ${c.dim(p(v.reply.model))}` : ''}`;
-    this.write(`${where} ${c.cyan(v.reply.format.padEnd(23))}${who} ${this.verdictText(v)}${this.suppressedText(leak)}\n`);
+    this.write(`${where} ${c.cyan(v.reply.format.padEnd(23))} ${this.verdictText(v)}${this.suppressedText(leak)}\n`);
     const hitFindings = j.findings.filter((f) => f.kind === 'rule-hit');
     v.inspection.hits.forEach((h, i) => {
       const blocked = v.inspection.mode === 'enforce' && h.action === 'block';

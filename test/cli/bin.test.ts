@@ -73,5 +73,5 @@ describe.skipIf(!existsSync(join(ROOT, 'dist', 'cli', 'main.js')))('bin/guard.js
     };
     expect(probe(['scan', '-q', '--jobs', '1', 'fixtures/cli/findings.jsonl'])).toEqual({ code: 1, ajv: false, yaml: false });
     expect(probe(['scan', '-q', '--jobs', '1', '-c', 'fixtures/inspection/config/valid.yaml', 'fixtures/cli/findings.jsonl'])).toEqual({ code: 1, ajv: true, yaml: true });
-  });
+  }, 120_000);
 });

@@ -62,8 +62,8 @@ describe('guard scan: text for triage by default', () => {
 
   it('--verbose lists every reply with its verdict, as before', async () => {
     const r = await runGuard(['scan', '--verbose', FINDINGS]);
-    expect(r.stdout).toMatch(/ {4}1: guard-reply {13}clean no leak · no tool calls/);
-    expect(r.stdout).toMatch(/ {4}4: guard-reply {13}dangerous-call no leak · 1 tool call \(bash\)\n {7}flagged curl-pipe-shell \[block, would block under enforce\] bash#call_1: curl/);
+    expect(r.stdout).toMatch(/ {4}1: guard-reply {13}no leak · no tool calls/);
+    expect(r.stdout).toMatch(/ {4}4: guard-reply {13}no leak · 1 tool call \(bash\)\n {7}flagged curl-pipe-shell \[block, would block under enforce\] bash#call_1: curl/);
     expect(r.stdout).toContain('guard: 4 replies in 1 file · 3 findings in 1 file');
   });
 

@@ -58,7 +58,7 @@ describe.skipIf(!existsSync(FULL))('writing to a full disk', () => {
     } finally {
       closeSync(fd);
     }
-  });
+  }, 180_000);
 
   it('stderr on a full disk: exit 2 (the summary cannot be written), stdout still complete', () => {
     const fd = openSync(FULL, 'w');
