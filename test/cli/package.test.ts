@@ -27,6 +27,10 @@ describe.skipIf(!BUILT || process.env['GUARD_SKIP_PACKAGE_TEST'] === '1')('the p
     const out = execFileSync(process.execPath, [join(ROOT, 'scripts', 'pack.mjs')], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
     expect(out).toMatch(/^toolcall-guard-[\d.]+\.tgz: \d+ files, [\d.]+ MB packed/);
     const tarball = join(ROOT, 'build', `${pkg.name}-${pkg.version}.tgz`);
+    const shipped = JSON.parse(readFileSync(join(ROOT, 'build', 'package', 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(shipped['private']).toBeUndefined();
+    expect(shipped['scripts']).toBeUndefined();
+    expect(shipped['devDependencies']).toBeUndefined();
     const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n');
     for (const grammar of Object.keys(pkg.dependencies).filter((d) => d.startsWith('tree-sitter-'))) {
       const files = listing.filter((f) => f.startsWith(`package/node_modules/${grammar}/`)).map((f) => f.slice(`package/node_modules/${grammar}/`.length)).sort();
