@@ -1,12 +1,13 @@
 /**
  * guard as a library: the capture readers, the recovery and inspection engines, and `judgeReply`,
- * which runs both engines on one normalised reply. The engines are pure (no fs, no process), so a
- * gateway can import them and call them per reply.
+ * which runs both engines on one normalised reply. The engines are pure (no fs, no process) once
+ * their grammars are loaded (`initInspection`: bash, `initRecovery`: Python, for pythonic tool
+ * calls), so a gateway can import them and call them per reply.
  *
  * @example
  * ```ts
- * import { initInspection, compileRuleSet, judgeReply, readCapture } from 'guard';
- * await initInspection();
+ * import { initInspection, initRecovery, compileRuleSet, judgeReply, readCapture } from 'toolcall-guard';
+ * await Promise.all([initInspection(), initRecovery()]);
  * const ruleSet = compileRuleSet();
  * for await (const item of readCapture('x.jsonl', createReadStream('x.jsonl'))) {
  *   if (item.kind === 'reply') console.log(judgeReply(item.reply, { recovery: { proseCeiling: 0.5 }, ruleSet, mode: 'observe' }));

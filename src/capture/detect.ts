@@ -31,6 +31,13 @@ export function tryParseJson(text: string): { value: unknown } | undefined {
 /** How many content lines after a first line that is not JSON on its own {@link sniffLayout} reads. */
 export const SNIFF_LOOKAHEAD_LINES = 3;
 
+/**
+ * How many content lines after a first line that opens a JSON object but does not close it are
+ * read for a JSON Lines record standing at the start of its line (a JSONL file whose first line
+ * was cut or damaged: the lines right after it may be damaged too).
+ */
+export const SNIFF_RESYNC_LINES = 8;
+
 /** True when `text` parses alone as a JSON object or array (a JSON Lines record). */
 function isJsonRecordLine(text: string): boolean {
   const parsed = tryParseJson(text);
@@ -45,7 +52,8 @@ function isJsonRecordLine(text: string): boolean {
  *   unless the lines after it are JSON Lines as below (a JSONL file whose first line was damaged
  *   into `:{"id":…`; SSE lines are never complete JSON).
  * - JSON Lines: the first line is a complete JSON value; or it starts with `{` but is broken and
- *   the next line is a complete JSON object or array (a JSONL file with a bad first line); or it
+ *   the next line is a complete JSON object or array, or one of the next {@link SNIFF_RESYNC_LINES}
+ *   lines is one starting at column 0 (a JSONL file with a damaged first line); or it
  *   is anything else that is not complete JSON (a log cut at the front, `x{"id":…`, or a broken
  *   line starting with `[`) and each of the next non-blank lines, up to
  *   {@link SNIFF_LOOKAHEAD_LINES} and at least one, is a complete JSON object or array. The
@@ -57,7 +65,7 @@ function isJsonRecordLine(text: string): boolean {
  * @param first the first non-blank line's text.
  * @param next reads the next non-blank line's text on each call (the line after the one the
  *   previous call returned; undefined at end of input); called at most
- *   {@link SNIFF_LOOKAHEAD_LINES} times, only when the first line is not complete JSON.
+ *   {@link SNIFF_RESYNC_LINES} times, only when the first line is not complete JSON.
  * @returns the layout and, for JSON Lines, the first line's parsed value (to avoid parsing twice).
  */
 export async function sniffLayout(
@@ -71,8 +79,14 @@ export async function sniffLayout(
   const parsed = jsonStart ? tryParseJson(t) : undefined;
   if (parsed) return { layout: 'jsonl', parsed };
   if (t.startsWith('{')) {
-    const second = await next();
-    return { layout: second !== undefined && isJsonRecordLine(second) ? 'jsonl' : 'document' };
+    // a JSON Lines file with a damaged first line, unless no record line follows: a pretty-printed
+    // document indents its inner objects, a JSON Lines record starts its line
+    for (let k = 0; k < SNIFF_RESYNC_LINES; k++) {
+      const line = await next();
+      if (line === undefined) break;
+      if ((k === 0 || line.startsWith('{') || line.startsWith('[')) && isJsonRecordLine(line)) return { layout: 'jsonl' };
+    }
+    return { layout: 'document' };
   }
   if (await nextLinesAreRecords(next)) return { layout: 'jsonl' };
   return { layout: jsonStart ? 'document' : 'unknown' };

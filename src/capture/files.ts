@@ -12,9 +12,13 @@ import type { CaptureError } from './types.js';
 /**
  * File extensions read when walking a directory (explicit file arguments and glob matches are
  * read whatever their extension): JSON Lines, JSON, SSE bodies, and the `.txt` / `.log` names
- * captures are often saved under.
+ * captures are often saved under; HTTP Archives (`.har`) and raw AWS event stream bodies
+ * (`.eventstream`, Bedrock's binary streams).
  */
-export const CAPTURE_EXTENSIONS: readonly string[] = ['.jsonl', '.ndjson', '.json', '.sse', '.txt', '.log'];
+export const CAPTURE_EXTENSIONS: readonly string[] = [
+  '.jsonl', '.ndjson', '.json', '.sse', '.txt', '.log',
+  '.har', '.eventstream',
+];
 
 /**
  * The file-system calls {@link expandInputs} makes (promise forms of `fs.stat` — which follows

@@ -15,8 +15,10 @@
  *
  * The order of {@link CAPTURE_FORMAT_SPECS} is the sniffing order (guard's own; no producer defines
  * one: docs/sources.md "Sniffing order"): transcript envelopes first (they wrap API shapes), then
- * pair logs, bare API bodies, guard reply records, and stream event payloads. The compiler checks
- * that the registry names every {@link CaptureFormat} once.
+ * HAR entries and pair logs, batch outputs and observability exports (they wrap API bodies, read
+ * through the `nested` readers the record reader hands them), bare API bodies, guard reply
+ * records, and stream event payloads. The compiler checks that the registry names every
+ * {@link CaptureFormat} once.
  */
 
 import { apiBodyFormat, isApiErrorBody, readApiBody } from './bodies/index.js';
@@ -24,7 +26,18 @@ import type { JsonObject, RecordContext, RecordOutput } from './bodies/common.js
 import { isObject } from './bodies/common.js';
 import { isGuardReply, readGuardReply } from './bodies/guard-reply.js';
 import { isPairLog, readPairLog } from './bodies/pair-log.js';
-import { createStreamAccumulator, fitsStreamApi, sniffStreamPayload, STREAM_APIS, type StreamApi } from './streams/index.js';
+import { createStreamAccumulator, fitsStreamApi, sniffCaptureStreamPayload, STREAM_APIS, type CaptureStreamApi } from './streams/index.js';
+import { anthropicBatchReader, isAnthropicBatchLine, isOpenAIBatchLine, openAIBatchReader } from './bodies/batch.js';
+import { isConverseBody, readConverse } from './bodies/bedrock.js';
+import { isCohereChat, readCohereChat } from './bodies/cohere.js';
+import { isOllamaResponse, OllamaReader } from './bodies/ollama.js';
+import { HarReader, isHarDocument, isHarEntry } from './exports/har.js';
+import { isLangfuseExport, isLangfuseObservation, LangfuseReader } from './exports/langfuse.js';
+import { isLiteLLMLog, liteLLMReader } from './exports/litellm.js';
+import { isOtlpTraces, isSpan, otelReader } from './exports/otel.js';
+import type { NestedReaders } from './nested.js';
+import { createConverseStreamAccumulator, createInvokeStreamAccumulator, isBedrockException, isConverseStreamEvent, isInvokeStreamEvent } from './streams/bedrock.js';
+import { isGeminiResponse } from './streams/gemini.js';
 import { ClaudeCodeReader, isClaudeCodeLine } from './transcripts/claude-code.js';
 import { CodexReader, isCodexLine } from './transcripts/codex.js';
 import type { CaptureFormat } from './types.js';
@@ -47,10 +60,13 @@ export interface RecordFormatSpec<N extends CaptureFormat = CaptureFormat> {
   matches(v: unknown): boolean;
   /** Under `--input-format`: true when the record has what the reader needs (looser than `matches`). */
   accepts(v: unknown): boolean;
-  /** Opens a reader for a run of this format's records in `file`. */
-  open(file: string): RecordFormatReader;
+  /**
+   * Opens a reader for a run of this format's records in `file`. `nested` opens readers of values
+   * nested in a record (a batch line's body, a HAR entry's response), classified by this registry.
+   */
+  open(file: string, nested: NestedReaders): RecordFormatReader;
   /** The stream API of a `-chunks` format (records are the API's stream events), else undefined. */
-  api?: StreamApi;
+  api?: CaptureStreamApi;
 }
 
 /** A format read as a raw SSE body. */
@@ -58,7 +74,7 @@ export interface SseFormatSpec<N extends CaptureFormat = CaptureFormat> {
   kind: 'sse';
   name: N;
   description: string;
-  api: StreamApi;
+  api: CaptureStreamApi;
 }
 
 export type CaptureFormatSpec = RecordFormatSpec | SseFormatSpec;
@@ -84,7 +100,7 @@ function apiBody<const N extends 'openai-chat' | 'anthropic-messages' | 'openai-
 }
 
 /** A JSONL-of-payloads stream format: each record is one event of `api`'s stream. */
-function chunks<const A extends StreamApi>(api: A): RecordFormatSpec<(typeof STREAM_APIS)[A]['chunksFormat']> {
+function chunks<const A extends CaptureStreamApi>(api: A): RecordFormatSpec<(typeof STREAM_APIS)[A]['chunksFormat']> {
   const name = STREAM_APIS[api].chunksFormat;
   return {
     kind: 'record',
@@ -92,19 +108,27 @@ function chunks<const A extends StreamApi>(api: A): RecordFormatSpec<(typeof STR
     description: `${STREAM_APIS[api].title} stream events, one JSON payload per line`,
     api,
     // an error body is an API error (a warning), not a Chat chunk, unless a stream is open
-    matches: (v) => sniffStreamPayload(v) === api && !(api === 'openai-chat' && isApiErrorBody(v)),
+    matches: (v) => sniffCaptureStreamPayload(v) === api && !(api === 'openai-chat' && isApiErrorBody(v)),
     accepts: (v) => isObject(v) && fitsStreamApi(api, v),
     open: (file) => createStreamAccumulatorReader(api, file),
   };
 }
 
-function createStreamAccumulatorReader(api: StreamApi, file: string): RecordFormatReader {
+function createStreamAccumulatorReader(api: CaptureStreamApi, file: string): RecordFormatReader {
   const acc = createStreamAccumulator(api, { file, format: STREAM_APIS[api].chunksFormat, advertised: null });
   return { push: (record, line) => acc.push(record, undefined, line), finish: () => acc.finish() };
 }
 
-function sse<const A extends StreamApi>(api: A): SseFormatSpec<(typeof STREAM_APIS)[A]['sseFormat']> {
+function sse<const A extends CaptureStreamApi>(api: A): SseFormatSpec<(typeof STREAM_APIS)[A]['sseFormat']> {
   return { kind: 'sse', name: STREAM_APIS[api].sseFormat, description: `${STREAM_APIS[api].title} raw text/event-stream body`, api };
+}
+
+/** A record format read by a stream accumulator of its own (events that are not an SSE API's). */
+function accumulated(format: CaptureFormat, create: typeof createConverseStreamAccumulator): (file: string) => RecordFormatReader {
+  return (file) => {
+    const acc = create({ file, format, advertised: null });
+    return { push: (record, line) => acc.push(record, undefined, line), finish: () => acc.finish() };
+  };
 }
 
 /** A record format spec with its literal name (so the registry's names are checked). */
@@ -132,15 +156,99 @@ export const CAPTURE_FORMAT_SPECS = [
   }),
   record({
     kind: 'record',
+    name: 'har',
+    description: 'HTTP Archive files (browser DevTools, mitmproxy, Polly.JS): each entry\'s LLM API response (JSON, SSE, NDJSON or AWS event stream body), with the tools its request advertised',
+    matches: (v) => isHarEntry(v) || isHarDocument(v),
+    accepts: (v) => isHarEntry(v) || isHarDocument(v),
+    open: (file, nested) => new HarReader(file, nested),
+  }),
+  record({
+    kind: 'record',
     name: 'pair-log',
     description: 'proxy logs holding a request and its response (claude-trace and similar)',
     matches: isPairLog,
     accepts: isPairLog,
     open: stateless(readPairLog, 'pair-log'),
   }),
+  record({
+    kind: 'record',
+    name: 'openai-batch',
+    description: 'OpenAI Batch API output files ({custom_id, response: {status_code, body}}): each body read as its API',
+    matches: isOpenAIBatchLine,
+    accepts: isOpenAIBatchLine,
+    open: (file, nested) => openAIBatchReader(file, nested),
+  }),
+  record({
+    kind: 'record',
+    name: 'anthropic-batch',
+    description: 'Anthropic Message Batches results ({custom_id, result: {type, message}})',
+    matches: isAnthropicBatchLine,
+    accepts: isAnthropicBatchLine,
+    open: (file) => anthropicBatchReader(file),
+  }),
+  record({
+    kind: 'record',
+    name: 'litellm',
+    description: "LiteLLM's standard logging payloads and spend logs ({model, messages, response, ...}): the response read as its API",
+    matches: isLiteLLMLog,
+    accepts: (v) => isObject(v) && 'response' in v,
+    open: (file, nested) => liteLLMReader(file, nested),
+  }),
+  record({
+    kind: 'record',
+    name: 'langfuse',
+    description: 'Langfuse trace exports and observations: one reply per GENERATION (a wrapper repeating its call read once)',
+    matches: (v) => isLangfuseExport(v) || isLangfuseObservation(v),
+    accepts: (v) => isLangfuseExport(v) || isLangfuseObservation(v),
+    open: (file) => new LangfuseReader(file),
+  }),
+  record({
+    kind: 'record',
+    name: 'otel-genai',
+    description: 'OpenTelemetry spans of LLM calls (OTLP JSON or SDK span dumps): gen_ai.output.messages, gen_ai.completion.*, gen_ai.choice events, AI SDK ai.response.*',
+    matches: (v) => isOtlpTraces(v) || isSpan(v),
+    accepts: (v) => isOtlpTraces(v) || isSpan(v),
+    open: (file) => otelReader(file),
+  }),
   apiBody('openai-chat', 'OpenAI Chat Completions response bodies (and compatible servers)', (v) => Array.isArray(v['choices'])),
   apiBody('anthropic-messages', 'Anthropic Messages response bodies', (v) => Array.isArray(v['content'])),
   apiBody('openai-responses', 'OpenAI Responses API response bodies', (v) => Array.isArray(v['output'])),
+  record({
+    kind: 'record',
+    name: 'ollama',
+    description: "Ollama's native /api/chat and /api/generate responses and their NDJSON streams (a reply ends at done: true)",
+    matches: isOllamaResponse,
+    accepts: (v) => isObject(v) && typeof v['done'] === 'boolean',
+    open: (file) => {
+      const reader = new OllamaReader(file);
+      return { push: (record, line) => reader.push(record as JsonObject, line), finish: () => reader.finish() };
+    },
+  }),
+  record({
+    kind: 'record',
+    name: 'gemini',
+    description: 'Google Gemini API and Vertex AI generateContent bodies and streamGenerateContent chunks (a JSON array, or one per line)',
+    api: 'gemini',
+    matches: isGeminiResponse,
+    accepts: (v) => isGeminiResponse(v) || (isObject(v) && isObject(v['error'])),
+    open: (file) => createStreamAccumulatorReader('gemini', file),
+  }),
+  record({
+    kind: 'record',
+    name: 'cohere-chat',
+    description: 'Cohere v2 chat response bodies (message.content, tool_plan, tool_calls)',
+    matches: isCohereChat,
+    accepts: (v) => isObject(v) && isObject(v['message']),
+    open: stateless(readCohereChat, 'cohere-chat'),
+  }),
+  record({
+    kind: 'record',
+    name: 'bedrock-converse',
+    description: 'Amazon Bedrock Converse response bodies (output.message.content: text, reasoningContent, toolUse)',
+    matches: isConverseBody,
+    accepts: isConverseBody,
+    open: stateless(readConverse, 'bedrock-converse'),
+  }),
   record({
     kind: 'record',
     name: 'guard-reply',
@@ -152,9 +260,29 @@ export const CAPTURE_FORMAT_SPECS = [
   chunks('openai-chat'),
   chunks('anthropic'),
   chunks('openai-responses'),
+  chunks('cohere'),
+  record({
+    kind: 'record',
+    name: 'bedrock-converse-stream',
+    description: 'Amazon Bedrock ConverseStream events ({"<event-type>": payload} per line, or the raw binary application/vnd.amazon.eventstream body)',
+    // an exception event ends the stream it interrupts (it is one of the stream's events)
+    matches: (v) => isConverseStreamEvent(v) || isBedrockException(v),
+    accepts: (v) => isConverseStreamEvent(v) || isBedrockException(v),
+    open: accumulated('bedrock-converse-stream', createConverseStreamAccumulator),
+  }),
+  record({
+    kind: 'record',
+    name: 'bedrock-invoke-stream',
+    description: "Amazon Bedrock InvokeModelWithResponseStream events ({\"chunk\": {\"bytes\": base64}}, decoded or the raw binary body): the provider's own stream events inside",
+    matches: isInvokeStreamEvent,
+    accepts: (v) => isInvokeStreamEvent(v) || isBedrockException(v),
+    open: accumulated('bedrock-invoke-stream', createInvokeStreamAccumulator),
+  }),
   sse('openai-chat'),
   sse('anthropic'),
   sse('openai-responses'),
+  sse('gemini'),
+  sse('cohere'),
 ] as const;
 
 // The registry names every CaptureFormat (a compile-time check: a format missing here fails to build).

@@ -37,6 +37,7 @@ export {
   sniffStreamPayload,
   type StreamAccumulator,
   type StreamApi,
+  type CaptureStreamApi,
   type StreamContext,
   type StreamOutput,
 } from './streams/index.js';

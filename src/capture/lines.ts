@@ -5,7 +5,7 @@
  * grammar, HTML Living Standard §9.2.5; JSON Lines / NDJSON 1.0 allow LF and CRLF, and a JSON text
  * cannot hold a raw CR, so treating a lone CR as a line end never splits a valid JSON line). A CR
  * at the end of one chunk followed by an LF at the start of the next is still one line end. One
- * UTF-8 BOM at the start is stripped; each line is decoded as UTF-8 and invalid sequences are
+ * UTF-8 BOM at the start is stripped; UTF-16 with a byte order mark is decoded; each line is decoded as UTF-8 and invalid sequences are
  * flagged rather than thrown on; never more than one line (capped by `maxLineBytes`) is held.
  */
 
@@ -26,7 +26,20 @@ export interface Line {
   tooLong: boolean;
   /** The line holds a NUL byte (binary data). */
   hasNul: boolean;
+  /**
+   * Set on the last line of an input that reading stopped in: no line end came within twice
+   * `maxLineBytes` and at least {@link ENDLESS_FLOOR_BYTES} (an endless input such as a pipe with
+   * no newline), or the input
+   * opened with NUL bytes and no line end within {@link BINARY_SNIFF_BYTES} (a binary file).
+   */
+  stopped?: 'endless' | 'binary';
 }
+
+/** The least number of bytes with no line end after which reading stops (see `Line.stopped`): 64 MiB. */
+export const ENDLESS_FLOOR_BYTES = 64 * 1024 * 1024;
+
+/** Bytes read at the start of an input before one without a line end but with NUL bytes is called binary. */
+export const BINARY_SNIFF_BYTES = 8192;
 
 export interface LineReaderOptions {
   /** Longest line kept, in bytes; longer lines are reported `tooLong` with empty text. */
@@ -71,6 +84,23 @@ class PendingLine {
 
   get empty(): boolean {
     return this.partBytes === 0 && this.overflowBytes === 0;
+  }
+
+  /** Bytes of the current line so far. */
+  get size(): number {
+    return this.overflowBytes + this.partBytes;
+  }
+
+  /** True when the held (not yet overflowed) bytes of the line start with NUL bytes within `n`. */
+  nulWithin(n: number): boolean {
+    let seen = 0;
+    for (const p of this.parts) {
+      const k = p.subarray(0, n - seen).indexOf(0);
+      if (k >= 0) return true;
+      seen += p.length;
+      if (seen >= n) break;
+    }
+    return false;
   }
 
   /** Adds bytes of the current line (copied: the stream may reuse its chunk buffer). */
@@ -209,12 +239,45 @@ export async function* readLines(input: Readable, options: LineReaderOptions = {
  * bounded by the stream's chunk size and `maxLineBytes`; chunks that complete no line yield
  * nothing.
  *
- * @param input a byte stream (a file stream or stdin).
+ * @param input a byte stream (a file stream or stdin), or any async iterable of its chunks.
  * @param options `maxLineBytes` (bytes, default {@link DEFAULT_MAX_LINE_BYTES}); `decodeWindowBytes` (bytes, speed only).
  * @returns an async iterable of non-empty arrays of {@link Line}.
  * @throws whatever the underlying stream emits (e.g. EACCES, EISDIR).
  */
-export async function* readLineBatches(input: Readable, options: LineReaderOptions = {}): AsyncGenerator<Line[]> {
+export async function* readLineBatches(input: Readable | AsyncIterable<Buffer | string>, options: LineReaderOptions = {}): AsyncGenerator<Line[]> {
+  yield* readUtf8LineBatches(utf8Chunks(input), options);
+}
+
+/**
+ * The input's bytes as UTF-8: an input that opens with a UTF-16 byte order mark (FF FE little
+ * endian, FE FF big endian: what Windows PowerShell's `>` writes) is decoded from UTF-16 (WHATWG
+ * Encoding Standard, https://encoding.spec.whatwg.org/#utf-16le) chunk by chunk and re-encoded, so
+ * its lines are read as usual; any other input passes through unchanged. Unpaired surrogates
+ * become U+FFFD, as the decoder does.
+ */
+async function* utf8Chunks(input: AsyncIterable<unknown>): AsyncGenerator<Buffer> {
+  let decoder: TextDecoder | null | undefined;
+  for await (const chunk of input) {
+    const buf: Buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    if (buf.length === 0) continue;
+    if (decoder === undefined) {
+      const le = buf[0] === 0xff && buf[1] === 0xfe;
+      const be = buf[0] === 0xfe && buf[1] === 0xff;
+      decoder = le || be ? new TextDecoder(le ? 'utf-16le' : 'utf-16be', { fatal: false, ignoreBOM: false }) : null;
+    }
+    if (decoder === null) yield buf;
+    else {
+      const text = decoder.decode(buf, { stream: true });
+      if (text !== '') yield Buffer.from(text, 'utf8');
+    }
+  }
+  if (decoder) {
+    const rest = decoder.decode();
+    if (rest !== '') yield Buffer.from(rest, 'utf8');
+  }
+}
+
+async function* readUtf8LineBatches(input: AsyncIterable<Buffer>, options: LineReaderOptions): AsyncGenerator<Line[]> {
   const max = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const window = Math.max(1, options.decodeWindowBytes ?? DEFAULT_DECODE_WINDOW_BYTES);
   const pending = new PendingLine(max);
@@ -222,9 +285,7 @@ export async function* readLineBatches(input: Readable, options: LineReaderOptio
   /** The previous chunk ended with CR: an LF opening the next chunk completes that CRLF. */
   let skipLf = false;
 
-  for await (const chunk of input) {
-    const buf: Buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    if (buf.length === 0) continue;
+  for await (const buf of input) {
     const batch: Line[] = [];
     let from = 0;
     if (skipLf) {
@@ -256,6 +317,17 @@ export async function* readLineBatches(input: Readable, options: LineReaderOptio
         if (from === buf.length) skipLf = true;
         else if (buf[from] === LF) from++;
       }
+    }
+    // no line end for too long: an input that never ends a line is stopped, never read forever
+    if (lineNo === 0 && pending.size >= BINARY_SNIFF_BYTES && pending.nulWithin(BINARY_SNIFF_BYTES)) {
+      batch.push({ line: ++lineNo, text: '', bytes: pending.size, invalidUtf8: false, tooLong: true, hasNul: true, stopped: 'binary' });
+      yield batch;
+      return;
+    }
+    if (pending.size > Math.max(2 * max, ENDLESS_FLOOR_BYTES)) {
+      batch.push({ line: ++lineNo, text: '', bytes: pending.size, invalidUtf8: false, tooLong: true, hasNul: false, stopped: 'endless' });
+      yield batch;
+      return;
     }
     if (batch.length > 0) yield batch;
   }

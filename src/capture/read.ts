@@ -2,7 +2,9 @@
  * The capture reader every command uses: one file (or stdin) in, normalised replies and input
  * problems out, streamed in input order.
  *
- * Layout is decided from the first non-blank line, and the next few when that one is not JSON on
+ * A binary AWS event stream (Bedrock's stream bodies) is recognised first, by the prelude and CRC
+ * of its first frame (src/capture/eventstream.ts), and its frames are read as records. Otherwise
+ * layout is decided from the first non-blank line, and the next few when that one is not JSON on
  * its own (src/capture/detect.ts sniffLayout): raw SSE goes to the
  * SSE reader (src/capture/sse.ts); JSON Lines are parsed line by line; a JSON document (pretty
  * printed, an array, `jq .` output) is split into records without holding more than one record.
@@ -20,8 +22,9 @@ import type { Readable } from 'node:stream';
 import { captureError } from './bodies/common.js';
 import { CappedReports, MAX_LINE_REPORTS } from './capped.js';
 import { isSseLine, sniffLayout } from './detect.js';
+import { EventStreamDecoder, isEventStreamPrelude, type EventStreamItem } from './eventstream.js';
 import { JsonValueSplitter, type SplitEvent } from './json-values.js';
-import { DEFAULT_MAX_LINE_BYTES, readLineBatches, type Line } from './lines.js';
+import { BINARY_SNIFF_BYTES, DEFAULT_MAX_LINE_BYTES, readLineBatches, type Line } from './lines.js';
 import { describeShape, RecordReader, type RecordStep } from './records.js';
 import { SseLineReader } from './sse.js';
 import { streamFormatApi } from './streams/index.js';
@@ -44,8 +47,6 @@ export interface ReadOptions {
 /** Default cap on one JSON document (or array element) in document mode: 64 MiB. */
 export const DEFAULT_MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
 
-/** A NUL byte within this many bytes from the start marks the file binary. */
-const BINARY_SNIFF_BYTES = 8192;
 
 /** Problems held while no record of the file has been recognised; past this they are released. */
 const MAX_HELD_ITEMS = 1000;
@@ -195,6 +196,9 @@ const isContent = (l: Line): boolean => !l.tooLong && !l.invalidUtf8 && l.text.t
  * reply is judged on altered text.
  */
 function badLineError(file: string, l: Line, maxLineBytes: number): CaptureError | null {
+  if (l.stopped === 'endless') {
+    return captureError(file, l.line, 'LINE_TOO_LONG', `no line end within ${l.bytes} bytes (the line limit is ${maxLineBytes} bytes): an endless input; reading stopped here`);
+  }
   if (l.tooLong) {
     return captureError(file, l.line, 'LINE_TOO_LONG', `line of ${l.bytes} bytes is longer than the limit of ${maxLineBytes} bytes; skipped`);
   }
@@ -276,7 +280,7 @@ class LineSource {
   private at = 0;
   private readonly batches: AsyncIterator<Line[]>;
 
-  constructor(input: Readable, maxLineBytes: number) {
+  constructor(input: AsyncIterable<Buffer | string>, maxLineBytes: number) {
     this.batches = readLineBatches(input, { maxLineBytes })[Symbol.asyncIterator]();
   }
 
@@ -316,7 +320,47 @@ function looksLikeCaptureStart(text: string): boolean {
   return t.startsWith('{') || t.startsWith('[') || isSseLine(t);
 }
 
-async function* readItemBatches(file: string, input: Readable, options: ReadOptions, tally: Tally): AsyncGenerator<CaptureItem[]> {
+/** Bytes read before the layout sniff to recognise a binary AWS event stream by its first frame's prelude. */
+const EVENT_STREAM_SNIFF_BYTES = 14;
+
+/** The first bytes of `input` (at least `n` unless it is shorter), and the input as it was, those bytes included. */
+async function peek(input: Readable, n: number): Promise<{ head: Buffer; input: AsyncIterable<Buffer> }> {
+  const it = input[Symbol.asyncIterator]() as AsyncIterator<unknown>;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  while (size < n) {
+    const r = await it.next();
+    if (r.done) break;
+    const b = typeof r.value === 'string' ? Buffer.from(r.value) : (r.value as Buffer);
+    chunks.push(b);
+    size += b.length;
+  }
+  async function* replay(): AsyncGenerator<Buffer> {
+    try {
+      yield* chunks;
+      for (;;) {
+        const r = await it.next();
+        if (r.done) return;
+        yield typeof r.value === 'string' ? Buffer.from(r.value) : (r.value as Buffer);
+      }
+    } finally {
+      await it.return?.(undefined);
+    }
+  }
+  // the first bytes only (a view of the first chunk when it is long enough: no copy of a big chunk)
+  const head = chunks.length > 0 && chunks[0]!.length >= n ? chunks[0]!.subarray(0, n) : Buffer.concat(chunks).subarray(0, n);
+  return { head, input: replay() };
+}
+
+async function* readItemBatches(file: string, source0: Readable, options: ReadOptions, tally: Tally): AsyncGenerator<CaptureItem[]> {
+  // a binary AWS event stream (Bedrock ConverseStream / InvokeModelWithResponseStream bodies) is
+  // recognised by its first frame's prelude, before any line is read
+  const peeked = await peek(source0, EVENT_STREAM_SNIFF_BYTES);
+  if (isEventStreamPrelude(peeked.head)) {
+    yield* readEventStream(file, peeked.input, options, tally);
+    return;
+  }
+  const input = peeked.input;
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const forced = options.inputFormat;
   const source = new LineSource(input, maxLineBytes);
@@ -326,20 +370,28 @@ async function* readItemBatches(file: string, input: Readable, options: ReadOpti
   let first: Line | undefined;
   try {
     // find the first content line, and look for NUL bytes in the first BINARY_SNIFF_BYTES
+    let nulLine: Line | null = null;
     for (let l = await pull(); l; l = await pull()) {
-      // NUL bytes in the first bytes, unless the file has already begun as a text capture (a JSON
-      // value or an SSE line): a binary file (a whole-file problem, line null; the line of the
-      // first NUL byte is in the message). After a capture's first line, a NUL is that line's
-      // problem only (it cannot be JSON), so the readable records around it still count.
+      // NUL bytes in the first bytes, unless the file has begun as a text capture (a JSON value or
+      // an SSE line) or one follows them within the sniffed bytes (a JSON Lines file whose first
+      // line was damaged: that line is a problem of its own, the records after it are read). A
+      // binary file is a whole-file problem (line null; the line of the first NUL byte is in the
+      // message). After a capture's first line, a NUL is that line's problem only.
       if (l.hasNul && !(first && looksLikeCaptureStart(first.text))) {
-        yield [errorItem(captureError(file, null, 'BINARY_FILE', `the input holds NUL bytes (first on line ${l.line}): it is binary, not a text capture; not read`))];
-        return;
+        nulLine ??= l;
+        offset += l.bytes + 1;
+        if (offset >= BINARY_SNIFF_BYTES) break;
+        continue;
       }
       offset += l.bytes + 1;
       if (!first && isContent(l)) first = l;
       // once the input has begun as a text capture, later NULs are their lines' problems, so
       // reading on would only delay a live stream's first replies (stdin from a gateway)
       if (first && (offset >= BINARY_SNIFF_BYTES || looksLikeCaptureStart(first.text))) break;
+    }
+    if (nulLine !== null && !(first && looksLikeCaptureStart(first.text))) {
+      yield [errorItem(captureError(file, null, 'BINARY_FILE', `the input holds NUL bytes (first on line ${nulLine.line}): it is binary, not a text capture; not read`))];
+      return;
     }
     if (!first) {
       const bad = head.map((l) => badLineError(file, l, maxLineBytes)).filter((e): e is CaptureError => e !== null);
@@ -434,6 +486,53 @@ async function* readItemBatches(file: string, input: Readable, options: ReadOpti
   } finally {
     await source.close();
   }
+}
+
+/**
+ * A binary AWS event stream (src/capture/eventstream.ts): each frame, decoded with its CRCs checked,
+ * is read as the record SDKs yield for it (`{"<event-type>": payload}`), so the record formats of
+ * Bedrock's streams read it. A binary file has no lines: problems carry line null and name the
+ * frame and its byte offset; replies are placed at line 1.
+ */
+async function* readEventStream(file: string, input: AsyncIterable<Buffer>, options: ReadOptions, tally: Tally): AsyncGenerator<CaptureItem[]> {
+  const reader = new RecordReader(file, options.inputFormat);
+  const decoder = new EventStreamDecoder();
+  const unknown = new CappedReports(file, 'UNKNOWN_FORMAT', 'event stream frames in no known capture format');
+  const located = (e: CaptureError, frame: number | null, offset: number | null): CaptureError => {
+    if (e.line === null) return e;
+    const where = e.line === frame && offset !== null ? `frame ${frame} (byte offset ${offset})` : `frame ${e.line}`;
+    return { ...e, line: null, message: `${where}: ${e.message}` };
+  };
+  const emit = (step: { replies: Reply[]; errors: CaptureError[] }, frame: number | null, offset: number | null, out: CaptureItem[]): void => {
+    for (const reply of step.replies) out.push({ kind: 'reply', reply: { ...reply, source: { file, line: 1 } } });
+    for (const e of step.errors) out.push(errorItem(located(e, frame, offset)));
+  };
+  const take = (items: EventStreamItem[], out: CaptureItem[]): void => {
+    for (const item of items) {
+      if (item.kind === 'event') {
+        const step = reader.push(item.record, item.frame);
+        if (step.format) tally.formats.add(step.format);
+        emit(step, item.frame, item.offset, out);
+        if (step.status === 'unknown') {
+          const e = unknown.report(item.frame, `the event ${JSON.stringify(Object.keys(item.record)[0])} is in no known capture format; skipped`);
+          if (e) out.push(errorItem(located(e, item.frame, item.offset)));
+        }
+      } else if (item.kind === 'failure') {
+        out.push(errorItem(captureError(file, null, 'STREAM_ERROR', `frame ${item.frame} (byte offset ${item.offset}) is an error frame: ${item.message}`, 'warning')));
+      } else out.push(errorItem(captureError(file, null, 'INVALID_RECORD', item.message)));
+    }
+  };
+  for await (const chunk of input) {
+    const out: CaptureItem[] = [];
+    take(decoder.push(chunk), out);
+    if (out.length > 0) yield out;
+  }
+  const out: CaptureItem[] = [];
+  take(decoder.end(), out);
+  emit(reader.finish(), null, null, out);
+  const summary = unknown.summary();
+  if (summary) out.push(errorItem({ ...summary, line: null, message: `from frame ${summary.line}: ${summary.message.replace(/ (on|between) lines? .*? \(/, ' (')}` }));
+  if (out.length > 0) yield out;
 }
 
 /** A record to read, or a problem found while splitting the input into records. */

@@ -157,7 +157,7 @@ export class RecordReader {
       case 'format': {
         let before: RecordOutput | null = null;
         if (this.open !== null && this.open.spec !== kind.spec) before = this.close();
-        this.open ??= { spec: kind.spec, reader: kind.spec.open(this.file) };
+        this.open ??= { spec: kind.spec, reader: kind.spec.open(this.file, () => new RecordReader(this.file)) };
         return readStep(kind.spec.name, before, this.open.reader.push(value, line));
       }
       case 'api-error': {

@@ -20,11 +20,11 @@ import {
   fitsStreamApi,
   knownStreamEvent,
   SSE_FORMAT,
-  STREAM_API_NAMES,
+  CAPTURE_STREAM_API_NAMES,
   STREAM_APIS,
-  sniffStreamPayload,
+  sniffCaptureStreamPayload,
   type StreamAccumulator,
-  type StreamApi,
+  type CaptureStreamApi,
   type StreamOutput,
 } from './streams/index.js';
 import { emptyOutput, isObject, mergeOutput } from './streams/common.js';
@@ -40,7 +40,7 @@ interface SessionContext {
    * The API the user forced; otherwise it is sniffed from the payloads. With a forced API, an
    * event that does not fit it ({@link fitsStreamApi}) is an INVALID_RECORD error, not read.
    */
-  api?: StreamApi | undefined;
+  api?: CaptureStreamApi | undefined;
   /** Format stamped on replies; defaults to the API's `-sse` format. */
   format?: CaptureFormat | undefined;
 }
@@ -64,7 +64,7 @@ class SseSession {
   private currentLine = 0;
   private acc: StreamAccumulator | null = null;
   /** The stream's API, once known (forced, or sniffed from its first recognisable event). */
-  private api: StreamApi | null = null;
+  private api: CaptureStreamApi | null = null;
   /** Events the stream's API does not define: listed up to a cap, then counted. */
   private readonly unknown: CappedReports;
   private pending: DecodedEvent[] = [];
@@ -130,7 +130,7 @@ class SseSession {
     for (const summary of [this.misfits.summary(), this.unknown.summary()]) if (summary) out.errors.push(summary);
     if (this.acc) return mergeOutput(out, this.guarded(this.startLine ?? this.currentLine, () => this.acc!.finish()));
     if (this.firstUnknownLine !== null || this.pending.length > 0 || this.dropped > 0) {
-      const apis = STREAM_API_NAMES.map((a) => STREAM_APIS[a].title).join(', ');
+      const apis = CAPTURE_STREAM_API_NAMES.map((a) => STREAM_APIS[a].title).join(', ');
       const only = this.firstUnknownLine === null ? ' (it holds only keep-alives and [DONE] sentinels)' : '';
       out.errors.push({
         file: this.ctx.file,
@@ -195,7 +195,7 @@ class SseSession {
     const ev: DecodedEvent = { payload, event: msg.event, line };
     if (this.ctx.api && !fitsStreamApi(this.ctx.api, payload, msg.event)) {
       const out = emptyOutput();
-      const like = sniffStreamPayload(payload, msg.event);
+      const like = sniffCaptureStreamPayload(payload, msg.event);
       const forced = this.ctx.format ?? SSE_FORMAT[this.ctx.api];
       const error = this.misfits.report(line, `the SSE event is not in the forced input format ${forced}${like ? ` (it is an ${like} stream event)` : ''}`);
       if (error) out.errors.push(error);
@@ -204,7 +204,7 @@ class SseSession {
     if (this.acc) return this.pushKnown(ev);
     // a keep-alive `{"type":"ping"}` says "Anthropic" but some OpenAI-compatible servers send it
     // too, and `[DONE]` ends more than one vendor's stream: neither decides the API
-    const api = this.ctx.api ?? (isPing(payload) ? null : sniffStreamPayload(payload, msg.event));
+    const api = this.ctx.api ?? (isPing(payload) ? null : sniffCaptureStreamPayload(payload, msg.event));
     if (api === null) {
       if (payload !== '[DONE]' && !isPing(payload)) this.firstUnknownLine ??= line;
       if (this.pending.length < MAX_PENDING_EVENTS) this.pending.push(ev);
@@ -301,7 +301,7 @@ export class SseLineReader {
   private readonly fed: StreamOutput = { replies: [], errors: [] };
 
   /** @param ctx `file` for the records, the request's `advertised` tools if known, and `api` to skip sniffing. */
-  constructor(private readonly ctx: { file: string; advertised: AdvertisedTool[] | null; api?: StreamApi }) {
+  constructor(private readonly ctx: { file: string; advertised: AdvertisedTool[] | null; api?: CaptureStreamApi }) {
     this.session = new SseSession(ctx);
   }
 
@@ -381,7 +381,7 @@ export class SseLineReader {
  */
 export async function* readSseLines(
   lines: AsyncIterable<Line>,
-  ctx: { file: string; advertised: AdvertisedTool[] | null; api?: StreamApi },
+  ctx: { file: string; advertised: AdvertisedTool[] | null; api?: CaptureStreamApi },
 ): AsyncGenerator<CaptureItem> {
   const reader = new SseLineReader(ctx);
   for await (const l of lines) {

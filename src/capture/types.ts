@@ -24,7 +24,23 @@ export type CaptureFormat =
   | 'claude-code'
   | 'codex-rollout'
   | 'pair-log'
-  | 'guard-reply';
+  | 'guard-reply'
+  // API formats, batch outputs and observability exports (issue 15)
+  | 'ollama'
+  | 'gemini'
+  | 'gemini-sse'
+  | 'cohere-chat'
+  | 'cohere-chat-sse'
+  | 'cohere-chat-chunks'
+  | 'bedrock-converse'
+  | 'bedrock-converse-stream'
+  | 'bedrock-invoke-stream'
+  | 'openai-batch'
+  | 'anthropic-batch'
+  | 'litellm'
+  | 'otel-genai'
+  | 'langfuse'
+  | 'har';
 
 
 /** A JSON Schema object as a request advertises it (`parameters` / `input_schema`). */

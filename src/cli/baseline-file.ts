@@ -1,6 +1,7 @@
 /** Reading and writing baseline files (format: ./baseline.ts). */
 
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomically } from './files.js';
 import { resolve } from 'node:path';
 import { BaselineError, parseBaseline, serializeBaseline, type Baseline, type BaselineEntry } from '../verdict/baseline.js';
 
@@ -34,7 +35,7 @@ export async function readBaselineFile(path: string, cwd: string): Promise<Basel
  */
 export async function writeBaselineFile(path: string, cwd: string, entries: readonly BaselineEntry[]): Promise<void> {
   try {
-    await writeFile(resolve(cwd, path), serializeBaseline(entries));
+    await writeFileAtomically(path, cwd, serializeBaseline(entries));
   } catch (e) {
     throw new BaselineError(`cannot write baseline ${path}: ${(e as Error).message}`);
   }

@@ -3,9 +3,10 @@
  * so that a path guard cannot open fails before any work, as a usage error (exit 2).
  */
 
-import { createReadStream, createWriteStream, fstatSync, statSync, type ReadStream, type WriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, fstatSync, renameSync, statSync, unlinkSync, type ReadStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from './errors.js';
 
 /** Resolves once `stream` is open; rejects with a UsageError `${what}: ${reason}` otherwise. */
@@ -25,9 +26,14 @@ function opened<T extends ReadStream | WriteStream>(stream: T, what: string): Pr
 export class OutputFile {
   private failure: Error | null = null;
 
+  /**
+   * @param commit when the stream writes a temporary file: moves it to its destination (after a
+   *   successful close) or removes it (`ok` false).
+   */
   constructor(
     readonly stream: WriteStream,
     private readonly what: string,
+    private readonly commit: ((ok: boolean) => void) | null = null,
   ) {
     stream.on('error', (e: Error) => (this.failure ??= e));
   }
@@ -66,7 +72,33 @@ export class OutputFile {
         });
       });
     }
+    if (this.commit) {
+      const ok = !this.failed();
+      try {
+        this.commit(ok);
+      } catch (e) {
+        this.failure ??= e as Error;
+      }
+    }
     this.check();
+  }
+}
+
+/** Temporary files being written, removed if the process ends before they are moved into place. */
+const pendingTemps = new Set<string>();
+let exitHook = false;
+
+/** A temporary file beside `dest` (same folder, so a rename is atomic), created new (O_EXCL). */
+function tempPathFor(dest: string): string {
+  return join(dirname(dest), `.${basename(dest)}.guard-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+}
+
+function forget(temp: string): void {
+  pendingTemps.delete(temp);
+  try {
+    unlinkSync(temp);
+  } catch {
+    // already gone
   }
 }
 
@@ -78,7 +110,61 @@ export class OutputFile {
  */
 export async function openOutputFile(path: string, cwd: string, flag: string): Promise<OutputFile> {
   const what = `cannot write ${flag} ${path}`;
-  return new OutputFile(await opened(createWriteStream(resolve(cwd, path)), what), what);
+  const abs = resolve(cwd, path);
+  let existing: ReturnType<typeof statSync> | null = null;
+  try {
+    existing = statSync(abs);
+  } catch {
+    existing = null;
+  }
+  // a device or a pipe (`-o /dev/stderr`) is written in place: nothing of an input can be replaced there
+  if (existing !== null && !existing.isFile()) return new OutputFile(await opened(createWriteStream(abs), what), what);
+  // a file is written beside its destination and renamed over it at the end: a rename replaces the
+  // directory entry (a link included, which is never followed), never an inode, so swapping the
+  // destination for a link to an input (a race between the overwrite check and the open) cannot
+  // make guard write into the input
+  const dest = abs;
+  const temp = tempPathFor(dest);
+  const stream = await opened(createWriteStream(temp, { flags: 'wx' }), what);
+  pendingTemps.add(temp);
+  if (!exitHook) {
+    exitHook = true;
+    process.once('exit', () => {
+      for (const t of pendingTemps) forget(t);
+    });
+  }
+  return new OutputFile(stream, what, (ok) => {
+    if (!ok) return forget(temp);
+    renameSync(temp, dest);
+    pendingTemps.delete(temp);
+  });
+}
+
+/**
+ * Writes `text` to `path` (relative to `cwd`) through a temporary file renamed into place, so the
+ * file is whole or unchanged, and a link swapped in at `path` is replaced, never followed.
+ *
+ * @throws the file system's error (the temporary file is removed).
+ */
+export function writeFileAtomically(path: string, cwd: string, text: string): Promise<void> {
+  const abs = resolve(cwd, path);
+  const temp = tempPathFor(abs);
+  return new Promise<void>((ok, fail) => {
+    const stream = createWriteStream(temp, { flags: 'wx' });
+    stream.on('error', (e) => {
+      forget(temp);
+      fail(e);
+    });
+    stream.end(text, () => {
+      try {
+        renameSync(temp, abs);
+        ok();
+      } catch (e) {
+        forget(temp);
+        fail(e as Error);
+      }
+    });
+  });
 }
 
 /**

@@ -6,6 +6,10 @@
  * raw pattern, labelled `via: 'raw'`; command text left partly unparsed also fires the built-in
  * `unparsed-command` (docs/shell-parser.md "Hostile input"). Every character of every value is
  * looked at: nothing is cut at a length.
+ *
+ * The engine fails closed: a call that cannot be inspected (inspecting it throws) and a rule whose
+ * predicate throws each give a hit of {@link INSPECTION_ERROR_RULE} (`inspection-error`, category
+ * `guard`, action `block`) naming the call id and the reason, never a dropped call or a silent miss.
  */
 import type { PathAccess, Rule } from './rule.js';
 import type { CommandLine, ShellCommand, Span } from './shell/model.js';
@@ -13,18 +17,66 @@ import type { InspectableCall, InspectionMode, InspectionVerdict, RuleHit } from
 import { analyzeArgv, analyzeCommandLine } from './shell/analyze.js';
 import { callSurfaces, type CommandValue } from './extract.js';
 import { readingsOf } from './readings.js';
-import { readSources, writeTargets } from './rules/util.js';
+import { effectsOf } from './effects/index.js';
 import { redactSecrets } from '../base/redact.js';
 import { compileBuiltinPattern, type TextPattern } from './pattern.js';
 
 /** Longest excerpt, in characters. */
 export const MAX_EXCERPT = 120;
 
+/** Id of the hit given when inspection itself fails. */
+export const INSPECTION_ERROR = 'inspection-error';
+
+/**
+ * The rule behind the hits of a failed inspection: a call whose inspection threw, or a rule whose
+ * predicate threw on it. It has no matcher of its own; the engine gives its hit. It is part of
+ * every compiled rule set (re-gradable, not to be disabled: a security gate must not pass what it
+ * could not look at).
+ */
+export const INSPECTION_ERROR_RULE: Rule = Object.freeze({
+  id: INSPECTION_ERROR,
+  name: 'Inspection failed',
+  category: 'guard',
+  action: 'block',
+  description: 'A tool call could not be inspected, or a rule failed on it: the call was not checked, so it is treated as a hit.',
+  help: 'guard could not check this call (the excerpt names the call id and the reason). Review the call by hand, and report the failure: it is a bug in guard or in a custom rule.',
+  examples: { match: [], not_match: [] },
+  match: {},
+});
+
+/** The reason an exception gives, on one line. */
+function reasonOf(err: unknown): string {
+  const text = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  return text.replace(/\s+/g, ' ').slice(0, 200);
+}
+
+/** The hit of a failed inspection of `call` (the rule in force: the rule set's own copy, re-graded). */
+function errorHit(call: InspectableCall, rules: readonly Rule[], what: string): RuleHit {
+  const rule = rules.find((r) => r.id === INSPECTION_ERROR) ?? INSPECTION_ERROR_RULE;
+  let tool = '';
+  let id: string | null = null;
+  try {
+    tool = String(call?.name ?? '');
+    id = typeof call?.id === 'string' ? call.id : null;
+  } catch {
+    // a hostile call object: no name or id to report
+  }
+  const text = `call ${id ?? '(no id)'}: ${what}`;
+  // labelled `raw`: no parsed analysis stands behind the hit (the record formats know three labels)
+  return { rule: rule.id, action: rule.action, category: rule.category, tool, callId: id, excerpt: excerpt(whole(text)), via: 'raw' };
+}
+
+/** A rule predicate that threw: the rule and the reason, carried out of the matchers. */
+class RuleFailure {
+  constructor(readonly rule: Rule, readonly reason: string) {}
+}
+
 /**
  * Inspects the tool calls of one reply. `off` → outcome `pass` with no hits; `observe` → hits,
  * outcome `flag` when any; `enforce` → `block` when any hit's action is `block`, else `flag` when
- * hits. Each rule fires at most once per call. Never throws: a failing rule predicate counts as
- * no match.
+ * hits. Each rule fires at most once per call. Never throws: a call whose inspection throws, or
+ * a rule that throws on it, gives an `inspection-error` hit (graded `block`) for that call, and the
+ * other calls are inspected as usual.
  */
 export function inspectCalls(calls: InspectableCall[], ruleSet: { readonly rules: readonly Rule[] }, mode: InspectionMode): InspectionVerdict {
   if (mode === 'off') return { mode, outcome: 'pass', hits: [] };
@@ -32,8 +84,8 @@ export function inspectCalls(calls: InspectableCall[], ruleSet: { readonly rules
   for (const call of calls ?? []) {
     try {
       hits.push(...inspectCall(call, ruleSet.rules));
-    } catch {
-      // a malformed call must not stop the others
+    } catch (err) {
+      hits.push(errorHit(call, ruleSet?.rules ?? [], `inspection failed: ${reasonOf(err)}`));
     }
   }
   const outcome = hits.length === 0 ? 'pass' : mode === 'enforce' && hits.some((h) => h.action === 'block') ? 'block' : 'flag';
@@ -45,6 +97,7 @@ export function inspectCalls(calls: InspectableCall[], ruleSet: { readonly rules
  * could make of its arguments (./readings.ts): a hit on any reading counts.
  */
 export function inspectCall(call: InspectableCall, rules: readonly Rule[]): RuleHit[] {
+  if (call.unreadable) return [errorHit(call, rules, `arguments not read: ${call.unreadable}`)];
   const readings = readingsOf(call);
   if (readings.length === 1) return inspectReading(call, rules);
   const found = new Map<string, RuleHit>();
@@ -66,16 +119,29 @@ function inspectReading(call: InspectableCall, rules: readonly Rule[]): RuleHit[
   const add: Add = (rule, via, span) => {
     if (!found.has(rule.id)) keep(rule, via, excerpt(span));
   };
+  const failures: RuleFailure[] = [];
+  const guarded = (rule: Rule, f: () => unknown): boolean => {
+    try {
+      return !!f();
+    } catch (err) {
+      failures.push(new RuleFailure(rule, reasonOf(err)));
+      return false;
+    }
+  };
   const surfaces = callSurfaces(call);
   for (const value of surfaces.commands) {
-    for (const m of commandMatches(value, rules, active, tool)) keep(m.rule, m.via, m.excerpt);
+    for (const m of commandMatches(value, rules, active, tool)) {
+      if (m.failure) failures.push(m.failure);
+      else keep(m.rule, m.via, m.excerpt);
+    }
   }
   for (const access of surfaces.paths) {
     for (const rule of active) {
-      if (rule.match.path && safe(() => rule.match.path!(access))) add(rule, 'path', whole(access.path));
+      if (rule.match.path && guarded(rule, () => rule.match.path!(access))) add(rule, 'path', whole(access.path));
     }
   }
-  if (surfaces.raw !== null) matchRaw(surfaces.raw, active, add);
+  if (surfaces.raw !== null) matchRaw(surfaces.raw, active, add, (rule, err) => failures.push(new RuleFailure(rule, reasonOf(err))));
+  for (const f of failures) if (!found.has(INSPECTION_ERROR)) found.set(INSPECTION_ERROR, errorHit(call, rules, `rule ${f.rule.id} failed: ${f.reason}`));
   const order = ruleOrder(rules);
   return [...found.values()].sort((a, b) => (order.get(a.rule) ?? 0) - (order.get(b.rule) ?? 0));
 }
@@ -97,6 +163,8 @@ interface CommandMatch {
   rule: Rule;
   via: RuleHit['via'];
   excerpt: string;
+  /** Set when the rule's predicate threw instead of answering. */
+  failure?: RuleFailure;
 }
 
 /** Command values analysed per rule list, keyed by tool name and exact command text. */
@@ -130,9 +198,12 @@ function commandMatches(value: CommandValue, rules: readonly Rule[], active: Rul
     fired.add(rule.id);
     out.push({ rule, via, excerpt: excerpt(span) });
   };
+  const fail = (rule: Rule, err: unknown) => {
+    out.push({ rule, via: 'raw', excerpt: '', failure: new RuleFailure(rule, reasonOf(err)) });
+  };
   const line = value.kind === 'text' ? analyzeCommandLine(text) : analyzeArgv(value.argv);
-  if (line) matchLine(line, active, tool, add);
-  if (!line || line.hasError || line.unparsed.length > 0) matchRaw(text, active.filter((r) => !fired.has(r.id)), add);
+  if (line) matchLine(line, active, tool, add, fail);
+  if (!line || line.hasError || line.unparsed.length > 0) matchRaw(text, active.filter((r) => !fired.has(r.id)), add, fail);
   if (key !== null) {
     if (cache === undefined) {
       cache = new Lru(COMMAND_CACHE_ENTRIES);
@@ -166,39 +237,79 @@ class Lru<V> {
 
 type Add = (rule: Rule, via: RuleHit['via'], span: Span) => void;
 
-function matchLine(line: CommandLine, rules: Rule[], tool: string, add: Add): void {
+/** Programs that copy what they read into a file, printing nothing of it. */
+const COPIERS = new Set(['cp', 'mv', 'install', 'ditto', 'ln', 'rsync', 'openssl', 'gpg', 'tar', 'zip', 'sort', 'iconv']);
+
+/** True when what the command reads goes only into local files: stdout redirected to a file (not a
+ * terminal device) and not piped on, or a copier or writer with an output path. */
+function outputStaysLocal(c: ShellCommand, writes: string[]): boolean {
+  if (c.pipeline !== null && c.stage < c.pipeline.stages.length - 1) return false;
+  if (c.fedBy !== null || c.words.some((w) => w.subs.some((s) => s.kind === 'process-out'))) return false;
+  const out = c.redirects.find((r) => /^1?(?:>|>>|>\|)$|^&>>?$/.test(r.op));
+  if (out) return !/^\/dev\/(?:stdout|stderr|tty|tcp|udp|fd\/[12])/.test(out.target);
+  return COPIERS.has(c.name) && writes.length > 0;
+}
+
+/** Runs each rule over a parsed command line; a rule whose predicate throws is reported to `fail`
+ * and stops being tried on this line. */
+function matchLine(line: CommandLine, rules: Rule[], tool: string, add: Add, fail: (rule: Rule, err: unknown) => void): void {
   const accesses = line.commands.map((c) => {
     const list: PathAccess[] = [];
-    for (const p of safe(() => writeTargets(c)) || []) list.push({ path: p, mode: 'write', content: line.text, tool });
-    for (const p of safe(() => readSources(c)) || []) list.push({ path: p, mode: 'read', content: null, tool });
+    const e = effectsOf(c);
+    for (const p of e.writes) list.push({ path: p, mode: 'write', content: line.text, tool });
+    const sink = outputStaysLocal(c, e.writes) ? { sink: 'file' as const } : {};
+    for (const p of e.reads) list.push({ path: p, mode: 'read', content: null, tool, ...sink });
     return list;
   });
   for (const rule of rules) {
-    const m = rule.match;
-    if (m.line) {
-      const span = safe(() => m.line!(line));
-      if (span) { add(rule, 'shell', span); continue; }
-    }
-    let hit = false;
-    line.commands.forEach((c, i) => {
-      if (hit) return;
-      if (m.command && safe(() => m.command!(c, line))) hit = true;
-      else if (m.path && accesses[i]!.some((a) => safe(() => m.path!(a)))) hit = true;
-      else if (m.argv && argvStartsWith(c, m.argv)) hit = true;
-      else if (m.text && m.text.find(c.argv.join(' '))) hit = true;
-      if (hit) add(rule, 'shell', c.span);
-    });
-    if (!hit && m.text) {
-      const found = m.text.find(line.text);
-      if (found) add(rule, 'shell', { source: line.text, ...found });
+    try {
+      matchRule(rule, line, accesses, add);
+    } catch (err) {
+      fail(rule, err);
     }
   }
 }
 
-function matchRaw(text: string, rules: Rule[], add: Add): void {
+/** One rule over a parsed command line: its line predicate, then each command (predicate, paths,
+ * argv prefix, text pattern), then a custom text pattern over the whole line. Throws what the
+ * rule's predicates throw. */
+function matchRule(rule: Rule, line: CommandLine, accesses: PathAccess[][], add: Add): void {
+  const m = rule.match;
+  if (m.line) {
+    const span = m.line(line);
+    if (span) {
+      add(rule, 'shell', span);
+      return;
+    }
+  }
+  for (let i = 0; i < line.commands.length; i++) {
+    const c = line.commands[i]!;
+    const byCommand = m.command ? m.command(c, line) : false;
+    if (byCommand === 'raw') {
+      add(rule, 'raw', c.span);
+      return;
+    }
+    if (byCommand || (m.path && accesses[i]!.some((a) => m.path!(a))) || (m.argv && argvStartsWith(c, m.argv)) || (m.text && m.text.find(c.argv.join(' ')))) {
+      add(rule, 'shell', c.span);
+      return;
+    }
+  }
+  if (m.text) {
+    const found = m.text.find(line.text);
+    if (found) add(rule, 'shell', { source: line.text, ...found });
+  }
+}
+
+/** Runs each rule's raw pattern (or custom text pattern) over `text`; a rule whose match fails
+ * (the regex engine ran out of memory, say) is reported to `fail`, never taken as a miss. */
+function matchRaw(text: string, rules: Rule[], add: Add, fail: (rule: Rule, err: unknown) => void): void {
   for (const rule of withoutSureMisses(text, rules)) {
-    const found = rule.match.raw ? rawFind(rule.match.raw, text) : rule.match.text?.find(text);
-    if (found) add(rule, 'raw', { source: text, ...found });
+    try {
+      const found = rule.match.raw ? rawFind(rule.match.raw, text) : rule.match.text?.find(text);
+      if (found) add(rule, 'raw', { source: text, ...found });
+    } catch (err) {
+      fail(rule, err);
+    }
   }
 }
 
@@ -206,13 +317,6 @@ function whole(text: string): Span {
   return { source: text, start: 0, end: text.length };
 }
 
-function safe<T>(f: () => T): T | false {
-  try {
-    return f();
-  } catch {
-    return false;
-  }
-}
 
 const onRe2 = new WeakMap<RegExp, TextPattern | null>();
 const unions = new Map<string, TextPattern | null>();
@@ -220,25 +324,40 @@ const unions = new Map<string, TextPattern | null>();
  * patterns: one pass instead of one per rule (about 0.1 s instead of 1 s on 1 MB). */
 const UNION_MIN = 16 * 1024;
 
-/** The rules left to try on a long text: when no RE2 raw pattern matches it at all (one pass of
- * their union), the rules that only have such a pattern are dropped. */
+/** Raw patterns joined per union: a union of all of them can outgrow RE2's fixed heap. */
+const UNION_CHUNK = 8;
+
+/** The rules left to try on a long text: the RE2 raw patterns are matched in unions of
+ * {@link UNION_CHUNK} (one pass each); the rules of a union that does not match at all, and that
+ * have no other matcher, are dropped. */
 function withoutSureMisses(text: string, rules: Rule[]): Rule[] {
   if (text.length < UNION_MIN) return rules;
-  const onlyRe2 = rules.filter((r) => r.match.raw && !r.match.raw.flags && !r.match.text && rawPatternOnRe2(r.match.raw));
+  const onlyRe2 = rules.filter((r) => r.match.raw && /^i?$/.test(r.match.raw.flags) && !r.match.text && rawPatternOnRe2(r.match.raw));
   if (onlyRe2.length < 2) return rules;
-  const key = onlyRe2.map((r) => r.match.raw!.source).join('\u0000');
-  let union = unions.get(key);
-  if (union === undefined) {
-    try {
-      union = compileBuiltinPattern(onlyRe2.map((r) => `(?:${r.match.raw!.source})`).join('|'));
-    } catch {
-      union = null;
+  const dropped = new Set<Rule>();
+  for (let i = 0; i < onlyRe2.length; i += UNION_CHUNK) {
+    const chunk = onlyRe2.slice(i, i + UNION_CHUNK);
+    const flags = (r: Rule) => (r.match.raw!.flags.includes('i') ? '(?i)' : '');
+    const key = chunk.map((r) => `${flags(r)}${r.match.raw!.source}`).join('\u0000');
+    let union = unions.get(key);
+    if (union === undefined) {
+      try {
+        union = compileBuiltinPattern(chunk.map((r) => `(?:${flags(r)}${r.match.raw!.source})`).join('|'));
+      } catch {
+        union = null;
+      }
+      if (unions.size >= 64) unions.clear();
+      unions.set(key, union);
     }
-    if (unions.size >= 32) unions.clear();
-    unions.set(key, union);
+    let miss = false;
+    try {
+      miss = !!union && !union.find(text);
+    } catch {
+      miss = false; // the union failed: each rule of the chunk is tried (and fails closed) alone
+    }
+    if (miss) for (const r of chunk) dropped.add(r);
   }
-  if (!union || union.find(text)) return rules;
-  return rules.filter((r) => !onlyRe2.includes(r));
+  return dropped.size ? rules.filter((r) => !dropped.has(r)) : rules;
 }
 
 /**
@@ -257,13 +376,9 @@ function rawFind(re: RegExp, text: string): { start: number; end: number } | nul
     onRe2.set(re, compiled);
   }
   if (compiled) return compiled.find(text);
-  try {
-    re.lastIndex = 0;
-    const m = re.exec(text);
-    return m ? { start: m.index, end: m.index + m[0].length } : null;
-  } catch {
-    return null;
-  }
+  re.lastIndex = 0;
+  const m = re.exec(text); // a throw (stack or memory) reaches the caller: the rule fails closed
+  return m ? { start: m.index, end: m.index + m[0].length } : null;
 }
 
 /** True when the built-in raw pattern runs on RE2 (for tests and docs). */
@@ -290,10 +405,11 @@ export function excerpt(span: Span): string {
   const start = Math.max(0, Math.min(span.start, source.length));
   const end = Math.max(start, Math.min(span.end, source.length));
   const wideStart = Math.max(0, start - 400);
-  const wide = redactSecrets(source.slice(wideStart, Math.min(source.length, end + 400))).replace(/\s+/g, ' ');
-  const focus = redactSecrets(source.slice(start, end)).replace(/\s+/g, ' ').trim();
+  const wideEnd = Math.min(source.length, end + 400, start + MAX_EXCERPT + 800); // a span of megabytes is shown from its start
+  const wide = redactSecrets(source.slice(wideStart, wideEnd)).replace(/\s+/g, ' ');
+  const focus = redactSecrets(source.slice(start, Math.min(end, start + MAX_EXCERPT + 400))).replace(/\s+/g, ' ').trim();
   let at = focus ? wide.indexOf(focus) : -1;
-  if (at < 0) at = Math.round(((start - wideStart) / Math.max(1, end + 400 - wideStart)) * wide.length);
+  if (at < 0) at = Math.round(((start - wideStart) / Math.max(1, wideEnd - wideStart)) * wide.length);
   if (focus.length >= MAX_EXCERPT) return wide.slice(at, at + MAX_EXCERPT).trim();
   const pad = Math.floor((MAX_EXCERPT - focus.length) / 2);
   let a = Math.max(0, at - pad);

@@ -26,6 +26,9 @@ export interface CallSurfaces {
 
 const COMMAND_KEYS = new Set(['command', 'cmd', 'cmds', 'commands', 'script', 'shell', 'bash', 'sh', 'argv', 'command_line', 'commandline']);
 const CODE_KEYS = new Set(['code', 'source', 'program']);
+/** SQL-bearing keys of database tools (MCP postgres/sqlite/mysql servers: `query`, `sql`). */
+const SQL_KEYS = new Set(['query', 'sql', 'statement', 'statements']);
+const DB_TOOL = /sql|postgres|mysql|maria|sqlite|database|\bdb\b|_db\b|^db_|query|supabase|bigquery|snowflake|redshift|clickhouse|duckdb|neon|planetscale/i;
 const PATH_KEYS = new Set(['file_path', 'filepath', 'path', 'filename', 'file', 'target_file', 'notebook_path', 'destination', 'dest', 'target', 'new_path', 'to', 'output_path']);
 const CONTENT_KEYS = ['content', 'contents', 'text', 'new_string', 'new_str', 'file_text', 'new_source', 'patch', 'diff', 'input', 'data', 'body'];
 const WRITER = /write|edit|create|patch|replace|append|save|insert|update|move|rename|copy|put|mkfile|touch/i;
@@ -36,6 +39,32 @@ const POWERSHELL = /powershell|pwsh/i;
 const ARGS_KEYS = ['args', 'arguments', 'argv', 'params'];
 const SHELLISH = /shell|bash|exec|terminal|run|command|cmd|sh$|console|process/i;
 const MAX_DEPTH = 5;
+
+/**
+ * Tool-argument conventions beside the command itself, as data (a new convention is one entry):
+ * which keys give the working directory, text fed on stdin, code with its language, a list of
+ * commands (strings or argv arrays), or a path pattern a search tool reads. Seen in the tools'
+ * definitions: OpenHands/Codex `cwd`/`workdir`, MCP shell servers' `stdin`, Jupyter and code
+ * interpreters' `{code, language}`, Responses `shell_call {commands}`, Claude Code `Glob {pattern}`.
+ */
+export const ARGUMENT_CONVENTIONS = {
+  cwd: ['cwd', 'workdir', 'working_directory', 'working_dir', 'directory', 'dir', 'cd'],
+  stdin: ['stdin', 'input_text', 'stdin_text'],
+  language: ['language', 'lang', 'kernel', 'kernel_name', 'runtime'],
+  /** Languages by the names tools give them. */
+  languages: [
+    { re: /^(?:py|python[0-9.]*|ipython[0-9]*|jupyter|notebook|python_repl|pyodide)$|python/i, argv: ['python3', '-c'] },
+    { re: /^(?:js|javascript|node(?:js)?|typescript|ts|deno|bun)$|javascript|\bnode\b/i, argv: ['node', '-e'] },
+    { re: /^(?:ruby|rb)$/i, argv: ['ruby', '-e'] },
+    { re: /^(?:perl|pl)$/i, argv: ['perl', '-e'] },
+    { re: /^(?:php)$/i, argv: ['php', '-r'] },
+    { re: /^(?:lua)$/i, argv: ['lua', '-e'] },
+    { re: /^(?:powershell|pwsh|ps1?)$/i, argv: ['pwsh', '-Command'] },
+  ],
+  shellLanguages: /^(?:bash|shell|sh|zsh|terminal|console|cmd|shell_script)$|bash|shell|\bsh\b|zsh|terminal/i,
+  /** Keys of a search tool's path pattern (read, like a file path). */
+  readPatterns: { keys: ['pattern', 'glob', 'path_pattern', 'include'], tools: /glob|find|search|list|ls/i },
+} as const;
 
 /**
  * Collects the command values and file paths of a call. Never throws.
@@ -70,6 +99,7 @@ export function callSurfaces(call: InspectableCall): CallSurfaces {
     walk(args, name, out, 0);
     if (!Array.isArray(args)) fileAccess(args, name, out.paths);
   }
+  if (!Array.isArray(args)) applyConventions(args as Record<string, unknown>, name, out);
   duplicateKeyValues(call.argumentsRaw, out);
   if (POWERSHELL.test(name)) {
     for (const c of [...out.commands]) if (c.kind === 'text') out.commands.push({ kind: 'argv', argv: ['pwsh', '-Command', c.text] });
@@ -139,14 +169,21 @@ function walk(value: unknown, tool: string, out: CallSurfaces, depth: number): v
       } else if (Array.isArray(v) && v.every((x) => typeof x === 'string')) {
         if (k === 'commands' || k === 'cmds') for (const s of v as string[]) out.commands.push({ kind: 'text', text: s });
         else if (v.length) out.commands.push({ kind: 'argv', argv: v as string[] });
+      } else if (Array.isArray(v) && v.length && v.every((x) => Array.isArray(x) && x.length > 0 && x.every((y) => typeof y === 'string'))) {
+        // {"commands": [["rm", "-rf", "/"], ["ls"]]}: a list of argv arrays
+        for (const a of v as string[][]) out.commands.push({ kind: 'argv', argv: a });
       } else {
         walk(v, tool, out, depth + 1);
       }
+    } else if (SQL_KEYS.has(k) && typeof v === 'string' && DB_TOOL.test(tool)) {
+      // a database tool's statement: read like `psql -c STATEMENT`
+      out.commands.push({ kind: 'argv', argv: ['sql', '-c', v] });
     } else if (CODE_KEYS.has(k) && typeof v === 'string') {
-      const lang = String(obj['language'] ?? obj['lang'] ?? tool).toLowerCase();
-      if (/python|ipython|jupyter|notebook/.test(lang)) out.commands.push({ kind: 'argv', argv: ['python3', '-c', v] });
-      else if (/node|javascript|\bjs\b/.test(lang)) out.commands.push({ kind: 'argv', argv: ['node', '-e', v] });
-      else if (/bash|shell|\bsh\b|zsh|terminal/.test(lang)) out.commands.push({ kind: 'text', text: v });
+      const named = ARGUMENT_CONVENTIONS.language.map((l) => obj[l]).find((x): x is string => typeof x === 'string');
+      const lang = String(named ?? tool).toLowerCase().trim();
+      const entry = ARGUMENT_CONVENTIONS.languages.find((l) => l.re.test(lang));
+      if (entry) out.commands.push({ kind: 'argv', argv: [...entry.argv, v] });
+      else if (ARGUMENT_CONVENTIONS.shellLanguages.test(lang)) out.commands.push({ kind: 'text', text: v });
     } else if (typeof v === 'object') {
       walk(v, tool, out, depth + 1);
     }
@@ -189,5 +226,49 @@ export function patchPaths(patch: string, tool: string, paths: PathAccess[]): vo
   for (const m of patch.matchAll(/^\*\*\* (?:Add File|Update File|Move to): (.+)$|^\+\+\+ (?:b\/)?(.+?)(?:\t.*)?$/gm)) {
     const p = (m[1] ?? m[2] ?? '').trim();
     if (p && p !== '/dev/null') paths.push({ path: toolPath(p), mode: 'write', content: patch, tool });
+  }
+}
+
+/** A string value of the first of `keys` present in `obj` (case-insensitive keys). */
+function firstString(obj: Record<string, unknown>, keys: readonly string[]): string | null {
+  for (const [k, v] of Object.entries(obj)) if (keys.includes(k.toLowerCase()) && typeof v === 'string' && v.trim()) return v;
+  return null;
+}
+
+/**
+ * Applies the {@link ARGUMENT_CONVENTIONS} that change how the commands found run: a working
+ * directory (`{"command": "rm -rf *", "cwd": "/"}` runs as `cd / && rm -rf *`), text on stdin
+ * (`{"command": "bash", "stdin": "rm -rf /"}` runs as `bash <<'EOF' … EOF`), and a search tool's
+ * path pattern read like a path (`Glob {"pattern": "~/.ssh/*"}`; the directory in front of the
+ * first glob character is read too).
+ */
+function applyConventions(obj: Record<string, unknown>, tool: string, out: CallSurfaces): void {
+  const cwd = firstString(obj, ARGUMENT_CONVENTIONS.cwd);
+  const stdin = firstString(obj, ARGUMENT_CONVENTIONS.stdin);
+  if (cwd !== null || stdin !== null) {
+    const quoteWord = (a: string) => (/^[\w@%+=:,./~-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
+    const added: CommandValue[] = [];
+    for (const c of out.commands) {
+      let text = c.kind === 'text' ? c.text : c.argv.map(quoteWord).join(' ');
+      if (stdin !== null) {
+        let tag = 'GUARD_STDIN';
+        while (stdin.includes(tag)) tag += '_';
+        text = `${text} <<'${tag}'\n${stdin}\n${tag}`;
+      }
+      if (cwd !== null) text = `cd ${quoteWord(cwd)} && ${text}`;
+      added.push({ kind: 'text', text });
+    }
+    out.commands.push(...added);
+  }
+  const rp = ARGUMENT_CONVENTIONS.readPatterns;
+  if (rp.tools.test(tool)) {
+    for (const [k, v] of Object.entries(obj)) {
+      if (!rp.keys.includes(k.toLowerCase() as never) || typeof v !== 'string' || !v.trim()) continue;
+      const base = typeof obj['path'] === 'string' && !/^[~/]/.test(v) ? `${obj['path']}/${v}` : v;
+      const p = toolPath(base);
+      out.paths.push({ path: p, mode: 'read', content: null, tool });
+      const dir = p.replace(/\/?[^/]*[*?[{][\s\S]*$/, '');
+      if (dir && dir !== p) out.paths.push({ path: dir, mode: 'read', content: null, tool });
+    }
   }
 }

@@ -12,7 +12,7 @@ export { compileRuleSet, RuleSetError, checkExamples, checkBuiltinExamples, CUST
 export { compilePattern, PATTERN_FLAGS } from './pattern.js';
 export type { TextPattern } from './pattern.js';
 export { salvageJsonObject, unescapeJsonText } from './partial-json.js';
-export { inspectCalls, inspectCall, excerpt, MAX_EXCERPT } from './engine.js';
+export { inspectCalls, inspectCall, excerpt, MAX_EXCERPT, INSPECTION_ERROR, INSPECTION_ERROR_RULE } from './engine.js';
 export { redactSecrets, findSecrets, SECRET_PATTERNS } from '../base/redact.js';
 export type { SecretPattern } from '../base/redact.js';
 export { BUILTIN_RULES } from './rules/index.js';

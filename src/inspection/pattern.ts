@@ -125,9 +125,63 @@ export interface TextPattern {
   readonly source: string;
   /**
    * The first match in `text`, as UTF-16 offsets (`start` inclusive, `end` exclusive), or null.
-   * Never throws: an engine failure counts as no match.
+   * Texts longer than {@link MATCH_WINDOW} characters are matched window by window (windows
+   * overlap by {@link MATCH_OVERLAP}), so the engine's fixed heap never has to hold the whole text.
+   * A match touching the end of a window that is not the last is looked at again from its start.
+   * Not seen: a match longer than a window; `^` without the `m` flag also matches at the start of
+   * a later window.
+   *
+   * @throws PatternMatchError when the engine fails on a window (out of memory, say): the caller
+   *   must treat the text as not inspected (inspection fails closed), never as "no match".
    */
   find(text: string): { start: number; end: number } | null;
+  /**
+   * Frees the compiled program in the regex engine's fixed heap. Patterns are also freed when
+   * garbage-collected (a dropped rule set), so a long-lived process can compile rule sets forever;
+   * `find` after `dispose` throws.
+   */
+  dispose(): void;
+}
+
+/** A compiled RE2 object's native side (an embind handle): freed with `delete()`. */
+interface Wrapped {
+  wrapper?: { delete?: () => void };
+}
+
+/** Frees the native program of a compiled RE2 object; never throws. */
+function free(re: unknown): void {
+  try {
+    (re as Wrapped).wrapper?.delete?.();
+  } catch {
+    // already freed
+  }
+}
+
+/** Frees the programs of patterns the garbage collector reclaims (rule sets a caller dropped). */
+const reclaim = new FinalizationRegistry<unknown>((re) => free(re));
+
+/**
+ * Time budgets of a custom pattern, measured when it is compiled (a rule set is built): RE2 is
+ * linear in its input, but its constant grows with the compiled program (`[a-z]{1,1000}z` took
+ * ~1 s to compile and ~2.5 s per 64 KiB), so one such rule made every scan slow to start and to
+ * run. Generous, so a loaded machine does not refuse a sound pattern.
+ */
+export const PATTERN_BUDGET = { programBytes: 32 * 1024, compileMs: 1000, probeMs: 250, probeChars: 4096 } as const;
+
+/** Texts a custom pattern is timed on: a run of one letter, and mixed ASCII. */
+const PROBES: readonly string[] = ['a'.repeat(PATTERN_BUDGET.probeChars), Array.from({ length: PATTERN_BUDGET.probeChars }, (_, i) => String.fromCharCode(32 + ((i * 7919) % 95))).join('')];
+
+/** Texts longer than this (UTF-16 code units) are matched in windows of this size. */
+export const MATCH_WINDOW = 1 << 20;
+/** Characters shared by neighbouring match windows. */
+export const MATCH_OVERLAP = 64 * 1024;
+
+/** The regex engine failed while matching: the text was not read. */
+export class PatternMatchError extends Error {
+  constructor(reason: string) {
+    super(`the regex engine failed while matching: ${reason}`);
+    this.name = 'PatternMatchError';
+  }
 }
 
 /** Flags a custom pattern may carry: `i` (ignore case), `m` (multi-line `^`/`$`), `s` (`.` matches newline). */
@@ -143,7 +197,28 @@ export const PATTERN_FLAGS = /^[ims]*$/;
  *   `invalid perl operator: (?=` for a lookahead, `missing ): (a` for an unclosed group).
  */
 export function compilePattern(source: string, flags = ''): TextPattern {
-  return compileOnRe2(source, flags, true);
+  // a program this large takes RE2 a second or more to compile (and its automaton is slow): refused before compiling
+  const estimate = estimateProgramBytes(source, flags);
+  if (estimate <= PATTERN_MEMORY.perPattern && estimate > PATTERN_BUDGET.programBytes) {
+    throw new Error(`pattern too slow: counted repetitions expand to about ${Math.round(estimate / 1024)} KiB of compiled program (budget ${PATTERN_BUDGET.programBytes / 1024} KiB for a custom pattern); use smaller repetition counts or narrower classes`);
+  }
+  const started = performance.now();
+  const pattern = compileOnRe2(source, flags, true);
+  const compileMs = performance.now() - started;
+  const slow = (what: string): Error => {
+    pattern.dispose();
+    return new Error(`pattern too slow: ${what}; use smaller repetition counts or narrower classes`);
+  };
+  if (compileMs > PATTERN_BUDGET.compileMs) throw slow(`compiling it took ${Math.round(compileMs)} ms (budget ${PATTERN_BUDGET.compileMs} ms)`);
+  // a short untimed run first: RE2 builds its automaton's states on first use
+  for (const probe of PROBES) pattern.find(probe.slice(0, 256));
+  for (const probe of PROBES) {
+    const t = performance.now();
+    pattern.find(probe);
+    const ms = performance.now() - t;
+    if (ms > PATTERN_BUDGET.probeMs) throw slow(`matching ${PATTERN_BUDGET.probeChars} characters took ${Math.round(ms)} ms (budget ${PATTERN_BUDGET.probeMs} ms)`);
+  }
+  return pattern;
 }
 
 /**
@@ -164,7 +239,8 @@ function compileOnRe2(source: string, flags: string, asWritten: boolean): TextPa
   if (size > PATTERN_MEMORY.perPattern) throw new Error(tooBig(size, PATTERN_MEMORY.perPattern));
   let re: InstanceType<Re2Class>;
   try {
-    if (asWritten) new RE2(source, reFlags); // compiled as written first, so messages quote the pattern as written
+    // compiled as written first, so messages quote the pattern as written; that program is freed at once
+    if (asWritten) free(new RE2(source, reFlags));
     re = new RE2(withoutCaptures(source), reFlags);
   } catch (err) {
     const msg = String((err as Error)?.message ?? err);
@@ -175,20 +251,46 @@ function compileOnRe2(source: string, flags: string, asWritten: boolean): TextPa
     if (why.startsWith('invalid repetition size')) throw new Error(`${why} (RE2 allows at most 1000 repetitions in all, and the counts of nested repetitions multiply)`);
     throw new Error(why);
   }
-  return {
+  let disposed = false;
+  const pattern: TextPattern = {
     source,
     find(text: string) {
-      try {
-        re.lastIndex = 0;
-        const m = re.exec(text);
+      if (disposed) throw new Error('the pattern was disposed');
+      const once = (part: string): { start: number; end: number } | null => {
+        let m: ReturnType<typeof re.exec>;
+        try {
+          re.lastIndex = 0;
+          m = re.exec(part);
+        } catch (err) {
+          throw new PatternMatchError(regexEngineMessage() ?? String((err as Error)?.message ?? err));
+        }
         if (!m) return null;
-        const start = utf16Offset(text, m.index);
+        const start = utf16Offset(part, m.index);
         return { start, end: start + (m[0] ?? '').length };
-      } catch {
-        return null;
+      };
+      if (text.length <= MATCH_WINDOW) return once(text);
+      for (let at = 0; ; ) {
+        let end = Math.min(text.length, at + MATCH_WINDOW);
+        if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1]!)) end++; // never split a surrogate pair
+        const found = once(text.slice(at, end));
+        const last = end >= text.length;
+        if (found && (last || at + found.end < end)) return { start: at + found.start, end: at + found.end };
+        if (last) return null;
+        // a match touching the edge of a window that is not the last ends there only because the
+        // window does (a `$` or `\b` at the edge, a greedy run cut short): it is looked at again
+        // from its start, with the text after it
+        at = found && found.start > 0 ? at + found.start : at + MATCH_WINDOW - MATCH_OVERLAP;
       }
     },
+    dispose() {
+      if (disposed) return;
+      disposed = true;
+      reclaim.unregister(pattern);
+      free(re);
+    },
   };
+  reclaim.register(pattern, re, pattern);
+  return pattern;
 }
 
 /** The refusal message of a pattern estimated at `size` bytes against `limit`. */

@@ -158,14 +158,14 @@ export function readingsOf(call: InspectableCall): InspectableCall[] {
   const out: InspectableCall[] = [];
   const seen = new Set<string>();
   const add = (args: Record<string, unknown> | null) => {
-    let key: string;
+    let key: string | null;
     try {
       key = JSON.stringify(args);
     } catch {
-      return;
+      key = null; // not comparable: kept, so the engine inspects it (and reports what fails)
     }
-    if (seen.has(key)) return;
-    seen.add(key);
+    if (key !== null && seen.has(key)) return;
+    if (key !== null) seen.add(key);
     out.push(out.length === 0 ? call : { ...call, arguments: args });
   };
   for (const b of bases) add(b);

@@ -17,12 +17,17 @@ export interface PathAccess {
   content: string | null;
   /** The tool name. */
   tool: string;
+  /** For a read by a shell command: `file` when what it reads goes only into a local file (its
+   * output redirected to a file, a copy, a writer's output path), not into the transcript or
+   * down a pipe. Unset for file tools (their reads land in the transcript). */
+  sink?: 'file';
 }
 
 /** How a rule recognises a dangerous call. Every member is optional; at least one is set. */
 export interface RuleMatcher {
-  /** Predicate over one simple command (at any depth) of a parsed command line. */
-  command?: (cmd: ShellCommand, line: CommandLine) => boolean;
+  /** Predicate over one simple command (at any depth) of a parsed command line; `'raw'` for a hit
+   * found by a raw reading inside the command (an unparseable SQL statement), labelled so. */
+  command?: (cmd: ShellCommand, line: CommandLine) => boolean | 'raw';
   /** Predicate over a whole command line (functions, patterns across commands); returns where. */
   line?: (line: CommandLine) => Span | null;
   /** Predicate over a path a call writes or reads (file tools and shell commands alike). */
@@ -54,6 +59,9 @@ export interface Rule {
   /** Command lines (or, for path-only rules, file paths) the rule must match and must not. */
   examples: { match: string[]; not_match: string[] };
   match: RuleMatcher;
+  /** The MITRE ATT&CK technique the rule detects (`T1070.003`, https://attack.mitre.org/techniques/),
+   * when one fits. */
+  attack?: string;
   /** True for the operator's own rules. */
   custom?: boolean;
 }

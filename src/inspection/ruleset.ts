@@ -10,7 +10,7 @@
 import type { Rule } from './rule.js';
 import type { InspectableCall, RuleAction } from './types.js';
 import { BUILTIN_RULES } from './rules/index.js';
-import { inspectCall } from './engine.js';
+import { inspectCall, INSPECTION_ERROR, INSPECTION_ERROR_RULE } from './engine.js';
 import { inspectionReady } from './shell/parser.js';
 import { compilePattern, estimateProgramBytes, PATTERN_FLAGS, PATTERN_MEMORY, tooBig, type TextPattern } from './pattern.js';
 
@@ -24,10 +24,17 @@ export interface RuleStatus {
 
 /** The effective rules, after configuration. */
 export interface RuleSet {
-  /** The rules switched on, built-ins first, each with its action in force. */
+  /** The rules switched on, built-ins first (then `inspection-error`, the hit of a failed
+   * inspection), each with its action in force. */
   rules: Rule[];
   /** Every rule, on or off, in the same order (for `guard rules list`). */
   catalogue: RuleStatus[];
+  /**
+   * Frees the custom rules' compiled patterns in the regex engine's fixed heap (they are also
+   * freed when the rule set is garbage-collected). A long-lived caller that rebuilds its rule set
+   * (a gateway reloading its configuration) disposes the old one; the rule set cannot be used after.
+   */
+  dispose(): void;
 }
 
 /**
@@ -87,19 +94,21 @@ export function compileRuleSet(config: RuleSetConfig = {}): RuleSet {
     throw new RuleSetError([{ rule: null, message: 'the shell parser is not loaded: await initInspection() before compileRuleSet()' }]);
   }
   const problems: RuleSetProblem[] = [];
+  /** The custom rules' compiled patterns: freed when the set is disposed, or at once when it fails. */
+  const patterns: TextPattern[] = [];
 
   const custom: Rule[] = [];
   const customIn = config.custom ?? [];
   if (!Array.isArray(customIn)) problems.push({ rule: null, message: '`custom` must be a list of rules', pointer: '/custom' });
   else {
     if (customIn.length > CUSTOM_LIMITS.rules) problems.push({ rule: null, message: `at most ${CUSTOM_LIMITS.rules} custom rules (got ${customIn.length})`, pointer: '/custom' });
-    const memory = { used: 0 }; // estimated regex-engine memory of the custom patterns so far
+    const memory = { used: 0, patterns }; // estimated regex-engine memory of the custom patterns so far, and the patterns
     customIn.slice(0, CUSTOM_LIMITS.rules).forEach((raw, i) => {
       const at = `/custom/${i}`;
       const r = parseCustomRule(raw, i, problems, memory);
       if (!r) return;
       const before = problems.length;
-      if (BUILTIN_RULES.some((b) => b.id === r.id)) problems.push({ rule: r.id, message: 'custom rule id clashes with a built-in rule', pointer: `${at}/id` });
+      if (BUILTIN_RULES.some((b) => b.id === r.id) || r.id === INSPECTION_ERROR) problems.push({ rule: r.id, message: 'custom rule id clashes with a built-in rule', pointer: `${at}/id` });
       else if (custom.some((c) => c.id === r.id)) problems.push({ rule: r.id, message: 'duplicate custom rule id', pointer: `${at}/id` });
       const sameName = [...BUILTIN_RULES, ...custom].find((c) => c.name.toLowerCase() === r.name.toLowerCase());
       if (sameName) problems.push({ rule: r.id, message: `duplicate rule name ${JSON.stringify(r.name)} (also ${sameName.custom ? 'custom rule' : 'built-in rule'} ${sameName.id})`, pointer: `${at}/${raw && typeof raw === 'object' && 'name' in raw ? 'name' : 'id'}` });
@@ -109,10 +118,11 @@ export function compileRuleSet(config: RuleSetConfig = {}): RuleSet {
     });
   }
 
-  const known = new Set([...BUILTIN_RULES.map((r) => r.id), ...custom.map((r) => r.id)]);
+  const known = new Set([...BUILTIN_RULES.map((r) => r.id), INSPECTION_ERROR, ...custom.map((r) => r.id)]);
   const disabled = new Set<string>();
   (config.disabled ?? []).forEach((id, i) => {
     if (!known.has(id)) problems.push({ rule: id, message: unknownId(id, '`disabled`'), pointer: `/disabled/${i}` });
+    else if (id === INSPECTION_ERROR) problems.push({ rule: id, message: `${INSPECTION_ERROR} cannot be disabled: a call guard could not inspect must not pass unseen (re-grade it with \`actions\` instead)`, pointer: `/disabled/${i}` });
     disabled.add(id);
   });
   const actions = config.actions ?? {};
@@ -121,14 +131,17 @@ export function compileRuleSet(config: RuleSetConfig = {}): RuleSet {
     if (!known.has(id)) problems.push({ rule: id, message: unknownId(id, '`actions`'), pointer });
     if (action !== 'block' && action !== 'record') problems.push({ rule: id, message: `action must be "block" or "record" (got ${JSON.stringify(action)})`, pointer });
   }
-  if (problems.length) throw new RuleSetError(problems);
+  if (problems.length) {
+    for (const p of patterns) p.dispose();
+    throw new RuleSetError(problems);
+  }
 
-  const catalogue: RuleStatus[] = [...BUILTIN_RULES, ...custom].map((r) => ({
+  const catalogue: RuleStatus[] = [...BUILTIN_RULES, INSPECTION_ERROR_RULE, ...custom].map((r) => ({
     rule: actions[r.id] && actions[r.id] !== r.action ? { ...r, action: actions[r.id]! } : r,
     enabled: !disabled.has(r.id),
     source: r.custom ? 'custom' : 'builtin',
   }));
-  return { rules: catalogue.filter((s) => s.enabled).map((s) => s.rule), catalogue };
+  return { rules: catalogue.filter((s) => s.enabled).map((s) => s.rule), catalogue, dispose: () => patterns.forEach((p) => p.dispose()) };
 }
 
 function unknownId(id: string, where: string): string {
@@ -166,7 +179,7 @@ function exampleCall(rule: Rule, example: string): InspectableCall {
 }
 
 /** Validates one custom rule (format: docs/rules.md); records problems and returns null when bad. */
-function parseCustomRule(raw: unknown, index: number, problems: RuleSetProblem[], memory: { used: number } = { used: 0 }): Rule | null {
+function parseCustomRule(raw: unknown, index: number, problems: RuleSetProblem[], memory: { used: number; patterns: TextPattern[] } = { used: 0, patterns: [] }): Rule | null {
   const at = `/custom/${index}`;
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
     problems.push({ rule: null, message: `custom rule #${index + 1} is not a mapping`, pointer: at });
@@ -204,7 +217,9 @@ function parseCustomRule(raw: unknown, index: number, problems: RuleSetProblem[]
     }
     memory.used += size;
     try {
-      return compilePattern(v, PATTERN_FLAGS.test(flags) ? flags : '');
+      const pattern = compilePattern(v, PATTERN_FLAGS.test(flags) ? flags : '');
+      memory.patterns.push(pattern);
+      return pattern;
     } catch (err) {
       bad(key, `\`${key}\` pattern does not compile: ${(err as Error).message}`);
       return undefined;

@@ -24,6 +24,9 @@ export interface InspectableCall {
   argumentsRaw: string;
   /** `structured` when the capture carried it as a tool call, `recovered` when read from text. */
   origin: 'structured' | 'recovered';
+  /** Set when the capture could not read the arguments at all (they nest too deep to walk): the
+   * reason. Such a call gets an `inspection-error` hit: what it would run was never looked at. */
+  unreadable?: string | null;
 }
 
 /** One rule hit on one call. */

@@ -57,6 +57,12 @@ export interface FamilyMatch {
    * are markup around prose); absent means every span holds calls.
    */
   callSpans?: Array<[number, number]>;
+  /**
+   * Spans of the family's own tokens inside a block that failed (cut or broken), which are grammar,
+   * not Markdown, although the block was not read to its closer: Functionary v3.2's `>>>NAME` opens
+   * no block quote even when its call was cut. Complete blocks are grammar anyway.
+   */
+  grammarSpans?: Array<[number, number]>;
 }
 
 /** What a parser may ask about the request. */
@@ -76,8 +82,25 @@ export interface Family {
    * Contract: `detect` returns -1 on any text that holds no marker of the engine's families
    * (../index.ts FAMILIES): the engine skips every family on such text (../triggers.ts). */
   markers: readonly string[];
+  /**
+   * Substrings without which `detect` cannot fire but which are no markup on their own (Functionary
+   * v3.2's `>>>`, common in Python prompts and e-mail quoting): they join the marker prefilter
+   * (../triggers.ts), so `detect` still runs only on text that holds one, but not the stray and
+   * repetition checks, which only distinctive `markers` feed.
+   */
+  triggers?: readonly string[];
   /** Index of the first place this family's markup starts, or -1. Must be linear in the text. */
   detect(text: string): number;
+  /**
+   * For a family whose markup may stand with no marker at all (a bare JSON call object, a pythonic
+   * call list): the index of the first such markup that starts before `before`, or -1. The engine
+   * asks it on every text, with `before` the first family token of the text or the start of the
+   * first markup a family's `detect` found, whichever comes first (the text's length when none): a
+   * family token claims the text from it on, so JSON inside an envelope is never read bare. Outside the marker prefilter, so on text that holds no
+   * such markup it must cost one substring search (a gate such as `"name"` or `[f(`), and stay
+   * linear otherwise; `parse` is then called with the index it returned.
+   */
+  detectBare?(text: string, before: number): number;
   /** Parses every block from `from` (the value `detect` returned). Never throws on any text. */
   parse(text: string, from: number, ctx: ParseContext): FamilyMatch;
 }

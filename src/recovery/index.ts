@@ -18,6 +18,7 @@ import { judgeRecovery, verdict } from './judge.js';
 import type { RecoveryInput, RecoveryOptions, RecoveryVerdict } from './types.js';
 
 export { FAMILIES } from './families/index.js';
+export { initRecovery, recoveryReady, DEFAULT_PYTHON_MEMORY, MAX_PYTHON_CHARS, type InitRecoveryOptions } from './families/python.js';
 export { proseRatio } from './prose.js';
 export { canonicalJson } from '../base/json.js';
 export * from './types.js';

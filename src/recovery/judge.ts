@@ -5,8 +5,9 @@
  *
  * Order of judgement — the first rule that applies gives the verdict and its single reason code:
  *
- *  1. `structured` (none)   the reply already carries structured tool calls (markup in its text is
- *                           still reported, with its family and whether it is a quotation).
+ *  1. `structured` (none)   the reply already carries structured tool calls; markup in its text is
+ *                           still reported with its family, and when it is not a quotation it is
+ *                           `besideStructured`, with its calls as candidates.
  *  2. `no_text` (none)      the visible text is blank and the reasoning holds no markup.
  *  3. `no_tags` (none)      no family's markup, no stray family token, no markup-like shape, and
  *                           none in the reasoning either.
@@ -126,8 +127,16 @@ export function judgeRecovery(input: RecoveryInput, options: RecoveryOptions, re
     // Not a leak; but a fragment of markup in the text (an opener left beside the structured call,
     // NousResearch/hermes-agent#46537, llama-server qwen3-coder) stays visible through its family.
     const frag = text.trim() === '' ? null : familyMarkup(text, ctx);
-    const seen = frag === null ? '' : ` (its text holds ${frag.family} markup, not judged as a leak)`;
-    return verdict('structured', frag?.family ?? null, frag === null ? null : proseRatio(text, callEnvelopes(text, frag.spans)), `the reply carries structured tool calls${seen}`);
+    if (frag === null) return verdict('structured', null, null, 'the reply carries structured tool calls');
+    const ratio = proseRatio(text, callEnvelopes(text, frag.spans), frag.calls);
+    const q = quotationOf(text, frag);
+    if (q !== null && q.reason !== 'interleaved') {
+      return verdict('structured', frag.family, ratio, `the reply carries structured tool calls (its text quotes ${frag.family} markup: ${q.detail})`);
+    }
+    // markup beside the structured calls reached the user as text: a finding of its own, its calls inspected
+    const seed = typeof input.idSeed === 'string' ? input.idSeed : '';
+    const v = verdict('structured', frag.family, ratio, `the reply carries structured tool calls, and its text also holds ${frag.family} markup that reached the user as text`);
+    return { ...v, candidates: candidatesOf(frag.calls, seed, MAX_RECOVERED_CALLS), besideStructured: true };
   }
   const inReasoning = (what: string) =>
     verdict('quoted', reasoningFamily, null, `${what}; ${reasoningFamily} markup appears only in the reasoning, which is never recovered`);

@@ -24,6 +24,8 @@ const ALL_MARKERS: ReadonlyArray<{ marker: string; family: string }> = FAMILIES.
 export const ALL_MARKER_TOKENS: readonly string[] = markerTokens(FAMILIES);
 /** True when a text holds one of ALL_MARKER_TOKENS (the prefilter, ./triggers.ts). */
 const holdsMarker = tokenFilter(ALL_MARKER_TOKENS);
+/** The families that also read markup with no marker (`detectBare`), with their registry order. */
+const BARE_FAMILIES = FAMILIES.flatMap((family, order) => (family.detectBare ? [{ family, order }] : []));
 
 /** Markup read from a text: the family's match, plus the blocks it read to their closer. */
 export interface Reading extends FamilyMatch {
@@ -127,18 +129,40 @@ export function readMarkup(text: string, ctx: ParseContext, names: readonly stri
 
 /** The family markup of a text (no shape fallback), or null when no family token is present. */
 export function familyMarkup(text: string, ctx: ParseContext): Reading | null {
-  if (!holdsMarker(text)) return null;
+  const marked = holdsMarker(text);
   let best: Parsed | null = null;
-  FAMILIES.forEach((family, order) => {
-    const at = family.detect(text);
-    if (at < 0) return;
+  const consider = (family: Family, at: number, order: number) => {
     const parsed: Parsed = { family, at, order, match: family.parse(text, at, ctx) };
     best = best === null ? parsed : better(best, parsed);
-  });
+  };
+  // Markup read without a marker (a bare JSON call, a pythonic list) counts only before the first
+  // family token and the first markup a family detects: a token claims the text from it on, so JSON
+  // inside a family's envelope, or after its stray opener, is never read bare.
+  let firstMarked = text.length;
+  if (marked) {
+    for (const t of ALL_MARKER_TOKENS) {
+      const at = text.indexOf(t);
+      if (at >= 0 && at < firstMarked) firstMarked = at;
+    }
+    FAMILIES.forEach((family, order) => {
+      const at = family.detect(text);
+      if (at < 0) return;
+      firstMarked = Math.min(firstMarked, at);
+      consider(family, at, order);
+    });
+  }
+  if (firstMarked > 0) {
+    for (const { family, order } of BARE_FAMILIES) {
+      const at = family.detectBare!(text, firstMarked);
+      if (at >= 0 && at < firstMarked) consider(family, at, order);
+    }
+  }
+  if (best === null && !marked) return null;
   if (best !== null) {
     const parsed = (best as Parsed).match;
-    // A parser that fails pushes its failed block last (from its opener to the end of the text).
-    const blocks = parsed.problem === null ? parsed.spans : parsed.spans.slice(0, -1);
+    // A parser that fails pushes its failed block last (from its opener to the end of the text);
+    // its own tokens in it may still be grammar (FamilyMatch.grammarSpans).
+    const blocks = parsed.problem === null ? parsed.spans : [...parsed.spans.slice(0, -1), ...(parsed.grammarSpans ?? [])];
     const m = envelopeOf(text, parsed);
     if (m.problem === null) {
       const stray = strayMarker(text, m.spans);

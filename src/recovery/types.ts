@@ -11,7 +11,7 @@ import type { AdvertisedTool, ToolCall } from '../capture/types.js';
 
 /**
  * Model family (dialect) label of convicted markup: `deepseek-v3`, `deepseek-v3.1`, `dsml-v3.2`,
- * `dsml-v4`, `hermes`, `qwen3-coder`, `llama3-function`, `glm`, `minimax`, `kimi-k2`, `harmony`,
+ * `dsml-v4`, `hermes`, `qwen3-coder`, `functionary-v3.1`, `glm`, `minimax`, `kimi-k2`, `harmony`,
  * `mistral`, `llama`, `llama4`, `granite`; `unknown` is the shape fallback.
  */
 export type MarkupFamily = string;
@@ -139,14 +139,21 @@ export interface RecoveryVerdict {
   /**
    * Calls the family read out of a refused reply's markup (complete calls only; those before a
    * defect when the envelope is broken; at most MAX_RECOVERED_CALLS), for inspection: the markup
-   * reached the user as text. Empty unless `outcome` is `refused`; never set for quotations,
-   * prose or fenced markup ({@link QUOTATION_REASONS}: not a leak, nothing another harness would run).
+   * reached the user as text. Empty unless `outcome` is `refused`, or the markup stands beside
+   * structured calls ({@link RecoveryVerdict.besideStructured}); never set for quotations, prose or
+   * fenced markup ({@link QUOTATION_REASONS}: not a leak, nothing another harness would run).
    */
   candidates: CandidateCall[];
   /** One human sentence on why, for reports (never includes secrets beyond the tool name). */
   detail: string;
   /** True when leaked markup was found in reasoning text (reported, never recovered). */
   reasoningMarkup?: boolean;
+  /**
+   * True when a reply with structured tool calls (reason `structured`) also shows tool-call markup
+   * in its visible text that is not a quotation: the markup reached the user as text, so it is a
+   * finding of its own and its calls are `candidates` (inspected, never dispatched).
+   */
+  besideStructured?: boolean;
 }
 
 /** What the engine needs from a reply. */

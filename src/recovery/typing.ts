@@ -18,11 +18,12 @@
 import type { JsonSchema } from '../capture/types.js';
 import { isObject, parseJsonValue } from './scan.js';
 
-type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null';
+export type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null';
 const KNOWN: readonly JsonType[] = ['string', 'integer', 'number', 'boolean', 'object', 'array', 'null'];
 
-/** The JSON types a property schema allows (`type`, `anyOf`/`oneOf`/`allOf` branches, `enum`). */
-function typesOf(prop: unknown, depth = 0): Set<JsonType> {
+/** The JSON types a property schema allows (`type`, `anyOf`/`oneOf`/`allOf` branches, `enum`). Also
+ * used by families that type values their own way (Seed-OSS's Python literals, ./families/seed-oss.ts). */
+export function typesOf(prop: unknown, depth = 0): Set<JsonType> {
   const out = new Set<JsonType>();
   if (!isObject(prop) || depth > 8) return out;
   const t = prop['type'];

@@ -84,8 +84,8 @@ export const REPORT_FORMAT_SPECS = [
   }),
   define({ name: 'junit', extensions: ['.xml'], selfContained: false, create: (write, o) => new JunitReporter(write, { failOn: o.failOn, redact: o.redact }) }),
   // not self-contained: the annotations per level are capped across the whole scan
-  define({ name: 'github', extensions: [], selfContained: false, create: (write, o) => new GithubReporter(write, { redact: o.redact, failOn: o.failOn, stepSummary: o.stepSummary ?? null }) }),
-  define({ name: 'markdown', extensions: ['.md'], selfContained: false, create: (write, o) => new MarkdownReporter(write, { failOn: o.failOn, redact: o.redact }) }),
+  define({ name: 'github', extensions: [], selfContained: false, create: (write, o) => new GithubReporter(write, { redact: o.redact, failOn: o.failOn, stepSummary: o.stepSummary ?? null, rules: o.rules }) }),
+  define({ name: 'markdown', extensions: ['.md'], selfContained: false, create: (write, o) => new MarkdownReporter(write, { failOn: o.failOn, redact: o.redact, rules: o.rules }) }),
   define({
     name: 'html',
     extensions: ['.html', '.htm'],

@@ -10,6 +10,7 @@
 
 import type { CaptureError } from '../capture/types.js';
 import type { FailOn, FindingLevel, JudgedReply } from '../verdict/findings.js';
+import type { FindingRule } from '../verdict/catalogue.js';
 import type { ScanSummary } from '../verdict/summary.js';
 import { MarkdownSummary } from './markdown.js';
 import { printable } from './printable.js';
@@ -56,6 +57,8 @@ export interface GithubOptions {
   failOn?: FailOn;
   /** Receives the Markdown summary at the end (the CLI appends it to `$GITHUB_STEP_SUMMARY`), or null. */
   stepSummary?: ((markdown: string) => void) | null;
+  /** The scan's finding rules, for the job summary's ATT&CK column. */
+  rules?: readonly FindingRule[];
   /** Annotations of one level GitHub shows per step (default {@link ANNOTATIONS_PER_LEVEL}). */
   perLevel?: number;
 }
@@ -87,7 +90,7 @@ export class GithubReporter implements Reporter {
     private readonly write: (s: string) => void,
     private readonly options: GithubOptions = {},
   ) {
-    this.summary = options.stepSummary ? new MarkdownSummary(options.redact ?? true) : null;
+    this.summary = options.stepSummary ? new MarkdownSummary(options.redact ?? true, options.rules ?? []) : null;
   }
 
   private annotate(level: Level, props: { file: string; line?: number; title: string }, message: string): void {

@@ -68,7 +68,7 @@ export const HTML_SCRIPT = String.raw`
   });
   var T = summary.totals;
   var findingsTotal = entries.reduce(function (n, e) { return n + e.count; }, 0);
-  $('status').textContent = T.replies + ' replies in ' + T.files + ' files · ' + findingsTotal + ' replies with findings (' + entries.length + ' distinct) · rule hits ' + T.hits + ', refused leaks ' + T.refused + ', recovered ' + T.recovered + ', quotations ' + T.quotations + ' · problems ' + T.errors + ' errors, ' + T.warnings + ' warnings · exit ' + summary.exit_code + (summary.interrupted ? ' · INTERRUPTED: partial results' : '') + ' · guard ' + summary.version + ', ' + summary.generated;
+  $('status').textContent = T.replies + ' replies in ' + T.files + ' files · ' + findingsTotal + ' replies with findings (' + entries.length + ' distinct) · rule hits ' + T.hits + ', refused leaks ' + T.refused + ', recovered ' + T.recovered + ', beside structured calls ' + T.beside_structured + ', quotations ' + T.quotations + ' · problems ' + T.errors + ' errors, ' + T.warnings + ' warnings · exit ' + summary.exit_code + (summary.interrupted ? ' · INTERRUPTED: partial results' : '') + ' · guard ' + summary.version + ', ' + summary.generated;
   var app = $('app');
 
   function crossTable(title, rowName, counts, columns) {
@@ -85,8 +85,8 @@ export const HTML_SCRIPT = String.raw`
   }
 
   function histogram() {
-    var h = summary.histogram, bins = h.bins, series = h.series, names = ['recovered', 'refused', 'quotation', 'none'];
-    var colors = { recovered: '#177245', refused: '#b42318', quotation: '#c98e00', none: '#8a93a3' };
+    var h = summary.histogram, bins = h.bins, series = h.series, names = ['recovered', 'refused', 'beside calls', 'quotation', 'none'];
+    var colors = { recovered: '#177245', refused: '#b42318', 'beside calls': '#7a3fb0', quotation: '#c98e00', none: '#8a93a3' };
     var W = 640, H = 170, pad = 28, bw = (W - 2 * pad) / bins, max = 1;
     for (var i = 0; i < bins; i++) { var s = 0; names.forEach(function (n) { s += (series[n] || [])[i] || 0; }); if (s > max) max = s; }
     var NS = 'http://www.w3.org/2000/svg';
@@ -125,7 +125,7 @@ export const HTML_SCRIPT = String.raw`
 
   app.appendChild(el('h2', { text: 'Summary' }));
   app.appendChild(el('div', { cls: 'grid' }, [
-    crossTable('Models × outcome', 'model', summary.models, ['clean', 'rule hit', 'blocked', 'leak recovered', 'leak refused', 'quotation'].filter(function (c) { return Object.keys(summary.models).some(function (m) { return summary.models[m][c]; }); })),
+    crossTable('Models × outcome', 'model', summary.models, ['clean', 'rule hit', 'blocked', 'leak recovered', 'leak refused', 'markup beside calls', 'quotation'].filter(function (c) { return Object.keys(summary.models).some(function (m) { return summary.models[m][c]; }); })),
     crossTable('Families × reason', 'family', summary.families),
     crossTable('Rules × action', 'rule', summary.rules),
     histogram(),
@@ -246,6 +246,12 @@ export const HTML_SCRIPT = String.raw`
       return el('tr', null, [el('td', { text: c.name || '?' }), el('td', null, [el('pre', { text: c.arguments }), c.error ? el('div', { cls: 'muted', text: 'arguments: ' + c.error }) : null])]);
     }))])]);
   }
+  // a rule's ATT&CK technique (the rule catalogue's, never a capture's), linked to its page
+  function attackOf(rule) {
+    var info = summary.rule_info[rule];
+    if (!info || !info.attack) return null;
+    return el('span', { cls: 'muted attack' }, [' (ATT&CK ', info.attack_url ? el('a', { href: info.attack_url, rel: 'noreferrer', target: '_blank', text: info.attack }) : info.attack, ')']);
+  }
   function show(e) {
     detail.textContent = '';
     detail.hidden = false;
@@ -255,12 +261,12 @@ export const HTML_SCRIPT = String.raw`
     detail.appendChild(el('h3', { text: 'Findings' }));
     detail.appendChild(el('ul', { id: 'detail-findings' }, e.findings.map(function (f) {
       var info = summary.rule_info[f.rule_id];
-      return el('li', null, [el('span', { cls: 'badge ' + f.level, text: f.level }), ' ', info && info.help_uri ? el('a', { href: info.help_uri, rel: 'noreferrer', target: '_blank', text: f.rule_id }) : el('b', { text: f.rule_id }), ': ' + f.message + (f.suppressed ? ' (suppressed: ' + f.suppressed.kind + ', ' + f.suppressed.justification + ')' : '')]);
+      return el('li', null, [el('span', { cls: 'badge ' + f.level, text: f.level }), ' ', info && info.help_uri ? el('a', { href: info.help_uri, rel: 'noreferrer', target: '_blank', text: f.rule_id }) : el('b', { text: f.rule_id }), attackOf(f.rule_id), ': ' + f.message + (f.suppressed ? ' (suppressed: ' + f.suppressed.kind + ', ' + f.suppressed.justification + ')' : '')]);
     })));
     if (e.hits.length) {
       detail.appendChild(el('h3', { text: 'Rule hits' }));
       detail.appendChild(el('table', { id: 'detail-hits' }, [el('tbody', null, e.hits.map(function (h) {
-        return el('tr', null, [el('td', { text: h.rule }), el('td', { text: h.action }), el('td', { text: h.category }), el('td', { text: h.tool + (h.call_id ? '#' + h.call_id : '') }), el('td', { text: 'via ' + h.via }), el('td', null, [el('code', { text: h.excerpt })])]);
+        return el('tr', null, [el('td', null, [h.rule, attackOf(h.rule)]), el('td', { text: h.action }), el('td', { text: h.category }), el('td', { text: h.tool + (h.call_id ? '#' + h.call_id : '') }), el('td', { text: 'via ' + h.via }), el('td', null, [el('code', { text: h.excerpt })])]);
       }))]));
     }
     [callsTable('Recovered calls', e.calls, 'detail-calls'), callsTable('Candidate calls (refused, never dispatched)', e.candidates, 'detail-candidates'), callsTable('Structured tool calls', e.tool_calls, 'detail-tool-calls')].forEach(function (t) { if (t) detail.appendChild(t); });

@@ -8,7 +8,8 @@
  * class="guard-data">`); a later reply whose findings are identical to an earlier one (same
  * fingerprints) is written as a short reference to it, so 19 058 hits of one call cost one entry and
  * 19 057 locations. Clean replies are only counted. The summary (model × outcome, family × reason,
- * rule × action, files, a histogram of prose ratios with the ceiling, problems) is written last, and
+ * rule × action, files, a histogram of prose ratios with the ceiling, problems; each rule's ATT&CK
+ * technique) is written last, and
  * the page's script (./html-assets.ts) builds the tables, the filters (rule, family, reason, model,
  * file), the search and a paginated list of findings, and shows one finding at a time: the reply
  * text with its markup highlighted, the recovered or candidate calls, and the rule hits with their
@@ -21,7 +22,7 @@
 
 import type { CaptureError } from '../capture/types.js';
 import { redactSecrets } from '../base/redact.js';
-import type { FindingRule } from '../verdict/catalogue.js';
+import { attackUrl, type FindingRule } from '../verdict/catalogue.js';
 import { isQuotationReason, type FailOn, type JudgedReply } from '../verdict/findings.js';
 import type { FileSummary, ScanSummary } from '../verdict/summary.js';
 import { HTML_SCRIPT, HTML_STYLE } from './html-assets.js';
@@ -99,6 +100,7 @@ function outcomes(j: JudgedReply): string[] {
   if (j.verdict.inspection.hits.length) out.push(j.verdict.inspection.outcome === 'block' ? 'blocked' : 'rule hit');
   if (r.outcome === 'recovered') out.push('leak recovered');
   else if (r.outcome === 'refused') out.push(isQuotationReason(r.reason) ? 'quotation' : 'leak refused');
+  else if (r.besideStructured === true) out.push('markup beside calls');
   if (out.length === 0) out.push('clean');
   return out;
 }
@@ -163,7 +165,8 @@ export class HtmlReporter implements Reporter {
     if (r.family !== null) bump2(this.families, r.family, r.reason);
     for (const h of v.inspection.hits) bump2(this.rules, h.rule, v.inspection.mode === 'enforce' && h.action === 'block' ? 'blocked' : h.action);
     if (r.proseRatio !== null) {
-      const kind = r.outcome === 'recovered' ? 'recovered' : r.outcome === 'refused' ? (isQuotationReason(r.reason) ? 'quotation' : 'refused') : 'none';
+      const kind =
+        r.outcome === 'recovered' ? 'recovered' : r.outcome === 'refused' ? (isQuotationReason(r.reason) ? 'quotation' : 'refused') : r.besideStructured === true ? 'beside calls' : 'none';
       const bins = (this.histogram[kind] ??= new Array<number>(HISTOGRAM_BINS).fill(0));
       bins[Math.min(HISTOGRAM_BINS - 1, Math.floor(r.proseRatio * HISTOGRAM_BINS))]!++;
     }
@@ -221,8 +224,10 @@ export class HtmlReporter implements Reporter {
   finish(s: ScanSummary, end?: ScanEnd): void {
     this.start();
     this.flushChunk();
-    const ruleInfo: Record<string, { description: string; category: string; help_uri: string | null }> = {};
-    for (const r of this.options.rules) ruleInfo[r.id] = { description: r.description, category: r.category, help_uri: this.options.links?.helpUri(r.id) ?? null };
+    const ruleInfo: Record<string, { description: string; category: string; help_uri: string | null; attack: string | null; attack_url: string | null }> = {};
+    for (const r of this.options.rules) {
+      ruleInfo[r.id] = { description: r.description, category: r.category, help_uri: this.options.links?.helpUri(r.id) ?? null, attack: r.attack, attack_url: r.attack ? attackUrl(r.attack) : null };
+    }
     const summary = {
       version: this.options.version,
       generated: new Date().toISOString(),
@@ -235,6 +240,7 @@ export class HtmlReporter implements Reporter {
         replies: s.replies,
         recovered: s.leaks.recovered,
         refused: s.leaks.refused,
+        beside_structured: s.leaks.besideStructured,
         quotations: s.quotations.total,
         hits: s.hits.total,
         blocked: s.hits.blocked,

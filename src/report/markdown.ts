@@ -10,6 +10,7 @@
  */
 
 import type { CaptureError } from '../capture/types.js';
+import { attackUrl, type FindingRule } from '../verdict/catalogue.js';
 import type { ScanSummary } from '../verdict/summary.js';
 import { isQuotationReason, type FailOn, type JudgedReply } from '../verdict/findings.js';
 import { findingMessage } from './messages.js';
@@ -46,11 +47,22 @@ export class MarkdownSummary {
   private readonly rules = new Map<string, number>();
   private readonly families = new Map<string, number>();
   private readonly files = new Map<string, { findings: number; problems: number }>();
-  private readonly kinds = { hits: 0, refused: 0, recovered: 0, quotations: 0 };
+  private readonly kinds = { hits: 0, refused: 0, recovered: 0, quotations: 0, beside: 0 };
   private readonly problems: Row[] = [];
   private moreProblems = 0;
+  /** The ATT&CK technique of each rule that has one. */
+  private readonly attack = new Map<string, string>();
 
-  constructor(private readonly redact = true) {}
+  /**
+   * @param redact mask secrets in messages.
+   * @param rules the scan's finding rules, for the ATT&CK technique of each rule in the rule table.
+   */
+  constructor(
+    private readonly redact = true,
+    rules: readonly FindingRule[] = [],
+  ) {
+    for (const r of rules) if (r.attack) this.attack.set(r.id, r.attack);
+  }
 
   private file(name: string): { findings: number; problems: number } {
     let f = this.files.get(name);
@@ -73,6 +85,7 @@ export class MarkdownSummary {
         const family = v.recovery.family ?? 'unknown';
         this.families.set(family, (this.families.get(family) ?? 0) + 1);
         if (f.kind === 'leak-recovered') this.kinds.recovered++;
+        else if (f.kind === 'leak-beside-structured') this.kinds.beside++;
         else if (isQuotationReason(v.recovery.reason)) this.kinds.quotations++;
         else this.kinds.refused++;
       }
@@ -91,7 +104,7 @@ export class MarkdownSummary {
   /** The Markdown text (ends with a newline). */
   render(s: ScanSummary, failOn: FailOn, end?: ScanEnd): string {
     const k = this.kinds;
-    const total = k.hits + k.refused + k.recovered + k.quotations;
+    const total = k.hits + k.refused + k.recovered + k.quotations + k.beside;
     const exit = end?.interrupted ? 130 : s.errors > 0 ? 2 : s.failing > 0 ? 1 : 0;
     const icon = exit === 0 ? '✅' : exit === 1 ? '❌' : '⚠️';
     const out: string[] = [];
@@ -102,7 +115,7 @@ export class MarkdownSummary {
       '',
     );
     out.push('| findings | count |', '|---|---:|');
-    out.push(`| rule hits | ${k.hits} |`, `| refused leaks | ${k.refused} |`, `| recovered leaks | ${k.recovered} |`, `| quotations of markup | ${k.quotations} |`);
+    out.push(`| rule hits | ${k.hits} |`, `| refused leaks | ${k.refused} |`, `| recovered leaks | ${k.recovered} |`, `| markup beside structured calls | ${k.beside} |`, `| quotations of markup | ${k.quotations} |`);
     out.push(`| suppressed (allow marks, baseline) | ${s.suppressed.inline + s.suppressed.baseline} |`, `| input problems (errors, warnings) | ${s.errors}, ${s.warnings} |`, '');
     const table = (title: string, m: Map<string, number>) => {
       if (!m.size) return;
@@ -110,7 +123,18 @@ export class MarkdownSummary {
       for (const [key, n] of [...m].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 10)) out.push(`| ${md(key)} | ${n} |`);
       out.push('');
     };
-    table('rule', this.rules);
+    if (this.rules.size) {
+      // the ATT&CK column only when a rule of the table has a technique
+      const rows = [...this.rules].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 10);
+      const withAttack = rows.some(([id]) => this.attack.has(id));
+      out.push(withAttack ? '| rule | ATT&CK | count |' : '| rule | count |', withAttack ? '|---|---|---:|' : '|---|---:|');
+      for (const [id, n] of rows) {
+        const t = this.attack.get(id);
+        const url = t ? attackUrl(t) : null;
+        out.push(withAttack ? `| ${md(id)} | ${t ? (url ? `[${md(t)}](${url})` : md(t)) : ''} | ${n} |` : `| ${md(id)} | ${n} |`);
+      }
+      out.push('');
+    }
     table('markup family', this.families);
     const files = [...this.files].filter(([, f]) => f.findings || f.problems).sort((a, b) => b[1].findings - a[1].findings || b[1].problems - a[1].problems || a[0].localeCompare(b[0]));
     if (files.length) {
@@ -138,6 +162,8 @@ export class MarkdownSummary {
 export interface MarkdownOptions {
   failOn: FailOn;
   redact?: boolean;
+  /** The scan's finding rules (their ATT&CK techniques go in the rule table). */
+  rules?: readonly FindingRule[];
 }
 
 /** `-f markdown`: the summary alone, written at the end. */
@@ -148,7 +174,7 @@ export class MarkdownReporter implements Reporter {
     private readonly write: (s: string) => void,
     private readonly options: MarkdownOptions,
   ) {
-    this.summary = new MarkdownSummary(options.redact ?? true);
+    this.summary = new MarkdownSummary(options.redact ?? true, options.rules ?? []);
   }
 
   reply(j: JudgedReply): void {

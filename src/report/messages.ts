@@ -41,6 +41,8 @@ export function findingMessage(f: Finding, v: ReplyVerdict, redact = true): stri
     text = `The ${family} tool-call markup was judged a quotation, not a leak (reason ${r.reason}). ${sentence(r.detail)}`;
   } else if (f.kind === 'leak-refused') {
     text = `Leaked ${family} tool-call markup was not recovered (reason ${r.reason}). ${sentence(r.detail)}`;
+  } else if (f.kind === 'leak-beside-structured') {
+    text = `The reply carries structured tool calls, and its visible text also holds ${family} tool-call markup (${r.candidates.length} call${r.candidates.length === 1 ? '' : 's'} inspected, none dispatched).`;
   } else {
     const names = r.calls.map((c) => c.name).join(', ');
     text = `Leaked ${family} tool-call markup was recovered as ${r.calls.length} tool call${r.calls.length === 1 ? '' : 's'} (${names}).`;

@@ -37,7 +37,7 @@ export interface HitRecord {
 export interface FindingRecord {
   /** Inspection rule id, `guard/leak-refused/<reason>` or `guard/leak-recovered`. */
   rule_id: string;
-  kind: 'rule-hit' | 'leak-refused' | 'leak-recovered';
+  kind: 'rule-hit' | 'leak-refused' | 'leak-recovered' | 'leak-beside-structured';
   level: 'error' | 'warning' | 'note';
   /** Line-independent fingerprint (32 hex digits), the key of baseline entries. */
   fingerprint: string;
@@ -145,7 +145,7 @@ export function errorRecord(e: CaptureError): ErrorRecord {
 export interface SummaryRecord {
   files: Array<{ file: string; formats: string[]; replies: number; errors: number }>;
   replies: number;
-  leaks: { recovered: number; refused: number; refused_by_reason: Record<string, number> };
+  leaks: { recovered: number; refused: number; refused_by_reason: Record<string, number>; beside_structured: number };
   quotations: { total: number; by_reason: Record<string, number> };
   hits: { total: number; blocked: number; by_rule: Record<string, number> };
   failing: number;
@@ -162,7 +162,7 @@ export function summaryRecord(s: ScanSummary): SummaryRecord {
   return {
     files: s.files.map((f) => ({ file: f.file, formats: f.formats, replies: f.replies, errors: f.errors })),
     replies: s.replies,
-    leaks: { recovered: s.leaks.recovered, refused: s.leaks.refused, refused_by_reason: s.leaks.refusedByReason },
+    leaks: { recovered: s.leaks.recovered, refused: s.leaks.refused, refused_by_reason: s.leaks.refusedByReason, beside_structured: s.leaks.besideStructured },
     quotations: { total: s.quotations.total, by_reason: s.quotations.byReason },
     hits: { total: s.hits.total, blocked: s.hits.blocked, by_rule: s.hits.byRule },
     failing: s.failing,

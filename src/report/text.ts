@@ -62,7 +62,7 @@ export interface TextOptions {
 
 /** Counters the text summary shows beside the scan's totals. */
 class Tally {
-  readonly kinds = { hits: 0, refused: 0, recovered: 0, quotations: 0, suppressed: 0 };
+  readonly kinds = { hits: 0, refused: 0, recovered: 0, quotations: 0, beside: 0, suppressed: 0 };
   readonly families = new Map<string, number>();
   readonly rules = new Map<string, number>();
   filesWithFindings = 0;
@@ -82,6 +82,7 @@ class Tally {
         const family = j.verdict.recovery.family ?? 'unknown';
         this.families.set(family, (this.families.get(family) ?? 0) + 1);
         if (f.kind === 'leak-recovered') this.kinds.recovered++;
+        else if (f.kind === 'leak-beside-structured') this.kinds.beside++;
         else if (isQuotationReason(j.verdict.recovery.reason)) this.kinds.quotations++;
         else this.kinds.refused++;
       }
@@ -102,7 +103,7 @@ function top(m: ReadonlyMap<string, number> | Record<string, number>, n = TOP): 
  */
 function textSummary(s: ScanSummary, t: Tally, c: ChalkInstance, failOn: FailOn, end?: ScanEnd): string {
   const k = t.kinds;
-  const findings = k.hits + k.refused + k.recovered + k.quotations;
+  const findings = k.hits + k.refused + k.recovered + k.quotations + k.beside;
   const lines: string[] = [];
   const clean = s.files.length - t.filesWithFindings;
   lines.push(
@@ -116,6 +117,7 @@ function textSummary(s: ScanSummary, t: Tally, c: ChalkInstance, failOn: FailOn,
   if (k.hits) kinds.push(c.red(`${plural(k.hits, 'rule hit', 'rule hits')}${s.hits.blocked ? ` (${s.hits.blocked} blocked)` : ''}`));
   if (k.refused) kinds.push(c.red(plural(k.refused, 'refused leak', 'refused leaks')));
   if (k.recovered) kinds.push(c.yellow(plural(k.recovered, 'recovered leak', 'recovered leaks')));
+  if (k.beside) kinds.push(c.yellow(plural(k.beside, 'reply with markup beside structured calls', 'replies with markup beside structured calls')));
   if (k.quotations) kinds.push(c.yellow(plural(k.quotations, 'quotation of markup', 'quotations of markup')));
   if (kinds.length) lines.push(`  by kind:      ${kinds.join(', ')}`);
   if (t.rules.size) lines.push(`  top rules:    ${top(t.rules)}`);
@@ -183,6 +185,8 @@ function findingLabel(f: Finding, v: ReplyVerdict, c: ChalkInstance): { what: st
     return { what: c.bold(p(f.ruleId)), action };
   }
   if (f.kind === 'leak-recovered') return { what: `${c.yellow('leak recovered')} ${c.dim(family)}`, action: c.yellow('recovered') };
+  // markup the user saw beside the structured calls the endpoint did parse: its calls were inspected
+  if (f.kind === 'leak-beside-structured') return { what: `${c.yellow('markup beside structured calls')} ${c.dim(family)}`, action: c.yellow('left in text') };
   if (isQuotationReason(r.reason)) return { what: `${c.yellow(`${r.reason} markup`)} ${c.dim(family)}`, action: c.dim('quotation') };
   return { what: `${c.red('leak refused')} ${c.bold(r.reason)} ${c.dim(family)}`, action: c.red('not recovered') };
 }
@@ -337,10 +341,10 @@ export class VerboseTextReporter implements Reporter {
     if (r.outcome === 'refused') return `${c.red('leak refused')} ${c.bold(r.reason)} (${family}${ratio}): ${p(r.detail)}`;
     const n = v.reply.toolCalls.length;
     const calls = n === 0 ? 'no tool calls' : `${plural(n, 'tool call', 'tool calls')} (${v.reply.toolCalls.map((k) => p(k.name)).join(', ')})`;
-    // markup seen beside structured calls: not a leak, but keep it visible
+    // markup seen beside structured calls: a finding when it reached the user as text, else a mention kept visible
     const seen = r.family !== null ? ` · ${c.yellow(`${family} markup`)} ${c.bold(r.reason)}${ratio ? ` (${ratio.slice(2)})` : ''}` : '';
     const reasoning = r.reasoningMarkup ? ` · ${c.yellow('markup in reasoning')}` : '';
-    return `${c.green('no leak')} · ${calls}${seen}${reasoning}${v.reply.truncated ? c.yellow(' · truncated') : ''}`;
+    return `${r.besideStructured === true ? c.yellow('markup beside structured calls') : c.green('no leak')} · ${calls}${seen}${reasoning}${v.reply.truncated ? c.yellow(' · truncated') : ''}`;
   }
 
   private suppressedText(f: Finding | undefined): string {
@@ -400,7 +404,7 @@ export function formatSummary(s: ScanSummary, c: ChalkInstance, configPath: stri
   const quotations = Object.entries(s.quotations.byReason).map(([k, n]) => `${k} ${n}`).join(', ');
   lines.push(
     `${c.bold('guard')}: ${end?.interrupted ? 'interrupted after ' : ''}${s.files.length} file${s.files.length === 1 ? '' : 's'}, ${s.replies} repl${s.replies === 1 ? 'y' : 'ies'}; ` +
-      `leaks recovered ${s.leaks.recovered}, refused ${s.leaks.refused}${refused ? ` (${refused})` : ''}; ` +
+      `leaks recovered ${s.leaks.recovered}, refused ${s.leaks.refused}${refused ? ` (${refused})` : ''}${s.leaks.besideStructured ? `, beside structured calls ${s.leaks.besideStructured}` : ''}; ` +
       (s.quotations.total ? `markup judged quotations ${s.quotations.total} (${quotations}); ` : '') +
       `rule hits ${s.hits.total}${s.hits.blocked ? `, replies blocked ${s.hits.blocked}` : ''}; ` +
       `problems ${s.errors} error${s.errors === 1 ? '' : 's'}, ${s.warnings} warning${s.warnings === 1 ? '' : 's'}`,

@@ -12,6 +12,7 @@ import { allowMatches, judgedReply, type SuppressOptions } from '../verdict/find
 import { Chalk } from 'chalk';
 import { createReporter, reportFormat, type ReportFormat } from '../report/formats.js';
 import type { Reporter } from '../report/reporter.js';
+import { redactSecrets } from '../base/redact.js';
 import { internalError, type ScanEvent } from './scan.js';
 import { SummaryBuilder } from '../verdict/summary.js';
 
@@ -36,11 +37,14 @@ export class ReportPipeline {
    * @param reporter where the report goes.
    * @param summary the totals, updated as events arrive.
    * @param suppress how findings are suppressed (allow marks, baseline) and what fails the scan.
+   * @param redact mask secrets in problem messages (capture-derived text: an API error event may
+   *   quote a token); false under `--no-redact`.
    */
   constructor(
     readonly reporter: Reporter,
     readonly summary: SummaryBuilder,
     private readonly suppress: SuppressOptions,
+    private readonly redact = true,
   ) {}
 
   /**
@@ -80,10 +84,10 @@ export class ReportPipeline {
     for (const u of list) if (this.unusedAllows.length < MAX_UNUSED_LISTED) this.unusedAllows.push(u);
   }
 
-  /** Reports and counts one problem. */
+  /** Reports and counts one problem (its message with secrets masked unless `redact` is off). */
   error(error: CaptureError): void {
     this.summary.addError(error);
-    this.reporter.error(error);
+    this.reporter.error(this.redact ? { ...error, message: redactSecrets(error.message), file: redactSecrets(error.file) } : error);
   }
 }
 
@@ -145,7 +149,7 @@ export class RenderingPipeline {
       baseline: false,
       chalk: new Chalk({ level: 0 }),
     });
-    return new ReportPipeline(reporter, new SummaryBuilder(this.setup.failOn), { failOn: this.setup.failOn, inlineAllow: this.setup.inlineAllow, baseline: null });
+    return new ReportPipeline(reporter, new SummaryBuilder(this.setup.failOn), { failOn: this.setup.failOn, inlineAllow: this.setup.inlineAllow, baseline: null }, this.setup.redact);
   }
 
   /** Reports and counts a reply or a problem (a `file-end` is sent as it is). */

@@ -8,7 +8,7 @@
 import type { Rule } from '../inspection/rule.js';
 import type { RuleAction } from '../inspection/types.js';
 import { REASON_CODES, REASON_OUTCOME } from '../recovery/types.js';
-import { isQuotationReason, LEAK_RECOVERED_RULE, LEAK_REFUSED_PREFIX, refusedLevel, type FindingKind, type FindingLevel } from './findings.js';
+import { isQuotationReason, LEAK_BESIDE_STRUCTURED_RULE, LEAK_RECOVERED_RULE, LEAK_REFUSED_PREFIX, refusedLevel, type FindingKind, type FindingLevel } from './findings.js';
 
 /** One rule a finding can name. */
 export interface FindingRule {
@@ -29,6 +29,14 @@ export interface FindingRule {
   help: string;
   /** True for the operator's own rules. */
   custom: boolean;
+  /** The MITRE ATT&CK technique of an inspection rule (`T1070.003`), or null. */
+  attack: string | null;
+}
+
+/** The ATT&CK page of a technique id (`T1059.004` → https://attack.mitre.org/techniques/T1059/004/), or null for another spelling. */
+export function attackUrl(technique: string): string | null {
+  const m = /^(T\d{4})(?:\.(\d{3}))?$/.exec(technique);
+  return m ? `https://attack.mitre.org/techniques/${m[1]}/${m[2] ? `${m[2]}/` : ''}` : null;
 }
 
 /** The level of an inspection rule's findings: `error` when it blocks, else `warning`. */
@@ -48,6 +56,7 @@ export function inspectionFindingRule(rule: Rule): FindingRule {
     description: rule.description,
     help: rule.help,
     custom: rule.custom === true,
+    attack: rule.attack ?? null,
   };
 }
 
@@ -70,6 +79,7 @@ export function refusedFindingRule(reason: string): FindingRule {
     description,
     help,
     custom: false,
+    attack: null,
   };
 }
 
@@ -84,6 +94,21 @@ export const RECOVERED_FINDING_RULE: FindingRule = {
   description: 'Leaked tool-call markup was recovered.',
   help: "The reply's visible text holds tool-call markup that the endpoint did not parse; guard read the call back out safely (every check of the recovery contract held). The endpoint still returned the call as text: check its tool-call parser for this model family.",
   custom: false,
+  attack: null,
+};
+
+/** The finding rule of markup left in the text beside structured tool calls. */
+export const BESIDE_STRUCTURED_FINDING_RULE: FindingRule = {
+  id: LEAK_BESIDE_STRUCTURED_RULE,
+  name: 'leak-beside-structured',
+  kind: 'leak-beside-structured',
+  category: 'leaked-markup',
+  level: 'warning',
+  action: null,
+  description: 'Tool-call markup was left in the visible text of a reply that also carries structured tool calls.',
+  help: "The endpoint parsed some of the model's tool calls but left tool-call markup in the reply's visible text: the user saw it, and another harness may parse and run it (its calls are inspected). Check the endpoint's tool-call parser for this model family.",
+  custom: false,
+  attack: null,
 };
 
 /** Reason codes whose outcome is `refused`, in the recovery engine's order. */
@@ -93,10 +118,10 @@ export function refusedReasons(): string[] {
 
 /**
  * Every finding rule of a scan: the enabled inspection rules in rule-set order, then every refused
- * reason, then the recovered leak.
+ * reason, then markup beside structured calls, then the recovered leak.
  *
  * @param rules the compiled rule set's enabled rules (`RuleSet.rules`).
  */
 export function findingRules(rules: readonly Rule[]): FindingRule[] {
-  return [...rules.map(inspectionFindingRule), ...refusedReasons().map(refusedFindingRule), RECOVERED_FINDING_RULE];
+  return [...rules.map(inspectionFindingRule), ...refusedReasons().map(refusedFindingRule), BESIDE_STRUCTURED_FINDING_RULE, RECOVERED_FINDING_RULE];
 }

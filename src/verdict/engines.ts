@@ -6,6 +6,7 @@
 
 import { compileRuleSet, initInspection, type RuleSetConfig } from '../inspection/index.js';
 import type { InspectionMode } from '../inspection/types.js';
+import { initRecovery } from '../recovery/index.js';
 import type { RecoveryOptions } from '../recovery/types.js';
 import type { JudgeOptions } from './judge.js';
 
@@ -20,13 +21,13 @@ export interface JudgeSettings {
 }
 
 /**
- * Builds the judge options from settings: loads the shell parser (once per thread) and compiles
- * the rule set.
+ * Builds the judge options from settings: loads the shell parser and the Python grammar of the
+ * pythonic tool-call families (once per thread) and compiles the rule set.
  *
  * @throws RuleSetError (src/inspection/ruleset.ts) when the rules do not compile or a custom
- *   rule's examples fail; an Error when the shell parser cannot load.
+ *   rule's examples fail; an Error when the shell parser or the Python grammar cannot load.
  */
 export async function createJudge(settings: JudgeSettings): Promise<JudgeOptions> {
-  await initInspection();
+  await Promise.all([initInspection(), initRecovery()]);
   return { recovery: settings.recovery, ruleSet: compileRuleSet(settings.rules), mode: settings.mode };
 }

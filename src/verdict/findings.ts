@@ -31,7 +31,7 @@ export const DEFAULT_FAIL_ON: FailOn = 'refused';
 /** SARIF levels (SARIF 2.1.0 §3.27.10), used by every format. */
 export type FindingLevel = 'error' | 'warning' | 'note';
 
-export type FindingKind = 'rule-hit' | 'leak-refused' | 'leak-recovered';
+export type FindingKind = 'rule-hit' | 'leak-refused' | 'leak-recovered' | 'leak-beside-structured';
 
 /**
  * Why a finding does not count: `inline` for an allow mark in the record's harness metadata,
@@ -68,6 +68,8 @@ export interface JudgedReply {
 export const LEAK_REFUSED_PREFIX = 'guard/leak-refused/';
 /** Rule id of recovered leaks. */
 export const LEAK_RECOVERED_RULE = 'guard/leak-recovered';
+/** Rule id of markup left in the text of a reply that also carries structured tool calls. */
+export const LEAK_BESIDE_STRUCTURED_RULE = 'guard/leak-beside-structured';
 
 /** The first 32 hex digits of the SHA-256 of the parts joined by NUL (UTF-8). */
 function sha(parts: string[]): string {
@@ -160,6 +162,16 @@ export function findingsOf(v: ReplyVerdict): Finding[] {
       rawExcerpt: null,
       suppressed: null,
     });
+  } else if (r.besideStructured === true) {
+    out.push({
+      kind: 'leak-beside-structured',
+      ruleId: LEAK_BESIDE_STRUCTURED_RULE,
+      level: 'warning',
+      fingerprint: sha(['guard-finding/v1', 'leak', 'beside-structured', collapse(v.reply.text)]),
+      hit: null,
+      rawExcerpt: null,
+      suppressed: null,
+    });
   }
   return out;
 }
@@ -169,7 +181,7 @@ export function findingsOf(v: ReplyVerdict): Finding[] {
  * Levels from strictest:
  * - `quoted`: any rule hit or any refusal, quotations (`fenced`, `quoted`, `prose`) included;
  * - `refused` (the default): any rule hit, or leaked markup that could not be recovered
- *   (a refusal whose reason is not a quotation reason);
+ *   (a refusal whose reason is not a quotation reason, or markup left beside structured calls);
  * - `flag`: any rule hit;
  * - `block`: a rule hit whose action is `block`;
  * - `none`: nothing.
@@ -185,9 +197,9 @@ export function findingFails(f: Finding, failOn: FailOn): boolean {
     case 'flag':
       return f.kind === 'rule-hit';
     case 'refused':
-      return f.kind === 'rule-hit' || (f.kind === 'leak-refused' && !isQuotationFinding(f));
+      return f.kind === 'rule-hit' || f.kind === 'leak-beside-structured' || (f.kind === 'leak-refused' && !isQuotationFinding(f));
     case 'quoted':
-      return f.kind === 'rule-hit' || f.kind === 'leak-refused';
+      return f.kind === 'rule-hit' || f.kind === 'leak-refused' || f.kind === 'leak-beside-structured';
   }
 }
 

@@ -39,7 +39,7 @@ export interface ScanSummary {
    * Leaks: `refused` counts real refusals only (leaked markup guard would not read back out);
    * refusals whose markup guard judged a quotation are counted in {@link ScanSummary.quotations}.
    */
-  leaks: { recovered: number; refused: number; refusedByReason: Record<string, number> };
+  leaks: { recovered: number; refused: number; refusedByReason: Record<string, number>; besideStructured: number };
   /** Markup judged a quotation (refused as `fenced`, `quoted` or `prose`): not a leak, kept visible. */
   quotations: { total: number; byReason: Record<string, number> };
   hits: { total: number; blocked: number; byRule: Record<string, number> };
@@ -65,7 +65,7 @@ export class SummaryBuilder {
   private readonly s: ScanSummary = {
     files: [],
     replies: 0,
-    leaks: { recovered: 0, refused: 0, refusedByReason: {} },
+    leaks: { recovered: 0, refused: 0, refusedByReason: {}, besideStructured: 0 },
     quotations: { total: 0, byReason: {} },
     hits: { total: 0, blocked: 0, byRule: {} },
     failing: 0,
@@ -93,6 +93,7 @@ export class SummaryBuilder {
     const v = judged.verdict;
     this.s.replies++;
     if (v.recovery.outcome === 'recovered') this.s.leaks.recovered++;
+    if (v.recovery.besideStructured === true) this.s.leaks.besideStructured++;
     if (v.recovery.outcome === 'refused' && isQuotationReason(v.recovery.reason)) {
       this.s.quotations.total++;
       bump(this.s.quotations.byReason, v.recovery.reason);
@@ -140,6 +141,7 @@ export class SummaryBuilder {
     s.replies += o.replies;
     s.leaks.recovered += o.leaks.recovered;
     s.leaks.refused += o.leaks.refused;
+    s.leaks.besideStructured += o.leaks.besideStructured;
     add(s.leaks.refusedByReason, o.leaks.refusedByReason);
     s.quotations.total += o.quotations.total;
     add(s.quotations.byReason, o.quotations.byReason);

@@ -21,7 +21,11 @@ describe('never silent', () => {
   });
 
   it('a record shaped like a proxy log that no reader knows is UNKNOWN_FORMAT, not a skipped request', async () => {
-    const text = '{"model":"m","messages":[{"role":"user","content":"x"}],"response":{"choices":[{"message":{"role":"assistant","content":"hello"}}]}}\n';
+    // LiteLLM's logging payload shape is read (the litellm format)
+    const litellm = await readText('{"model":"m","messages":[{"role":"user","content":"x"}],"response":{"choices":[{"message":{"role":"assistant","content":"hello"}}]}}\n');
+    expect(litellm.replies.map((x) => [x.format, x.text])).toEqual([['litellm', 'hello']]);
+    expect(codes(litellm)).toEqual([]);
+    const text = '{"model":"m","messages":[{"role":"user","content":"x"}],"result_blob":{"choices":[{"message":{"role":"assistant","content":"hello"}}]}}\n';
     const r = await readText(text);
     expect(codes(r)).toEqual([['UNKNOWN_FORMAT', null, 'error']]);
     // a bare request is still known and skipped
@@ -31,10 +35,16 @@ describe('never silent', () => {
 
   it("an SSE stream that ends with [DONE] but is in no known API is UNKNOWN_FORMAT: [DONE] alone never decides the format", async () => {
     const text =
-      'event: message-start\ndata: {"type":"message-start","id":"x"}\n\nevent: tool-call-start\ndata: {"type":"tool-call-start","index":0,"delta":{"message":{"tool_calls":{"id":"c","type":"function","function":{"name":"bash","arguments":""}}}}}\n\ndata: [DONE]\n\n';
-    const r = await readText(text, undefined, 'cohere.sse');
+      'event: turn-begin\ndata: {"type":"turn-begin","id":"x"}\n\nevent: call-begin\ndata: {"type":"call-begin","index":0,"call":{"id":"c","name":"bash","arguments":"{}"}}\n\ndata: [DONE]\n\n';
+    const r = await readText(text, undefined, 'vendor.sse');
     expect(r.replies).toEqual([]);
     expect(codes(r)).toEqual([['UNKNOWN_FORMAT', 1, 'error']]);
+    // Cohere's stream, which also ends with [DONE], is read as Cohere (cut before message-end here)
+    const cohere =
+      'event: message-start\ndata: {"type":"message-start","id":"x"}\n\nevent: tool-call-start\ndata: {"type":"tool-call-start","index":0,"delta":{"message":{"tool_calls":{"id":"c","type":"function","function":{"name":"bash","arguments":""}}}}}\n\ndata: [DONE]\n\n';
+    const c = await readText(cohere, undefined, 'cohere.sse');
+    expect(c.replies.map((x) => [x.format, x.toolCalls.map((t) => t.name), x.truncated])).toEqual([['cohere-chat-sse', ['bash'], true]]);
+    expect(codes(c)).toEqual([['TRUNCATED_STREAM', 1, 'error']]);
   });
 
   it('an event the stream\'s API does not define is reported at its line, the rest read', async () => {

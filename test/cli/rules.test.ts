@@ -14,23 +14,26 @@ describe('guard rules list', () => {
     const doc = JSON.parse(r.stdout);
     expect(doc.config).toBe(VALID);
     expect(doc.mode).toBe('enforce');
-    expect(doc.rules).toHaveLength(50);
+    // the built-ins, inspection-error (the hit of a failed inspection) and valid.yaml's three custom rules
+    expect(doc.rules).toHaveLength(BUILTIN_RULES.length + 1 + 3);
     const by = (id: string) => doc.rules.find((x: any) => x.id === id);
     expect(by('rm-rf-root')).toMatchObject({ category: 'destructive-fs', action: 'block', enabled: true, source: 'builtin' });
     expect(by('curl-pipe-shell')).toMatchObject({ action: 'record', enabled: true });
     expect(by('eval-dynamic')).toMatchObject({ action: 'block' });
     expect(by('git-reset-hard')).toMatchObject({ enabled: false, source: 'builtin' });
-    expect(by('prod-psql')).toEqual({ id: 'prod-psql', name: 'Production psql', category: 'custom', action: 'block', enabled: true, source: VALID, description: 'psql against the production database' });
+    expect(by('prod-psql')).toEqual({ id: 'prod-psql', name: 'Production psql', category: 'custom', action: 'block', attack: null, enabled: true, source: VALID, description: 'psql against the production database' });
+    expect(by('inspection-error')).toMatchObject({ category: 'guard', action: 'block', enabled: true, source: 'builtin' });
     expect(by('npm-publish')).toMatchObject({ enabled: false, source: VALID, action: 'record' });
   });
 
   it('prints a table by default', async () => {
     const r = await runGuard(['rules', 'list', '-c', VALID]);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^id\s+category\s+action\s+on\s+source\s+description$/);
-    expect(lines.find((l) => l.startsWith('git-reset-hard '))).toMatch(/^git-reset-hard\s+vcs-destructive\s+record\s+off\s+builtin\s+git/);
-    expect(lines.find((l) => l.startsWith('prod-psql '))).toMatch(/^prod-psql\s+custom\s+block\s+on\s+fixtures\/inspection\/config\/valid\.yaml\s+psql against/);
-    expect(lines.at(-1)).toBe(`50 rules, 48 on, 2 off; mode enforce (${VALID})`);
+    expect(lines[0]).toMatch(/^id\s+category\s+action\s+att&ck\s+on\s+source\s+description$/);
+    expect(lines.find((l) => l.startsWith('git-reset-hard '))).toMatch(/^git-reset-hard\s+vcs-destructive\s+record\s+\S+\s+off\s+builtin\s+git/);
+    expect(lines.find((l) => l.startsWith('prod-psql '))).toMatch(/^prod-psql\s+custom\s+block\s+-\s+on\s+fixtures\/inspection\/config\/valid\.yaml\s+psql against/);
+    const total = BUILTIN_RULES.length + 1 + 3;
+    expect(lines.at(-1)).toBe(`${total} rules, ${total - 2} on, 2 off; mode enforce (${VALID})`);
   });
 });
 
@@ -76,7 +79,7 @@ describe('guard rules test', () => {
 describe('guard rules check', () => {
   it('says ok and exits 0 for a valid file', async () => {
     const r = await runGuard(['rules', 'check', '--config', VALID]);
-    expect([r.code, r.stdout]).toEqual([0, `${VALID}: ok (47 built-in and 3 custom rules, 2 off, mode enforce)\n`]);
+    expect([r.code, r.stdout]).toEqual([0, `${VALID}: ok (${BUILTIN_RULES.length + 1} built-in and 3 custom rules, 2 off, mode enforce)\n`]);
   });
 
   it('prints every problem with file:line and exits 2', async () => {
@@ -90,7 +93,7 @@ describe('guard rules check', () => {
 
   it('with no configuration file, checks the built-ins', async () => {
     const r = await runGuard(['rules', 'check'], { cwd: 'fixtures/inspection' });
-    expect([r.code, r.stdout]).toEqual([0, 'no configuration file found: built-in rules only, ok (47 built-in and 0 custom rules, 0 off, mode observe)\n']);
+    expect([r.code, r.stdout]).toEqual([0, `no configuration file found: built-in rules only, ok (${BUILTIN_RULES.length + 1} built-in and 0 custom rules, 0 off, mode observe)\n`]);
   });
 
   it('runs the built-in rules on their own examples (scans no longer do) and exits 2 when one fails', async () => {

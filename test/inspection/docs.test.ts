@@ -6,9 +6,9 @@ import { BUILTIN_RULES } from '../../src/inspection/index.js';
 
 const doc = readFileSync(fileURLToPath(new URL('../../docs/rules.md', import.meta.url)), 'utf8');
 
-test.each(BUILTIN_RULES.map((r) => [r.id, r.category, r.action]))('docs/rules.md row for %s', (id, category, action) => {
+test.each(BUILTIN_RULES.map((r) => [r.id, r.category, r.action, r.attack ?? '–']))('docs/rules.md row for %s', (id, category, action, attack) => {
   const row = doc.split('\n').find((l) => l.startsWith(`| \`${id}\` |`));
-  expect(row?.split('|').slice(2, 4).map((c) => c.trim())).toEqual([category, action]);
+  expect(row?.split('|').slice(2, 5).map((c) => c.trim())).toEqual([category, action, attack]);
 });
 
 test('docs/rules.md lists no rule that does not exist', () => {

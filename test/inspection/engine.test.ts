@@ -147,7 +147,8 @@ describe('call shapes', () => {
     ['Read', { file_path: '~/.ssh/id_ed25519' }, 'credential-file-read'],
   ])('%s %j → %s (via path)', (name, args, rule) => {
     const v = inspectCalls([call(name, args)], rules, 'observe');
-    expect(v.hits.map((h) => [h.rule, h.via])).toEqual([[rule, 'path']]);
+    // a NOPASSWD grant is also a write to sudoers (sudoers-write)
+    expect(v.hits.map((h) => [h.rule, h.via]).filter(([r]) => r !== 'sudoers-write')).toEqual([[rule, 'path']]);
   });
 
   test('reading a file tool path that is not sensitive, or viewing an rc file, hits nothing', () => {

@@ -118,13 +118,13 @@ describe('1 MB adversarial inputs finish in bounded time with a correct verdict'
     expect(plain.filter(([r]) => BUILTIN_RULES.find((b) => b.id === r)?.action === 'block')).toEqual([]);
     const [withPayload, ms2] = timed(() => hitsOf(rawOnly(`${text}\n${PAYLOAD}`)));
     expect(withPayload).toContainEqual(['curl-pipe-shell', 'raw']);
-    expect(ms1 + ms2).toBeLessThan(3000);
+    expect(ms1 + ms2).toBeLessThan(15000); // a hang guard (backtracking would take minutes), not a speed measure: npm run bench
   });
   test.each(Object.entries(inputs))('%s: whole inspection of a shell command, with a payload on the last line', (_name, text) => {
     const [v, ms] = timed(() => inspectCalls([bash(`${text}\n${PAYLOAD}`)], rules, 'enforce'));
     expect(v.hits.map((h) => h.rule)).toContain('curl-pipe-shell');
     expect(v.outcome).toBe('block');
-    expect(ms).toBeLessThan(3000);
+    expect(ms).toBeLessThan(15000); // a hang guard, not a speed measure: npm run bench
   });
 });
 

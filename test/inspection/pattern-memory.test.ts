@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeAll, expect, test, vi } from 'vitest';
 import { compilePattern, compileRuleSet, initInspection, RuleSetError } from '../../src/inspection/index.js';
-import { estimateProgramBytes, PATTERN_MEMORY, regexEngineMessage } from '../../src/inspection/pattern.js';
+import { compileBuiltinPattern, estimateProgramBytes, regexEngineMessage, type TextPattern } from '../../src/inspection/pattern.js';
 
 beforeAll(async () => {
   await initInspection();
@@ -51,22 +51,18 @@ test("the tester's 25 rules of (\\pL|\\pN|\\pS){1000}: one 'pattern too big' pro
   expect(error).not.toHaveBeenCalled();
 });
 
-test('patterns each small enough but too big together are refused from the one that crosses the total', () => {
-  const problems = problemsOf(() => compileRuleSet({ custom: Array.from({ length: 25 }, (_, i) => rule(i, '\\pL{20}x')) }));
-  // \pL{20}x ≈ 480 KiB each: twelve fit in the 6 MiB total, the thirteenth does not
-  expect(estimateProgramBytes('\\pL{20}x') * 12).toBeLessThanOrEqual(PATTERN_MEMORY.total);
-  expect(problems.map((p) => p.pointer)).toEqual(Array.from({ length: 13 }, (_, i) => `/custom/${i + 12}/command`));
-  expect(problems[0]!.message).toMatch(/^`command` custom patterns together are too big/);
+test('a custom pattern over the program budget is refused before it is compiled', () => {
+  expect(() => compilePattern('\\pL{20}x')).toThrow(/^pattern too slow: counted repetitions expand to about 480 KiB of compiled program \(budget 32 KiB for a custom pattern\)/);
 });
 
-test('an out-of-memory abort the estimate did not foresee is an error with a short message, and the engine keeps working', () => {
+test('an out-of-memory abort the estimate did not foresee is an error with a short message; freeing patterns makes room again', () => {
   const warn = vi.spyOn(console, 'warn');
   const stderr = vi.spyOn(process.stderr, 'write');
-  const kept: unknown[] = [];
+  const kept: TextPattern[] = [];
   let failure: Error | null = null;
   for (let i = 0; i < 200 && !failure; i++) {
     try {
-      kept.push(compilePattern('[^x]{1000}')); // 300 KB estimated, under the per-pattern limit
+      kept.push(compileBuiltinPattern('[^x]{1000}')); // 300 KB estimated, under the per-pattern limit
     } catch (err) {
       failure = err as Error;
     }
@@ -76,5 +72,7 @@ test('an out-of-memory abort the estimate did not foresee is an error with a sho
   expect(regexEngineMessage()).toMatch(/Cannot enlarge memory arrays/);
   expect(warn).not.toHaveBeenCalled();
   expect(stderr).not.toHaveBeenCalled();
+  for (const p of kept) p.dispose();
+  expect(compileBuiltinPattern('[^x]{1000}').find('x'.repeat(10))).toBeNull();
   expect(compilePattern('a+b').find('xaab')).toEqual({ start: 1, end: 4 });
 });

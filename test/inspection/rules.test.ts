@@ -103,10 +103,14 @@ test('the raw fallback cannot tell quoted data from a command: exactly the quote
     }
   }
   expect(falseHits).toEqual([
+    // a quoted heredoc body and a printed string: data to the parser, text to the raw fallback
+    "rm-rf-root: cat <<'EOF'\n$(rm -rf /)\nEOF",
+    'rm-rf-root: python3 -c "print(\'rm -rf /\')"',
     'rm-rf-root: grep -rn "rm -rf /" docs/',
     // the words `rm -rf /` as arguments of echo, through a function: data to the parser, text to the raw fallback
     'rm-rf-root: f() { echo "$@"; }; f rm -rf /',
     'mkfs-or-wipe: echo "mkfs.ext4 /dev/sdb1" >> runbook.md',
     "fork-bomb: echo ':(){ :|:& };:' > fork-bomb-explained.txt",
+    'cloud-metadata-access: grep -rn 169.254.169.254 docs/',
   ]);
 });

@@ -36,12 +36,18 @@ const round = (x: number | null) => (x === null ? null : Math.round(x * 1000) / 
 describe('the prose ceiling separates the leak cases from the prose quotations', () => {
   it('every leak case measures at most the ceiling; the highest are pinned', () => {
     const measured = leaks.map((c) => [c.id, round(ratioOf(c))] as const).filter(([, r]) => r !== null && r > 0);
-    expect(measured.sort((a, b) => b[1]! - a[1]!)).toEqual([
-      ['harmony-ok', 0.16],
-      ['html-closed-before-hermes', 0.142],
-      ['dsml-prose-before', 0.132],
-      ['html-tag-like-prefix', 0.094],
-      ['html-in-inline-code', 0.057],
+    // the ten highest (compact markup after a one-line preface weighs the most prose)
+    expect(measured.sort((a, b) => b[1]! - a[1]!).slice(0, 10)).toEqual([
+      ['phi4-mini-unlisted-parallel', 0.395],
+      ['hermes-ui-6-qwen25-bare-json-prose', 0.333],
+      ['functionary-v31-preface', 0.325],
+      ['lfm2-end-token-not-kimi', 0.31],
+      ['llama3-json-preface', 0.303],
+      ['lfm2-echo', 0.301],
+      ['pythonic-preface', 0.297],
+      ['functionary-v32-first-arrows-consumed', 0.281],
+      ['functionary-v32-leading-call-consumed', 0.256],
+      ['firefunction-v2-content', 0.244],
     ]);
     for (const c of leaks) expect(ratioOf(c) ?? 0, c.id).toBeLessThanOrEqual(DEFAULT_PROSE_CEILING);
   });
@@ -49,7 +55,12 @@ describe('the prose ceiling separates the leak cases from the prose quotations',
   it('every prose quotation measures above the ceiling; all are pinned', () => {
     expect(proseQuotations.map((c) => [c.id, round(ratioOf(c))])).toEqual([
       ['hermes-prose', 0.757],
+      ['llama3-json-in-sentence', 1],
       ['mistral-mention-own-line', 0.941],
+      ['nemotron-prose', 0.755],
+      ['pythonic-long-preface', 0.559],
+      ['pythonic-in-sentence', 1],
+      ['xlam-long-prose', 0.826],
     ]);
     for (const c of proseQuotations) expect(ratioOf(c)!, c.id).toBeGreaterThan(DEFAULT_PROSE_CEILING);
   });

@@ -41,12 +41,22 @@ describe('proseRatio', () => {
 });
 
 describe('reason precedence (one reason per refusal)', () => {
-  it('structured calls win over any markup, and reasoning markup is still flagged', () => {
+  it('structured calls win over any markup, and reasoning markup is still flagged; markup beside them gives its calls as candidates', () => {
     const v = recoverReply(
       input(HERMES, { reasoning: HERMES, toolCalls: [makeToolCall('call_1', 'get_weather', 'function', '{"city":"Tokyo"}')] }),
       opts,
     );
-    expect(v).toEqual({ outcome: 'none', reason: 'structured', family: 'hermes', proseRatio: 0, calls: [], candidates: [], detail: expect.any(String), reasoningMarkup: true });
+    expect(v).toEqual({
+      outcome: 'none',
+      reason: 'structured',
+      family: 'hermes',
+      proseRatio: 0,
+      calls: [],
+      candidates: [expect.objectContaining({ name: 'get_weather', arguments: { city: 'Tokyo' } })],
+      detail: expect.any(String),
+      reasoningMarkup: true,
+      besideStructured: true,
+    });
   });
   it('structured with prose only: no family', () => {
     const v = recoverReply(input('Done.', { toolCalls: [makeToolCall('call_1', 'get_weather', 'function', '{}')] }), opts);

@@ -86,7 +86,8 @@ describe('per-parameter typing without a schema, and with flags', () => {
   const call: Call = { name: 't', args: { n: 17, b: true, s: 'ls' } };
   it.each(['qwen3-coder', 'seed-oss', 'glm', 'minimax'])('%s: without a schema every value stays text (an unencoded scalar is kept as written)', (key) => {
     const v = judge(GRAMMARS[key]!.render([call])!.text, [call], { schema: false });
-    expect([v.reason, plain(v)]).toEqual(['ok', [{ name: 't', args: { n: '17', b: 'true', s: 'ls' } }]]);
+    // Seed-OSS's template writes a boolean as Python's str() does: `True`
+    expect([v.reason, plain(v)]).toEqual(['ok', [{ name: 't', args: { n: '17', b: key === 'seed-oss' ? 'True' : 'true', s: 'ls' } }]]);
   });
   it.each(['dsml-v3.2', 'dsml-v4'])('%s: string="true|false" decides, with or without a schema', (key) => {
     const v = judge(GRAMMARS[key]!.render([call])!.text, [call], { schema: false });

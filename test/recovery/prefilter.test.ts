@@ -4,6 +4,9 @@
  *   -1 (so findMarkup, whose stray check searches exactly those tokens, finds nothing either):
  *   checked on random texts built from pieces of the markers, and on every string of the fixtures
  *   with each marker occurrence broken by one deleted character;
+ * - markup with no marker (`detectBare`: bare JSON calls, pythonic lists) is read only behind its
+ *   own cheap gates: a text without `"name"` and a `{`/`[`, or without `[` and `(`, is read by no
+ *   bare family;
  * - the shape fallback's early density exit agrees with the exact symbol density, and the
  *   one-pass symbol count agrees with a per-code-point reference, on random Unicode (lone
  *   surrogates included).
@@ -25,6 +28,8 @@ const holdsAnyToken = (text: string, tokens: readonly string[]): boolean => toke
 
 /** Every family's detect, in FAMILIES order. */
 const detects = (text: string) => FAMILIES.map((f) => f.detect(text));
+/** True when some family reads markup with no marker in the text. */
+const bareRead = (text: string) => FAMILIES.some((f) => (f.detectBare?.(text, text.length) ?? -1) >= 0);
 
 /** Pieces near the markers: each marker cut in two at every offset, plus JSON and spacing. */
 const PIECES = [
@@ -52,7 +57,7 @@ describe('marker prefilter', () => {
         if (!holdsAnyToken(text, TOKENS)) {
           without++;
           expect(d).toEqual(FAMILIES.map(() => -1));
-          expect(recoverReply({ text, advertised: [], toolCalls: [], truncated: false }, { proseCeiling: DEFAULT_PROSE_CEILING }).reason).toBe(text.trim() === '' ? 'no_text' : 'no_tags');
+          if (!bareRead(text)) expect(recoverReply({ text, advertised: [], toolCalls: [], truncated: false }, { proseCeiling: DEFAULT_PROSE_CEILING }).reason).toBe(text.trim() === '' ? 'no_text' : 'no_tags');
         }
       }),
       { numRuns: 3000, seed: 42 },
@@ -60,6 +65,24 @@ describe('marker prefilter', () => {
     // both sides of the prefilter were exercised
     expect(without).toBeGreaterThan(300);
     expect(detected).toBeGreaterThan(300);
+  });
+
+  it('bare readings (no marker) fire only behind their gates: `"name"` with a `{` or `[`, or `[` with `(`', () => {
+    const bare = ['\n[get_weather(city="x")]\n', '\n[f(a=1)', 'x(', '"name"', '\n{"name": "f", "arguments": {}}\n', '\n[{"name": "f", "parameters": {}}]\n'];
+    const pieces = [...PIECES, ...bare, ...bare, ...bare];
+    let fired = 0;
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 16 }), (parts) => {
+        const text = parts.join('');
+        if (!bareRead(text)) return;
+        fired++;
+        const json = text.includes('"name"') && (text.includes('{') || text.includes('['));
+        const pythonic = text.includes('[') && text.includes('(');
+        expect(json || pythonic, text).toBe(true);
+      }),
+      { numRuns: 2000, seed: 11 },
+    );
+    expect(fired).toBeGreaterThan(40);
   });
 
   it('tokenFilter (the grouped search recovery uses) answers as holdsAnyToken on random texts and every fixture string', () => {

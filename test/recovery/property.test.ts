@@ -11,7 +11,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROSE_CEILING, recoverReply, type RecoveryVerdict } from '../../src/recovery/index.js';
-import { advertisedFor, GRAMMARS, rawValue, type Call, type Grammar } from './render.js';
+import { advertisedFor, GRAMMARS, type Call, type Grammar } from './render.js';
 
 const RUNS = 200;
 const opts = { proseCeiling: DEFAULT_PROSE_CEILING };
@@ -50,15 +50,18 @@ const toolName = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_-]{0,20}$/);
 const paramKey = fc.stringMatching(/^[a-z_][a-z0-9_]{0,10}$/);
 
 function callArb(g: Grammar): fc.Arbitrary<Call> {
-  const args = g.values === 'json' ? fc.dictionary(text, value, { maxKeys: 4 }) : fc.dictionary(paramKey, value, { maxKeys: 4 });
-  return fc.record({ name: toolName, args: args as fc.Arbitrary<Record<string, unknown>> });
+  // pythonic grammars write names as Python identifiers (no `-`, no keyword)
+  const ok = g.identifiers ?? (() => true);
+  const key = paramKey.filter(ok);
+  const args = g.values === 'json' ? fc.dictionary(text, value, { maxKeys: 4 }) : fc.dictionary(key, value, { maxKeys: 4 });
+  return fc.record({ name: toolName.filter(ok), args: args as fc.Arbitrary<Record<string, unknown>> });
 }
 
 function judge(t: string, calls: Call[]): RecoveryVerdict {
   return recoverReply({ text: t, advertised: advertisedFor(calls), toolCalls: [], truncated: false, idSeed: 'p:1' }, opts);
 }
 
-const isAmbiguous = (g: Grammar, c: Call) => g.ambiguous !== undefined && Object.values(c.args).some((v) => g.ambiguous!(rawValue(v)));
+const isAmbiguous = (g: Grammar, c: Call) => g.ambiguous !== undefined && Object.values(c.args).some((v) => g.ambiguous!(v));
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

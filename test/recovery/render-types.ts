@@ -20,7 +20,12 @@ export interface Grammar {
   values: 'json' | 'params';
   /** Renders the calls; null when the grammar has no way to put several calls in one reply. */
   render(calls: Call[]): Rendered | null;
-  /** True when a raw parameter value holds a tag of the dialect itself, so no reader can tell
-   * where it ends (the engine must refuse, never cut it short). Only for `params` grammars. */
-  ambiguous?(raw: string): boolean;
+  /** True when a parameter value, as the grammar writes it, holds a tag of the dialect itself, so
+   * no reader can tell where it ends (the engine must refuse, never cut it short). Only for
+   * `params` grammars. */
+  ambiguous?(value: unknown): boolean;
+  /** When set, tool names and parameter names must pass it (pythonic grammars: Python identifiers). */
+  identifiers?(name: string): boolean;
+  /** True when the rendering has no marker, so the call alone is its envelope (a bare pythonic list). */
+  bare?: boolean;
 }

@@ -7,7 +7,14 @@
  * it as a JSON string, `{args}` the arguments as compact JSON, `{index}` the call's 0-based index,
  * `{params}` the parameters (each rendered with `param` and joined by `param_separator`), `{calls}` in
  * `wrap` the calls joined by `separator`; in `param`: `{key}`, `{raw}` (a string as it is, any other
- * value as JSON), `{json}` (the value as JSON), `{string}` (`true` for a string value, else `false`).
+ * value as JSON), `{json}` (the value as JSON), `{string}` (`true` for a string value, else `false`),
+ * `{py}` (the value as a Python literal, as `repr` writes it: strings quoted, `True`/`False`/`None`,
+ * lists and dicts of literals),
+ * `{python}` (a string as it is, any other value as Python's `str()` writes it: `True`, `None`,
+ * `['a', 1]`, `{'k': 1}`, as Jinja's `|string` renders it), `{gemma4}` / `{functiongemma}` (the value as
+ * the Gemma 4 / FunctionGemma templates write it: strings between `<|"|>` / `<escape>`, object keys
+ * bare, numbers, booleans and null as JSON), `{xtml_type}` (the Kimi K3 type name of the value:
+ * `string`, `number`, `boolean`, `null`, `object`, `array`).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +38,19 @@ export interface RenderSpec {
   optional_tail?: string;
   /** Tags of the dialect a raw parameter value may not hold (no reader can tell where it ends). */
   ambiguous?: string[];
+  /** A regular expression (source) the raw parameter value may not match (same meaning as `ambiguous`). */
+  ambiguous_pattern?: string;
+  /** Substrings no string anywhere inside a value (object keys included) may hold: for encodings
+   * that delimit strings with a token (Gemma 4's `<|"|>`). */
+  ambiguous_strings?: string[];
+  /** Substrings no object key inside a value may hold (bare keys, Gemma 4); an empty key or one with
+   * surrounding whitespace is ambiguous too. */
+  ambiguous_keys?: string[];
   max_calls?: number;
+  /** Tool names and parameter names must be Python identifiers (not keywords): pythonic grammars. */
+  identifiers?: boolean;
+  /** The rendering has no marker: the call is its whole envelope (a bare pythonic list). */
+  bare?: boolean;
 }
 
 /** One family unit's data file. */
@@ -51,10 +70,74 @@ export const UNITS: readonly FamilyUnit[] = readdirSync(FAMILIES_DIR)
   .sort()
   .map((file) => ({ ...(YAML.parse(readFileSync(FAMILIES_DIR + file, 'utf8')) as Omit<FamilyUnit, 'file'>), file }));
 
-const fill = (template: string, values: Record<string, string>): string => template.replace(/\{([a-z_]+)\}/g, (m, k: string) => (k in values ? values[k]! : m));
+const fill = (template: string, values: Record<string, string>): string => template.replace(/\{([a-z_][a-z0-9_]*)\}/g, (m, k: string) => (k in values ? values[k]! : m));
 
 /** A parameter value as the templates write it: strings raw, everything else JSON. */
 export const rawValue = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
+
+/** A string as Python's `repr` writes it (single quotes unless it holds one and no double quote). */
+function pyString(s: string): string {
+  const q = s.includes("'") && !s.includes('"') ? '"' : "'";
+  let out = q;
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i]!;
+    const c = s.charCodeAt(i);
+    if (ch === '\\') out += '\\\\';
+    else if (ch === q) out += '\\' + q;
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\t') out += '\\t';
+    else if (c < 0x20 || c === 0x7f) out += '\\x' + c.toString(16).padStart(2, '0');
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && s.charCodeAt(i + 1) >= 0xdc00 && s.charCodeAt(i + 1) <= 0xdfff) {
+      out += ch + s[i + 1];
+      i++;
+    } else if (c >= 0xd800 && c <= 0xdfff) out += '\\u' + c.toString(16).padStart(4, '0');
+    else out += ch;
+  }
+  return out + q;
+}
+
+/** A value as Python's `str()` writes it (`repr` inside containers); with `top` false, as `repr`. */
+export function pyValue(v: unknown, top = true): string {
+  if (typeof v === 'string') return top ? v : pyString(v);
+  if (v === null) return 'None';
+  if (v === true) return 'True';
+  if (v === false) return 'False';
+  if (typeof v === 'number') return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map((x) => pyValue(x, false)).join(', ')}]`;
+  return `{${Object.entries(v as Record<string, unknown>).map(([k, x]) => `${pyString(k)}: ${pyValue(x, false)}`).join(', ')}}`;
+}
+
+/** A value as a Python literal (`repr`). */
+export const pyLiteral = (v: unknown): string => pyValue(v, false);
+
+const PY_KEYWORDS = new Set(
+  'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(' '),
+);
+/** True for a Python identifier that is not a keyword. */
+export const isPythonIdentifier = (s: string): boolean => /^[A-Za-z_][A-Za-z0-9_]*$/.test(s) && !PY_KEYWORDS.has(s);
+
+/** A value as the Gemma 4 (`<|"|>`) or FunctionGemma (`<escape>`) templates write it. */
+export function gemmaValue(v: unknown, quote: string): string {
+  if (typeof v === 'string') return quote + v + quote;
+  if (v === null || typeof v !== 'object') return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map((x) => gemmaValue(x, quote)).join(',')}]`;
+  return `{${Object.entries(v).map(([k, x]) => `${k}:${gemmaValue(x, quote)}`).join(',')}}`;
+}
+
+/** The Kimi K3 (XTML) type name of a value. */
+const xtmlType = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'object' ? 'object' : typeof v);
+
+/** True when some string inside `v` (keys included) holds one of `subs`, or, with `keys`, some
+ * object key holds one of those or has surrounding whitespace. */
+function deepAmbiguous(v: unknown, subs: readonly string[], keys: readonly string[] | undefined): boolean {
+  if (typeof v === 'string') return subs.some((t) => v.includes(t));
+  if (v === null || typeof v !== 'object') return false;
+  if (Array.isArray(v)) return v.some((x) => deepAmbiguous(x, subs, keys));
+  return Object.entries(v).some(
+    ([k, x]) => subs.some((t) => k.includes(t)) || (keys !== undefined && (k === '' || k !== k.trim() || keys.some((t) => k.includes(t)))) || deepAmbiguous(x, subs, keys),
+  );
+}
 
 /** The Grammar of a render template. */
 export function grammarOf(spec: RenderSpec): Grammar {
@@ -66,7 +149,19 @@ export function grammarOf(spec: RenderSpec): Grammar {
       if (calls.length > 1 && (spec.separator === undefined || spec.separator === null)) return null;
       const rendered = calls.map((c, index) => {
         const params = Object.entries(c.args)
-          .map(([key, v]) => fill(spec.param ?? '', { key, raw: rawValue(v), json: JSON.stringify(v), string: String(typeof v === 'string') }))
+          .map(([key, v]) =>
+            fill(spec.param ?? '', {
+              key,
+              raw: rawValue(v),
+              json: JSON.stringify(v),
+              string: String(typeof v === 'string'),
+              py: pyLiteral(v),
+              python: pyValue(v),
+              gemma4: gemmaValue(v, '<|"|>'),
+              functiongemma: gemmaValue(v, '<escape>'),
+              xtml_type: xtmlType(v),
+            }),
+          )
           .join(spec.param_separator ?? '');
         return fill(spec.call, { name: c.name, name_json: JSON.stringify(c.name), args: JSON.stringify(c.args), index: String(index), params });
       });
@@ -75,7 +170,18 @@ export function grammarOf(spec: RenderSpec): Grammar {
       const tail = spec.optional_tail;
       return { text, requiredEnd: tail !== undefined && text.endsWith(tail) ? text.length - tail.length : text.length };
     },
-    ...(spec.ambiguous ? { ambiguous: (raw: string) => spec.ambiguous!.some((t) => raw.includes(t)) } : {}),
+    ...(spec.ambiguous || spec.ambiguous_pattern || spec.ambiguous_strings
+      ? {
+          ambiguous: (v: unknown) => {
+            const raw = rawValue(v);
+            if (spec.ambiguous?.some((t) => raw.includes(t))) return true;
+            if (spec.ambiguous_pattern !== undefined && new RegExp(spec.ambiguous_pattern).test(raw)) return true;
+            return spec.ambiguous_strings !== undefined && deepAmbiguous(v, spec.ambiguous_strings, spec.ambiguous_keys);
+          },
+        }
+      : {}),
+    ...(spec.identifiers ? { identifiers: isPythonIdentifier } : {}),
+    ...(spec.bare ? { bare: true } : {}),
   };
 }
 

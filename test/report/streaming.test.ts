@@ -130,7 +130,9 @@ describe('CI summaries', () => {
     const md = readFileSync(summaryFile, 'utf8');
     expect(md.startsWith('# earlier step\n## ❌ guard: 25 findings in 25 replies (1 file)')).toBe(true);
     expect(md).toContain('| rule hits | 25 |');
-    expect(md).toContain('| curl\\-pipe\\-shell | 25 |');
+    // the rule table names each rule's ATT&CK technique, linked to its page
+    expect(md).toContain('| rule | ATT&CK | count |');
+    expect(md).toContain('| curl\\-pipe\\-shell | [T1059\\.004](https://attack.mitre.org/techniques/T1059/004/) | 25 |');
   });
 
   it('a lone extra annotation takes the slot kept for the count', async () => {

@@ -118,6 +118,71 @@ describe('hostile inputs', () => {
     expect(peak - before).toBeLessThan(150 * 1024 * 1024);
   }, 120_000);
 
+  it('reads a 60 MB HAR entry by entry (never the whole document) in bounded memory', async () => {
+    const file = join(dir, 'big.har');
+    const sse = (i: number) =>
+      [
+        { id: `c${i}`, object: 'chat.completion.chunk', choices: [{ index: 0, delta: { role: 'assistant', content: 'x'.repeat(4000) }, finish_reason: null }] },
+        { id: `c${i}`, object: 'chat.completion.chunk', choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: `call_${i}`, type: 'function', function: { name: 'bash', arguments: '{"command":"ls"}' } }] }, finish_reason: 'tool_calls' }] },
+      ]
+        .map((c) => `data: ${JSON.stringify(c)}\n\n`)
+        .join('') + 'data: [DONE]\n\n';
+    const n = 12_000;
+    const entry = (i: number) => JSON.stringify({ request: { method: 'POST', url: 'https://api.openai.com/v1/chat/completions', postData: { mimeType: 'application/json', text: '{"model":"m","messages":[],"tools":[{"type":"function","function":{"name":"bash"}}]}' } }, response: { status: 200, content: { mimeType: 'text/event-stream', text: sse(i) } } }, null, 1);
+    const parts = ['{\n "log": {\n  "version": "1.2",\n  "entries": [\n'];
+    for (let i = 0; i < n; i++) parts.push(entry(i), i === n - 1 ? '\n' : ',\n');
+    parts.push('  ]\n }\n}\n');
+    writeFileSync(file, parts.join(''));
+    const judge = await defaultEngines();
+    global.gc?.();
+    const before = process.memoryUsage().heapUsed;
+    let replies = 0;
+    let peak = 0;
+    // a 1 MiB cap on one JSON value: the 60 MB document is never held, only one entry at a time
+    for await (const ev of scanInputs([file], { judge, stdin: emptyStdin(), cwd: dir, read: { maxDocumentBytes: 1 << 20 } })) {
+      if (ev.kind === 'reply') {
+        replies++;
+        expect(ev.verdict.reply.toolCalls.map((c) => c.id)).toEqual([`call_${replies - 1}`]);
+        if (replies % 2000 === 0) peak = Math.max(peak, process.memoryUsage().heapUsed);
+      } else if (ev.kind === 'error') throw new Error(ev.error.message);
+    }
+    expect(replies).toBe(n);
+    expect(peak - before).toBeLessThan(150 * 1024 * 1024);
+  }, 120_000);
+
+  it('reads a 500 000-line Ollama NDJSON stream of 100 000 replies, and a 200 000-frame binary event stream, in bounded memory', async () => {
+    const ollama = join(dir, 'ollama.ndjson');
+    const chunk = (i: number, done: boolean) => `{"model":"llama3.1:8b","created_at":"2025-04-17T13:21:41Z","message":{"role":"assistant","content":"w${i} "},"done":${done}}\n`;
+    const lines: string[] = [];
+    for (let i = 0; i < 500_000; i++) lines.push(chunk(i, i % 5 === 4));
+    writeFileSync(ollama, lines.join(''));
+    const { EventStreamCodec } = await import('@smithy/eventstream-codec');
+    const { fromUtf8, toUtf8 } = await import('@smithy/util-utf8');
+    const codec = new EventStreamCodec(toUtf8, fromUtf8);
+    const frame = (type: string, payload: unknown) =>
+      codec.encode({ headers: { ':event-type': { type: 'string', value: type }, ':content-type': { type: 'string', value: 'application/json' }, ':message-type': { type: 'string', value: 'event' } }, body: fromUtf8(JSON.stringify(payload)) });
+    const frames: Uint8Array[] = [];
+    for (let i = 0; i < 50_000; i++) {
+      frames.push(frame('messageStart', { role: 'assistant' }), frame('contentBlockDelta', { contentBlockIndex: 0, delta: { text: `t${i}` } }), frame('contentBlockStop', { contentBlockIndex: 0 }), frame('messageStop', { stopReason: 'end_turn' }));
+    }
+    const stream = join(dir, 'many.eventstream');
+    writeFileSync(stream, Buffer.concat(frames));
+    const judge = await defaultEngines();
+    for (const [file, expected] of [[ollama, 100_000], [stream, 50_000]] as const) {
+      global.gc?.();
+      const before = process.memoryUsage().heapUsed;
+      let replies = 0;
+      let peak = 0;
+      for await (const ev of scanInputs([file], { judge, stdin: emptyStdin(), cwd: dir })) {
+        if (ev.kind === 'reply') {
+          if (++replies % 10_000 === 0) peak = Math.max(peak, process.memoryUsage().heapUsed);
+        } else if (ev.kind === 'error') throw new Error(ev.error.message);
+      }
+      expect(replies).toBe(expected);
+      expect(peak - before).toBeLessThan(150 * 1024 * 1024);
+    }
+  }, 120_000);
+
   it('skips invalid UTF-8 lines with INVALID_UTF8 at their line and reads the rest', async () => {
     const bytes = Buffer.concat([Buffer.from(line({ id: 'a', text: 'one' })), Buffer.from([0x7b, 0x22, 0xc3, 0x28, 0xff, 0xfe, 0x22, 0x7d, 0x0a]), Buffer.from(line({ id: 'c', text: 'three' }))]);
     const r = await scanBytes('utf8.jsonl', bytes);
@@ -125,10 +190,14 @@ describe('hostile inputs', () => {
     expect(r.verdicts.map((v) => v.reply.id)).toEqual(['a', 'c']);
   });
 
-  it('reports NUL bytes: near the start the file is BINARY_FILE; later, the line is INVALID_JSON and the rest is read', async () => {
-    const early = await scanBytes('nul.jsonl', Buffer.concat([Buffer.from('{"text":"a\u0000b"}\n'), Buffer.from(line({ text: 'x' }))]));
-    expect(early.errors.map((e) => [e.line, e.code])).toEqual([[null, 'BINARY_FILE']]);
-    expect(early.errors[0]!.message).toContain('first on line 1');
+  it('reports NUL bytes: in a first line followed by records, or later, the line is INVALID_JSON and the rest is read; with no record after them, BINARY_FILE', async () => {
+    // a damaged first line costs only itself (it used to reject the whole file as binary)
+    const early = await scanBytes('nul.jsonl', Buffer.concat([Buffer.from('{"text":"a\u0000b"}\n'), Buffer.from(line({ id: 'y', text: 'x' }))]));
+    expect(early.errors.map((e) => [e.line, e.code])).toEqual([[1, 'INVALID_JSON']]);
+    expect(early.verdicts.map((v) => v.reply.id)).toEqual(['y']);
+    const binary = await scanBytes('nul.bin', Buffer.from('{"text":"a\u0000b"}\nno record here\n'));
+    expect(binary.errors.map((e) => [e.line, e.code])).toEqual([[null, 'BINARY_FILE']]);
+    expect(binary.errors[0]!.message).toContain('first on line 1');
     const pad = line({ id: 'pad', text: 'p'.repeat(9000) });
     const late = await scanBytes('nul-late.jsonl', Buffer.concat([Buffer.from(pad), Buffer.from('{"text":"a\u0000b"}\n'), Buffer.from(line({ id: 'z', text: 'x' }))]));
     expect(late.errors.map((e) => [e.line, e.code])).toEqual([[2, 'INVALID_JSON']]);

@@ -12,6 +12,8 @@
 import type { CaptureFormat } from '../types.js';
 import { ANTHROPIC_EVENT_TYPES, createAnthropicAccumulator } from './anthropic.js';
 import { emptyOutput, invalidRecord, isObject, type StreamAccumulator, type StreamContext } from './common.js';
+import { COHERE_EVENT_TYPES, createCohereAccumulator } from './cohere.js';
+import { createGeminiAccumulator, isGeminiResponse } from './gemini.js';
 import { createOpenAIChatAccumulator } from './openai-chat.js';
 import { createResponsesAccumulator } from './responses.js';
 
@@ -19,8 +21,11 @@ export type { StreamAccumulator, StreamContext, StreamOutput } from './common.js
 export { anthropicToolKind } from './anthropic.js';
 export { advertisedFromResponse, readResponsesItem, type ItemContent } from './responses-items.js';
 
-/** The streaming APIs guard understands: the keys of {@link STREAM_APIS}. */
+/** The streaming APIs guard replays (src/replay) as well as reads. */
 export type StreamApi = 'openai-chat' | 'anthropic' | 'openai-responses';
+
+/** Every streaming API guard reads: the keys of {@link STREAM_APIS}. */
+export type CaptureStreamApi = StreamApi | 'gemini' | 'cohere';
 
 /** One streaming API: its name for people, its two capture formats, and its accumulator. */
 export interface StreamApiSpec {
@@ -33,23 +38,52 @@ export interface StreamApiSpec {
   doneSentinel: boolean;
   /** A fresh accumulator for one stream (or several back to back). */
   create(ctx: StreamContext): StreamAccumulator;
+  /** The sniff of an API {@link sniffStreamPayload} does not know (the APIs guard reads but does not replay). */
+  sniff?(payload: Record<string, unknown>, eventName: string | undefined): boolean;
 }
 
-/** The registry of stream APIs (the compiler checks it names every {@link StreamApi}). */
+/** The registry of stream APIs (the compiler checks it names every {@link CaptureStreamApi}). */
 export const STREAM_APIS = {
   'openai-chat': { title: 'OpenAI Chat Completions', sseFormat: 'openai-chat-sse', chunksFormat: 'openai-chat-chunks', doneSentinel: true, create: createOpenAIChatAccumulator },
   anthropic: { title: 'Anthropic Messages', sseFormat: 'anthropic-sse', chunksFormat: 'anthropic-chunks', doneSentinel: false, create: createAnthropicAccumulator },
   'openai-responses': { title: 'OpenAI Responses', sseFormat: 'openai-responses-sse', chunksFormat: 'openai-responses-chunks', doneSentinel: false, create: createResponsesAccumulator },
-} as const satisfies Record<StreamApi, StreamApiSpec>;
+  // Gemini bodies and stream chunks share one shape: its chunks format is the body format
+  gemini: { title: 'Google Gemini / Vertex AI', sseFormat: 'gemini-sse', chunksFormat: 'gemini', doneSentinel: false, create: createGeminiAccumulator, sniff: (p) => isGeminiResponse(p) },
+  cohere: {
+    title: 'Cohere v2 chat',
+    sseFormat: 'cohere-chat-sse',
+    chunksFormat: 'cohere-chat-chunks',
+    doneSentinel: true,
+    create: createCohereAccumulator,
+    sniff: (p, eventName) => COHERE_EVENT_TYPES.has(typeof p['type'] === 'string' ? p['type'] : (eventName ?? '')),
+  },
+} as const satisfies Record<CaptureStreamApi, StreamApiSpec>;
 
-/** Every stream API, in registry order. */
-export const STREAM_API_NAMES = Object.keys(STREAM_APIS) as StreamApi[];
+/** Every stream API guard reads, in registry order. */
+export const CAPTURE_STREAM_API_NAMES = Object.keys(STREAM_APIS) as CaptureStreamApi[];
+
+/** The stream APIs guard also replays (src/replay), in registry order. */
+export const STREAM_API_NAMES: readonly StreamApi[] = CAPTURE_STREAM_API_NAMES.filter((a): a is StreamApi => a === 'openai-chat' || a === 'anthropic' || a === 'openai-responses');
 
 /** The raw-SSE capture format of each API. */
-export const SSE_FORMAT: Readonly<Record<StreamApi, CaptureFormat>> = Object.fromEntries(STREAM_API_NAMES.map((a) => [a, STREAM_APIS[a].sseFormat])) as Record<StreamApi, CaptureFormat>;
+export const SSE_FORMAT: Readonly<Record<CaptureStreamApi, CaptureFormat>> = Object.fromEntries(CAPTURE_STREAM_API_NAMES.map((a) => [a, STREAM_APIS[a].sseFormat])) as Record<CaptureStreamApi, CaptureFormat>;
 
 /** The JSONL-of-payloads capture format of each API. */
-export const CHUNKS_FORMAT: Readonly<Record<StreamApi, CaptureFormat>> = Object.fromEntries(STREAM_API_NAMES.map((a) => [a, STREAM_APIS[a].chunksFormat])) as Record<StreamApi, CaptureFormat>;
+export const CHUNKS_FORMAT: Readonly<Record<CaptureStreamApi, CaptureFormat>> = Object.fromEntries(CAPTURE_STREAM_API_NAMES.map((a) => [a, STREAM_APIS[a].chunksFormat])) as Record<CaptureStreamApi, CaptureFormat>;
+
+/**
+ * {@link sniffStreamPayload} over every API guard reads: the replayable APIs first, then the
+ * registered sniffs of the others (Gemini chunks, Cohere events).
+ */
+export function sniffCaptureStreamPayload(payload: unknown, eventName?: string): CaptureStreamApi | null {
+  const api = sniffStreamPayload(payload, eventName);
+  if (api !== null || !isObject(payload)) return api;
+  for (const name of CAPTURE_STREAM_API_NAMES) {
+    const spec: StreamApiSpec = STREAM_APIS[name];
+    if (spec.sniff?.(payload, eventName)) return name;
+  }
+  return null;
+}
 
 /**
  * Says which API a decoded SSE event payload belongs to.
@@ -93,11 +127,11 @@ export function sniffStreamPayload(payload: unknown, eventName?: string): Stream
  * stream's API is known, an event it does not define is reported, never silently dropped by the
  * accumulator.
  */
-export function knownStreamEvent(api: StreamApi, payload: unknown, eventName?: string): boolean {
+export function knownStreamEvent(api: CaptureStreamApi, payload: unknown, eventName?: string): boolean {
   if (payload === '[DONE]') return true; // a terminator (some proxies append one to any stream): nothing in it is lost
   if (!isObject(payload)) return true; // not an event at all: the accumulator reports it (INVALID_RECORD)
   if (isObject(payload['error']) || payload['type'] === 'error' || payload['type'] === 'ping') return true;
-  const sniffed = sniffStreamPayload(payload, eventName);
+  const sniffed = sniffCaptureStreamPayload(payload, eventName);
   if (sniffed !== null) return sniffed === api;
   // a chunk with no delta (a usage chunk, `choices: []`) is still a Chat chunk
   return api === 'openai-chat' && Array.isArray(payload['choices']);
@@ -109,8 +143,8 @@ export function knownStreamEvent(api: StreamApi, payload: unknown, eventName?: s
  * @returns e.g. `{api:'anthropic', framing:'sse'}` for `anthropic-sse`; null for a format that is
  *   not a stream format.
  */
-export function streamFormatApi(format: CaptureFormat | undefined): { api: StreamApi; framing: 'sse' | 'chunks' } | null {
-  for (const api of STREAM_API_NAMES) {
+export function streamFormatApi(format: CaptureFormat | undefined): { api: CaptureStreamApi; framing: 'sse' | 'chunks' } | null {
+  for (const api of CAPTURE_STREAM_API_NAMES) {
     if (STREAM_APIS[api].sseFormat === format) return { api, framing: 'sse' };
     if (STREAM_APIS[api].chunksFormat === format) return { api, framing: 'chunks' };
   }
@@ -130,14 +164,15 @@ export function streamFormatApi(format: CaptureFormat | undefined): { api: Strea
  * @param payload the decoded `data` value ('[DONE]' as a string).
  * @param eventName the SSE `event:` field, if any.
  */
-export function fitsStreamApi(api: StreamApi, payload: unknown, eventName?: string): boolean {
+export function fitsStreamApi(api: CaptureStreamApi, payload: unknown, eventName?: string): boolean {
   if (payload === '[DONE]') return STREAM_APIS[api].doneSentinel;
-  const sniffed = sniffStreamPayload(payload, eventName);
+  const sniffed = sniffCaptureStreamPayload(payload, eventName);
   if (sniffed === api) return true;
   if (!isObject(payload)) return false;
   if (isObject(payload['error']) || payload['type'] === 'error' || payload['type'] === 'ping') return true;
   if (sniffed !== null) return false;
   if (api === 'openai-chat') return Array.isArray(payload['choices']);
+  if (api === 'gemini') return false; // no type field: only what the sniff claims
   return typeof payload['type'] === 'string' || eventName !== undefined;
 }
 
@@ -155,7 +190,7 @@ export function fitsStreamApi(api: StreamApi, payload: unknown, eventName?: stri
  * @param api which API the events belong to (see {@link sniffStreamPayload}).
  * @param ctx file name, the format stamped on replies, and the request's advertised tools.
  */
-export function createStreamAccumulator(api: StreamApi, ctx: StreamContext): StreamAccumulator {
+export function createStreamAccumulator(api: CaptureStreamApi, ctx: StreamContext): StreamAccumulator {
   const inner = STREAM_APIS[api].create(ctx);
   return {
     push(payload, eventName, line) {

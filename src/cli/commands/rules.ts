@@ -15,7 +15,8 @@ import { resolveEngines } from '../engines.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { CliIO } from '../io.js';
 import type { CommandState } from '../state.js';
-import { findingRules } from '../../verdict/catalogue.js';
+import { attackUrl, findingRules } from '../../verdict/catalogue.js';
+import type { FindingKind } from '../../verdict/findings.js';
 import { printable } from '../../report/printable.js';
 import { ruleLinks } from '../version.js';
 
@@ -92,6 +93,7 @@ async function listCommand(flags: ConfigFlag & { format: Format }, io: CliIO): P
     name: s.rule.name,
     category: s.rule.category,
     action: s.rule.action,
+    attack: s.rule.attack ?? null,
     enabled: s.enabled,
     source: sourceOf(s, config),
     description: s.rule.description,
@@ -102,10 +104,12 @@ async function listCommand(flags: ConfigFlag & { format: Format }, io: CliIO): P
   }
   const width = (k: 'id' | 'category' | 'source') => Math.max(k.length, ...rows.map((r) => r[k].length));
   const [wi, wc, ws] = [width('id'), width('category'), width('source')];
-  const line = (id: string, cat: string, action: string, on: string, source: string, desc: string) =>
-    `${id.padEnd(wi)}  ${cat.padEnd(wc)}  ${action.padEnd(6)}  ${on.padEnd(3)}  ${source.padEnd(ws)}  ${desc}`.trimEnd() + '\n';
-  io.stdout.write(line('id', 'category', 'action', 'on', 'source', 'description'));
-  for (const r of rows) io.stdout.write(line(printable(r.id), printable(r.category), r.action, r.enabled ? 'on' : 'off', printable(r.source), printable(r.description)));
+  const line = (id: string, cat: string, action: string, attack: string, on: string, source: string, desc: string) =>
+    `${id.padEnd(wi)}  ${cat.padEnd(wc)}  ${action.padEnd(6)}  ${attack.padEnd(9)}  ${on.padEnd(3)}  ${source.padEnd(ws)}  ${desc}`.trimEnd() + '\n';
+  io.stdout.write(line('id', 'category', 'action', 'att&ck', 'on', 'source', 'description'));
+  for (const r of rows) {
+    io.stdout.write(line(printable(r.id), printable(r.category), r.action, r.attack ? printable(r.attack) : '-', r.enabled ? 'on' : 'off', printable(r.source), printable(r.description)));
+  }
   const on = rows.filter((r) => r.enabled).length;
   io.stdout.write(`${rows.length} rules, ${on} on, ${rows.length - on} off; mode ${mode}${config.path ? ` (${config.path})` : ''}\n`);
   return EXIT.OK;
@@ -115,7 +119,7 @@ async function listCommand(flags: ConfigFlag & { format: Format }, io: CliIO): P
 export interface RuleShowRecord {
   id: string;
   name: string;
-  kind: 'rule-hit' | 'leak-refused' | 'leak-recovered';
+  kind: FindingKind;
   category: string;
   /** The action in force for an inspection rule; null for leak rules. */
   action: 'block' | 'record' | null;
@@ -130,11 +134,7 @@ export interface RuleShowRecord {
   help_uri: string | null;
 }
 
-/** The ATT&CK page of a technique id (`T1059.004` → https://attack.mitre.org/techniques/T1059/004/). */
-export function attackUrl(technique: string): string | null {
-  const m = /^(T\d{4})(?:\.(\d{3}))?$/.exec(technique);
-  return m ? `https://attack.mitre.org/techniques/${m[1]}/${m[2] ? `${m[2]}/` : ''}` : null;
-}
+export { attackUrl };
 
 /** The record of `rules show ID`, or null when no rule has that id. */
 export function ruleShowRecord(id: string, ruleSet: RuleSet, config: GuardConfig): RuleShowRecord | null {
@@ -142,7 +142,7 @@ export function ruleShowRecord(id: string, ruleSet: RuleSet, config: GuardConfig
   const status = ruleSet.catalogue.find((s) => s.rule.id === id);
   if (status) {
     const r = status.rule;
-    const attack = (r as { attack?: string }).attack ?? null;
+    const attack = r.attack ?? null;
     return {
       id: r.id,
       name: r.name,
@@ -171,8 +171,8 @@ export function ruleShowRecord(id: string, ruleSet: RuleSet, config: GuardConfig
     source: 'builtin',
     description: leak.description,
     help: leak.help,
-    attack: null,
-    attack_url: null,
+    attack: leak.attack,
+    attack_url: leak.attack ? attackUrl(leak.attack) : null,
     examples: { match: [], not_match: [] },
     help_uri: links?.helpUri(leak.id) ?? null,
   };

@@ -222,7 +222,7 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
       : null,
   });
   const summary = new SummaryBuilder(failOn);
-  const pipeline = new ReportPipeline(reporter, summary, { failOn, inlineAllow: flags.inlineAllow !== false, baseline });
+  const pipeline = new ReportPipeline(reporter, summary, { failOn, inlineAllow: flags.inlineAllow !== false, baseline }, flags.redact !== false);
 
   let failed = false;
   let stopped = false;

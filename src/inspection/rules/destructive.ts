@@ -3,7 +3,8 @@ import type { Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
 import { normalizePath } from '../shell/words.js';
 import { globMatches, hasGlob } from '../shell/expand.js';
-import { SHELLS, isBlockDevice, opts, resolveIn, writeTargets } from './util.js';
+import { SHELLS } from '../shell/context.js';
+import { isBlockDevice, opts, resolveIn, writeTargets } from '../effects/index.js';
 
 /** True when the command word is only known at run time (an unresolved variable or substitution). */
 function unknownCommandWord(cmd: ShellCommand): boolean {
@@ -21,7 +22,13 @@ function recursiveRmTargets(cmd: ShellCommand): string[] | null {
   const recursive = o.short.has('r') || o.short.has('R') || o.long.has('recursive');
   if (!recursive) return null;
   if (cmd.name !== 'rm' && !(unknownCommandWord(cmd) && (o.short.has('f') || o.long.has('force')))) return null;
-  return o.operands.map((p) => resolveIn(cmd.cwd, /^~[a-z_][\w.-]*(?=\/|$)/i.test(p) && !p.startsWith('~/') ? p.replace(/^~[^/]*/, '~') : p));
+  return o.operands.map((p) => {
+    // `~+` is $PWD (`cd / && rm -rf ~+`); `~name` another user's home
+    if (/^~\+(?:\/|$)/.test(p)) return resolveIn(cmd.cwd, p.replace(/^~\+/, cmd.cwd ?? '.'));
+    // `/$NOPE`, `/$(true)`: a root-anchored operand whose rest is only known at run time is / when empty
+    if (/^\/+(?:\$\{?[A-Za-z_][\w]*\}?|\$\([^)]*\)|`[^`]*`)+\/?\*?$/.test(p)) return p.endsWith('*') ? '/*' : '/';
+    return resolveIn(cmd.cwd, /^~[a-z_][\w.-]*(?=\/|$)/i.test(p) && !p.startsWith('~/') ? p.replace(/^~[^/]*/, '~') : p);
+  });
 }
 
 /** Top-level paths a glob operand is compared with (`/e*c` names /etc). */
@@ -59,6 +66,7 @@ export const DESTRUCTIVE_RULES: Rule[] = [
     name: 'Recursive delete of /',
     category: 'destructive-fs',
     action: 'block',
+    attack: 'T1485',
     description: 'Recursive rm of an operand that collapses to / (any flag spelling, --no-preserve-root, --, globs).',
     help: 'Deletes the whole filesystem. No legitimate agent task needs it; check what the model was asked to clean up.',
     examples: {
@@ -75,14 +83,15 @@ export const DESTRUCTIVE_RULES: Rule[] = [
     name: 'Recursive delete of the home directory',
     category: 'destructive-fs',
     action: 'block',
-    description: 'Recursive rm of ~, ~/, ~/*, $HOME, ${HOME} or "$HOME"/*.',
+    attack: 'T1485',
+    description: 'Recursive rm of a home directory: ~, ~/, ~/*, $HOME, ${HOME}, "$HOME"/*, /home/NAME or /Users/NAME (and their contents).',
     help: 'Deletes every file of the user. Check whether a subdirectory was meant.',
     examples: {
       match: ['rm -rf ~', 'rm -fr "$HOME"/*', 'rm -rf ${HOME}/', 'rm -r $HOME'],
       not_match: ['rm -rf ~/project/node_modules', 'rm -rf "$HOME/.cache/pip"', 'ls ~'],
     },
     match: {
-      command: (c) => recursiveRmTargets(c)?.some((p) => p === '~' || p === '~/*' || p === '~/.*') ?? false,
+      command: (c) => recursiveRmTargets(c)?.some((p) => p === '~' || p === '~/*' || p === '~/.*' || /^\/(?:home|Users)\/[^/*?[\]]+(?:\/\.?\*)?$/.test(p)) ?? false,
       raw: new RegExp(RM_RAW + String.raw`\\?["']?(?:~|\$HOME|\$\{HOME\})\\?["']?\/?\*?` + END),
     },
   },
@@ -91,6 +100,7 @@ export const DESTRUCTIVE_RULES: Rule[] = [
     name: 'Recursive delete of a system directory',
     category: 'destructive-fs',
     action: 'block',
+    attack: 'T1485',
     description: 'Recursive rm of a top-level system directory (/etc, /usr, /var, /bin, /boot, /lib*, /home, …) or its contents, also named by a glob (`/e*c`, `/[e]tc`).',
     help: 'Breaks the host. Check whether a project-local directory of the same name was meant.',
     examples: {
@@ -107,6 +117,7 @@ export const DESTRUCTIVE_RULES: Rule[] = [
     name: 'Recursive forced delete of a run-time path',
     category: 'destructive-fs',
     action: 'record',
+    attack: 'T1485',
     description: 'rm -rf of an operand known only at run time ($X, "${X}", $(cmd), "$X"/*), which deletes / or ~ when the value is empty or hostile.',
     help: 'What is deleted depends on a value guard cannot see. Check where the variable comes from; guard it with ${X:?} and a fixed prefix.',
     examples: {
@@ -127,6 +138,7 @@ export const DESTRUCTIVE_RULES: Rule[] = [
     name: 'find deleting from / or ~',
     category: 'destructive-fs',
     action: 'block',
+    attack: 'T1485',
     description: 'find rooted at /, ~ or $HOME with -delete or -exec/-execdir rm.',
     help: 'Deletes matching files across the whole disk or home directory. Check the starting point.',
     examples: {
@@ -153,6 +165,7 @@ export const DESTRUCTIVE_RULES: Rule[] = [
     name: 'xargs or parallel running rm',
     category: 'destructive-fs',
     action: 'record',
+    attack: 'T1485',
     description: 'Input piped into xargs/parallel running rm -r/-f, shred, unlink or a shell that does.',
     help: 'Deletes whatever the upstream command lists. Check the list cannot contain more than intended.',
     examples: {
@@ -174,6 +187,7 @@ export const DESTRUCTIVE_RULES: Rule[] = [
     name: 'dd onto a block device',
     category: 'destructive-fs',
     action: 'block',
+    attack: 'T1561.001',
     description: 'dd with of= a raw block device (/dev/sd*, /dev/nvme*, /dev/disk*, …).',
     help: 'Overwrites a disk. Check the device and whether an image file was meant.',
     examples: {
@@ -190,6 +204,7 @@ export const DESTRUCTIVE_RULES: Rule[] = [
     name: 'Filesystem creation or disk wipe',
     category: 'destructive-fs',
     action: 'block',
+    attack: 'T1561.001',
     description: 'mkfs*, mke2fs, mkswap/newfs on a device, wipefs -a, sgdisk -Z, blkdiscard, shred of a device, diskutil eraseDisk, format C:.',
     help: 'Destroys the data on a disk or partition. Check the device.',
     examples: {
@@ -217,6 +232,7 @@ export const DESTRUCTIVE_RULES: Rule[] = [
     name: 'Write redirected into a block device',
     category: 'destructive-fs',
     action: 'block',
+    attack: 'T1561.001',
     description: '>, >> or tee into a raw block device.',
     help: 'Overwrites a disk. Check the target.',
     examples: {
@@ -232,6 +248,7 @@ export const DESTRUCTIVE_RULES: Rule[] = [
     name: 'Fork bomb',
     category: 'destructive-fs',
     action: 'block',
+    attack: 'T1499.001',
     description: 'A function that pipes itself into itself (in the background) and is called.',
     help: 'Exhausts the process table until the host is rebooted.',
     examples: {

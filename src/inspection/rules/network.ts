@@ -3,7 +3,8 @@
 import type { Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
 import { interpreterCode } from './remote.js';
-import { anyStage, SHELLS } from './util.js';
+import { SHELLS } from '../shell/context.js';
+import { anyStage } from './pipeline.js';
 
 const DEV_NET = /^\/dev\/(?:tcp|udp)\/[^/]+\/\d+$/;
 const NETCATS = new Set(['nc', 'ncat', 'netcat', 'nc.traditional', 'nc.openbsd', 'telnet']);
@@ -37,6 +38,7 @@ export const NETWORK_RULES: Rule[] = [
     name: 'Reverse shell over /dev/tcp',
     category: 'network/reverse-shell',
     action: 'block',
+    attack: 'T1059.004',
     description: 'An interactive shell wired to /dev/tcp or /dev/udp, gawk /inet/tcp running what arrives, or zsh ztcp feeding a shell.',
     help: 'Hands a remote party a shell on this machine.',
     examples: {
@@ -61,6 +63,7 @@ export const NETWORK_RULES: Rule[] = [
     name: 'Reverse shell with netcat or socat',
     category: 'network/reverse-shell',
     action: 'block',
+    attack: 'T1059.004',
     description: 'nc/ncat/netcat -e/-c/--exec/--sh-exec; a pipeline joining a shell and nc, telnet or openssl s_client (relay); socat … exec:/system: a shell.',
     help: 'Hands a remote party a shell on this machine.',
     examples: {
@@ -87,6 +90,7 @@ export const NETWORK_RULES: Rule[] = [
     name: 'Reverse shell in an interpreter one-liner',
     category: 'network/reverse-shell',
     action: 'block',
+    attack: 'T1059',
     description: 'A python/perl/ruby/php/node one-liner that connects a socket and spawns a shell.',
     help: 'Hands a remote party a shell on this machine.',
     examples: {
@@ -100,8 +104,8 @@ export const NETWORK_RULES: Rule[] = [
       command: (c) => {
         const code = interpreterCode(c);
         if (code === null) return false;
-        const connects = /\.connect\s*\(|\bconnect\s*\(\s*\w+\s*,|TCPSocket|fsockopen|net\.(?:connect|createConnection|Socket)|socket\.create_connection/.test(code);
-        const spawns = /\/bin\/(?:ba|z)?sh|pty\.spawn|\bdup2\s*\(|child_process|subprocess|\bexec\s*\(|proc_open|\bspawn\s*\(/.test(code);
+        const connects = /[.:]connect\s*\(|\bconnect\s*\(\s*\w+\s*,|TCPSocket|fsockopen|net\.(?:connect|createConnection|Socket)|socket\.create_connection|socket\.tcp\s*\(|\bIO::Socket|stream_socket_client|Sockets\.TCPClient|\bTCPClient\s*\(|\bsocket\s+[\w.$-]+\s+\d+|\bconnect\s*\(\s*["'][\w.-]+["']\s*,/.test(code) || c.code?.connects === true;
+        const spawns = /\/bin\/(?:ba|z)?sh|pty\.spawn|\bdup2\s*\(|child_process|subprocess|\bexec\s*\(|proc_open|\bspawn\s*\(|\bpopen\b|os\.execute|\bsystem\s*\(|shell_exec|passthru|`\$|\bexec\s+["']|\bsystem\b|\biex\b|Invoke-Expression|\brun\s*\(|ProcessBuilder|\bexec\s+\$/.test(code);
         return connects && spawns;
       },
     },
@@ -116,6 +120,7 @@ export const OBFUSCATION_RULES: Rule[] = [
     name: 'Obfuscated command word',
     category: 'obfuscation',
     action: 'record',
+    attack: 'T1027',
     description: 'A command built by quote-splitting or escapes, $IFS, ANSI-C $\'\\x..\', a variable as the command, or ${x@P}. The normalised command is checked by every other rule too.',
     help: 'Written to slip past pattern matching; read the normalised command in the excerpt.',
     examples: {
@@ -127,6 +132,9 @@ export const OBFUSCATION_RULES: Rule[] = [
         const w = c.words[0];
         if (!w) return false;
         if (c.words.some((x) => x.ifs || x.prompt)) return true;
+        // a command word that reads as a program name (`r''m` → rm); quote-split prose or code
+        // fed to a line-oriented tool (`"""Usage:`, `'Rows',`) is not one
+        if (!/^[A-Za-z0-9_.\/+-]{2,}$/.test(w.text) && !w.fromVariable) return false;
         return w.split || w.escaped || w.ansiC || w.fromVariable;
       },
     },
@@ -136,6 +144,7 @@ export const OBFUSCATION_RULES: Rule[] = [
     name: 'Command text not parsed',
     category: 'obfuscation',
     action: 'record',
+    attack: 'T1027',
     description: 'Part of the command was not analysed as shell: a piece too long or too pipe-heavy to parse even after splitting, nesting deeper than the analysis follows, or a parser failure. Those parts were checked by the raw-text fallback only.',
     help: 'Shell-aware rules did not see all of this command; hostile padding or nesting is a way to hide one. Read the command; the excerpt shows the start of the unparsed part.',
     examples: {

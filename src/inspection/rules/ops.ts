@@ -1,7 +1,8 @@
 /** vcs-, cloud- and db-destructive rules (docs/rules.md "Rule origins"). */
 import type { Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
-import { opts, parseOpts } from './util.js';
+import { opts, parseOpts } from '../effects/index.js';
+import { sqlFacts } from '../sql.js';
 
 /** `git [global options] <sub> args…` → the subcommand and its args, or null. */
 export function gitSub(c: ShellCommand): { sub: string; args: string[] } | null {
@@ -15,6 +16,12 @@ export function gitSub(c: ShellCommand): { sub: string; args: string[] } | null 
     return { sub: t, args: a.slice(i + 1) };
   }
   return null;
+}
+
+/** The directory of `git -C DIR …`, or null. */
+function gitDir(c: ShellCommand): string | null {
+  const i = c.argv.indexOf('-C');
+  return c.name === 'git' && i > 0 ? (c.argv[i + 1] ?? null) : null;
 }
 
 const git = (pred: (sub: string, args: string[], o: ReturnType<typeof parseOpts>) => boolean, valued?: { short?: string; long?: string[] }) =>
@@ -38,7 +45,8 @@ function sqlOf(c: ShellCommand): string | null {
     case 'snowsql':
     case 'bq':
     case 'duckdb':
-    case 'sqlite3': {
+    case 'sqlite3':
+    case 'sql': {
       const o = parseOpts(args, { short: 'ceQqhdUupPfFo', long: ['command', 'execute', 'query', 'host', 'user', 'dbname', 'port', 'file', 'database'] });
       for (const k of ['-c', '-e', '-Q', '-q', '--command', '--execute', '--query']) parts.push(...(o.values.get(k) ?? []));
       if (c.name === 'sqlite3' || c.name === 'duckdb') parts.push(...o.operands.slice(1));
@@ -52,10 +60,6 @@ function sqlOf(c: ShellCommand): string | null {
   return parts.length ? parts.join('\n') : null;
 }
 
-/** SQL statements, split on `;`. */
-function statements(sql: string): string[] {
-  return sql.split(';').map((s) => s.trim()).filter(Boolean);
-}
 
 export const OPS_RULES: Rule[] = [
   {
@@ -82,9 +86,10 @@ export const OPS_RULES: Rule[] = [
     help: 'Discards uncommitted work without a trace.',
     examples: {
       match: ['git reset --hard HEAD~3', 'git -C app reset --hard origin/main'],
-      not_match: ['git reset --soft HEAD~1', 'git reset HEAD src/index.ts'],
+      not_match: ['git reset --soft HEAD~1', 'git reset HEAD src/index.ts', 'cd /tmp/scratch && git reset --hard origin/main'],
     },
-    match: { command: git((sub, _a, o) => sub === 'reset' && (o.long.has('hard') || o.long.has('merge'))) },
+    // in a scratch clone under /tmp nothing of the user's is lost
+    match: { command: (c) => !/^\/(?:tmp|private\/tmp|var\/tmp)(?:\/|$)/.test(c.cwd ?? gitDir(c) ?? '') && git((sub, _a, o) => sub === 'reset' && (o.long.has('hard') || o.long.has('merge')))(c) },
   },
   {
     id: 'git-clean-force',
@@ -104,16 +109,18 @@ export const OPS_RULES: Rule[] = [
     name: 'git discards working-tree changes',
     category: 'vcs-destructive',
     action: 'record',
-    description: 'git checkout -- <p>, restore <p> without --staged, switch --discard-changes/-f, stash drop/clear.',
+    description: 'git checkout -- . (or another whole-tree pathspec), restore . without --staged, checkout/switch -f, switch --discard-changes, stash drop/clear.',
     help: 'Throws away uncommitted edits.',
     examples: {
-      match: ['git checkout -- .', 'git stash clear', 'git restore src/', 'git switch -f main'],
-      not_match: ['git checkout -b feature/x', 'git restore --staged .', 'git stash list'],
+      match: ['git checkout -- .', 'git stash clear', 'git restore .', 'git switch -f main'],
+      not_match: ['git checkout -b feature/x', 'git restore --staged .', 'git stash list', 'git checkout -- src/app.py'],
     },
     match: {
       command: git((sub, args, o) => {
-        if (sub === 'checkout') return args.includes('--') && args.indexOf('--') < args.length - 1 || o.short.has('f') || o.long.has('force');
-        if (sub === 'restore') return o.operands.length > 0 && (!(o.short.has('S') || o.long.has('staged')) || o.short.has('W') || o.long.has('worktree'));
+        // a whole tree (`.`, `:/`, `*`), not the agent's own edits to named files
+        const broad = (ps: string[]) => ps.some((p) => /^(?:\.|\.\/|\*|:\/|:\(top\)|\.\.|\/)$/.test(p));
+        if (sub === 'checkout') return (args.includes('--') && broad(args.slice(args.indexOf('--') + 1))) || o.short.has('f') || o.long.has('force');
+        if (sub === 'restore') return broad(o.operands) && (!(o.short.has('S') || o.long.has('staged')) || o.short.has('W') || o.long.has('worktree'));
         if (sub === 'switch') return o.long.has('discard-changes') || o.short.has('f') || o.long.has('force');
         if (sub === 'stash') return o.operands[0] === 'drop' || o.operands[0] === 'clear';
         return false;
@@ -147,6 +154,7 @@ export const OPS_RULES: Rule[] = [
     name: 'Cloud resource deletion',
     category: 'cloud-destructive',
     action: 'record',
+    attack: 'T1485',
     description: 'Bulk or irreversible deletes in aws (s3 rm --recursive, s3 rb, delete-*/terminate-*), gcloud (… delete), gsutil (rm -r, rb), az (… delete).',
     help: 'Deletes cloud resources or data; usually not recoverable.',
     examples: {
@@ -173,6 +181,7 @@ export const OPS_RULES: Rule[] = [
     name: 'Broad Kubernetes deletion',
     category: 'cloud-destructive',
     action: 'record',
+    attack: 'T1485',
     description: 'kubectl delete of namespaces, --all, -A, pv/pvc, -k; kubectl drain; helm uninstall.',
     help: 'Takes down workloads or deletes persistent data.',
     examples: {
@@ -198,6 +207,7 @@ export const OPS_RULES: Rule[] = [
     name: 'Infrastructure destroy',
     category: 'cloud-destructive',
     action: 'record',
+    attack: 'T1485',
     description: 'terraform/tofu destroy, apply -destroy, state rm; pulumi destroy; cdk destroy.',
     help: 'Deletes the infrastructure the code manages.',
     examples: {
@@ -221,7 +231,8 @@ export const OPS_RULES: Rule[] = [
     name: 'SQL DROP',
     category: 'db-destructive',
     action: 'record',
-    description: 'DROP DATABASE/SCHEMA/TABLE sent through a DB client (argument, stdin or heredoc); dropdb; mysqladmin drop.',
+    attack: 'T1485',
+    description: 'DROP DATABASE/SCHEMA/TABLE/VIEW sent through a DB client (argument, stdin or heredoc) or a database tool\'s query/sql argument, read by a SQL parser (node-sql-parser; a statement it cannot parse is matched by its keywords, via raw); dropdb; mysqladmin drop.',
     help: 'Deletes a database object and its data.',
     examples: {
       match: ['psql "$DATABASE_URL" -c "DROP TABLE users;"', "mysql -u root -e 'DROP DATABASE prod'", 'dropdb prod'],
@@ -232,7 +243,8 @@ export const OPS_RULES: Rule[] = [
         if (c.name === 'dropdb') return true;
         if (c.name === 'mysqladmin') return c.argv.includes('drop');
         const sql = sqlOf(c);
-        return sql !== null && statements(sql).some((s) => /^DROP\s+(?:DATABASE|SCHEMA|TABLE)\b/i.test(s));
+        const f = sql === null ? null : sqlFacts(sql).drops;
+        return f === 'raw' ? 'raw' : f === 'parsed';
       },
     },
   },
@@ -241,7 +253,8 @@ export const OPS_RULES: Rule[] = [
     name: 'SQL mass delete',
     category: 'db-destructive',
     action: 'record',
-    description: 'TRUNCATE, or DELETE/UPDATE without WHERE, sent through a DB client.',
+    attack: 'T1485',
+    description: 'TRUNCATE, or DELETE/UPDATE without WHERE, sent through a DB client or a database tool\'s query/sql argument (parsed; unparseable statements via raw).',
     help: 'Deletes or overwrites every row of a table.',
     examples: {
       match: ['psql -c "TRUNCATE TABLE sessions"', 'sqlite3 app.db "DELETE FROM users;"'],
@@ -250,7 +263,8 @@ export const OPS_RULES: Rule[] = [
     match: {
       command: (c) => {
         const sql = sqlOf(c);
-        return sql !== null && statements(sql).some((s) => /^TRUNCATE\b/i.test(s) || (/^(?:DELETE\s+FROM|UPDATE)\b/i.test(s) && !/\bWHERE\b/i.test(s)));
+        const f = sql === null ? null : sqlFacts(sql).massDeletes;
+        return f === 'raw' ? 'raw' : f === 'parsed';
       },
     },
   },
@@ -259,6 +273,7 @@ export const OPS_RULES: Rule[] = [
     name: 'NoSQL flush or drop',
     category: 'db-destructive',
     action: 'record',
+    attack: 'T1485',
     description: 'redis-cli FLUSHALL/FLUSHDB, dropDatabase(), deleteMany({}), mongorestore --drop.',
     help: 'Deletes every key or document.',
     examples: {

@@ -5,30 +5,11 @@ import type { CommandLine, ShellCommand, Span } from '../shell/model.js';
 import { shellScriptArg } from '../shell/analyze.js';
 import { interpreterCode as codeOf } from '../shell/interp.js';
 import { baseName, normalizePath } from '../shell/words.js';
-import { DOWNLOADERS, INTERPRETERS, SHELLS, anyUpstream, hasDownloader, isDecoder, isDownloader, opts, parseOpts, runsStdin, upstream, CURL_VALUED, WGET_VALUED } from './util.js';
+import { SHELLS } from '../shell/context.js';
+import { INTERPRETERS } from '../shell/interp.js';
+import { downloadedFiles, executedFiles, executedSubstitutions, hasDownloader, isDecoder, isDownloader, isRemoteSource, redirectedTo, runsStdin } from '../effects/index.js';
+import { anyUpstream } from './pipeline.js';
 
-/** Commands whose output a command runs as code: `sh -c "$(…)"`, `eval "$(…)"`, `bash <(…)`,
- * `source <(…)`, `. <(…)`. Each entry is the commands of one substitution. */
-export function executedSubstitutions(c: ShellCommand): ShellCommand[][] {
-  const out: ShellCommand[][] = [];
-  if (SHELLS.has(c.name)) {
-    const script = shellScriptArg(c.argv);
-    const idx = script === null ? -1 : c.argv.indexOf(script, 1);
-    c.words.forEach((w, i) => {
-      for (const s of w.subs) {
-        if (i === idx && s.kind === 'command') out.push(s.commands);
-        if (idx < 0 && s.kind === 'process-in') out.push(s.commands);
-      }
-    });
-    // `sh < <(curl …)` and `bash <<< "$(curl …)"` feed the output on stdin.
-    if (idx < 0) for (const r of c.redirects) for (const s of r.subs ?? []) if (r.op === '<' || r.op === '<<<') out.push(s.commands);
-  } else if (c.name === 'eval' || c.name === 'source' || c.name === '.') {
-    for (const w of c.words.slice(1)) for (const s of w.subs) if (s.kind !== 'process-out') out.push(s.commands);
-  }
-  // `$(curl …)` or a backtick substitution as the command word: its output is run as a command.
-  for (const s of c.words[0]?.subs ?? []) if (s.kind === 'command' && c.words[0]!.dynamic) out.push(s.commands);
-  return out;
-}
 
 /** `xargs sh -c` / `xargs -I{} bash -c {}`: a shell whose `-c` script is the input line. */
 function xargsRunsInputAsScript(c: ShellCommand): boolean {
@@ -52,12 +33,8 @@ const FETCH = /urlopen|urllib|requests\.(?:get|post)|httpx\.|http\.client|LWP::|
 /** Running text as code (`eval get(…)` in Perl has no parenthesis). */
 const EXEC = /\bexec\s*\(|\beval\b|\bIEX\b|Invoke-Expression|\bsystem\s*\(|\bcompile\s*\(|runpy|\bFunction\s*\(|\bexecSync\b|\bspawn\b|\bpopen\b|`\$|\bsh\s*\(|\.run\s*\(|\bvm\.runIn/i;
 /** PowerShell download-and-run: `iwr URL | iex`, `iex (iwr URL)`, `Invoke-RestMethod … | Invoke-Expression`. */
-const PS_DOWNLOAD_EXEC = /\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|curl|wget)\b[^|;\n]*\|\s*(?:iex|Invoke-Expression)\b|\b(?:iex|Invoke-Expression)\s*[(\s]\s*\(?\s*(?:\[[\w.]+\]::\w+\()?\s*\(?\s*(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|New-Object)\b/i;
+const PS_DOWNLOAD_EXEC = /\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|curl|wget)\b[^|;\n]*\|\s*(?:iex|Invoke-Expression)\b|\b(?:iex|Invoke-Expression)\s*[(\s]\s*\(?\s*(?:\[[\w.]+\]::\w+\()?\s*\(?\s*(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|New-Object)\b|\[scriptblock\]::Create\s*\(\s*\(?\s*(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|curl|wget|\(?New-Object)\b|\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^;\n]*\)\.Content\s*\)\s*\)/i;
 
-/** Files a command's output is redirected into (`> f`, `>> f`). */
-function redirectedTo(c: ShellCommand): string[] {
-  return c.redirects.filter((r) => /^1?(?:>|>>|>\|)$|^&>>?$/.test(r.op) && r.target).map((r) => r.target);
-}
 
 /** The first command that runs a file an earlier command produced (`produced(c)` names the files
  * c writes), compared by base name; its span, or null. */
@@ -70,38 +47,7 @@ function producedThenRun(line: CommandLine, produced: (c: ShellCommand) => strin
   return null;
 }
 
-/** Files a downloader writes in this command (`curl -o f`, `curl -O url`, `wget url`, `wget -O f`). */
-function downloadedFiles(c: ShellCommand): string[] {
-  const urls = c.argv.filter((a) => /^(?:https?|ftp):\/\//i.test(a));
-  const urlName = (u: string) => baseName(u.replace(/[?#].*$/, ''));
-  if (c.name === 'curl') {
-    const o = parseOpts(c.argv.slice(1), CURL_VALUED);
-    const named = [...(o.values.get('-o') ?? []), ...(o.values.get('--output') ?? [])];
-    if (named.length) return named;
-    if (o.short.has('O') || o.long.has('remote-name')) return urls.map(urlName);
-    return [];
-  }
-  if (c.name === 'wget') {
-    const o = parseOpts(c.argv.slice(1), WGET_VALUED);
-    const named = [...(o.values.get('-O') ?? []), ...(o.values.get('--output-document') ?? [])];
-    if (named.length) return named.filter((n) => n !== '-');
-    return urls.map(urlName);
-  }
-  return [];
-}
 
-/** The file a command runs, when it runs one: `bash f`, `python f`, `./f`, `source f`, `chmod +x f`. */
-function executedFiles(c: ShellCommand): string[] {
-  if (SHELLS.has(c.name) || INTERPRETERS.test(c.name)) {
-    if (shellScriptArg(c.argv) !== null) return [];
-    const o = parseOpts(c.argv.slice(1), { short: 'oOmcW' });
-    return o.operands.slice(0, 1);
-  }
-  if (c.name === 'source' || c.name === '.') return c.argv.slice(1, 2);
-  if (c.name === 'chmod' && c.argv.some((a) => /^[ugoa]*\+[rwxXst]*x/.test(a))) return opts(c).operands.filter((a) => !/^[ugoa]*[+=-]/.test(a));
-  if (c.argv[0]?.includes('/')) return [c.argv[0]];
-  return [];
-}
 
 /** remote-exec rules (docs/rules.md "Rule origins"). */
 export const REMOTE_RULES: Rule[] = [
@@ -110,6 +56,7 @@ export const REMOTE_RULES: Rule[] = [
     name: 'Download piped into a shell',
     category: 'remote-exec',
     action: 'block',
+    attack: 'T1059.004',
     description: 'Output of curl/wget/fetch/iwr piped (possibly via tee, sudo or env) into a shell or an interpreter reading code from stdin.',
     help: 'Runs whatever the server returns, unreviewed. Download to a file, read it, then run it.',
     examples: {
@@ -117,7 +64,7 @@ export const REMOTE_RULES: Rule[] = [
       not_match: ['curl -o install.sh https://x.example/install', 'curl -s https://api.example.com/v1/items | python3 -m json.tool', 'curl -s https://x.example | grep sh', 'echo "curl https://x | sh" >> notes.md'],
     },
     match: {
-      command: (c) => (runsStdin(c) || xargsRunsInputAsScript(c)) && anyUpstream(c, isDownloader),
+      command: (c) => (runsStdin(c) || xargsRunsInputAsScript(c)) && anyUpstream(c, isRemoteSource),
       raw: /\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|;&\n]*\|\s*(?:sudo\s+)?(?:iex|Invoke-Expression|(?:source|\.|(?:ba|z|da|k)?sh)\s+\/dev\/stdin)\b|\b(?:curl|wget|fetch|iwr|Invoke-WebRequest)\b[^|;&\n]*\|\s*(?:(?:sudo|env|tee)\b[^|;&\n]*\|?\s*)*(?:\/(?:usr\/)?(?:local\/)?bin\/)?(?:ba|z|da|k)?sh(?:$|[^\w\s]|\s+(?:$|[^\s-]|-(?:$|[^cn])))|\b(?:curl|wget)\b[^|;&\n]*\|\s*(?:sudo\s+)?(?:python[0-9.]*|perl|ruby|node|php)\s*(?:-\s*)?(?:$|[;&|"\\])/,
     },
   },
@@ -126,6 +73,7 @@ export const REMOTE_RULES: Rule[] = [
     name: 'Downloaded text run through substitution',
     category: 'remote-exec',
     action: 'block',
+    attack: 'T1059.004',
     description: 'Downloaded text run via bash <(curl …), sh -c "$(curl …)", eval "$(wget …)" or source <(…).',
     help: 'Runs whatever the server returns, unreviewed. Download to a file, read it, then run it.',
     examples: {
@@ -142,6 +90,7 @@ export const REMOTE_RULES: Rule[] = [
     name: 'Download then run',
     category: 'remote-exec',
     action: 'record',
+    attack: 'T1105',
     description: 'A file downloaded in the command line is then run or made executable in the same line.',
     help: 'Runs a downloaded script without review. Check the URL and the script.',
     examples: {
@@ -157,6 +106,7 @@ export const REMOTE_RULES: Rule[] = [
     name: 'Interpreter one-liner that fetches and runs code',
     category: 'remote-exec',
     action: 'block',
+    attack: 'T1059',
     description: 'A python/perl/ruby/node/php/PowerShell one-liner that downloads code and exec/eval/IEX-es it.',
     help: 'Runs whatever the server returns, unreviewed.',
     examples: {
@@ -176,6 +126,8 @@ export const REMOTE_RULES: Rule[] = [
         const code = interpreterCode(c);
         if (code === null) return false;
         if (/^(?:pwsh|powershell)/i.test(c.name) && PS_DOWNLOAD_EXEC.test(code)) return true;
+        // Python and JavaScript: read from the syntax tree (exec/eval of fetched text); the others by pattern
+        if (c.code) return c.code.downloadExec;
         return FETCH.test(c.argv.slice(1).join(' ')) && EXEC.test(code);
       },
     },
@@ -189,6 +141,7 @@ export const DECODE_RULES: Rule[] = [
     name: 'Decoded text run by a shell',
     category: 'obfuscation',
     action: 'block',
+    attack: 'T1140',
     description: 'Decoded or transformed text (base64 -d, base32, xxd -r, openssl enc -d, rev, tr, gunzip) fed to a shell or eval.',
     help: 'Hides the real command from review. Decode it and inspect what would run.',
     examples: {
@@ -209,6 +162,7 @@ export const DECODE_RULES: Rule[] = [
     name: 'eval of dynamic text',
     category: 'obfuscation',
     action: 'record',
+    attack: 'T1027',
     description: 'eval/source of a variable or a command substitution, except well-known environment generators (ssh-agent, brew shellenv, pyenv init, …).',
     help: 'What runs is decided at run time and cannot be reviewed from the command line.',
     examples: {

@@ -233,11 +233,17 @@ export function globMatches(glob: string, candidates: readonly string[]): string
 /**
  * What `printf FORMAT ARGS…` prints for literal arguments: `%s`, `%b`, `%d`, `%c`, `%%`, and the
  * escapes `\n`, `\t`, `\\`; the format is reused while arguments remain (as bash does). Other
- * conversions print their argument as `%s` would.
+ * conversions print their argument as `%s` would. Escapes: `\n \t \r \\ \a \b \e \f \v`, `\xHH`, `\uHHHH`
+ * and octal `\NNN` / `\0NNN` (bash's printf builtin).
  */
 export function printfOutput(args: readonly string[]): string {
   const [format = '', ...rest] = args;
-  const esc = (s: string) => s.replace(/\\(n|t|\\|r)/g, (_m, ch: string) => ({ n: '\n', t: '\t', r: '\r', '\\': '\\' })[ch]!);
+  const esc = (s: string) =>
+    s.replace(/\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|0?[0-7]{1,3}|[ntr\\abefv])/g, (_m, e: string) => {
+      if (e[0] === 'x' || e[0] === 'u') return String.fromCharCode(parseInt(e.slice(1), 16));
+      if (/^[0-7]/.test(e)) return String.fromCharCode(parseInt(e, 8) & 0xff);
+      return ({ n: '\n', t: '\t', r: '\r', '\\': '\\', a: '\x07', b: '\b', e: '\x1b', f: '\f', v: '\v' } as Record<string, string>)[e]!;
+    });
   let out = '';
   let k = 0;
   for (let round = 0; round < 64; round++) {

@@ -9,7 +9,7 @@
  */
 
 /** Interpreters that run code from stdin when given no script, or a one-liner with -c/-e. */
-export const INTERPRETERS = /^(?:python[0-9.]*|pypy[0-9.]*|perl[0-9.]*|ruby[0-9.]*|node(?:js)?|php[0-9.]*|deno|bun|lua[0-9.]*|tclsh|osascript|Rscript|pwsh|powershell(?:\.exe)?)$/i;
+export const INTERPRETERS = /^(?:python[0-9.]*|pypy[0-9.]*|perl[0-9.]*|ruby[0-9.]*|node(?:js)?|php[0-9.]*|deno|bun|lua(?:jit|[0-9.]*)|tclsh[0-9.]*|osascript|Rscript|pwsh|powershell(?:\.exe)?|julia|jrunscript|groovy|scala|guile|clisp|sbcl|ghc|octave(?:-cli)?|gnuplot)$/i;
 
 /** The one-liner code of an interpreter command (`argv[0]` its name), or null; PowerShell
  * `-EncodedCommand` is decoded from UTF-16LE base64. */
@@ -35,6 +35,44 @@ export function interpreterCode(name: string, argv: readonly string[]): string |
   return null;
 }
 
+/**
+ * What the interpreters without a grammar here (Ruby, Perl, PHP, Lua, AppleScript, awk, R, Tcl,
+ * PowerShell) do, as idioms: a pattern over the code with a named group `arg` (a command line it
+ * runs) or `path` (a file it writes or deletes). A new interpreter or idiom is one more entry here,
+ * plus a vector in the rule group it feeds (src/inspection/rules/*.vectors.yaml).
+ */
+export interface CodeIdiom {
+  /** Interpreter names (argv[0] basename) the idiom applies to. */
+  interpreters: RegExp;
+  kind: 'shell' | 'write' | 'delete' | 'shell-escape';
+  /** Global pattern; string literals are matched with their quotes. */
+  re: RegExp;
+}
+
+const lit = (group: 'arg' | 'path') => String.raw`(?:'(?<${group}>[^'\\]*(?:\\.[^'\\]*)*)'|"(?<${group}2>[^"\\]*(?:\\.[^"\\]*)*)")`;
+
+/** The idiom table (sources: each language's reference for the named functions). */
+export const CODE_IDIOMS: readonly CodeIdiom[] = [
+  // Lua os.execute / io.popen (Lua 5.4 manual §6.9, §6.8)
+  { interpreters: /^lua(?:jit|[0-9.]*)?$/i, kind: 'shell', re: new RegExp(String.raw`\b(?:os\.execute|io\.popen)\s*\(?\s*${lit('arg')}`, 'g') },
+  { interpreters: /^lua(?:jit|[0-9.]*)?$/i, kind: 'write', re: new RegExp(String.raw`\bio\.open\s*\(\s*${lit('path')}\s*,\s*['"][wa]`, 'g') },
+  { interpreters: /^lua(?:jit|[0-9.]*)?$/i, kind: 'delete', re: new RegExp(String.raw`\bos\.remove\s*\(\s*${lit('path')}`, 'g') },
+  // AppleScript `do shell script "…"` (AppleScript Language Guide, Standard Additions)
+  { interpreters: /^osascript$/i, kind: 'shell', re: new RegExp(String.raw`\bdo\s+shell\s+script\s+${lit('arg')}`, 'g') },
+  // awk system("…"), "cmd" | getline, print | "cmd" (POSIX awk)
+  { interpreters: /^(?:g|m|n|busybox-)?awk$/i, kind: 'shell', re: new RegExp(String.raw`\bsystem\s*\(\s*${lit('arg')}`, 'g') },
+  { interpreters: /^(?:g|m|n|busybox-)?awk$/i, kind: 'shell', re: new RegExp(String.raw`${lit('arg')}\s*\|\s*getline`, 'g') },
+  { interpreters: /^(?:g|m|n|busybox-)?awk$/i, kind: 'shell', re: new RegExp(String.raw`\|\s*${lit('arg')}`, 'g') },
+  // Ruby File.write / File.open(p, 'w') / FileUtils.rm_rf, Perl open(F, '>', p) / unlink, PHP file_put_contents / unlink, R system()
+  { interpreters: /^ruby[0-9.]*$|^irb$/i, kind: 'write', re: new RegExp(String.raw`\bFile\.(?:write|open)\s*\(\s*${lit('path')}(?:\s*,\s*['"][wa])?`, 'g') },
+  { interpreters: /^perl[0-9.]*$/i, kind: 'write', re: new RegExp(String.raw`\bopen\s*\(?\s*(?:my\s+)?\$?\w+\s*,\s*(?:['"]>>?['"]\s*,\s*${lit('path')}|['"]>>?\s*(?<path3>[^'"]+)['"])`, 'g') },
+  { interpreters: /^php[0-9.]*$/i, kind: 'write', re: new RegExp(String.raw`\b(?:file_put_contents|fopen)\s*\(\s*${lit('path')}`, 'g') },
+  { interpreters: /^(?:perl[0-9.]*|php[0-9.]*|ruby[0-9.]*)$/i, kind: 'delete', re: new RegExp(String.raw`\b(?:unlink|rmdir|File\.delete|FileUtils\.rm(?:_r|_rf|_f)?|remove_tree|rmtree)\s*\(?\s*${lit('path')}`, 'g') },
+  { interpreters: /^(?:Rscript|R)$/, kind: 'shell', re: new RegExp(String.raw`\bsystem2?\s*\(\s*${lit('arg')}`, 'g') },
+  { interpreters: /^(?:tclsh[0-9.]*|wish|expect)$/i, kind: 'shell', re: /\bexec\s+(?<arg>[^\]\n;]+)/g },
+  // an interactive shell spawned by the code (pty, exec of /bin/sh) is found by the shell-escape rule on the code text
+];
+
 /** Most shell texts taken from one piece of code. */
 const MAX_TEXTS = 32;
 
@@ -51,8 +89,23 @@ const TREE_DELETES = /(?:\bshutil\.rmtree|\brmtree|\bremove_tree|\bFileUtils\.(?
  * `Base64.decode64('…')`), backticks / `%x(…)` / `qx(…)` of Perl and Ruby; and `rm -rf -- P` for
  * each recursive delete of a literal path P (`~` for the home directory forms). At most 32.
  */
-export function interpreterShellTexts(code: string): string[] {
+export function interpreterShellTexts(code: string, interpreter = ''): string[] {
   const out: string[] = [];
+  for (const idiom of CODE_IDIOMS) {
+    if (!idiom.interpreters.test(interpreter)) continue;
+    for (const m of code.matchAll(idiom.re)) {
+      const g = m.groups ?? {};
+      const rawArg = g['arg'] ?? g['arg2'];
+      const rawPath = g['path'] ?? g['path2'] ?? g['path3'];
+      const arg = rawArg !== undefined ? unescapeLiteral(rawArg) : null;
+      const path = rawPath !== undefined ? unescapeLiteral(rawPath).replace(/^(?:ENV\[['"]HOME['"]\]|\$ENV\{HOME\}|Dir\.home|getenv\(['"]HOME['"]\))/, '~') : null;
+      if (idiom.kind === 'shell' && arg !== null) out.push(arg);
+      else if (idiom.kind === 'write' && path !== null) out.push(`printf %s '' > ${quote(path)}`);
+      else if (idiom.kind === 'delete' && path !== null) out.push(`rm -rf -- ${quote(path)}`);
+      else if (idiom.kind === 'shell-escape') out.push('/bin/sh -i');
+      if (out.length >= MAX_TEXTS) return out;
+    }
+  }
   for (const m of code.matchAll(RUNNERS)) {
     const arg = leadingArgument(code, m.index + m[0].length, /os\.(?:exec|spawn)[lv]p?e?\s*\(?\s*$/.test(m[0]));
     if (arg !== null) out.push(arg);

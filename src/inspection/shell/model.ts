@@ -4,6 +4,8 @@
  * `find -exec` commands), with its argv after quote removal and normalisation.
  */
 
+import type { CodeFacts } from '../code/analyze.js';
+
 /** A command line's text and where a finding sits in it (UTF-16 offsets). */
 export interface Span {
   source: string;
@@ -83,6 +85,14 @@ export interface ShellCommand {
   /** The working directory a `cd` earlier in the line moved to, when known (`/`, `~`, `~/.ssh`);
    * relative paths of this command are resolved against it by the path helpers. */
   cwd: string | null;
+  /** Variables set for this command only: `X=1 cmd`, `env X=1 cmd` (name, value as expanded). */
+  assigns: [string, string][];
+  /** The command whose output this one reads when it is not a pipeline stage: the command
+   * holding the `>(…)` process substitution it runs in (`curl … | tee >(sh)`, `curl … > >(sh)`). */
+  fedBy: ShellCommand | null;
+  /** For an interpreter given inline code (`python -c`, `node -e`, a heredoc fed to one): what the
+   * code does, read from its syntax tree (Python and JavaScript; src/inspection/code/). */
+  code?: CodeFacts;
   span: Span;
 }
 

@@ -42,6 +42,9 @@ const INITIAL_MEMORY = 32 * 1024 * 1024; // emscripten's default INITIAL_MEMORY 
 export interface InitInspectionOptions {
   treeSitterWasm?: string | Uint8Array;
   bashWasm?: string | Uint8Array;
+  /** The tree-sitter-python and tree-sitter-javascript grammars (default: inside their packages). */
+  pythonWasm?: string | Uint8Array;
+  javascriptWasm?: string | Uint8Array;
   maxMemoryBytes?: number;
 }
 
@@ -57,8 +60,13 @@ export interface ParserHealth {
 
 interface Engine {
   parser: TreeSitter.Parser;
+  /** Parsers of interpreter code (tree-sitter-python, tree-sitter-javascript), same instance and memory. */
+  code: Record<CodeLanguage, TreeSitter.Parser>;
   memory: WebAssembly.Memory;
 }
+
+/** Languages whose inline code is parsed with a grammar (src/inspection/code/). */
+export type CodeLanguage = 'python' | 'javascript';
 
 type Binding = typeof TreeSitter;
 
@@ -95,7 +103,13 @@ async function loadEngine(): Promise<Engine> {
   const bash = await binding.Language.load(settings.bashWasm ?? require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));
   const parser = new binding.Parser();
   parser.setLanguage(bash);
-  return { parser, memory };
+  const code = {} as Record<CodeLanguage, TreeSitter.Parser>;
+  for (const [lang, file] of [['python', settings.pythonWasm ?? require.resolve('tree-sitter-python/tree-sitter-python.wasm')], ['javascript', settings.javascriptWasm ?? require.resolve('tree-sitter-javascript/tree-sitter-javascript.wasm')]] as const) {
+    const p = new binding.Parser();
+    p.setLanguage(await binding.Language.load(file));
+    code[lang] = p;
+  }
+  return { parser, code, memory };
 }
 
 function loadSpare(): void {
@@ -124,6 +138,7 @@ function retire(): void {
   health.replaced++;
   try {
     old?.parser.delete(); // unregisters its finalizer, so the dead module is never called later
+    if (old) for (const p of Object.values(old.code)) p.delete();
   } catch {
     // a dead module may trap on delete; its memory goes with the last reference
   }
@@ -194,6 +209,35 @@ export function parseShell(text: string): Tree | null {
   if (!active || text.length > MAX_PARSE_CHARS) return null;
   try {
     const tree = active.parser.parse(text);
+    if (!tree) throw new Error('the parser returned no tree');
+    return tree;
+  } catch (err) {
+    health.failures++;
+    note(err);
+    retire();
+    return null;
+  }
+}
+
+/** Longest interpreter code parsed with a grammar, in UTF-16 code units; longer code is read by the
+ * idiom patterns only (src/inspection/shell/interp.ts). */
+export const MAX_CODE_CHARS = 64 * 1024;
+
+/**
+ * Parses interpreter code (Python or JavaScript) with its tree-sitter grammar, on the same
+ * instance (and memory ceiling) as the shell parser; the caller must `delete()` the tree. Null
+ * when no instance is loaded, the code is longer than {@link MAX_CODE_CHARS}, or the parse failed
+ * (the instance is then replaced, as for {@link parseShell}).
+ */
+export function parseCode(language: CodeLanguage, text: string): Tree | null {
+  if (!active && spare) {
+    active = spare;
+    spare = null;
+    loadSpare();
+  }
+  if (!active || text.length > MAX_CODE_CHARS) return null;
+  try {
+    const tree = active.code[language].parse(text);
     if (!tree) throw new Error('the parser returned no tree');
     return tree;
   } catch (err) {

@@ -8,17 +8,91 @@
  */
 
 import type { Family } from '../family.js';
+import { apertus } from './apertus.js';
+import { apriel } from './apriel.js';
+import { commandR } from './command-r.js';
+import { commandR7b } from './command-r7b.js';
 import { deepseek } from './deepseek.js';
+import { dots } from './dots.js';
 import { dsml } from './dsml.js';
+import { firefunctionV2 } from './firefunction-v2.js';
+import { functionaryV32 } from './functionary-v3.2.js';
+import { functionGemma } from './functiongemma.js';
+import { gemma3ToolCode } from './gemma3-tool-code.js';
+import { gemma4 } from './gemma4.js';
+import { gigachat } from './gigachat.js';
 import { glm } from './glm.js';
 import { granite } from './granite.js';
+import { granite20bFc } from './granite-20b-fc.js';
 import { harmony } from './harmony.js';
 import { hermes } from './hermes.js';
+import { hunyuan } from './hunyuan.js';
+import { internlm } from './internlm.js';
+import { jamba } from './jamba.js';
 import { kimi } from './kimi-k2.js';
+import { kimiK3 } from './kimi-k3.js';
+import { lfm2 } from './lfm2.js';
 import { llama } from './llama.js';
+import { llama3Json } from './llama3-json.js';
+import { llama4Json } from './llama4-json.js';
+import { longcat } from './longcat.js';
+import { minicpm } from './minicpm.js';
 import { minimax } from './minimax.js';
+import { minimaxM3 } from './minimax-m3.js';
 import { mistral } from './mistral.js';
+import { nemotron } from './nemotron.js';
+import { olmo3 } from './olmo3.js';
+import { openaiJson } from './openai-json.js';
+import { phi4Mini } from './phi4-mini.js';
+import { pythonic } from './pythonic.js';
 import { qwen3Coder } from './qwen3-coder.js';
+import { seedOss } from './seed-oss.js';
+import { solarOpen } from './solar-open.js';
+import { step3 } from './step3.js';
+import { xlam } from './xlam.js';
 
 /** Every family the engine reads, in tie-break order (when two claim the same offset). */
-export const FAMILIES: readonly Family[] = [deepseek, dsml, kimi, harmony, minimax, qwen3Coder, glm, hermes, granite, mistral, llama];
+export const FAMILIES: readonly Family[] = [
+  step3,
+  deepseek,
+  dsml,
+  kimi,
+  harmony,
+  minimaxM3,
+  minimax,
+  seedOss,
+  qwen3Coder,
+  hunyuan,
+  glm,
+  hermes,
+  phi4Mini,
+  granite,
+  mistral,
+  pythonic,
+  llama,
+  llama4Json,
+  firefunctionV2,
+  jamba,
+  apriel,
+  nemotron,
+  granite20bFc,
+  gemma4,
+  functionGemma,
+  commandR,
+  commandR7b,
+  internlm,
+  longcat,
+  apertus,
+  gigachat,
+  solarOpen,
+  dots,
+  kimiK3,
+  minicpm,
+  functionaryV32,
+  llama3Json,
+  openaiJson,
+  xlam,
+  lfm2,
+  olmo3,
+  gemma3ToolCode,
+];

@@ -33,7 +33,9 @@ function firstSection(sc: Scanner, from: number): { at: number; len: number } | 
 export const kimi: Family = {
   id: 'kimi-k2',
   source: 'Kimi K2 tool-call guidance (https://huggingface.co/moonshotai/Kimi-K2-Instruct/blob/main/docs/tool_call_guidance.md); sglang kimik2_detector.py; vLLM kimi_k2_tool_parser.py @ c853e154 (docs/sources.md "Per-family grammars")',
-  markers: [...SECTION_BEGIN, ...SECTION_END, CALL_BEGIN, ARG_BEGIN, CALL_END],
+  // Not `<|tool_call_end|>`: LFM2 ends its calls with the same token (`<|tool_call_start|>[…]<|tool_call_end|>`),
+  // so claiming it labelled LFM2 markup `kimi-k2`; the parser still reads it inside a section.
+  markers: [...SECTION_BEGIN, ...SECTION_END, CALL_BEGIN, ARG_BEGIN],
   detect: (text) => firstSection(new Scanner(text), 0)?.at ?? -1,
   parse(text, from): FamilyMatch {
     const sc = new Scanner(text);

@@ -1,15 +1,22 @@
 /**
  * Qwen3-Coder / Qwen3.5 XML: `<tool_call>\n<function=NAME>\n<parameter=K>\nV\n</parameter>\n</function>\n</tool_call>`,
- * Seed-OSS's `<seed:tool_call>` wrapper around the same body (vLLM seed_oss_tool_parser.py), also the naked `<function=NAME>…</function>` seen without its `<tool_call>` (jundot/omlx#844, an
- * orphan `</tool_call>` may follow), and the Llama 3.1 / Functionary form with a JSON body
- * `<function=NAME>{…}</function>` (labelled `llama3-function`).
+ * also written by Step-3.5 / Step-3.7 (StepFun's template, the same tags and framing) and Xiaomi
+ * MiMo-V2-Flash (values inline), and the naked `<function=NAME>…</function>` seen without its
+ * `<tool_call>` (jundot/omlx#844, an orphan `</tool_call>` may follow); and the Functionary v3.1 /
+ * Llama 3.1 custom-tool form with a JSON body `<function=NAME>{…}</function>` (labelled
+ * `functionary-v3.1`), optionally followed by Llama's `<|eom_id|>` / `<|eot_id|>`. Seed-OSS's
+ * `<seed:tool_call>` wrapper has its own family (./seed-oss.ts).
  * Sources: the Qwen3-Coder chat template
- * (https://huggingface.co/Qwen/Qwen3-Coder-480B-A35B-Instruct; no revision recorded), sglang's
+ * (https://huggingface.co/Qwen/Qwen3-Coder-480B-A35B-Instruct; no revision recorded), StepFun's
+ * Step-3.7-Flash template (llama.cpp models/templates/StepFun3.7-Flash.jinja @ ca13f4c0), sglang's
  * qwen3_coder_detector.py
- * (https://github.com/sgl-project/sglang/tree/main/python/sglang/srt/function_call), vLLM's
- * seed_oss_tool_parser.py
- * (https://github.com/vllm-project/vllm/blob/3e47bf473f0a9e6bfa17bd3b4b167d753f3bf61e/vllm/tool_parsers/seed_oss_tool_parser.py),
- * and llama.cpp's Functionary v3.1 / Hermes 2 Pro parsers for `<function=NAME>{…}</function>`
+ * (https://github.com/sgl-project/sglang/tree/main/python/sglang/srt/function_call); for
+ * `<function=NAME>{…}</function>` MeetKai's Functionary v3.1 template
+ * (https://github.com/MeetKai/functionary/blob/e240e8c54684718aa9357ccf9d59ff035a6ff351/functionary/prompt_template/jinja_templates/v3-llama3.1.txt:
+ * `'<function=' + name + '>' + arguments + '</function>'`, then `<|eom_id|>`), the form of Meta's
+ * Llama 3.1 prompt format for user-defined custom tools
+ * (https://www.llama.com/docs/model-cards-and-prompt-formats/llama3_1/), and llama.cpp's
+ * Functionary v3.1 / Hermes 2 Pro parsers
  * (https://github.com/ggml-org/llama.cpp/blob/master/common/chat.cpp); docs/sources.md "Per-family
  * grammars".
  *
@@ -20,6 +27,7 @@
  */
 
 import { Scanner, skipWs, isWs } from '../scan.js';
+import { optionalToken } from './call-lists.js';
 import {
   callFromJsonText,
   callFromParameters,
@@ -35,9 +43,15 @@ import {
   type RawParameter,
 } from '../family.js';
 
-/** Wrappers and their closers: Qwen3-Coder `<tool_call>`, Seed-OSS `<seed:tool_call>` (same body
- * grammar: vLLM's seed_oss_tool_parser.py is adapted from the Qwen3-Coder parser). */
-const WRAPS: ReadonlyArray<readonly [string, string]> = [['<tool_call>', '</tool_call>'], ['<seed:tool_call>', '</seed:tool_call>']];
+const SEED = '<seed:tool_call>';
+/** Wrappers and their closers: Qwen3-Coder `<tool_call>`; Seed-OSS's `<seed:tool_call>` is recognised
+ * only to leave it to its own family (./seed-oss.ts, another framing and typing): a function inside
+ * it is not read here. */
+const WRAPS: ReadonlyArray<readonly [string, string]> = [['<tool_call>', '</tool_call>'], [SEED, '</seed:tool_call>']];
+/** Llama 3.1's end-of-message tokens, written after Functionary v3.1's calls. */
+const LLAMA_ENDS = ['<|eom_id|>', '<|eot_id|>'];
+/** The label of the JSON-body form. */
+const FUNCTIONARY = 'functionary-v3.1';
 const UNWRAP = '</tool_call>';
 const FN = '<function=';
 const END_FN = '</function>';
@@ -104,7 +118,7 @@ function readFunction(sc: Scanner, f: number, ctx: ParseContext): { call: Family
 
 export const qwen3Coder: Family = {
   id: 'qwen3-coder',
-  source: 'Qwen3-Coder chat template (https://huggingface.co/Qwen/Qwen3-Coder-480B-A35B-Instruct); sglang qwen3_coder_detector.py; vLLM seed_oss_tool_parser.py @ 3e47bf47; llama.cpp common/chat.cpp (Functionary / Llama 3.1 <function=…>) (docs/sources.md "Per-family grammars")',
+  source: 'Qwen3-Coder chat template (https://huggingface.co/Qwen/Qwen3-Coder-480B-A35B-Instruct); StepFun3.7-Flash template (llama.cpp models/templates @ ca13f4c0); sglang qwen3_coder_detector.py; Functionary v3.1 template (https://github.com/MeetKai/functionary/blob/e240e8c54684718aa9357ccf9d59ff035a6ff351/functionary/prompt_template/jinja_templates/v3-llama3.1.txt); llama.cpp common/chat.cpp (Functionary / Llama 3.1 <function=…>) (docs/sources.md "Per-family grammars")',
   // Only the '=' forms are distinctive: `</parameter>` and `</function>` belong to other XML dialects too.
   markers: [FN, PARAM],
   detect(text) {
@@ -127,16 +141,17 @@ export const qwen3Coder: Family = {
         spans.push([start, text.length]);
         return match(label, spans, calls, p);
       };
+      if (w >= 0 && sc.at(w, SEED)) return fail(shape('a Seed-OSS <seed:tool_call> block (read by the seed-oss family)'));
       const r = readFunction(sc, f, ctx);
       if ('problem' in r) {
         // Name the dialect of the broken call too: a JSON body is the Llama 3.1 / Functionary form.
         const gt = sc.find('>', f);
-        if (gt >= 0 && text[skipWs(text, gt + 1)] === '{') label = 'llama3-function';
+        if (gt >= 0 && text[skipWs(text, gt + 1)] === '{') label = FUNCTIONARY;
         return fail(r.problem);
       }
-      if (r.json) label = 'llama3-function';
+      if (r.json) label = FUNCTIONARY;
       calls.push(r.call);
-      let end = r.end;
+      let end = r.json ? optionalToken(text, r.end, LLAMA_ENDS) : r.end;
       const k = skipWs(text, end);
       if (w >= 0) {
         if (k >= text.length) return fail(truncated(`the text ends before ${wrap.closer}`));

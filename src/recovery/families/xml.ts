@@ -83,37 +83,48 @@ export function parseInvokeContainers(text: string, from: number, g: InvokeGramm
   const spans: Array<[number, number]> = [];
   const calls: FamilyCall[] = [];
   const open = `<${g.prefix}`;
-  const close = `</${g.prefix}`;
   let o = from;
   while (o >= 0) {
-    const fail = (p: FamilyProblem) => {
+    const r = readContainer(sc, o, g, ctx);
+    if ('problem' in r) {
       spans.push([o, text.length]);
-      return match(g.family, spans, calls, p);
-    };
-    const container = g.containers.find((c) => sc.at(o + open.length, c));
-    if (container === undefined) return fail(shape(`a ${g.family} tag that is not a call container`));
-    let i = o + open.length + container.length;
-    if (i >= text.length) return fail(truncated('the text ends inside the container tag'));
-    if (text[i] !== '>') return fail(shape(`the ${container} opener is not closed by ">"`));
-    i++;
-    const endTag = `${close}${container}>`;
-    let invokes = 0;
-    for (;;) {
-      i = skipWs(text, i);
-      if (i >= text.length) return fail(truncated(`the text ends before ${endTag}`));
-      if (sc.at(i, endTag)) break;
-      if (!sc.at(i, `${open}invoke`)) return fail(shape(`text inside ${container} outside any invoke`));
-      const r = readInvoke(sc, i + open.length + 'invoke'.length, g, ctx);
-      if ('problem' in r) return fail(r.problem);
-      calls.push(r.call);
-      invokes++;
-      i = r.end;
+      return match(g.family, spans, calls, r.problem);
     }
-    if (invokes === 0) return fail(shape(`an empty ${container}`));
-    spans.push([o, i + endTag.length]);
-    o = nextContainer(sc, i + endTag.length, open, g.containers);
+    calls.push(...r.calls);
+    spans.push([o, r.end]);
+    o = nextContainer(sc, r.end, open, g.containers);
   }
   return match(g.family, spans, calls);
+}
+
+/**
+ * Reads one container at `o` (the index of its opener `<PREFIXcontainer>`): its invokes and where it
+ * ends (after its closer), or the first defect.
+ */
+export function readContainer(sc: Scanner, o: number, g: InvokeGrammar, ctx: ParseContext): { calls: FamilyCall[]; end: number } | { problem: FamilyProblem } {
+  const text = sc.text;
+  const open = `<${g.prefix}`;
+  const close = `</${g.prefix}`;
+  const calls: FamilyCall[] = [];
+  const container = g.containers.find((c) => sc.at(o + open.length, c));
+  if (container === undefined) return { problem: shape(`a ${g.family} tag that is not a call container`) };
+  let i = o + open.length + container.length;
+  if (i >= text.length) return { problem: truncated('the text ends inside the container tag') };
+  if (text[i] !== '>') return { problem: shape(`the ${container} opener is not closed by ">"`) };
+  i++;
+  const endTag = `${close}${container}>`;
+  for (;;) {
+    i = skipWs(text, i);
+    if (i >= text.length) return { problem: truncated(`the text ends before ${endTag}`) };
+    if (sc.at(i, endTag)) break;
+    if (!sc.at(i, `${open}invoke`)) return { problem: shape(`text inside ${container} outside any invoke`) };
+    const r = readInvoke(sc, i + open.length + 'invoke'.length, g, ctx);
+    if ('problem' in r) return r;
+    calls.push(r.call);
+    i = r.end;
+  }
+  if (calls.length === 0) return { problem: shape(`an empty ${container}`) };
+  return { calls, end: i + endTag.length };
 }
 
 /** The next `<PREFIX` followed by a container name, or -1. */
@@ -124,7 +135,7 @@ function nextContainer(sc: Scanner, from: number, open: string, containers: read
   return -1;
 }
 
-function readInvoke(sc: Scanner, i: number, g: InvokeGrammar, ctx: ParseContext): { call: FamilyCall; end: number } | { problem: FamilyProblem } {
+export function readInvoke(sc: Scanner, i: number, g: InvokeGrammar, ctx: ParseContext): { call: FamilyCall; end: number } | { problem: FamilyProblem } {
   const text = sc.text;
   const open = `<${g.prefix}`;
   const endInvoke = `</${g.prefix}invoke>`;

@@ -1,0 +1,81 @@
+/**
+ * Amazon Bedrock Converse response bodies (`POST /model/{modelId}/converse`).
+ *
+ * Schema: https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html
+ * (`output.message.content[]`, `stopReason`), content blocks
+ * https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ContentBlock.html and
+ * https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ReasoningContentBlock.html, as
+ * typed by the AI SDK, vercel/ai `packages/amazon-bedrock/src/amazon-bedrock-api-types.ts` at
+ * ed857f50f112e23930b0c2dd8d532cc8bebbc911. Each block has one key: `text`;
+ * `reasoningContent.reasoningText.text` (or `redactedContent`) is reasoning; `toolUse {toolUseId,
+ * name, input (object), type?}` is a tool call (`type: "server_tool_use"` for a tool Bedrock runs
+ * itself, such as Nova's web grounding); `citationsContent.content[].text` is text with citations;
+ * `toolResult` (a server tool's result) holds no reply.
+ */
+
+import { makeToolCall } from '../toolcall.js';
+import type { Reply, ToolCall, ToolCallKind } from '../types.js';
+import { arr, captureError, isObject, str, TextJoiner, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
+
+/** True for a Converse body: `output.message` with a `content` array (and no other API's fields). */
+export function isConverseBody(v: unknown): v is JsonObject {
+  if (!isObject(v) || !isObject(v['output'])) return false;
+  const message = v['output']['message'];
+  return isObject(message) && Array.isArray(message['content']);
+}
+
+/** Stop reasons that mean the model was cut off. */
+export const BEDROCK_TRUNCATING = new Set(['max_tokens', 'model_context_window_exceeded']);
+
+/** The tool-call kind of a Bedrock `toolUse` block (its optional `type`). */
+export function bedrockToolKind(type: unknown): ToolCallKind {
+  return type === 'server_tool_use' ? 'server_tool_use' : 'function';
+}
+
+/** Block keys that hold no reply (results, images, documents, guardrail content, cache points). */
+const NON_REPLY_BLOCKS = new Set(['toolResult', 'cachePoint', 'guardContent']);
+
+/** Reads a Converse body into one {@link Reply}. */
+export function readConverse(body: JsonObject, ctx: RecordContext): RecordOutput {
+  const out: RecordOutput = { replies: [], errors: [] };
+  const message = (body['output'] as JsonObject)['message'] as JsonObject;
+  const text = new TextJoiner();
+  const reasoning: string[] = [];
+  const calls: ToolCall[] = [];
+  const skipped = new Set<string>();
+  for (const block of arr(message['content'])) {
+    if (!isObject(block)) continue;
+    if (typeof block['text'] === 'string') text.add(block['text']);
+    else if (isObject(block['reasoningContent'])) {
+      const rt = block['reasoningContent']['reasoningText'];
+      if (isObject(rt) && typeof rt['text'] === 'string') reasoning.push(rt['text']);
+    } else if (isObject(block['toolUse'])) {
+      const tu = block['toolUse'];
+      const name = str(tu['name']);
+      if (!name) out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', 'a toolUse block has no name; it was skipped'));
+      else calls.push(makeToolCall(str(tu['toolUseId']), name, bedrockToolKind(tu['type']), tu['input']));
+    } else if (isObject(block['citationsContent'])) {
+      for (const c of arr(block['citationsContent']['content'])) if (isObject(c) && typeof c['text'] === 'string') text.add(c['text']);
+    } else {
+      for (const k of Object.keys(block)) if (!NON_REPLY_BLOCKS.has(k)) skipped.add(k);
+    }
+  }
+  if (skipped.size > 0) {
+    out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `content blocks ${[...skipped].map((t) => JSON.stringify(t)).join(', ')} were not read (not text or a tool use)`, 'warning'));
+  }
+  const stop = str(body['stopReason']);
+  const reply: Reply = {
+    source: { file: ctx.file, line: ctx.line },
+    format: ctx.format,
+    id: null,
+    advertised: ctx.advertised,
+    text: text.text,
+    ...text.breakField,
+    reasoning: reasoning.join(''),
+    toolCalls: calls,
+    truncated: stop !== undefined && BEDROCK_TRUNCATING.has(stop),
+  };
+  if (stop) reply.finishReason = stop;
+  out.replies.push(reply);
+  return out;
+}

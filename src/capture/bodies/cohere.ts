@@ -1,0 +1,72 @@
+/**
+ * Cohere v2 chat response bodies (`POST /v2/chat`, non-streaming).
+ *
+ * Schema: https://docs.cohere.com/reference/chat (response `{id, message: {role, content[],
+ * tool_plan, tool_calls[], citations[]}, finish_reason, usage}`), and the AI SDK's response schema,
+ * vercel/ai `packages/cohere/src/cohere-chat-language-model.ts` at ed857f50f112e23930b0c2dd8d532cc8bebbc911,
+ * https://github.com/vercel/ai/blob/ed857f50f112e23930b0c2dd8d532cc8bebbc911/packages/cohere/src/cohere-chat-language-model.ts.
+ * `content[]` holds `{type: "text", text}` (visible) and `{type: "thinking", thinking}`
+ * (reasoning); `tool_plan` is the model's visible plan before its tool calls (shown to users, so
+ * it is visible text, not reasoning); `tool_calls[]` are OpenAI-style (`function.arguments` a JSON
+ * string).
+ */
+
+import { makeToolCall } from '../toolcall.js';
+import type { Reply, ToolCall } from '../types.js';
+import { arr, captureError, isObject, str, TextJoiner, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
+
+/** True for a Cohere v2 chat body: an assistant `message` object and a string `finish_reason` (upper case). */
+export function isCohereChat(v: unknown): v is JsonObject {
+  if (!isObject(v) || !isObject(v['message']) || typeof v['finish_reason'] !== 'string') return false;
+  const role = v['message']['role'];
+  return (role === undefined || role === 'assistant') && !('choices' in v) && !('done' in v) && /^[A-Z_]+$/.test(v['finish_reason']);
+}
+
+/** Cohere finish reasons that mean the model was cut off. */
+export const COHERE_TRUNCATING = new Set(['MAX_TOKENS']);
+
+/** Reads a Cohere v2 chat body into one {@link Reply}: tool plan, then text content; thinking content as reasoning; tool calls. */
+export function readCohereChat(body: JsonObject, ctx: RecordContext): RecordOutput {
+  const out: RecordOutput = { replies: [], errors: [] };
+  const message = body['message'] as JsonObject;
+  const text = new TextJoiner();
+  const reasoning: string[] = [];
+  text.add(str(message['tool_plan']) ?? '');
+  const content = message['content'];
+  if (typeof content === 'string') text.add(content);
+  const skipped = new Set<string>();
+  for (const part of arr(content)) {
+    if (!isObject(part)) continue;
+    if (part['type'] === 'text') text.add(str(part['text']) ?? '');
+    else if (part['type'] === 'thinking') reasoning.push(str(part['thinking']) ?? '');
+    else skipped.add(String(part['type']));
+  }
+  if (skipped.size > 0) {
+    out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `content items of type ${[...skipped].map((t) => JSON.stringify(t)).join(', ')} were not read (not text)`, 'warning'));
+  }
+  const calls: ToolCall[] = [];
+  for (const entry of arr(message['tool_calls'])) {
+    const fn = isObject(entry) && isObject(entry['function']) ? entry['function'] : null;
+    const name = fn ? str(fn['name']) : undefined;
+    if (!fn || !name) {
+      out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', 'a tool call has no function name; it was skipped'));
+      continue;
+    }
+    calls.push(makeToolCall(isObject(entry) ? str(entry['id']) : undefined, name, 'function', fn['arguments']));
+  }
+  const finish = str(body['finish_reason']);
+  const reply: Reply = {
+    source: { file: ctx.file, line: ctx.line },
+    format: ctx.format,
+    id: str(body['id']) ?? null,
+    advertised: ctx.advertised,
+    text: text.text,
+    ...text.breakField,
+    reasoning: reasoning.join(''),
+    toolCalls: calls,
+    truncated: finish !== undefined && COHERE_TRUNCATING.has(finish),
+  };
+  if (finish) reply.finishReason = finish;
+  out.replies.push(reply);
+  return out;
+}

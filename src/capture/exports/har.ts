@@ -1,0 +1,227 @@
+/**
+ * HTTP Archive files (HAR 1.2, http://www.softwareishard.com/blog/har-12-spec/; written by browser
+ * DevTools, mitmproxy, Charles, Polly.JS): `{log: {entries: [{request, response}]}}`.
+ *
+ * Each entry is one HTTP exchange: the request body (`request.postData.text`) gives the tools
+ * the request advertised; the response body (`response.content.text`, base64 when
+ * `content.encoding` is `"base64"`) is read as the LLM API it holds: a JSON body or JSON array
+ * (by the registry's readers), an SSE stream, an NDJSON stream (Ollama), or a binary AWS event
+ * stream (Bedrock). The document reader hands entries over one by one (src/capture/json-values.ts
+ * descends into `log.entries`), so a HAR of any size is read in bounded memory.
+ *
+ * An entry whose request is an LLM API call (by its path or its body) but whose response cannot
+ * be read is an error at the entry's line; entries of other traffic (pages, scripts, images,
+ * other JSON) are counted and named in one warning at the end.
+ */
+
+import { EventStreamDecoder, isEventStreamPrelude } from '../eventstream.js';
+import type { NestedReader, NestedReaders } from '../nested.js';
+import { parseSseText } from '../sse.js';
+import { advertisedFromRequest } from '../toolcall.js';
+import type { AdvertisedTool, CaptureError } from '../types.js';
+import { arr, captureError, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
+
+/** True for one HAR entry: `request {method, url}` and `response {status, content}`. */
+export function isHarEntry(v: unknown): v is JsonObject {
+  if (!isObject(v) || !isObject(v['request']) || !isObject(v['response'])) return false;
+  const req = v['request'];
+  const res = v['response'];
+  return typeof req['method'] === 'string' && typeof req['url'] === 'string' && isObject(res['content']);
+}
+
+/** True for a whole HAR document: `log.entries` an array. */
+export function isHarDocument(v: unknown): v is JsonObject {
+  return isObject(v) && isObject(v['log']) && Array.isArray(v['log']['entries']);
+}
+
+/** URL paths of LLM API calls (OpenAI, Anthropic, Gemini / Vertex, Bedrock, Ollama, Cohere, compatible servers). */
+const LLM_PATH = /\/(?:chat\/completions|completions|messages|responses|converse(?:-stream)?|invoke(?:-with-response-stream)?|api\/(?:chat|generate)|v2\/chat|chat)(?:[/?#]|$)|:(?:stream)?generateContent\b/i;
+
+/** The request body parsed as JSON, or undefined. */
+function requestJson(req: JsonObject): unknown {
+  const post = isObject(req['postData']) ? req['postData'] : null;
+  const text = post ? str(post['text']) : undefined;
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Tools a request body advertises, in the shapes of the APIs guard reads (null: not said). */
+export function advertisedOfRequestBody(body: unknown): AdvertisedTool[] | null {
+  if (!isObject(body)) return null;
+  const direct = advertisedFromRequest(body);
+  // Gemini: tools[].functionDeclarations[]; Bedrock Converse: toolConfig.tools[].toolSpec
+  const out: AdvertisedTool[] = [];
+  for (const t of arr(body['tools'])) {
+    if (isObject(t)) for (const fd of arr(t['functionDeclarations'] ?? t['function_declarations'])) {
+      if (isObject(fd) && typeof fd['name'] === 'string') out.push(isObject(fd['parameters']) ? { name: fd['name'], schema: fd['parameters'] } : { name: fd['name'] });
+    }
+  }
+  const config = isObject(body['toolConfig']) ? body['toolConfig'] : null;
+  for (const t of arr(config?.['tools'])) {
+    const spec = isObject(t) && isObject(t['toolSpec']) ? t['toolSpec'] : null;
+    if (spec && typeof spec['name'] === 'string') {
+      const schema = isObject(spec['inputSchema']) && isObject(spec['inputSchema']['json']) ? spec['inputSchema']['json'] : undefined;
+      out.push(schema ? { name: spec['name'], schema } : { name: spec['name'] });
+    }
+  }
+  if (out.length > 0) return [...(direct ?? []).filter((d) => !out.some((o) => o.name === d.name)), ...out];
+  if (direct !== null) return direct;
+  return ['messages', 'contents', 'input', 'prompt'].some((k) => k in body) ? [] : null;
+}
+
+/** True when the exchange is an LLM API call: its path, or a request body with a model's input. */
+function isLlmCall(req: JsonObject, body: unknown): boolean {
+  let path = str(req['url']) ?? '';
+  try {
+    path = new URL(path).pathname + new URL(path).search;
+  } catch {
+    // not an absolute URL: the string as it is
+  }
+  if (LLM_PATH.test(path)) return true;
+  return isObject(body) && ('messages' in body || 'contents' in body) && ('model' in body || 'generationConfig' in body);
+}
+
+/** Reads the HAR entries of one file. */
+export class HarReader {
+  private otherEntries = 0;
+  private firstOther: { line: number; what: string } | null = null;
+  /** Entries read as LLM API traffic (a call, or a response in a known API format). */
+  private llmEntries = 0;
+
+  constructor(
+    private readonly file: string,
+    private readonly nested: NestedReaders,
+  ) {}
+
+  push(value: unknown, line: number): RecordOutput {
+    if (isHarDocument(value)) {
+      const out: RecordOutput = { replies: [], errors: [] };
+      for (const entry of (value['log'] as JsonObject)['entries'] as unknown[]) {
+        if (isHarEntry(entry)) {
+          const r = this.entry(entry, line);
+          out.replies.push(...r.replies);
+          out.errors.push(...r.errors);
+        } else out.errors.push(captureError(this.file, line, 'INVALID_RECORD', 'a log.entries element of the HAR is not an entry ({request, response}); skipped'));
+      }
+      return out;
+    }
+    return this.entry(value as JsonObject, line);
+  }
+
+  finish(): RecordOutput {
+    const out: RecordOutput = { replies: [], errors: [] };
+    if (this.otherEntries > 0) {
+      const n = this.otherEntries;
+      // beside LLM traffic, other entries are a warning; a HAR with none at all is not a capture guard reads
+      const none = this.llmEntries === 0;
+      const message = none
+        ? `no entry of this HAR holds LLM API traffic (${n} entr${n === 1 ? 'y' : 'ies'}, the first here: ${this.firstOther!.what}); nothing was read`
+        : `${n} HAR entr${n === 1 ? 'y holds' : 'ies hold'} no LLM API traffic (the first, here: ${this.firstOther!.what}); not read`;
+      out.errors.push(captureError(this.file, this.firstOther!.line, none ? 'UNKNOWN_FORMAT' : 'INVALID_RECORD', message, none ? 'error' : 'warning'));
+    }
+    return out;
+  }
+
+  private entry(entry: JsonObject, line: number): RecordOutput {
+    const req = entry['request'] as JsonObject;
+    const res = entry['response'] as JsonObject;
+    const content = res['content'] as JsonObject;
+    const body = requestJson(req);
+    const llm = isLlmCall(req, body);
+    const what = `${str(req['method'])} ${str(req['url'])?.slice(0, 120)}`;
+    const advertised = advertisedOfRequestBody(body);
+    const out: RecordOutput = { replies: [], errors: [] };
+    if (llm) this.llmEntries++;
+    const fail = (message: string, severity: CaptureError['severity'] = 'error'): RecordOutput => {
+      if (!llm) return this.other(line, what);
+      out.errors.push(captureError(this.file, line, severity === 'error' ? 'UNKNOWN_FORMAT' : 'INVALID_RECORD', `HAR entry ${what}: ${message}`, severity));
+      return out;
+    };
+    const text = str(content['text']);
+    if (text === undefined || text === '') return fail('the response body was not saved in the HAR (no content.text); its reply cannot be read', 'warning');
+    const mime = (str(content['mimeType']) ?? '').toLowerCase();
+    const bytes = content['encoding'] === 'base64' ? Buffer.from(text, 'base64') : null;
+    if (mime.includes('vnd.amazon.eventstream') || (bytes && isEventStreamPrelude(bytes))) {
+      return this.withTools(this.eventStream(bytes ?? Buffer.from(text, 'latin1'), line, what), advertised);
+    }
+    const bodyText = bytes ? bytes.toString('utf8') : text;
+    const t = bodyText.trimStart();
+    if (/^(?:data|event|id|retry):/m.test(bodyText) && !t.startsWith('{') && !t.startsWith('[')) {
+      const r = parseSseText(bodyText, { file: this.file, line, advertised, format: 'har' });
+      if (r.replies.length === 0 && !llm) return this.other(line, what);
+      if (!llm) this.llmEntries++;
+      return r;
+    }
+    if (t.startsWith('{') || t.startsWith('[')) {
+      const reader = this.nested();
+      let values: unknown[];
+      try {
+        values = [JSON.parse(bodyText)];
+      } catch {
+        // NDJSON (Ollama streams): one JSON value per line
+        values = [];
+        for (const l of bodyText.split(/\r?\n/)) {
+          if (l.trim() === '') continue;
+          try {
+            values.push(JSON.parse(l));
+          } catch (e) {
+            return fail(`the response body is not valid JSON (${(e as Error).message}); not read`);
+          }
+        }
+      }
+      let known = false;
+      for (const v of values) {
+        const step = reader.push(v, line);
+        out.replies.push(...step.replies);
+        out.errors.push(...step.errors);
+        if (step.status !== 'unknown') known = true;
+      }
+      const rest = reader.finish();
+      out.replies.push(...rest.replies);
+      out.errors.push(...rest.errors);
+      if (!known) return fail('the response body is in no known API format; not read');
+      if (!llm) this.llmEntries++;
+      return this.withTools(out, advertised);
+    }
+    return fail(`the response body (${mime || 'no mime type'}) is neither JSON, an SSE stream nor an AWS event stream; not read`);
+  }
+
+  /** Reads a binary AWS event stream body: every frame as its SDK event object. */
+  private eventStream(bytes: Buffer, line: number, what: string): RecordOutput {
+    const out: RecordOutput = { replies: [], errors: [] };
+    const reader: NestedReader = this.nested();
+    const decoder = new EventStreamDecoder();
+    for (const item of [...decoder.push(bytes), ...decoder.end()]) {
+      if (item.kind === 'event') {
+        const step = reader.push(item.record, line);
+        out.replies.push(...step.replies);
+        out.errors.push(...step.errors);
+        if (step.status === 'unknown') out.errors.push(captureError(this.file, line, 'UNKNOWN_FORMAT', `HAR entry ${what}: frame ${item.frame} (${Object.keys(item.record)[0]}) at byte offset ${item.offset} of the response body is in no known stream format; skipped`));
+      } else if (item.kind === 'failure') out.errors.push(captureError(this.file, line, 'STREAM_ERROR', `HAR entry ${what}: frame ${item.frame} of the response body is an error frame: ${item.message}`, 'warning'));
+      else out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `HAR entry ${what}: the response body's ${item.message}`));
+    }
+    const rest = reader.finish();
+    out.replies.push(...rest.replies);
+    out.errors.push(...rest.errors);
+    return out;
+  }
+
+  /** Replies read from a body: format `har`, and the request's tools where the body did not say. */
+  private withTools(out: RecordOutput, advertised: AdvertisedTool[] | null): RecordOutput {
+    for (const r of out.replies) {
+      r.format = 'har';
+      if (r.advertised === null) r.advertised = advertised;
+    }
+    return out;
+  }
+
+  private other(line: number, what: string): RecordOutput {
+    this.otherEntries++;
+    this.firstOther ??= { line, what };
+    return { replies: [], errors: [] };
+  }
+}

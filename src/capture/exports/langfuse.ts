@@ -1,0 +1,119 @@
+/**
+ * Langfuse exports: a trace with its observations (`{trace, observations: [...]}`, as
+ * `GET /api/public/traces/{id}` returns it), observation lists (`{data: [...], meta}` of
+ * `GET /api/public/observations`), or observations one per line.
+ *
+ * Schema: langfuse/langfuse `packages/shared/src/domain/observations.ts` at
+ * 62751446149b702b419a9292ddfc2280cdf74b8c
+ * (https://github.com/langfuse/langfuse/blob/62751446149b702b419a9292ddfc2280cdf74b8c/packages/shared/src/domain/observations.ts;
+ * `ObservationType`: SPAN, EVENT, GENERATION, AGENT, TOOL, CHAIN, RETRIEVER, EVALUATOR, EMBEDDING,
+ * GUARDRAIL) and the public API reference https://api.reference.langfuse.com. A `GENERATION` is a
+ * model call; its `output` is in the shape of the framework that traced it (Anthropic content,
+ * OpenTelemetry GenAI messages, AI SDK tool calls, OpenAI messages, text), read by ./messages.ts.
+ * Frameworks that wrap a call in a parent generation that repeats its output (the AI SDK's
+ * `ai.generateText` around `ai.generateText.doGenerate`) give one reply: a generation whose parent
+ * or child generation has the same output is read once. Other observation types hold no reply.
+ */
+
+import { captureError, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
+import { canonicalJson } from '../../base/json.js';
+import type { Reply } from '../types.js';
+import { advertisedFromList, emptyParts, maybeJson, readOutputValue } from './messages.js';
+
+const OBSERVATION_TYPES = new Set(['SPAN', 'EVENT', 'GENERATION', 'AGENT', 'TOOL', 'CHAIN', 'RETRIEVER', 'EVALUATOR', 'EMBEDDING', 'GUARDRAIL']);
+
+/** True for one Langfuse observation: string `id` and `traceId`, and an upper-case observation `type`. */
+export function isLangfuseObservation(v: unknown): v is JsonObject {
+  return isObject(v) && typeof v['id'] === 'string' && typeof v['traceId'] === 'string' && typeof v['type'] === 'string' && OBSERVATION_TYPES.has(v['type']);
+}
+
+/** True for a Langfuse export document: `{trace, observations: [...]}` or `{data: [observations], meta}`. */
+export function isLangfuseExport(v: unknown): v is JsonObject {
+  if (!isObject(v)) return false;
+  if (Array.isArray(v['observations']) && (isObject(v['trace']) || v['observations'].some(isLangfuseObservation))) return true;
+  return Array.isArray(v['data']) && isObject(v['meta']) && v['data'].length > 0 && v['data'].every(isLangfuseObservation);
+}
+
+/** Most generations remembered for the repeated-output check (a bounded map per file). */
+const MAX_REMEMBERED = 100_000;
+
+/** Reads Langfuse observations; one reply per GENERATION (wrappers that repeat a child's output once). */
+export class LangfuseReader {
+  /** Generations read: id → output fingerprint, and parent id → fingerprints of its children. */
+  private readonly outputs = new Map<string, string>();
+  private readonly children = new Map<string, Set<string>>();
+
+  constructor(private readonly file: string) {}
+
+  push(value: unknown, line: number): RecordOutput {
+    const out: RecordOutput = { replies: [], errors: [] };
+    if (isLangfuseExport(value)) {
+      const list = Array.isArray(value['observations']) ? value['observations'] : (value['data'] as unknown[]);
+      for (const o of list) if (isLangfuseObservation(o)) this.observation(o, line, out);
+      return out;
+    }
+    this.observation(value as JsonObject, line, out);
+    return out;
+  }
+
+  finish(): RecordOutput {
+    return { replies: [], errors: [] };
+  }
+
+  private observation(o: JsonObject, line: number, out: RecordOutput): void {
+    if (o['type'] !== 'GENERATION') return;
+    const name = str(o['name']) ?? (o['id'] as string);
+    const output = maybeJson(o['output']);
+    if (output === null || output === undefined) {
+      const failed = o['level'] === 'ERROR';
+      out.errors.push(
+        failed
+          ? captureError(this.file, line, 'STREAM_ERROR', `generation ${JSON.stringify(name)} failed: ${str(o['statusMessage']) ?? 'no status message'}; it holds no reply`, 'warning')
+          : captureError(this.file, line, 'INVALID_RECORD', `generation ${JSON.stringify(name)} records no output; nothing to judge`, 'warning'),
+      );
+      return;
+    }
+    const id = o['id'] as string;
+    let key: string;
+    try {
+      key = canonicalJson(output);
+    } catch {
+      key = `\u0000${id}`; // nested too deep to compare: never taken for a repeat
+    }
+    const parent = str(o['parentObservationId']);
+    const repeated = (parent !== undefined && this.outputs.get(parent) === key) || this.children.get(id)?.has(key) === true;
+    if (this.outputs.size < MAX_REMEMBERED) {
+      this.outputs.set(id, key);
+      if (parent !== undefined) {
+        if (!this.children.has(parent)) this.children.set(parent, new Set());
+        this.children.get(parent)!.add(key);
+      }
+    }
+    if (repeated) return;
+    const parts = emptyParts();
+    readOutputValue(output, parts);
+    if (!parts.found) {
+      out.errors.push(captureError(this.file, line, 'UNKNOWN_FORMAT', `the output of generation ${JSON.stringify(name)} is in no shape guard reads; not read`));
+      return;
+    }
+    if (parts.skipped.size > 0) out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `output parts of type ${[...parts.skipped].map((t) => JSON.stringify(t)).join(', ')} in generation ${JSON.stringify(name)} were not read`, 'warning'));
+    const meta = isObject(maybeJson(o['metadata'])) ? (maybeJson(o['metadata']) as JsonObject) : {};
+    const attrs = isObject(meta['attributes']) ? meta['attributes'] : {};
+    const advertised = advertisedFromList(o['toolDefinitions']) ?? advertisedFromList(meta['tools']) ?? advertisedFromList(attrs['gen_ai.tool.definitions']) ?? null;
+    const reply: Reply = {
+      source: { file: this.file, line },
+      format: 'langfuse',
+      id,
+      advertised: advertised && advertised.length > 0 ? advertised : null,
+      text: parts.text.text,
+      ...parts.text.breakField,
+      reasoning: parts.reasoning.join(''),
+      toolCalls: parts.calls,
+      truncated: parts.finishReason === 'length' || parts.finishReason === 'max_tokens',
+    };
+    const model = str(o['model']);
+    if (model) reply.model = model;
+    if (parts.finishReason) reply.finishReason = parts.finishReason;
+    out.replies.push(reply);
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * OpenTelemetry spans of LLM calls: OTLP JSON (`{resourceSpans: [{scopeSpans: [{spans: [...]}]}]}`,
+ * https://opentelemetry.io/docs/specs/otlp/#json-protobuf-encoding; attributes as `[{key, value:
+ * {stringValue | intValue | doubleValue | boolValue | arrayValue | kvlistValue}}]`), and the span
+ * dumps SDKs print (`{name, spanContext | context, attributes: {...}, events}`: the JavaScript
+ * SDK's `ReadableSpan`, Python's `span.to_json()`).
+ *
+ * Attributes: the GenAI semantic conventions, open-telemetry/semantic-conventions at
+ * 384d66161cb18704c729645fa8136a148df9571c `docs/registry/attributes/gen-ai.md`
+ * (https://github.com/open-telemetry/semantic-conventions/blob/384d66161cb18704c729645fa8136a148df9571c/docs/registry/attributes/gen-ai.md):
+ * `gen_ai.output.messages` (read by ./messages.ts), `gen_ai.response.id`, `gen_ai.response.model`,
+ * `gen_ai.response.finish_reasons`, `gen_ai.tool.definitions`; the older `gen_ai.completion.N.*`
+ * attributes (OpenLLMetry) and `gen_ai.choice` events; the AI SDK's `ai.response.text`,
+ * `ai.response.toolCalls` and `ai.prompt.tools` on its `ai.*.doGenerate` / `ai.*.doStream` spans
+ * (https://ai-sdk.dev/docs/ai-sdk-core/telemetry; the wrapper spans `ai.generateText` and
+ * `ai.streamText` repeat their calls' output and are not read); OpenInference's
+ * `llm.output_messages.N.message.*` (https://github.com/Arize-ai/openinference/blob/main/spec/semantic_conventions.md).
+ *
+ * One reply per LLM-call span. A span of a model call that records no output (content capture is
+ * off by default in most instrumentations) is an INVALID_RECORD warning: there is nothing to judge.
+ * Other spans (HTTP, tools, agents) hold no reply and are skipped.
+ */
+
+import { makeToolCall } from '../toolcall.js';
+import type { Reply } from '../types.js';
+import { arr, captureError, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
+import { advertisedFromList, emptyParts, maybeJson, readOutputValue, type OutputParts } from './messages.js';
+
+/** True for a whole OTLP traces request: a `resourceSpans` array. */
+export function isOtlpTraces(v: unknown): v is JsonObject {
+  return isObject(v) && Array.isArray(v['resourceSpans']);
+}
+
+/** True for one span: a string `name`, `attributes` (a map or an OTLP key/value list) and a span id (`spanId`, `spanContext`, `context`). */
+export function isSpan(v: unknown): v is JsonObject {
+  if (!isObject(v) || typeof v['name'] !== 'string') return false;
+  const attrs = v['attributes'];
+  if (!(isObject(attrs) || Array.isArray(attrs))) return false;
+  return typeof v['spanId'] === 'string' || isObject(v['spanContext']) || isObject(v['context']) || typeof v['span_id'] === 'string';
+}
+
+/** An OTLP `AnyValue` as a plain value. */
+function anyValue(v: unknown): unknown {
+  if (!isObject(v)) return v;
+  if ('stringValue' in v) return v['stringValue'];
+  if ('boolValue' in v) return v['boolValue'];
+  if ('intValue' in v) return Number(v['intValue']);
+  if ('doubleValue' in v) return v['doubleValue'];
+  if (isObject(v['arrayValue'])) return arr(v['arrayValue']['values']).map(anyValue);
+  if (isObject(v['kvlistValue'])) return attributeMap(v['kvlistValue']['values']);
+  if ('bytesValue' in v) return v['bytesValue'];
+  return undefined;
+}
+
+/** Attributes as a plain map, from a map or an OTLP `[{key, value}]` list. */
+export function attributeMap(attrs: unknown): Record<string, unknown> {
+  if (isObject(attrs)) return attrs;
+  const out: Record<string, unknown> = {};
+  for (const kv of arr(attrs)) if (isObject(kv) && typeof kv['key'] === 'string') out[kv['key']] = anyValue(kv['value']);
+  return out;
+}
+
+/** Groups flattened attributes `<prefix>.<N>.<rest>` by N: `{N: {rest: value}}`. */
+function indexed(attrs: Record<string, unknown>, prefix: string): Map<number, Record<string, unknown>> {
+  const out = new Map<number, Record<string, unknown>>();
+  for (const [k, v] of Object.entries(attrs)) {
+    if (!k.startsWith(prefix)) continue;
+    const m = /^(\d+)\.(.+)$/.exec(k.slice(prefix.length));
+    if (!m) continue;
+    const n = Number(m[1]);
+    if (!out.has(n)) out.set(n, {});
+    out.get(n)![m[2]!] = v;
+  }
+  return new Map([...out.entries()].sort((a, b) => a[0] - b[0]));
+}
+
+/** Reads flattened messages (`gen_ai.completion.N.*`, `llm.output_messages.N.message.*`). */
+function readFlattened(groups: Map<number, Record<string, unknown>>, base: string, callBase: string, parts: OutputParts): void {
+  for (const g of groups.values()) {
+    const role = g[`${base}role`];
+    if (role !== undefined && role !== 'assistant') continue;
+    parts.found = true;
+    if (typeof g[`${base}content`] === 'string') parts.text.add(g[`${base}content`] as string);
+    if (typeof g[`${base}finish_reason`] === 'string') parts.finishReason = g[`${base}finish_reason`] as string;
+    const calls = indexed(g, `${base}tool_calls.`);
+    for (const c of calls.values()) {
+      const name = str(c[`${callBase}name`]) ?? str(c[`${callBase}function.name`]) ?? '';
+      const args = c[`${callBase}arguments`] ?? c[`${callBase}function.arguments`] ?? '';
+      parts.calls.push(makeToolCall(str(c[`${callBase}id`]), name, 'function', args));
+    }
+  }
+}
+
+/** The output a span records, or null when it is not an LLM-call span. `call`: it is a model call even with no output recorded. */
+function spanOutput(span: JsonObject, attrs: Record<string, unknown>): { parts: OutputParts; call: boolean } | null {
+  const parts = emptyParts();
+  const op = str(attrs['ai.operationId']) ?? '';
+  const aiSpan = op.startsWith('ai.');
+  const aiCall = /\.do(?:Generate|Stream)$/.test(op);
+  if (aiSpan && !aiCall) return null; // an AI SDK wrapper span: its doGenerate / doStream child is the call
+  if (attrs['gen_ai.output.messages'] !== undefined) readOutputValue(attrs['gen_ai.output.messages'], parts);
+  else if (Object.keys(attrs).some((k) => k.startsWith('gen_ai.completion.'))) readFlattened(indexed(attrs, 'gen_ai.completion.'), '', '', parts);
+  else if (Object.keys(attrs).some((k) => k.startsWith('llm.output_messages.'))) readFlattened(indexed(attrs, 'llm.output_messages.'), 'message.', 'tool_call.', parts);
+  else if (aiCall && (attrs['ai.response.text'] !== undefined || attrs['ai.response.toolCalls'] !== undefined)) {
+    parts.found = true;
+    if (typeof attrs['ai.response.text'] === 'string') parts.text.add(attrs['ai.response.text']);
+    if (typeof attrs['ai.response.reasoning'] === 'string') parts.reasoning.push(attrs['ai.response.reasoning']);
+    if (attrs['ai.response.toolCalls'] !== undefined) readOutputValue(attrs['ai.response.toolCalls'], parts);
+  }
+  for (const ev of arr(span['events'])) {
+    if (!isObject(ev) || ev['name'] !== 'gen_ai.choice') continue;
+    const ea = attributeMap(ev['attributes']);
+    const body = ev['body'] ?? ea['message'] ?? ea['gen_ai.event.content'];
+    if (body !== undefined) readOutputValue(isObject(maybeJson(body)) && 'message' in (maybeJson(body) as JsonObject) ? (maybeJson(body) as JsonObject)['message'] : body, parts);
+  }
+  const modelCall = aiCall || typeof attrs['gen_ai.operation.name'] === 'string' || (attrs['gen_ai.request.model'] !== undefined && (attrs['gen_ai.system'] !== undefined || attrs['gen_ai.provider.name'] !== undefined)) || attrs['openinference.span.kind'] === 'LLM';
+  if (!parts.found && !modelCall) return null;
+  const opName = str(attrs['gen_ai.operation.name']);
+  if (!parts.found && opName !== undefined && !['chat', 'text_completion', 'generate_content', 'invoke_agent'].includes(opName)) return null; // embeddings, tool execution
+  return { parts, call: modelCall };
+}
+
+/** Reads OTLP requests and spans; one reply per LLM-call span. */
+export function otelReader(file: string) {
+  const readSpan = (span: JsonObject, line: number, out: RecordOutput): void => {
+    const attrs = attributeMap(span['attributes']);
+    const o = spanOutput(span, attrs);
+    if (!o) return;
+    const name = span['name'] as string;
+    if (!o.parts.found) {
+      out.errors.push(captureError(file, line, 'INVALID_RECORD', `span ${JSON.stringify(name)} is a model call but records no output (content capture was off?); nothing to judge`, 'warning'));
+      return;
+    }
+    const p = o.parts;
+    if (p.skipped.size > 0) out.errors.push(captureError(file, line, 'INVALID_RECORD', `output parts of type ${[...p.skipped].map((t) => JSON.stringify(t)).join(', ')} in span ${JSON.stringify(name)} were not read`, 'warning'));
+    const finishReasons = maybeJson(attrs['gen_ai.response.finish_reasons']);
+    const finish = p.finishReason ?? (Array.isArray(finishReasons) && typeof finishReasons[0] === 'string' ? finishReasons[0] : undefined) ?? str(attrs['ai.response.finishReason']);
+    const advertised = advertisedFromList(attrs['gen_ai.tool.definitions']) ?? advertisedFromList(attrs['ai.prompt.tools']);
+    const reply: Reply = {
+      source: { file, line },
+      format: 'otel-genai',
+      id: str(attrs['gen_ai.response.id']) ?? str(attrs['ai.response.id']) ?? null,
+      advertised,
+      text: p.text.text,
+      ...p.text.breakField,
+      reasoning: p.reasoning.join(''),
+      toolCalls: p.calls,
+      truncated: finish === 'length' || finish === 'max_tokens' || finish === 'MAX_TOKENS',
+    };
+    const model = str(attrs['gen_ai.response.model']) ?? str(attrs['gen_ai.request.model']);
+    if (model) reply.model = model;
+    if (finish) reply.finishReason = finish;
+    out.replies.push(reply);
+  };
+  return {
+    push(value: unknown, line: number): RecordOutput {
+      const out: RecordOutput = { replies: [], errors: [] };
+      if (isOtlpTraces(value)) {
+        for (const rs of arr(value['resourceSpans'])) {
+          if (!isObject(rs)) continue;
+          for (const ss of [...arr(rs['scopeSpans']), ...arr(rs['instrumentationLibrarySpans'])]) {
+            if (isObject(ss)) for (const span of arr(ss['spans'])) if (isSpan(span) || (isObject(span) && typeof span['name'] === 'string')) readSpan(span as JsonObject, line, out);
+          }
+        }
+      } else readSpan(value as JsonObject, line, out);
+      return out;
+    },
+    finish: (): RecordOutput => ({ replies: [], errors: [] }),
+  };
+}

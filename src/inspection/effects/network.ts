@@ -1,0 +1,163 @@
+/**
+ * What a command sends over the network, and to which host: uploads of curl(1) and wget(1)
+ * (`-T`, `-F k=@f`, `-d @f`, `--post-file`), downloaders and network sinks, the hosts of URLs.
+ */
+import type { ShellCommand } from '../shell/model.js';
+import { CURL_VALUED, WGET_VALUED, parseOpts } from './options.js';
+
+/** Files curl/wget upload (`-T f`, `--upload-file f`, `-F k=@f`, `-d @f`, `--post-file=f`). */
+export function uploadedFiles(cmd: ShellCommand): string[] {
+  const out: string[] = [];
+  const args = cmd.argv.slice(1);
+  if (cmd.name === 'curl') {
+    const o = parseOpts(args, CURL_VALUED);
+    out.push(...(o.values.get('-T') ?? []), ...(o.values.get('--upload-file') ?? []));
+    for (const k of ['-F', '--form']) for (const v of o.values.get(k) ?? []) {
+      const m = /^[^=]*=[@<]([^;]+)/.exec(v);
+      if (m) out.push(m[1]!);
+    }
+    for (const k of ['-d', '--data', '--data-binary', '--data-ascii', '--data-urlencode', '--json']) for (const v of o.values.get(k) ?? []) {
+      const m = /^(?:[^=@]*=)?@(.+)$/.exec(v);
+      if (m) out.push(m[1]!);
+    }
+  } else if (cmd.name === 'wget') {
+    const o = parseOpts(args, WGET_VALUED);
+    out.push(...(o.values.get('--post-file') ?? []), ...(o.values.get('--body-file') ?? []));
+  }
+  return out.filter((p) => p !== '-');
+}
+
+/** Commands that fetch a URL. */
+export const DOWNLOADERS = new Set(['curl', 'wget', 'fetch', 'http', 'https', 'xh', 'aria2c', 'iwr', 'invoke-webrequest', 'irm', 'invoke-restmethod', 'lwp-request', 'GET']);
+
+/** Commands that send data over the network. */
+export const NETWORK_SINKS = new Set(['curl', 'wget', 'nc', 'ncat', 'netcat', 'socat', 'ssh', 'scp', 'telnet', 'openssl', 'http', 'https', 'xh', 'sftp', 'ftp', 'rsync']);
+
+/** True when the command is a downloader (curl, wget, …). */
+export function isDownloader(cmd: ShellCommand): boolean {
+  return DOWNLOADERS.has(cmd.name.toLowerCase());
+}
+
+/** True when a downloader appears among the commands. */
+export function hasDownloader(cmds: ShellCommand[]): boolean {
+  return cmds.some((c) => DOWNLOADERS.has(c.name.toLowerCase()));
+}
+
+/** Non-loopback hosts of http(s) URLs in the text. */
+export function remoteHosts(text: string): string[] {
+  const hosts: string[] = [];
+  for (const m of text.matchAll(/\bhttps?:\/\/(?:[^\s/@"']*@)?(\[[^\]]+\]|[^\s/:?#"']+)/gi)) {
+    const h = m[1]!.toLowerCase();
+    if (!isLoopback(h)) hosts.push(h);
+  }
+  return hosts;
+}
+
+/** localhost, 127/8, ::1, 0.0.0.0. */
+function isLoopback(host: string): boolean {
+  return /^(?:localhost|localhost\.localdomain|127(?:\.\d+){3}|\[::1\]|::1|0\.0\.0\.0|host\.docker\.internal)$/.test(host);
+}
+
+/** One transfer a command makes to another host. */
+export interface Send {
+  /** The host (name or address, lower-cased); `?` when the program names none statically. */
+  host: string;
+  /** Local files whose contents go to the host (normalised). */
+  files: string[];
+  /** The command's standard input goes to the host (what its pipeline upstream writes). */
+  stdin: boolean;
+  /** How: `http`, `netcat`, `dev-tcp`, `scp`, `rsync`, `ssh`, `ftp`, `smb`, `dns`, `mail`, `tls`. */
+  channel: string;
+}
+
+const NETCATS = new Set(['nc', 'ncat', 'netcat', 'nc.traditional', 'nc.openbsd', 'telnet', 'socat', 'pwncat', 'cryptcat']);
+const DNS_TOOLS = new Set(['dig', 'nslookup', 'host', 'drill', 'resolvectl', 'kdig', 'delv']);
+const DEV_NET = /^\/dev\/(?:tcp|udp)\/([^/]+)\/\d+$/;
+/** `host:path`, `user@host:path`, `rsync://host/…`, `scp://host/…` */
+const REMOTE_PATH = /^(?:(?:scp|sftp|rsync):\/\/(?:[^@/]*@)?([^/:]+)|(?:[^@/\s:]+@)?(\[[^\]]+\]|[A-Za-z0-9][\w.-]*):(?!\/\/))/;
+
+/** The host of a `host:path` / URL operand, or null. */
+export function remoteOf(operand: string): string | null {
+  const m = REMOTE_PATH.exec(operand);
+  if (!m || /^[A-Za-z]:$/.test(operand.slice(0, 2))) return null;
+  return (m[1] ?? m[2] ?? '').toLowerCase() || null;
+}
+
+/**
+ * What a command sends to other hosts, by channel: curl/wget uploads (`-T`, `-F k=@f`, `-d @f`,
+ * `--post-file`, a body read from stdin `-d @-`), netcat/socat/telnet (stdin, `< file`), a
+ * redirect into `/dev/tcp/HOST/PORT`, `scp`/`sftp`/`rsync` to a remote destination, `ssh HOST`
+ * fed stdin or a file, `ftp`/`tftp`/`lftp`/`smbclient` puts, `openssl s_client`, mail with an
+ * attachment, and DNS lookups (`dig`, `nslookup`, `host`) whose query name is built at run time.
+ */
+export function sendsOf(cmd: ShellCommand): Send[] {
+  const out: Send[] = [];
+  const args = cmd.argv.slice(1);
+  const inputs = cmd.redirects.filter((r) => /^0?<$/.test(r.op) && r.target).map((r) => r.target);
+  const hasStdinData = cmd.pipeline !== null && cmd.stage > 0;
+  for (const r of cmd.redirects) {
+    const m = DEV_NET.exec(r.target);
+    if (m && /^\d*(?:>|>>|>&|&>|<>)$/.test(r.op)) out.push({ host: m[1]!.toLowerCase(), files: inputs, stdin: hasStdinData, channel: 'dev-tcp' });
+  }
+  const name = cmd.name;
+  if (name === 'curl' || name === 'wget') {
+    const hosts = remoteHosts(args.join(' '));
+    const files = uploadedFiles(cmd);
+    const fromStdin = args.some((a) => /^@-$|=@-$|^-$/.test(a)) || (name === 'curl' && args.some((a, i) => (a === '-T' || a === '--upload-file') && args[i + 1] === '-'));
+    if (hosts.length && (files.length || fromStdin)) for (const h of hosts) out.push({ host: h, files, stdin: fromStdin, channel: 'http' });
+    // curl -T f ftp://… / smb://…
+    if (files.length && !hosts.length) for (const m of args.join(' ').matchAll(/\b(?:ftps?|smb|scp|sftp|tftp):\/\/(?:[^\s/@]*@)?([^\s/:]+)/gi)) out.push({ host: m[1]!.toLowerCase(), files, stdin: false, channel: 'ftp' });
+  } else if (NETCATS.has(name)) {
+    const listen = args.some((a) => /^-[a-zA-Z]*l/.test(a) || a === '--listen');
+    const host = name === 'socat' ? socatHost(args) : args.find((a) => !a.startsWith('-') && !/^\d+$/.test(a)) ?? null;
+    if (!listen && host) out.push({ host: host.toLowerCase(), files: inputs, stdin: hasStdinData, channel: 'netcat' });
+  } else if (name === 'scp' || name === 'sftp' || name === 'rsync') {
+    const o = parseOpts(args, { short: name === 'rsync' ? 'eTB' : 'cFiJlPSoDe', long: ['rsh', 'exclude', 'include', 'filter', 'rsync-path'] });
+    const dest = o.operands[o.operands.length - 1] ?? '';
+    const host = remoteOf(dest);
+    if (host && o.operands.length >= 2) out.push({ host, files: o.operands.slice(0, -1).filter((p) => remoteOf(p) === null), stdin: false, channel: name === 'rsync' ? 'rsync' : 'scp' });
+  } else if (name === 'ssh') {
+    const o = parseOpts(args, { short: 'bcDEeFIiJLlmOoPpQRSWw' });
+    const host = o.operands[0];
+    if (host && (inputs.length || hasStdinData)) out.push({ host: host.replace(/^[^@]*@/, '').toLowerCase(), files: inputs, stdin: hasStdinData, channel: 'ssh' });
+  } else if (name === 'ftp' || name === 'tftp' || name === 'lftp' || name === 'smbclient' || name === 'ncftpput' || name === 'curlftpfs') {
+    const text = [args.join(' '), cmd.stdin ?? ''].join('\n');
+    const puts = [...text.matchAll(/\b(?:put|mput|-p|send)\s+(\S+)/g)].map((m) => m[1]!);
+    const host = args.find((a) => !a.startsWith('-') && /[.\w]/.test(a)) ?? '?';
+    if (puts.length || name === 'ncftpput') out.push({ host: host.replace(/^\/\/|\/.*$/g, '').toLowerCase(), files: puts, stdin: false, channel: name === 'smbclient' ? 'smb' : 'ftp' });
+  } else if (name === 'openssl' && args[0] === 's_client') {
+    const i = args.indexOf('-connect');
+    const host = (args[i + 1] ?? '').replace(/:\d+$/, '');
+    if (i >= 0 && (inputs.length || hasStdinData)) out.push({ host: host.toLowerCase(), files: inputs, stdin: hasStdinData, channel: 'tls' });
+  } else if (DNS_TOOLS.has(name)) {
+    // a query name that carries data: built from a substitution or variable, or a long encoded label
+    const dynamicName = cmd.words.slice(1).some((w) => !w.text.startsWith('-') && !w.text.startsWith('@') && w.dynamic && /\$/.test(w.text));
+    const encoded = args.some((a) => /(?:^|\.)[A-Za-z0-9+/=_-]{40,}\./.test(a));
+    if (dynamicName || encoded) out.push({ host: '?', files: [], stdin: false, channel: 'dns' });
+  } else if (name === 'mail' || name === 'mailx' || name === 'mutt' || name === 'sendmail' || name === 'msmtp') {
+    const o = parseOpts(args, { short: 'asbcrAS' });
+    const files = [...(o.values.get('-a') ?? []), ...(o.values.get('-A') ?? [])];
+    if (files.length || inputs.length) out.push({ host: '?', files: [...files, ...inputs], stdin: hasStdinData, channel: 'mail' });
+  }
+  return out;
+}
+
+/** The host of socat's network address (`TCP:host:port`, `TCP4:…`, `OPENSSL:…`, `UDP:…`). */
+function socatHost(args: string[]): string | null {
+  for (const a of args) {
+    const m = /^(?:tcp[46]?|udp[46]?|openssl|ssl|sctp)(?:-connect)?:([^:,]+):/i.exec(a);
+    if (m) return m[1]!;
+  }
+  return null;
+}
+
+/** True when the command writes what it receives from another host to stdout: a downloader, or
+ * `ssh HOST CMD` (the remote command's output), `nc HOST PORT`, `openssl s_client`. */
+export function isRemoteSource(cmd: ShellCommand): boolean {
+  if (isDownloader(cmd)) return true;
+  // finger/whois print what the remote server answers (`finger user@host | cmd`)
+  if ((cmd.name === 'finger' || cmd.name === 'whois') && cmd.argv.some((a, i) => i > 0 && /@|\./.test(a))) return true;
+  if (cmd.name === 'ssh') return parseOpts(cmd.argv.slice(1), { short: 'bcDEeFIiJLlmOoPpQRSWw' }).operands.length >= 2;
+  if (NETCATS.has(cmd.name)) return !cmd.argv.slice(1).some((a) => /^-[a-zA-Z]*[lze]/.test(a)) && cmd.argv.length >= 3;
+  return cmd.name === 'openssl' && cmd.argv[1] === 's_client';
+}

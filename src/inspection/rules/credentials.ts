@@ -1,0 +1,249 @@
+/**
+ * credential-access rules beyond reading a key file (those are in persistence.ts with the other
+ * file rules): the macOS keychain, cloud instance metadata, Kubernetes service-account tokens and
+ * secrets, process memory, browser credential stores, shell history, searches for passwords.
+ * Techniques: https://attack.mitre.org/tactics/TA0006/.
+ */
+import type { Rule } from '../rule.js';
+import type { ShellCommand } from '../shell/model.js';
+import { readSources, opts } from '../effects/index.js';
+import { idiomRule } from './idioms.js';
+
+/** Instance-metadata endpoints: AWS/Azure/GCP/OpenStack/DigitalOcean/Oracle 169.254.169.254, AWS
+ * IPv6 fd00:ec2::254, ECS task credentials 169.254.170.2, GCP metadata.google.internal, Alibaba
+ * 100.100.100.200. */
+const METADATA = /(?:^|[^\w.])(?:169\.254\.169\.254|169\.254\.170\.2|\[?fd00:ec2::254\]?|metadata\.google\.internal|metadata\.goog|100\.100\.100\.200|metadata\.azure\.com)(?:[^\w.]|$)|\bAWS_CONTAINER_CREDENTIALS_(?:RELATIVE|FULL)_URI\b/i;
+
+const KEYCHAIN_PATH = /(?:^|\/)Library\/Keychains\/[^/]+\.keychain(?:-db)?$|^\/Library\/Keychains\/|(?:^|\/)\.local\/share\/keyrings\/|(?:^|\/)\.gnome2\/keyrings\//;
+const BROWSER_STORE = /(?:Login Data|Web Data|Cookies|Local State|logins\.json|key[34]\.db|cookies\.sqlite|signons\.sqlite|Cookies\.binarycookies)$/;
+const BROWSER_DIR = /(?:Google\/Chrome|google-chrome|chromium|BraveSoftware|Microsoft\/Edge|microsoft-edge|Vivaldi|Opera|Mozilla\/Firefox|\.mozilla\/firefox|Firefox\/Profiles|Safari|Containers\/com\.apple\.Safari|AppData\/(?:Local|Roaming)\/(?:Google|Mozilla|Microsoft\/Edge))/i;
+const HISTORY_FILE = /(?:^|\/)\.(?:bash_history|zsh_history|sh_history|history|mysql_history|psql_history|python_history)$/;
+const K8S_TOKEN = /\/(?:var\/)?run\/secrets\/(?:kubernetes\.io|eks\.amazonaws\.com)\/|\/etc\/kubernetes\/(?:admin|kubelet|controller-manager|scheduler)\.conf$|\/var\/lib\/kubelet\/pki\//;
+
+/** Every word and option value of a command (for hosts and paths that may sit anywhere). */
+function words(c: ShellCommand): string {
+  return c.argv.join(' ');
+}
+
+function readsWhere(c: ShellCommand, re: RegExp): boolean {
+  return readSources(c).some((p) => re.test(p)) || c.argv.slice(1).some((a) => re.test(a.replace(/^[^=]*=/, '')) && !/^(?:ls|stat|file|test|\[|mkdir|chmod|chown|touch)$/.test(c.name));
+}
+
+export const CREDENTIAL_RULES: Rule[] = [
+  {
+    id: 'keychain-access',
+    name: 'Keychain secrets read',
+    category: 'credential-access',
+    action: 'block',
+    attack: 'T1555.001',
+    description: 'Reading the macOS keychain (security find-generic-password/find-internet-password -w/-g, dump-keychain, export, a keychain file) or a Linux keyring (secret-tool lookup, keyring files).',
+    help: 'Hands out stored passwords and tokens. Check which secret the agent needs and why.',
+    examples: {
+      match: ['security find-generic-password -wa Chrome', 'security dump-keychain -d login.keychain', 'cat ~/Library/Keychains/login.keychain-db'],
+      not_match: ['security list-keychains', 'security find-certificate -a -p', 'ls ~/Library/Keychains'],
+    },
+    match: {
+      command: (c) => {
+        const a = c.argv.slice(1);
+        if (c.name === 'security') return /^(?:find-(?:generic|internet)-password|dump-keychain|export|find-key|unlock-keychain|set-key-partition-list)$/.test(a[0] ?? '') && (a[0] !== 'find-generic-password' && a[0] !== 'find-internet-password' ? true : a.some((x) => /^-[a-zA-Z]*[wg]/.test(x)) || a.length > 0);
+        if (c.name === 'secret-tool') return a[0] === 'lookup' || a[0] === 'search';
+        if (/^(?:chainbreaker|keychaindump|lazagne)$/i.test(c.name)) return true;
+        return readsWhere(c, KEYCHAIN_PATH);
+      },
+    },
+  },
+  {
+    id: 'cloud-metadata-access',
+    name: 'Cloud instance metadata queried',
+    category: 'credential-access',
+    action: 'block',
+    attack: 'T1552.005',
+    description: 'A request to a cloud instance-metadata endpoint (169.254.169.254, metadata.google.internal, fd00:ec2::254, the ECS credentials endpoint 169.254.170.2, …), where the instance role\'s credentials are served.',
+    help: 'Fetches the credentials of the machine\'s cloud role. Check why the agent needs instance metadata.',
+    examples: {
+      match: ['curl http://169.254.169.254/latest/meta-data/iam/security-credentials/', 'curl -H "Metadata-Flavor: Google" http://metadata.google.internal/computeMetadata/v1/instance/service-accounts/default/token', 'wget -qO- http://169.254.170.2$AWS_CONTAINER_CREDENTIALS_RELATIVE_URI'],
+      not_match: ['curl https://api.example.com/v1/metadata', 'ping 169.254.1.1'],
+    },
+    match: {
+      command: (c) => METADATA.test(words(c)) && !/^(?:echo|printf|grep|egrep|rg|ag|cat|ping|sh|bash|zsh|dash|ksh|git|sed)$/.test(c.name),
+      raw: /\b169\.254\.169\.254\b|\bmetadata\.google\.internal\b|\b169\.254\.170\.2\b/,
+    },
+  },
+  {
+    id: 'kubernetes-secret-read',
+    name: 'Kubernetes token or secret read',
+    category: 'credential-access',
+    action: 'block',
+    attack: 'T1552.007',
+    description: 'Reading a service-account token (/var/run/secrets/kubernetes.io/…), a cluster admin kubeconfig, or secrets through the API (kubectl get/describe secret(s), with -o yaml/json or jsonpath to the data).',
+    help: 'Tokens and secrets give access to the cluster and the services it runs.',
+    examples: {
+      match: ['cat /var/run/secrets/kubernetes.io/serviceaccount/token', 'kubectl get secrets -A -o yaml', 'kubectl get secret db -o jsonpath={.data.password}'],
+      not_match: ['kubectl get pods', 'kubectl get secrets', 'kubectl create secret generic x --from-literal=a=b'],
+    },
+    match: {
+      command: (c) => {
+        if ((c.name === 'kubectl' || c.name === 'oc' || c.name === 'k3s') && c.argv.some((a) => K8S_TOKEN.test(a))) return true;
+        if (c.name === 'kubectl' || c.name === 'oc' || c.name === 'k3s') {
+          const o = opts(c, { short: 'nolc', long: ['namespace', 'output', 'selector', 'context', 'kubeconfig'] });
+          const pos = o.operands.filter((p) => p !== 'kubectl');
+          const secret = pos.slice(1).some((r) => /^secrets?(?:\/|$)/.test(r));
+          if (pos[0] === 'describe' && secret) return true;
+          const out = [...(o.values.get('-o') ?? []), ...(o.values.get('--output') ?? [])].join(' ');
+          return pos[0] === 'get' && secret && /yaml|json|go-template|custom-columns/.test(out);
+        }
+        return readsWhere(c, K8S_TOKEN);
+      },
+    },
+  },
+  {
+    id: 'process-memory-read',
+    name: 'Process memory read',
+    category: 'credential-access',
+    action: 'block',
+    attack: 'T1003.007',
+    description: 'Reading another process\'s memory: /proc/PID/mem (with /proc/PID/maps), gcore, gdb -p … dump memory, memory dumpers (mimipenguin, procdump, swap and hibernation files).',
+    help: 'Process memory holds passwords, keys and tokens in clear text.',
+    examples: {
+      match: ['dd if=/proc/1234/mem of=/tmp/m bs=1 skip=$((0x7f00))', 'gcore -o /tmp/dump 4321', 'sudo bash mimipenguin.sh'],
+      not_match: ['cat /proc/1234/status', 'cat /proc/meminfo', 'gdb ./a.out'],
+    },
+    match: {
+      command: (c) => {
+        const w = words(c);
+        if (/\/proc\/(?:\d+|\$\{?\w+\}?|"\$\{?\w+\}?"|self|\*)\/mem\b/.test(w) || readSources(c).some((p) => /^\/proc\/[^/]+\/mem$/.test(p))) return true;
+        if (c.name === 'gcore') return true;
+        if (c.name === 'gdb') return /\bdump\s+(?:memory|binary)\b|\bgcore\b|\bgenerate-core-file\b/.test(w) && /(?:^|\s)(?:-p|--pid)\b/.test(w);
+        if (/mimipenguin|procdump|3snake|linikatz/i.test(w)) return true;
+        return readSources(c).some((p) => /^\/(?:swapfile|private\/var\/vm\/sleepimage|dev\/mem|dev\/kmem|proc\/kcore)$/.test(p));
+      },
+    },
+  },
+  {
+    id: 'browser-credential-read',
+    name: 'Browser passwords or cookies read',
+    category: 'credential-access',
+    action: 'block',
+    attack: 'T1555.003',
+    description: "Reading or copying a browser's credential stores: Chrome/Edge/Brave `Login Data`, `Cookies`, `Local State`, Firefox `logins.json`/`key4.db`/`cookies.sqlite`, Safari cookies.",
+    help: 'Saved passwords and session cookies let the holder log in as the user.',
+    examples: {
+      match: ['sqlite3 ~/Library/Application\\ Support/Google/Chrome/Default/Login\\ Data "select * from logins"', 'cp ~/.mozilla/firefox/x.default/logins.json /tmp/', 'cat ~/Library/Cookies/Cookies.binarycookies'],
+      not_match: ['ls ~/.mozilla/firefox', 'sqlite3 app.db "select * from logins"'],
+    },
+    match: {
+      command: (c) => {
+        if (/^(?:hack-browser-data|sharpchromium|sharpweb|firepwd|lazagne)$/i.test(c.name)) return true;
+        return c.argv.slice(1).some((a) => BROWSER_STORE.test(a) && (BROWSER_DIR.test(a) || /binarycookies|logins\.json|key[34]\.db|cookies\.sqlite/.test(a))) && !/^(?:ls|stat|file|test|\[)$/.test(c.name);
+      },
+    },
+  },
+  {
+    id: 'shell-history-read',
+    name: 'Shell history read',
+    category: 'credential-access',
+    action: 'record',
+    attack: 'T1552.003',
+    description: 'Reading shell or client history files (~/.bash_history, ~/.zsh_history, ~/.mysql_history, …), where passwords typed on command lines end up.',
+    help: 'History files often hold passwords and tokens. Check what the agent looks for.',
+    examples: {
+      match: ["cat ~/.bash_history | grep -e '-p ' -e pass", 'grep -i password /root/.bash_history'],
+      not_match: ['history | tail', 'wc -l ~/.bash_history_backup_notes.md'],
+    },
+    match: { command: (c) => !/^(?:wc|ls|stat|rm|ln|shred|truncate)$/.test(c.name) && readSources(c).some((p) => HISTORY_FILE.test(p)) },
+  },
+  {
+    id: 'credential-search',
+    name: 'Search for stored credentials',
+    category: 'credential-access',
+    action: 'record',
+    attack: 'T1552.001',
+    description: 'Searching the whole disk or home for passwords and keys: grep -r password / (or /home, /etc, ~), find / -name id_rsa / credentials / .netrc / *.pem, locate id_rsa.',
+    help: 'Hunting for secrets outside the project. Check what the agent is looking for.',
+    examples: {
+      match: ['grep -ri password / 2>/dev/null', 'find / -name id_rsa 2>/dev/null', 'find /home -type f -name .netrc'],
+      not_match: ['grep -rn password src/', 'find . -name "*.pem"', 'grep -r TODO ~/project'],
+    },
+    match: {
+      command: (c) => {
+        const o = opts(c, { short: c.name === 'find' ? '' : 'efmABCd', long: ['include', 'exclude'] });
+        const broad = (p: string) => /^(?:\/|\/\/|\/home|\/etc|\/root|\/Users|~|\/var|\/opt|\/mnt|\/srv|C:\\?)\/?$/.test(p) || /(?:^|\/)\.(?:aws|ssh|gnupg|azure|kube|docker|oci)(?:\/|$)|\.config\/gcloud/.test(p);
+        if (c.name === 'find') {
+          const starts: string[] = [];
+          for (const a of c.argv.slice(1)) {
+            if (a.startsWith('-') || a === '(' || a === '!') break;
+            starts.push(a);
+          }
+          const secretName = /^["']?(?:\.gnupg|\.ssh|\.aws|\*?id_(?:rsa|dsa|ecdsa|ed25519)\*?|\.?netrc|credentials(?:\.\w+)?|\*\.(?:pem|key|kdbx|ppk|pfx|p12|ovpn)|\.git-credentials|\.pgpass|\.npmrc|\.pypirc|authorized_keys|known_hosts|\*pass\w*\*?|\*\.?history|token|access_tokens\.db|msal_token_cache\.json|accessTokens\.json|credentials\.db|\.env|wp-config\.php|\*\.kdb\w*)["']?$/i;
+          return starts.some(broad) && c.argv.some((a, i) => /^-i?(?:name|path|wholename|regex)$/.test(c.argv[i - 1] ?? '') && secretName.test(a));
+        }
+        if (c.name === 'grep' || c.name === 'egrep' || c.name === 'rg' || c.name === 'ag' || c.name === 'ack') {
+          const recursive = c.name !== 'grep' && c.name !== 'egrep' ? true : o.short.has('r') || o.short.has('R') || o.long.has('recursive');
+          const term = c.argv.slice(1).some((a) => /pass(?:w(?:or)?d)?|secret|api[_-]?key|private key|BEGIN (?:RSA|OPENSSH|EC)|aws_secret/i.test(a));
+          return recursive && term && o.operands.slice(1).some(broad);
+        }
+        if (c.name === 'locate' || c.name === 'mlocate' || c.name === 'plocate') return c.argv.slice(1).some((a) => /id_rsa|\.netrc|credentials|\.pem$|\.kdbx$|password/i.test(a));
+        return false;
+      },
+    },
+  },
+];
+
+/** Windows-independent idioms: packet capture (credentials on the wire), keylogging. */
+export const CREDENTIAL_IDIOM_RULES: Rule[] = [
+  idiomRule({
+    id: 'input-capture',
+    name: 'Keystrokes or passwords captured',
+    category: 'credential-access',
+    action: 'record',
+    attack: 'T1056',
+    description: 'Capturing what the user types or enters: a DEBUG trap or PROMPT_COMMAND logging $BASH_COMMAND or history, a fake password dialog (osascript display dialog … hidden answer), keyloggers (logkeys, xinput test, Get-Keystrokes, SetWindowsHookEx), a browser started with a remote-debugging port to read its cookies.',
+    help: 'Takes passwords as they are typed. Check why the agent installs such a hook.',
+    examples: {
+      match: ["trap 'echo \"$BASH_COMMAND\" >> /tmp/.k.log' DEBUG", "osascript -e 'display dialog \"Password:\" default answer \"\" with hidden answer'", 'logkeys --start --output /tmp/k.log'],
+      not_match: ["trap 'rm -f $TMP' EXIT", "osascript -e 'display dialog \"Done\"'"],
+    },
+    idioms: [
+      { re: /\btrap\b.*\$BASH_COMMAND.*\bDEBUG\b|\bPROMPT_COMMAND=.*(?:history\s+-a|logger|tee|\$BASH_COMMAND)/ },
+      { re: /\bdisplay\s+dialog\b.*\bhidden\s+answer\b/i },
+      { re: /\b(?:logkeys|xinput\s+test|Get-Keystrokes|SetWindowsHookEx|GetAsyncKeyState|keylogger|pynput\.keyboard)\b/i },
+      { re: /--remote-debugging-port\b/ },
+    ],
+  }),
+  idiomRule({
+    id: 'cloud-credential-create',
+    name: 'Cloud identity or key created',
+    category: 'persistence',
+    action: 'record',
+    attack: 'T1098.001',
+    description: 'A cloud user, access key, login profile or service-account key created, or a role granted: aws iam create-user/create-access-key/create-login-profile/attach-*-policy, az ad user/sp create, az role assignment create, gcloud iam service-accounts keys create, gcloud projects add-iam-policy-binding.',
+    help: 'A new identity or key outlives the session and gives lasting access to the cloud account.',
+    examples: {
+      match: ['aws iam create-user --user-name backdoor', 'aws iam create-access-key --user-name x', 'gcloud iam service-accounts keys create k.json --iam-account sa@p.iam.gserviceaccount.com'],
+      not_match: ['aws iam list-users', 'aws sts get-caller-identity', 'gcloud iam service-accounts list'],
+    },
+    idioms: [
+      { re: /\baws\s+iam\s+(?:create-(?:user|access-key|login-profile|service-specific-credential)|attach-(?:user|role|group)-policy|put-(?:user|role)-policy|add-user-to-group|update-assume-role-policy)\b/ },
+      { re: /\baz\s+(?:ad\s+(?:user|sp|app)\s+(?:create|credential\s+reset)|role\s+assignment\s+create)\b/ },
+      { re: /\bgcloud\s+(?:iam\s+service-accounts\s+keys\s+create|projects\s+add-iam-policy-binding|iam\s+service-accounts\s+create)\b/ },
+    ],
+  }),
+  idiomRule({
+    id: 'network-sniffing',
+    name: 'Network traffic captured',
+    category: 'credential-access',
+    action: 'record',
+    attack: 'T1040',
+    description: 'Capturing network traffic (tcpdump, tshark, dumpsys, ettercap, dsniff, netsh trace capture=yes, pktmon start) or scanning hosts and ports (nmap, masscan, zmap, nc -z over ranges).',
+    help: 'Captured traffic carries credentials and session tokens; scans map the network for the next step.',
+    examples: {
+      match: ['sudo tcpdump -i eth0 -w /tmp/c.pcap', 'tshark -c 5 -i en0', 'nmap -sS 10.0.0.0/24'],
+      not_match: ['tcpdump --version', 'nc -zv db.internal 5432', 'nmap --help'],
+    },
+    idioms: [
+      { re: /^(?:tcpdump|tshark|dumpcap|ettercap|dsniff|arpspoof|bettercap|responder|mitm6|tcpflow|ngrep)\s+(?!--?(?:version|help|h|v)\b)(?!(?:[\s\S]*\s)?-r\s)\S/i, names: ['tcpdump', 'tshark', 'dumpcap', 'ettercap', 'dsniff', 'arpspoof', 'bettercap', 'responder', 'mitm6', 'tcpflow', 'ngrep'] },
+      { re: /\bnetsh(?:\.exe)?\s+trace\s+start\b.*capture=yes|\bpktmon(?:\.exe)?\s+(?:start|filter)\b/i },
+      { re: /^(?:nmap|masscan|zmap|rustscan|naabu|unicornscan|arp-scan|nbtscan|fping)\s+.*(?:\d+\.\d+\.\d+\.\d+\/\d+|-s[STUVACNXF]|-p\s*\d+-\d+|-p-|--top-ports|-A\b|\d+\.\d+\.\d+\.\d+-\d+)/i, names: ['nmap', 'masscan', 'zmap', 'rustscan', 'naabu', 'unicornscan', 'arp-scan', 'nbtscan', 'fping'] },
+    ],
+  }),
+];

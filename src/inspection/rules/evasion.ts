@@ -1,0 +1,278 @@
+/**
+ * defense-evasion rules: what a command does to hide itself or blind the host's defences, asked
+ * of the effects model (what it deletes, empties or writes) and of the command's options.
+ * Techniques: https://attack.mitre.org/tactics/TA0005/.
+ */
+import type { Rule } from '../rule.js';
+import type { ShellCommand } from '../shell/model.js';
+import { deleteTargets, opts, writeTargets } from '../effects/index.js';
+import { idiomRule } from './idioms.js';
+
+/** Shell history files (bash, zsh, sh, fish, python, mysql, psql, less, PowerShell PSReadLine). */
+const HISTORY_FILE = /(?:^|\/)\.(?:bash_history|zsh_history|zhistory|sh_history|history|ash_history|python_history|mysql_history|psql_history|lesshst|node_repl_history)$|(?:^|\/)\.local\/share\/fish\/fish_history$|ConsoleHost_history\.txt$/i;
+/** Log files and directories: /var/log/…, macOS unified logs, the audit log, login records. */
+const LOG_PATH = /^\/var\/log(?:\/|$)|^\/var\/adm\/|^\/private\/var\/log\/|^\/var\/audit\/|^\/Library\/Logs\/|^~\/Library\/Logs\/|^\/var\/db\/diagnostics|^\/var\/run\/utmp$|^\/run\/utmp$|^\/var\/(?:log\/)?[uw]tmp$|^\/var\/log\/(?:lastlog|btmp|wtmp)$/;
+
+function historyTamper(c: ShellCommand): boolean {
+  const args = c.argv.slice(1);
+  if (c.name === 'history') return args.some((a) => /^-[a-zA-Z]*c/.test(a)) || (args.includes('-w') && args.includes('/dev/null'));
+  if (c.name === 'unset') return args.some((a) => /^HIST(?:FILE|SIZE|FILESIZE)$/.test(a));
+  if (c.name === 'set') return args.some((a, i) => (a === '+o' && args[i + 1] === 'history') || a === '+H');
+  if (c.name === 'export' || c.name === 'declare' || c.name === 'typeset' || c.name === 'setopt' || c.name === 'unsetopt') {
+    return args.some((a) => /^(?:HISTFILE=(?:\/dev\/null|)|HIST(?:FILE)?SIZE=0|SAVEHIST=0|HISTCONTROL=ignore(?:space|both))$/.test(a)) || (c.name === 'unsetopt' && args.includes('share_history'));
+  }
+  if (c.assigns.some(([k, v]) => (k === 'HISTFILE' && (v === '' || v === '/dev/null')) || (/^HIST(?:FILE)?SIZE$|^SAVEHIST$/.test(k) && v === '0'))) return true;
+  if (/^(?:clear-history|clhy)$/i.test(c.name)) return true;
+  return deleteTargets(c).some((p) => HISTORY_FILE.test(p)) || (c.name === 'ln' && writeTargets(c).some((p) => HISTORY_FILE.test(p)) && args.includes('/dev/null'));
+}
+
+/** Assignments at the top of a line (`HISTFILE=/dev/null` alone) are not commands: the line's text is checked. */
+const HISTORY_ASSIGN = /(?:^|[\s;&|(])(?:export\s+)?(?:HISTFILE=(?:\/dev\/null|["']{2}|(?=[\s;&|]|$))|HIST(?:FILE)?SIZE=0\b|SAVEHIST=0\b)/;
+
+/** Security services and agents whose stop or removal blinds the host. */
+const SECURITY_SERVICE = /^(?:auditd?|syslogd|rsyslogd|littlesnitch\w*|at\.obdev\.littlesnitch\w*|com\.crowdstrike\.\w+|com\.objective-see\.\w+|apparmor|selinux|firewalld|ufw|iptables|ip6tables|nftables|netfilter-persistent|falcon-sensor|falcond|cbagentd|carbonblack|cb|sentinelone|sentinelagent|s1-agent|osqueryd?|sysmon(?:forlinux)?|wazuh-agent|ossec|clamav-daemon|clamd|freshclam|elastic-agent|filebeat|auditbeat|rsyslog|syslog|syslog-ng|systemd-journald|mdatp|mdatp_audisp_plugin|xagt|cylancesvc|taniumclient|qualys-cloud-agent|splunkd?|SplunkForwarder|td-agent|fluentd|fluent-bit|aide|tripwire|snort|suricata|zeek|crowdstrike|tmcmd|ds_agent|eset|esets|sophos|sav-protect|mcafee|ma|nessusd|lynis|rkhunter|chkrootkit|logrotate|com\.apple\.auditd|com\.apple\.syslogd)(?:\.service)?$/i;
+
+function disablesDefence(c: ShellCommand): boolean {
+  const args = c.argv.slice(1);
+  const o = opts(c);
+  switch (c.name) {
+    case 'setenforce':
+      return args[0] === '0' || /^permissive$/i.test(args[0] ?? '');
+    case 'auditctl':
+      return o.short.has('D') || (o.short.has('e') && args[args.indexOf('-e') + 1] === '0') || args.some((a, i) => a === '-e' && args[i + 1] === '0');
+    case 'systemctl':
+    case 'service':
+    case 'chkconfig':
+    case 'update-rc.d':
+    case 'rc-service':
+    case 'rc-update':
+    case 'launchctl': {
+      const verbs = /^(?:stop|disable|mask|kill|unload|remove|del|off|bootout)$/;
+      return args.some((a) => verbs.test(a)) && args.some((a) => SECURITY_SERVICE.test(a.replace(/^.*\//, '').replace(/\.plist$/, '')));
+    }
+    case 'ufw':
+      return args[0] === 'disable' || (args[0] === 'default' && args[1] === 'allow') || (args[0] === 'logging' && args[1] === 'off');
+    case 'iptables':
+    case 'ip6tables':
+      return o.short.has('F') || o.long.has('flush') || (o.short.has('P') && args.includes('ACCEPT')) || o.short.has('X');
+    case 'nft':
+      return args[0] === 'flush' && args[1] === 'ruleset';
+    case 'spctl':
+      return args.some((a) => /^--master-disable$|^--global-disable$|^--disable$/.test(a));
+    case 'csrutil':
+      return args[0] === 'disable';
+    case 'pfctl':
+      return o.short.has('d');
+    case 'defaults':
+      return /write/.test(args[0] ?? '') && /com\.apple\.(?:alf|security|LaunchServices|quarantine)|LSQuarantine|globalstate|firewall/i.test(args.join(' '));
+    case 'socketfilterfw':
+      return args.some((a) => /^--setglobalstate$/.test(a)) && args.includes('off');
+    case 'kill':
+    case 'pkill':
+    case 'killall':
+      return args.some((a) => SECURITY_SERVICE.test(a) || /falcon|sentinel|osquery|auditd|sysmon|crowdstrike|carbonblack|cbagent|mdatp|elastic-agent|wazuh|ossec|xagt/i.test(a));
+    case 'mdatp':
+      return /\b(?:real-time-protection|config)\b/.test(args.join(' ')) && /disabled|false/.test(args.join(' '));
+    case 'sysctl':
+      return args.some((a) => /kernel\.(?:randomize_va_space=0|yama\.ptrace_scope=0|kptr_restrict=0|dmesg_restrict=0|modules_disabled)/.test(a));
+    default:
+      return false;
+  }
+}
+
+/** Root certificate stores (Debian/Ubuntu, RHEL/Fedora, Arch, SUSE, the OpenSSL directory). */
+const CA_STORE = /^\/usr\/local\/share\/ca-certificates(?:\/|$)|^\/usr\/share\/ca-certificates\/|^\/etc\/pki\/ca-trust\/source\/anchors\/|^\/etc\/pki\/trust\/anchors\/|^\/etc\/ca-certificates\/trust-source\/anchors\/|^\/etc\/ssl\/certs\/|^\/usr\/share\/pki\/trust\/anchors\//;
+
+function installsRootCa(c: ShellCommand): boolean {
+  const args = c.argv.slice(1);
+  if (c.name === 'security') return /^add-trusted-cert$/.test(args[0] ?? '') || (args[0] === 'import' && args.join(' ').includes('System.keychain'));
+  if (c.name === 'trust') return args[0] === 'anchor' && !args.includes('--remove');
+  if (c.name === 'certutil') return args.some((a) => /^-A$/.test(a)) && args.some((a) => /^-t$/.test(a)) && /C/.test(args[args.indexOf('-t') + 1] ?? '');
+  return writeTargets(c).some((p) => CA_STORE.test(p));
+}
+
+/** `touch -t/-d/-r/--date/--reference`, `SetFile -d/-m`: a file's times set to a chosen value. */
+function timestomps(c: ShellCommand): boolean {
+  const args = c.argv.slice(1);
+  if (c.name === 'touch') return args.some((a) => /^-[a-zA-Z]*[tdrB]$|^--(?:date|reference)(?:=|$)|^-[a-zA-Z]*[tdr]\d/.test(a)) && !args.some((a) => /^(?:1970|197\d)/.test(a) && args.length === 1);
+  if (c.name === 'setfile' || c.name === 'SetFile') return args.some((a) => a === '-d' || a === '-m');
+  return false;
+}
+
+export const EVASION_RULES: Rule[] = [
+  {
+    id: 'history-tamper',
+    name: 'Shell history erased or switched off',
+    category: 'defense-evasion',
+    action: 'record',
+    attack: 'T1070.003',
+    description: 'Clearing or disabling shell history: history -c, unset HISTFILE, HISTFILESIZE=0/HISTSIZE=0, set +o history, deleting, emptying or linking to /dev/null a history file.',
+    help: 'Hides what was typed from whoever reviews the host. Check why the agent needs to.',
+    examples: {
+      match: ['unset HISTFILE; export HISTFILESIZE=0; history -c', 'rm -f ~/.bash_history', 'ln -sf /dev/null ~/.bash_history'],
+      not_match: ['history | tail -20', 'echo $HISTFILE', 'cat ~/.bash_history | wc -l'],
+    },
+    match: {
+      command: historyTamper,
+      line: (line) => {
+        const m = HISTORY_ASSIGN.exec(line.text);
+        return m ? { source: line.text, start: m.index, end: m.index + m[0].length } : null;
+      },
+      raw: /\bhistory\s+-c\b|\bunset\s+HISTFILE\b|\bHIST(?:FILE)?SIZE=0\b|\bset\s+\+o\s+history\b/,
+    },
+  },
+  {
+    id: 'log-tamper',
+    name: 'System logs deleted or emptied',
+    category: 'defense-evasion',
+    action: 'block',
+    attack: 'T1070.002',
+    description: 'Deleting, shredding, truncating or emptying system logs (/var/log/…, login records, the audit log), journalctl --vacuum/--rotate, macOS log erase.',
+    help: 'Destroys the record of what happened on the host.',
+    examples: {
+      match: ['rm -rf /var/log/messages', 'truncate -s 0 /var/log/auth.log', 'sudo log erase --all', '> /var/log/syslog'],
+      not_match: ['tail -n 50 /var/log/syslog', 'ls -la /var/log', 'rm -rf ./log/test.log'],
+    },
+    match: {
+      command: (c) => {
+        if (c.name === 'log' && c.argv[1] === 'erase') return true;
+        if (c.name === 'journalctl') return c.argv.slice(1).some((a) => /^--vacuum-|^--rotate$|^--flush$/.test(a));
+        return deleteTargets(c).some((p) => LOG_PATH.test(p));
+      },
+      raw: /\b(?:rm|shred|truncate)\b[^;&|\n]*\s\/var\/log\/|\blog\s+erase\b/,
+    },
+  },
+  {
+    id: 'security-tool-disable',
+    name: 'Security controls switched off',
+    category: 'defense-evasion',
+    action: 'block',
+    attack: 'T1562.001',
+    description: 'Disabling auditing (auditctl -D / -e 0), SELinux (setenforce 0), the firewall (ufw disable, iptables -F/-P ACCEPT, nft flush ruleset, pfctl -d, socketfilterfw off), Gatekeeper or SIP (spctl --master-disable, csrutil disable), or stopping/killing security agents and log daemons.',
+    help: 'Removes the protections that would notice the next step. Check why the agent touched security settings.',
+    examples: {
+      match: ['auditctl -D', 'setenforce 0', 'systemctl stop falcon-sensor', 'sudo spctl --master-disable', 'ufw disable'],
+      not_match: ['auditctl -l', 'getenforce', 'systemctl stop nginx', 'ufw status', 'iptables -L -n'],
+    },
+    match: { command: disablesDefence },
+  },
+  {
+    id: 'root-ca-install',
+    name: 'Root certificate installed',
+    category: 'defense-evasion',
+    action: 'block',
+    attack: 'T1553.004',
+    description: 'Adding a trusted root CA: writing into the system CA stores (/usr/local/share/ca-certificates, /etc/pki/ca-trust/source/anchors, …), security add-trusted-cert, trust anchor, certutil -A -t C.',
+    help: 'A trusted root lets its holder intercept every TLS connection of the host. Check where the certificate comes from.',
+    examples: {
+      match: ['cp evil.crt /usr/local/share/ca-certificates/ && update-ca-certificates', 'sudo security add-trusted-cert -d -r trustRoot -k /Library/Keychains/System.keychain x.crt', 'trust anchor ./ca.pem'],
+      not_match: ['update-ca-certificates', 'ls /usr/local/share/ca-certificates', 'security find-certificate -a'],
+    },
+    match: { command: installsRootCa },
+  },
+  {
+    id: 'quarantine-removal',
+    name: 'Download quarantine removed',
+    category: 'defense-evasion',
+    action: 'record',
+    attack: 'T1553.001',
+    description: 'Removing the macOS quarantine attribute (xattr -d/-c com.apple.quarantine, xattr -cr) or allow-listing with spctl --add, Windows Unblock-File: the file then runs without the download check.',
+    help: 'Skips Gatekeeper or SmartScreen for the file. Check what the file is and where it came from.',
+    examples: {
+      match: ['xattr -d com.apple.quarantine ./payload.app', 'xattr -cr /Applications/X.app', 'Unblock-File -Path .\\x.exe'],
+      not_match: ['xattr -l ./file', 'xattr -p com.apple.quarantine ./x'],
+    },
+    match: {
+      command: (c) => {
+        const args = c.argv.slice(1);
+        if (c.name === 'xattr') return (args.some((a) => /^-[a-zA-Z]*[dc]/.test(a)) && (args.includes('com.apple.quarantine') || args.some((a) => /^-[a-zA-Z]*c/.test(a)))) || (args.some((a) => /^-[a-zA-Z]*w/.test(a)) && args.includes('com.apple.quarantine') && false);
+        if (c.name === 'spctl') return args.includes('--add');
+        return /^unblock-file$/i.test(c.name);
+      },
+    },
+  },
+  {
+    id: 'timestomp',
+    name: 'File times forged',
+    category: 'defense-evasion',
+    action: 'record',
+    attack: 'T1070.006',
+    description: "Setting a file's timestamps to a chosen value (touch -t/-d/-r/--date/--reference, SetFile -d/-m, PowerShell .LastWriteTime/.CreationTime assignment).",
+    help: 'Makes a changed file look old. Check which file and why.',
+    examples: {
+      match: ['touch -t 202001010000 /usr/bin/x', 'touch -r /bin/ls /tmp/backdoor', "powershell -c \"(Get-Item x.exe).LastWriteTime = '01/01/2020'\""],
+      not_match: ['touch newfile.txt', 'touch -a notes.md', 'stat -c %y file'],
+    },
+    match: {
+      command: (c) => timestomps(c) || (/^(?:pwsh|powershell)$/i.test(c.name) && /\.(?:LastWriteTime|CreationTime|LastAccessTime)(?:Utc)?\s*=/.test(c.argv.join(' '))),
+      raw: /\.(?:LastWriteTime|CreationTime|LastAccessTime)(?:Utc)?\s*=/,
+    },
+  },
+  {
+    id: 'library-preload',
+    name: 'Library injected into programs',
+    category: 'defense-evasion',
+    action: 'record',
+    attack: 'T1574.006',
+    description: 'A shared library forced into programs through LD_PRELOAD / LD_AUDIT / DYLD_INSERT_LIBRARIES (for one command or exported), or a program run through the dynamic loader directly.',
+    help: 'The library runs inside every program started this way (and can hide from or tamper with them). Check what the library is.',
+    examples: {
+      match: ['LD_PRELOAD=/tmp/evil.so sudo ls', 'export LD_PRELOAD=/tmp/x.so', 'DYLD_INSERT_LIBRARIES=/tmp/x.dylib /Applications/X.app/Contents/MacOS/X'],
+      not_match: ['echo $LD_LIBRARY_PATH', 'LD_LIBRARY_PATH=./lib ./app', 'ldd ./app'],
+    },
+    match: {
+      command: (c) => {
+        if (c.assigns.some(([k, v]) => /^(?:LD_PRELOAD|LD_AUDIT|DYLD_INSERT_LIBRARIES)$/.test(k) && v.trim() !== '')) return true;
+        if (c.name === 'export' || c.name === 'declare' || c.name === 'setenv') return c.argv.slice(1).some((a) => /^(?:LD_PRELOAD|LD_AUDIT|DYLD_INSERT_LIBRARIES)=\S/.test(a)) || (c.name === 'setenv' && /^(?:LD_PRELOAD|DYLD_INSERT_LIBRARIES)$/.test(c.argv[1] ?? ''));
+        return /^ld(?:-linux(?:-x86-64|-aarch64)?)?\.so(?:\.\d+)?$|^ld-linux.*\.so/.test(c.name) && c.argv.length > 1;
+      },
+      line: (line) => {
+        const m = /(?:^|[\s;&|(])(?:export\s+)?(?:LD_PRELOAD|LD_AUDIT|DYLD_INSERT_LIBRARIES)=[^\s;&|]+/.exec(line.text);
+        return m ? { source: line.text, start: m.index, end: m.index + m[0].length } : null;
+      },
+    },
+  },
+];
+
+/** Linux/macOS idioms with no effect to ask about: hiding processes and files, clearing the kernel
+ * ring buffer, editing logs with sed/awk, disabling core dumps and crash reporting. */
+export const EVASION_IDIOM_RULES: Rule[] = [
+  idiomRule({
+    id: 'library-load',
+    name: 'Library loaded into a program',
+    category: 'defense-evasion',
+    action: 'record',
+    attack: 'T1574.006',
+    description: 'A program made to load a shared library from outside the system library directories: dlopen/LoadLibrary/CDLL/Fiddle.dlopen/ffi.load in code, openssl -engine, ssh-keygen -D, ssh -I, nginx load_module, mysql --plugin-dir/--default-auth, a `.so` from ./, /tmp, /dev/shm or the home directory.',
+    help: 'Code in the library runs inside the program (with its privileges) and out of sight of allow-lists. Check where the library comes from.',
+    examples: {
+      match: ['openssl req -engine ./lib.so', "python -c 'from ctypes import cdll; cdll.LoadLibrary(\"/tmp/x.so\")'", 'ssh-keygen -D /tmp/evil.so'],
+      not_match: ['ldd /usr/lib/x86_64-linux-gnu/libssl.so.3', 'gcc -shared -o build/libfoo.so foo.c', 'openssl req -new -key k.pem -out r.csr'],
+    },
+    idioms: [
+      { re: /\b(?:dlopen|LoadLibrary(?:Ex)?[AW]?|CDLL|cdll\.\w+|WinDLL|Fiddle\.dlopen|ffi\.load|load_extension|DynaLoader::dl_load_file|System\.load(?:Library)?)\s*\(\s*["'][^"']*\.(?:so|dylib|dll)(?:\.\d+)*["']/ },
+      { re: /(?:^|\s)(?:-engine|-D|-I|--plugin(?:-dir)?|--default-auth|-load|--load-extension|load_module)\s+["']?(?:\.{1,2}\/|\/tmp\/|\/dev\/shm\/|\/var\/tmp\/|~\/|\/path\/)[^\s"']*(?:\.(?:so|dylib)|lib)\b/ },
+      { re: /\bload_module\s+\S+\.so\b/ },
+    ],
+  }),
+  idiomRule({
+    id: 'artifact-hiding',
+    name: 'Activity or artifacts hidden',
+    category: 'defense-evasion',
+    action: 'record',
+    attack: 'T1564',
+    description: 'Hiding files, users or processes: chflags hidden, a hidden user (dscl IsHidden / Hide500Users), mounting over /proc/PID, clearing the kernel ring buffer (dmesg -c/-C), editing entries out of logs (sed -i on /var/log).',
+    help: 'Makes what was done harder to find. Check what is hidden.',
+    examples: {
+      match: ['chflags hidden ~/payload', 'mount -o bind /tmp/empty /proc/1234', 'sudo dmesg -C'],
+      not_match: ['chflags nohidden ~/Library', 'mount | grep proc', 'dmesg | tail'],
+    },
+    idioms: [
+      { re: /\bchflags\s+(?:-\w+\s+)*hidden\b/, names: ['chflags'] },
+      { re: /\bIsHidden\b.*\b(?:1|yes|true)\b|\bHide500Users\b|\bHiddenUsersList\b/ },
+      { re: /\bmount\b.*\bbind\b.*\/proc\/\d+|\bmount\b.*\/proc\/\d+\s*$/, names: ['mount'] },
+      { re: /^dmesg\s+(?:-\w*[cC]\b|--clear|--read-clear)/, names: ['dmesg'] },
+      { re: /\bsed\b.*-i.*\/var\/log\//, names: ['sed'] },
+    ],
+  }),
+];

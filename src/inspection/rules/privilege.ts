@@ -1,0 +1,145 @@
+/**
+ * privilege rules beyond those in persistence.ts: accounts with uid 0 or an admin group, file
+ * capabilities, PAM, any write to sudoers, and shell escapes run with sudo (GTFOBins' `sudo`
+ * entries: https://gtfobins.github.io/). Techniques: https://attack.mitre.org/tactics/TA0004/.
+ */
+import type { PathAccess, Rule } from '../rule.js';
+import type { ShellCommand } from '../shell/model.js';
+import { opts, writeTargets } from '../effects/index.js';
+import { INTERPRETERS } from '../shell/interp.js';
+import { escapeLine, spawnsShell } from './execution.js';
+
+const SUDOERS = /^\/etc\/sudoers(?:\.d\/.+)?$|^\/private\/etc\/sudoers(?:\.d\/.+)?$|^\/usr\/local\/etc\/sudoers(?:\.d\/.+)?$/;
+const PAM = /^\/etc\/pam\.d\/|^\/etc\/pam\.conf$|^\/etc\/security\/(?:pam_|access\.conf|limits\.conf)|(?:^|\/)pam_[\w-]+\.so$|^\/(?:usr\/)?lib(?:64)?\/(?:x86_64-linux-gnu\/)?security\//;
+const ACCOUNT_DB = /^\/etc\/(?:passwd|shadow|group|gshadow|master\.passwd)$/;
+const ADMIN_GROUPS = /^(?:0|root|sudo|wheel|admin|adm|docker|lxd|disk|shadow|staff)$/;
+
+/** useradd/adduser/usermod/groupmod creating uid 0 or joining an admin group; dscl/dseditgroup on macOS. */
+function privilegedAccount(c: ShellCommand): boolean {
+  const a = c.argv.slice(1);
+  if (c.name === 'useradd' || c.name === 'adduser' || c.name === 'usermod' || c.name === 'luseradd' || c.name === 'pw') {
+    const o = opts(c, { short: 'ugGsdcepkK', long: ['uid', 'gid', 'groups', 'shell', 'home', 'comment', 'ingroup', 'group'] });
+    const uid = [...(o.values.get('-u') ?? []), ...(o.values.get('--uid') ?? [])];
+    const gid = [...(o.values.get('-g') ?? []), ...(o.values.get('--gid') ?? []), ...(o.values.get('--ingroup') ?? [])];
+    const groups = [...(o.values.get('-G') ?? []), ...(o.values.get('--groups') ?? [])].flatMap((g) => g.split(','));
+    if (uid.includes('0') || gid.some((g) => ADMIN_GROUPS.test(g) && g !== 'staff' && g !== 'adm') || groups.some((g) => ADMIN_GROUPS.test(g) && g !== 'staff')) return true;
+    if (c.name === 'adduser' && o.operands.length === 2 && ADMIN_GROUPS.test(o.operands[1]!)) return true;
+    return false;
+  }
+  if (c.name === 'gpasswd') return a.includes('-a') && ADMIN_GROUPS.test(a[a.length - 1] ?? '');
+  if (c.name === 'dscl') return /(?:^|\s)-(?:append|create|merge)\b/.test(a.join(' ')) && /\/Groups\/admin\b|UniqueID\s+0\b|PrimaryGroupID\s+(?:0|80)\b/.test(a.join(' '));
+  if (c.name === 'dseditgroup') return a.includes('edit') && a.includes('-a') && a.includes('admin');
+  if (c.name === 'sysadminctl') return a.includes('-addUser') && a.includes('-admin');
+  if (c.name === 'chpasswd' || c.name === 'passwd') return c.wrappers.length > 0 && /\broot\b/.test([a.join(' '), c.stdin ?? ''].join(' '));
+  return false;
+}
+
+const writtenTo = (re: RegExp) => (a: PathAccess) => a.mode === 'write' && re.test(a.path);
+
+export const PRIVILEGE_RULES: Rule[] = [
+  {
+    id: 'privileged-account',
+    name: 'Root-equivalent account created',
+    category: 'privilege',
+    action: 'block',
+    attack: 'T1136.001',
+    description: 'An account with uid 0 or put in an administrative group (useradd -o -u 0, -g 0, -G sudo/wheel/admin, usermod -aG sudo, adduser U sudo, gpasswd -a U wheel, dscl/dseditgroup admin), or a line appended to /etc/passwd, /etc/shadow or /etc/group.',
+    help: 'Creates a lasting root login. Check who asked for the account.',
+    examples: {
+      match: ['useradd -o -u 0 -g 0 -M -d /root -s /bin/bash backdoor', 'usermod -aG sudo dev', "echo 'x:$1$x$y:0:0::/root:/bin/bash' >> /etc/passwd"],
+      not_match: ['useradd -m -s /bin/bash appuser', 'id -u', 'cat /etc/passwd'],
+    },
+    match: { command: privilegedAccount, path: writtenTo(ACCOUNT_DB) },
+  },
+  {
+    id: 'file-capability-set',
+    name: 'File capability granted',
+    category: 'privilege',
+    action: 'block',
+    attack: 'T1548.001',
+    description: 'setcap giving a program capabilities that amount to root (cap_setuid, cap_setgid, cap_dac_override, cap_dac_read_search, cap_sys_admin, cap_sys_ptrace, cap_sys_module, cap_chown, cap_fowner, all).',
+    help: 'The program then gets those powers for every user who runs it.',
+    examples: {
+      match: ['setcap cap_setuid+ep /usr/bin/python3', 'sudo setcap cap_dac_read_search=eip ./tar'],
+      not_match: ['getcap -r / 2>/dev/null', 'setcap cap_net_bind_service=+ep ./server'],
+    },
+    match: { command: (c) => c.name === 'setcap' && !c.argv.includes('-r') && /cap_(?:setuid|setgid|dac_override|dac_read_search|sys_admin|sys_ptrace|sys_module|chown|fowner|setfcap|sys_rawio)|(?:^|\s)(?:all|=ep)(?:[=+]|\s|$)/i.test(c.argv.slice(1).join(' ')) },
+  },
+  {
+    id: 'pam-write',
+    name: 'PAM configuration changed',
+    category: 'privilege',
+    action: 'block',
+    attack: 'T1556.003',
+    description: 'A write to the authentication stack: /etc/pam.d/*, /etc/pam.conf, a pam_*.so module or the security modules directory.',
+    help: 'A changed PAM stack can accept any password or log every one typed.',
+    examples: {
+      match: ["echo 'auth sufficient pam_permit.so' >> /etc/pam.d/sshd", 'cp pam_evil.so /lib/x86_64-linux-gnu/security/', "sed -i 's/nullok_secure/nullok/' /etc/pam.d/common-auth"],
+      not_match: ['cat /etc/pam.d/sshd', 'grep pam_unix /etc/pam.d/common-auth'],
+    },
+    match: { path: writtenTo(PAM) },
+  },
+  {
+    id: 'sudoers-write',
+    name: 'sudoers changed',
+    category: 'privilege',
+    action: 'block',
+    attack: 'T1548.003',
+    description: 'Any write to /etc/sudoers or /etc/sudoers.d/* (redirect, tee, cp, sed -i, a file tool, visudo -f with input), whatever it grants.',
+    help: 'sudoers decides who becomes root. Review the change.',
+    examples: {
+      match: ["echo 'dev ALL=(ALL) ALL' >> /etc/sudoers", 'cp ./rules /etc/sudoers.d/90-agent', "sed -i 's/^%sudo.*/%sudo ALL=(ALL) NOPASSWD:ALL/' /etc/sudoers"],
+      not_match: ['sudo cat /etc/sudoers', 'visudo -c', 'ls /etc/sudoers.d'],
+    },
+    match: {
+      path: writtenTo(SUDOERS),
+      command: (c) => c.name === 'visudo' && c.stdin !== null,
+    },
+  },
+  {
+    id: 'sudo-shell-escape',
+    name: 'Root shell through sudo',
+    category: 'privilege',
+    action: 'block',
+    attack: 'T1548.003',
+    description: "A shell started as root through sudo/doas/pkexec/su: a program's shell escape run with sudo (sudo vim -c ':!/bin/sh', sudo find . -exec /bin/sh \\; -quit, sudo awk 'BEGIN {system(\"/bin/sh\")}'), or sudo -s/-i, sudo su, sudo sh.",
+    help: 'Gives an interactive root shell, past whatever sudo rules meant to allow.',
+    examples: {
+      match: ["sudo vim -c ':!/bin/sh'", 'sudo find . -exec /bin/sh \\; -quit', 'sudo awk \'BEGIN {system("/bin/sh")}\'', 'sudo su -'],
+      not_match: ['sudo apt-get install -y jq', 'sudo systemctl restart nginx', "sudo sh -c 'echo 1 > /proc/sys/net/ipv4/ip_forward'"],
+    },
+    match: {
+      command: (c) => {
+        const elevated = c.wrappers.some((w) => /^(?:sudo|doas|pkexec|run0|sudo-rs)$/.test(w)) || c.name === 'su' || /sudo|doas|pkexec/.test(c.via ?? '');
+        if (!elevated) return false;
+        if (c.name === 'su') return !c.argv.slice(1).some((a) => a === '-c' || a.startsWith('--command'));
+        if (spawnsShell(c)) return true;
+        // programs that are shells in all but name: terminal multiplexers, systemd-run -S, an interpreter's prompt
+        if (/^(?:screen|tmux|byobu|dtach|abduco|zellij)$/.test(c.name) && c.argv.length <= 2) return true;
+        if (c.name === 'systemd-run' && c.argv.some((a) => a === '-S' || a === '--shell')) return true;
+        if (c.name === 'machinectl' && c.argv[1] === 'shell') return true;
+        if (INTERPRETERS.test(c.name)) {
+          const rest = c.argv.slice(1);
+          if (rest.length === 0 || rest.every((a) => a === '-' || a === '-i')) return c.stdin === null;
+          // root running commands through interpreter code
+          return /\b(?:system|exec|popen|spawn|os\.execute|shell_exec|passthru|proc_open|pcntl_exec|subprocess|child_process|Runtime\.getRuntime|ProcessBuilder|run\s*\(`|IO\.popen)\b/.test(rest.join(' '));
+        }
+        return /^(?:java|jshell|jjs|jrunscript|ghci|irb|tclsh|wish|expect|gdb|ftp|sftp|ed|ex|less|more|man|vi|vim|nano|emacs|pico|joe|mc|ranger|nnn)$/.test(c.name) && c.argv.length === 1;
+      },
+      line: (line) => {
+        // `sudo ftp` then `!/bin/sh` typed into it
+        const elevated = line.commands.findIndex((c) => c.wrappers.some((w) => /^(?:sudo|doas|pkexec)$/.test(w)));
+        if (elevated >= 0) for (const c of line.commands.slice(elevated + 1)) if (escapeLine(c)) return c.span;
+        for (const c of line.commands) {
+          if (c.wrappers.includes('sudo') && c.argv.length === 0) continue;
+          // `sudo -s`, `sudo -i`: sudo alone with a shell option is the command itself
+          if (c.name === 'sudo' && c.argv.slice(1).some((a) => /^-[a-zA-Z]*[si]$|^--(?:shell|login)$/.test(a)) && c.argv.length <= 3) return c.span;
+        }
+        return null;
+      },
+    },
+  },
+];
+
+/** The paths of writes a rule cares about, for tests. */
+export { writeTargets };

