@@ -65,7 +65,8 @@ export class ScanProgress {
     this.bar = new cliProgress.SingleBar(
       {
         stream: stream as NodeJS.WritableStream,
-        format: 'scanning {bar} {pct} | files {files}/{totalFiles} | {read}/{total} MB | {speed} MB/s | ETA {eta} | findings {findings}',
+        // payload keys only: cli-progress fills {total}, {eta}, {value}, {percentage} itself (its values win over a payload's)
+        format: 'scanning {bar} {pct} | files {files}/{totalFiles} | {read}/{totalMb} MB | {speed} MB/s | ETA {etaText} | findings {findings}',
         barsize: 24,
         hideCursor: false,
         clearOnComplete: true,
@@ -108,9 +109,9 @@ export class ScanProgress {
       files: this.files,
       totalFiles: this.totalFiles,
       read: megabytes(read),
-      total: total === null ? '?' : megabytes(total),
+      totalMb: total === null ? '?' : megabytes(total),
       speed: speed.toFixed(1),
-      eta: eta === null ? '?' : eta >= 3600 ? `${Math.floor(eta / 3600)}h${String(Math.floor((eta % 3600) / 60)).padStart(2, '0')}m` : eta >= 60 ? `${Math.floor(eta / 60)}m${String(Math.round(eta % 60)).padStart(2, '0')}s` : `${Math.ceil(eta)}s`,
+      etaText: eta === null ? '?' : eta >= 3600 ? `${Math.floor(eta / 3600)}h${String(Math.floor((eta % 3600) / 60)).padStart(2, '0')}m` : eta >= 60 ? `${Math.floor(eta / 60)}m${String(Math.round(eta % 60)).padStart(2, '0')}s` : `${Math.ceil(eta)}s`,
       pct: total ? `${Math.min(100, Math.floor((100 * read) / total))}%` : '',
       findings: this.findings,
     };
