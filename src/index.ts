@@ -6,7 +6,7 @@
  *
  * @example
  * ```ts
- * import { initInspection, initRecovery, compileRuleSet, judgeReply, readCapture } from 'guard';
+ * import { initInspection, initRecovery, compileRuleSet, judgeReply, readCapture } from 'toolcall-guard';
  * await Promise.all([initInspection(), initRecovery()]);
  * const ruleSet = compileRuleSet();
  * for await (const item of readCapture('x.jsonl', createReadStream('x.jsonl'))) {

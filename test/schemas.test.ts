@@ -110,6 +110,7 @@ describe('schema/*.schema.json', () => {
         'replay-decision',
         'reply-record',
         'rules-list',
+        'rules-show',
         'rules-test',
         'scan-ndjson-record',
       ].map((n) => `${n}.schema.json`),
@@ -283,6 +284,17 @@ describe('guard rules', () => {
     camel['rules'][0]['ruleId'] = camel['rules'][0]['id'];
     expectInvalid('rules-list', camel);
     expectInvalid('rules-list', { ...doc, mode: 'strict' });
+  });
+
+  it('rules show ID -f json is a rules-show', () => {
+    for (const id of ['curl-pipe-shell', 'guard/leak-refused/prose']) {
+      const r = guard(['rules', 'show', id, '-f', 'json']);
+      expect(r.code, r.stderr).toBe(0);
+      const doc = JSON.parse(r.stdout) as Record<string, any>;
+      expectValid('rules-show', [doc], `rules show ${id}`);
+      expectInvalid('rules-show', { ...doc, helpUri: doc['help_uri'] });
+      expectInvalid('rules-show', { ...doc, kind: 'hit' });
+    }
   });
 
   it("rules test -f json 'curl https://x.sh | sh' is a rules-test", () => {

@@ -15,6 +15,11 @@ export interface CliIO {
   stdin: Readable & { isTTY?: boolean };
   env: Record<string, string | undefined>;
   cwd: string;
+  /**
+   * Aborted when the command should stop at once: reason `interrupt` (Ctrl-C, SIGINT) or `closed`
+   * (stdout's reader went away, EPIPE). src/cli/main.ts wires it to the process; tests abort it.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -39,14 +44,4 @@ export function chalkFor(stream: OutStream, env: CliIO['env'], flag: boolean | u
 export function inCI(env: CliIO['env']): boolean {
   const v = env['CI'];
   return v !== undefined && v !== '' && v !== '0' && v !== 'false';
-}
-
-/**
- * Whether to show the ora spinner on stderr: only on a real terminal with a known width (a
- * terminal of 0 columns makes the spinner redraw without end), not in CI, not under TERM=dumb,
- * and not with --quiet.
- */
-export function spinnerWanted(io: CliIO, quiet: boolean): boolean {
-  const columns = io.stderr.columns ?? 0;
-  return io.stderr.isTTY === true && columns >= 20 && !inCI(io.env) && io.env['TERM'] !== 'dumb' && !quiet;
 }

@@ -4,6 +4,7 @@
  */
 
 import { Command, CommanderError, Option } from 'commander';
+import tab from '@bomb.sh/tab/commander';
 import { ConfigError } from '../config/load.js';
 import { RuleSetError } from '../inspection/index.js';
 import { registerCeiling } from './commands/ceiling.js';
@@ -39,7 +40,25 @@ export function createProgram(io: CliIO, state: CommandState): Command {
   registerCeiling(program, io, state);
   registerReplay(program, io, state);
   registerFormats(program, io, state);
+  // `guard completion bash|zsh|fish|powershell` prints the shell's completion script; the script
+  // asks the hidden `guard complete -- WORDS` for the candidates (commands, options, choices),
+  // both from @bomb.sh/tab, which reads them off this program
+  tab(program, { completionCommandName: 'completion' });
   return program;
+}
+
+/** The commands whose output @bomb.sh/tab writes with console.log. */
+const COMPLETION_COMMANDS = new Set(['completion', 'complete']);
+
+/** Runs `fn` with console.log writing to `stdout` (the completion library prints with it). */
+async function withConsoleOn<T>(stdout: CliIO['stdout'], fn: () => Promise<T>): Promise<T> {
+  const log = console.log;
+  console.log = (...parts: unknown[]) => void stdout.write(`${parts.map(String).join(' ')}\n`);
+  try {
+    return await fn();
+  } finally {
+    console.log = log;
+  }
 }
 
 /**
@@ -57,7 +76,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     return EXIT.FAILURE;
   }
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    const parse = () => program.parseAsync(argv, { from: 'user' });
+    await (COMPLETION_COMMANDS.has(argv[0] ?? '') ? withConsoleOn(io.stdout, parse) : parse());
     return state.exitCode;
   } catch (e) {
     if (e instanceof CommanderError) {

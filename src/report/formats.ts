@@ -14,7 +14,11 @@ import { JunitReporter } from './junit.js';
 import { NdjsonReporter } from './ndjson.js';
 import type { Reporter } from './reporter.js';
 import { SarifReporter } from './sarif.js';
-import { TextReporter } from './text.js';
+import { TextReporter, VerboseTextReporter } from './text.js';
+import { HtmlReporter } from './html.js';
+import { MarkdownReporter } from './markdown.js';
+import type { RuleLinks } from './sarif.js';
+import type { Pause } from './spool.js';
 
 /** What the reporters need besides the stream they write to. */
 export interface ReporterOptions {
@@ -30,6 +34,16 @@ export interface ReporterOptions {
   baseline: boolean;
   /** Colour for the text format. */
   chalk: ChalkInstance;
+  /** Text: list every reply (`--verbose`), not only findings. */
+  verbose?: boolean;
+  /** The prose ceiling in force (the HTML report draws it on its histogram). */
+  proseCeiling?: number;
+  /** The project's home and the rules' documentation (SARIF `informationUri`, `helpUri`). */
+  links?: RuleLinks | null;
+  /** Waits until the destination drains; document formats await it while writing what they spooled. */
+  pause?: Pause;
+  /** GitHub: receives the Markdown job summary (the CLI appends it to `$GITHUB_STEP_SUMMARY`). */
+  stepSummary?: ((markdown: string) => void) | null;
 }
 
 /** One report format. */
@@ -53,17 +67,31 @@ function define<const N extends string>(spec: ReportFormatSpec<N>): ReportFormat
 
 /** Every report format, in the order `--format` lists them. */
 export const REPORT_FORMAT_SPECS = [
-  define({ name: 'text', extensions: ['.txt'], selfContained: false, create: (write, o) => new TextReporter(write, o.chalk, o.redact) }),
-  define({ name: 'json', extensions: ['.json'], selfContained: false, create: (write, o) => new JsonReporter(write, o.version, { redact: o.redact }) }),
+  define({
+    name: 'text',
+    extensions: ['.txt'],
+    selfContained: false,
+    create: (write, o) => (o.verbose ? new VerboseTextReporter(write, o.chalk, { redact: o.redact, failOn: o.failOn }) : new TextReporter(write, o.chalk, { redact: o.redact, failOn: o.failOn })),
+  }),
+  define({ name: 'json', extensions: ['.json'], selfContained: false, create: (write, o) => new JsonReporter(write, o.version, { redact: o.redact }, o.pause) }),
   define({ name: 'ndjson', extensions: ['.jsonl', '.ndjson'], selfContained: true, create: (write, o) => new NdjsonReporter(write, { redact: o.redact }) }),
   define({
     name: 'sarif',
     extensions: ['.sarif', '.sarif.json'],
     selfContained: false,
-    create: (write, o) => new SarifReporter(write, { version: o.version, rules: o.rules, cwd: o.cwd, redact: o.redact, baseline: o.baseline }),
+    create: (write, o) =>
+      new SarifReporter(write, { version: o.version, rules: o.rules, cwd: o.cwd, redact: o.redact, baseline: o.baseline, links: o.links ?? null, ...(o.pause ? { pause: o.pause } : {}) }),
   }),
   define({ name: 'junit', extensions: ['.xml'], selfContained: false, create: (write, o) => new JunitReporter(write, { failOn: o.failOn, redact: o.redact }) }),
-  define({ name: 'github', extensions: [], selfContained: true, create: (write, o) => new GithubReporter(write, { redact: o.redact }) }),
+  // not self-contained: the annotations per level are capped across the whole scan
+  define({ name: 'github', extensions: [], selfContained: false, create: (write, o) => new GithubReporter(write, { redact: o.redact, failOn: o.failOn, stepSummary: o.stepSummary ?? null, rules: o.rules }) }),
+  define({ name: 'markdown', extensions: ['.md'], selfContained: false, create: (write, o) => new MarkdownReporter(write, { failOn: o.failOn, redact: o.redact, rules: o.rules }) }),
+  define({
+    name: 'html',
+    extensions: ['.html', '.htm'],
+    selfContained: false,
+    create: (write, o) => new HtmlReporter(write, { version: o.version, rules: o.rules, failOn: o.failOn, redact: o.redact, proseCeiling: o.proseCeiling ?? null, links: o.links ?? null }),
+  }),
 ] as const;
 
 /** Output formats of `guard scan`. */

@@ -7,9 +7,16 @@
  * id (`curl-pipe-shell`, `guard/leak-refused/<reason>`) and whose text lists every finding;
  * findings that do not fail (recovered leaks, suppressed findings, hits below `--fail-on`) are
  * listed in `<system-out>`. An input problem of severity error is a testcase with an `<error>`;
- * warnings go to the suite's `<system-out>`. Each suite is written when its file ends, so memory
- * holds one file's replies at a time.
+ * warnings go to the suite's `<system-out>`. Each suite is written when its file ends, or when it
+ * holds {@link SUITE_CASES} testcases or {@link SUITE_CHARS} characters: a file with more replies is
+ * written as several `<testsuite>`s of the same name, so memory stays bounded at any input size.
  */
+
+/** Testcases of one `<testsuite>` before it is written and another begins for the same file. */
+export const SUITE_CASES = 1000;
+
+/** Characters of testcases held for one suite before it is written. */
+export const SUITE_CHARS = 1024 * 1024;
 
 import type { CaptureError } from '../capture/types.js';
 import type { FailOn } from '../verdict/findings.js';
@@ -56,6 +63,7 @@ function attrs(o: Record<string, string | number>): string {
 
 interface SuiteBuffer {
   cases: string[];
+  chars: number;
   tests: number;
   failures: number;
   errors: number;
@@ -80,7 +88,7 @@ export class JunitReporter implements Reporter {
   private suite(file: string): SuiteBuffer {
     let s = this.suites.get(file);
     if (!s) {
-      s = { cases: [], tests: 0, failures: 0, errors: 0, out: [] };
+      s = { cases: [], chars: 0, tests: 0, failures: 0, errors: 0, out: [] };
       this.suites.set(file, s);
     }
     return s;
@@ -110,19 +118,30 @@ export class JunitReporter implements Reporter {
     }
     const others = j.findings.filter((f) => !failing.includes(f));
     if (others.length) body += `\n      <system-out>${xmlEscape(others.map(describe).join('\n'))}</system-out>`;
-    s.cases.push(`    <testcase${attrs({ classname: file, name, file, line })}>${body}${body ? '\n    ' : ''}</testcase>\n`);
+    this.add(file, s, `    <testcase${attrs({ classname: file, name, file, line })}>${body}${body ? '\n    ' : ''}</testcase>\n`);
+  }
+
+  /** Adds a testcase to a suite; a full suite is written at once. */
+  private add(file: string, s: SuiteBuffer, testcase: string): void {
+    s.cases.push(testcase);
+    s.chars += testcase.length;
+    if (s.cases.length >= SUITE_CASES || s.chars >= SUITE_CHARS) this.flush(file);
   }
 
   error(e: CaptureError): void {
     const s = this.suite(e.file);
     const where = e.line === null ? 'file' : `line ${e.line}`;
     if (e.severity === 'warning') {
-      s.out.push(`${where}: warning ${e.code}: ${e.message}`);
+      // warnings beyond the first hundred of a suite are counted, not listed (bounded memory)
+      if (s.out.length < 100) s.out.push(`${where}: warning ${e.code}: ${e.message}`);
+      else if (s.out.length === 100) s.out.push('further warnings of this file are not listed');
       return;
     }
     s.tests++;
     s.errors++;
-    s.cases.push(
+    this.add(
+      e.file,
+      s,
       `    <testcase${attrs({ classname: e.file, name: `${where} ${e.code}`, file: e.file, ...(e.line !== null ? { line: e.line } : {}) })}>\n      <error${attrs({ message: e.message, type: e.code })}/>\n    </testcase>\n`,
     );
   }

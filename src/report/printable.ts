@@ -22,6 +22,19 @@ export function printable(s: string): string {
   return s.replace(UNSAFE, (ch) => NAMED[ch] ?? `\\u{${ch.codePointAt(0)!.toString(16)}}`);
 }
 
+// what JSON.stringify leaves raw but a terminal may act on: DEL, C1 controls (U+009B is CSI), the
+// line/paragraph separators and the bidirectional overrides
+const JSON_UNSAFE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * JSON text safe to print on a terminal: `JSON.stringify` already escapes C0 controls; this
+ * escapes the characters it leaves raw that a terminal may act on ({@link JSON_UNSAFE}) as `\uXXXX`.
+ * The result is the same JSON value.
+ */
+export function terminalSafeJson(json: string): string {
+  return json.replace(JSON_UNSAFE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** `1 reply`, `2 replies`. */
 export function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;

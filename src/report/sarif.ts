@@ -8,18 +8,19 @@
  * `guard/leak-recovered`), one result per finding with its level, message, capture file and line,
  * a line-independent `partialFingerprints` entry, and suppressions (`inSource` for an allow mark,
  * `external` for the baseline). Input problems go to `invocations[0].toolExecutionNotifications`;
- * `executionSuccessful` is false when any is an error. Written once at the end.
+ * `executionSuccessful` is false when any is an error. Streamed: results are written as they come,
+ * the notifications and the end last (bounded memory at any input size).
  */
 
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CaptureError } from '../capture/types.js';
-import { refusedFindingRule, type FindingRule } from '../verdict/catalogue.js';
+import type { FindingRule } from '../verdict/catalogue.js';
 import type { ScanSummary } from '../verdict/summary.js';
-import { LEAK_REFUSED_PREFIX, type Finding, type JudgedReply } from '../verdict/findings.js';
+import type { Finding, JudgedReply } from '../verdict/findings.js';
 import { findingMessage } from './messages.js';
 import type { Reporter } from './reporter.js';
-import { wellFormedJson } from '../base/json.js';
+import { jsonAt, NO_PAUSE, Spool, type Pause } from './spool.js';
 
 /** The SARIF schema URI GitHub's documentation uses. */
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
@@ -36,7 +37,7 @@ function clip(s: string, max = 1000): string {
 }
 
 /** The SARIF reportingDescriptor of a finding rule (SARIF 2.1.0 §3.49). */
-function descriptor(rule: FindingRule): Json {
+function descriptor(rule: FindingRule, links: RuleLinks | null): Json {
   const inspection = rule.kind === 'rule-hit';
   const markdown = inspection ? `**${rule.id}** (${rule.category}, default action \`${rule.action}\`): ${rule.help}` : rule.help;
   return {
@@ -45,6 +46,7 @@ function descriptor(rule: FindingRule): Json {
     shortDescription: { text: clip(rule.description) },
     fullDescription: { text: inspection ? clip(`${rule.description} ${rule.help}`, 4000) : rule.help },
     help: { text: inspection ? clip(rule.help, 4000) : rule.help, markdown: inspection ? clip(markdown, 4000) : markdown },
+    ...(links ? { helpUri: links.helpUri(rule.id) } : {}),
     defaultConfiguration: { level: rule.level },
     properties: inspection
       ? { category: rule.category, tags: ['security', rule.category, ...(rule.custom ? ['custom'] : [])], action: rule.action }
@@ -79,24 +81,62 @@ export interface SarifOptions {
   redact?: boolean;
   /** True when a baseline was applied: results then carry `baselineState`. */
   baseline?: boolean;
+  /** The project's home page (`tool.driver.informationUri`) and the rules' documentation (`helpUri`). */
+  links?: RuleLinks | null;
+  /** Waits for the destination to drain (between chunks of spooled notifications). */
+  pause?: Pause;
 }
 
+/** Where guard's documentation lives (package.json `repository`, src/cli/version.ts). */
+export interface RuleLinks {
+  /** The project's home page. */
+  home: string;
+  /** The URL of a rule's section in docs/rules.md. */
+  helpUri(ruleId: string): string;
+}
+
+/**
+ * Streams one SARIF log: the opening with the driver and every declared rule at the first event,
+ * each result as it comes, then `invocations` (input problems, spooled in memory or a temporary
+ * file until then) and the end. A result whose rule is not declared (cannot happen with one
+ * compiled rule set) carries its `ruleId` without a `ruleIndex`.
+ */
 export class SarifReporter implements Reporter {
-  private readonly results: Json[] = [];
-  private readonly notifications: Json[] = [];
-  private readonly refusedSeen = new Set<string>();
+  private readonly notifications = new Spool();
+  private readonly index = new Map<string, number>();
   private failed = false;
+  private started = false;
+  private results = 0;
 
   constructor(
     private readonly write: (s: string) => void,
     private readonly options: SarifOptions,
   ) {}
 
+  private start(): void {
+    if (this.started) return;
+    this.started = true;
+    const rules = this.options.rules.map((r) => descriptor(r, this.options.links ?? null));
+    rules.forEach((r, i) => this.index.set(r['id'] as string, i));
+    const links = this.options.links;
+    const driver = { name: 'guard', version: this.options.version, semanticVersion: this.options.version, ...(links ? { informationUri: links.home } : {}), rules };
+    const cwd = this.options.cwd;
+    const head = {
+      tool: { driver },
+      originalUriBaseIds: { [SRCROOT]: { uri: pathToFileURL(cwd.endsWith(sep) ? cwd : cwd + sep).href } },
+      columnKind: 'utf16CodeUnits',
+    };
+    // the run object without its closing brace, then the results array opened
+    const run = jsonAt(head, 2).replace(/\n {4}\}$/, '');
+    this.write(`{\n  "$schema": ${JSON.stringify(SARIF_SCHEMA)},\n  "version": "2.1.0",\n  "runs": [\n    ${run},\n      "results": [`);
+  }
+
   private result(f: Finding, j: JudgedReply): Json {
     const v = j.verdict;
-    if (f.kind === 'leak-refused') this.refusedSeen.add(f.ruleId.slice(LEAK_REFUSED_PREFIX.length));
+    const ruleIndex = this.index.get(f.ruleId);
     return {
       ruleId: f.ruleId,
+      ...(ruleIndex !== undefined ? { ruleIndex } : {}),
       level: f.level,
       message: { text: findingMessage(f, v, this.options.redact ?? true) },
       locations: [physical(v.reply.source.file, v.reply.source.line, this.options.cwd)],
@@ -112,57 +152,28 @@ export class SarifReporter implements Reporter {
   }
 
   reply(j: JudgedReply): void {
-    for (const f of j.findings) this.results.push(this.result(f, j));
+    this.start();
+    for (const f of j.findings) this.write(`${this.results++ ? ',' : ''}\n        ${jsonAt(this.result(f, j), 4)}`);
   }
 
   error(e: CaptureError): void {
     if (e.severity === 'error') this.failed = true;
-    this.notifications.push({
+    const n = {
       level: e.severity === 'error' ? 'error' : 'warning',
       message: { text: e.message },
       descriptor: { id: e.code },
       locations: [physical(e.file, e.line, this.options.cwd)],
-    });
+    };
+    this.notifications.add(`${this.notifications.size ? ',' : ''}\n            ${jsonAt(n, 6)}`);
   }
 
   fileEnd(): void {}
 
-  /** The driver's rules: the scan's finding rules, plus a refused reason seen that they lack (a bug). */
-  private descriptors(): Json[] {
-    const known = new Set(this.options.rules.map((r) => r.id));
-    const extra = [...this.refusedSeen].filter((reason) => !known.has(`${LEAK_REFUSED_PREFIX}${reason}`)).map(refusedFindingRule);
-    const rules = [...this.options.rules];
-    // an extra refused reason goes after the others, before the recovered leak (the last rule)
-    if (extra.length) rules.splice(rules.length - 1, 0, ...extra);
-    return rules.map(descriptor);
-  }
-
-  finish(_summary: ScanSummary): void {
-    const rules = this.descriptors();
-    const index = new Map(rules.map((r, i) => [r['id'] as string, i]));
-    for (const r of this.results) {
-      // a hit of a rule missing from the set (cannot happen with one compiled set) gets a bare descriptor
-      if (!index.has(r['ruleId'] as string)) {
-        index.set(r['ruleId'] as string, rules.length);
-        rules.push({ id: r['ruleId'], shortDescription: { text: String(r['ruleId']) } });
-      }
-      r['ruleIndex'] = index.get(r['ruleId'] as string);
-    }
-    const doc = {
-      $schema: SARIF_SCHEMA,
-      version: '2.1.0',
-      runs: [
-        {
-          tool: {
-            driver: { name: 'guard', version: this.options.version, semanticVersion: this.options.version, rules },
-          },
-          originalUriBaseIds: { [SRCROOT]: { uri: pathToFileURL(this.options.cwd.endsWith(sep) ? this.options.cwd : this.options.cwd + sep).href } },
-          invocations: [{ executionSuccessful: !this.failed, toolExecutionNotifications: this.notifications }],
-          results: this.results,
-          columnKind: 'utf16CodeUnits',
-        },
-      ],
-    };
-    this.write(`${wellFormedJson(doc, 2)}\n`);
+  async finish(_summary: ScanSummary): Promise<void> {
+    this.start();
+    const n = this.notifications.size;
+    this.write(`${this.results ? '\n      ' : ''}],\n      "invocations": [\n        {\n          "executionSuccessful": ${!this.failed},\n          "toolExecutionNotifications": [`);
+    await this.notifications.drain(this.write, this.options.pause ?? NO_PAUSE);
+    this.write(`${n ? '\n          ' : ''}]\n        }\n      ]\n    }\n  ]\n}\n`);
   }
 }

@@ -319,6 +319,9 @@ class Pool {
       case 'events':
         this.receive(this.tasks[msg.task]!, msg.events, w);
         return;
+      case 'progress':
+        this.options.onRead?.(this.tasks[msg.task]!.file, msg.bytes);
+        return;
       case 'done': {
         const task = this.tasks[msg.task]!;
         task.done = true;

@@ -7,8 +7,8 @@
  */
 
 import type { CaptureError, CaptureFormat } from '../capture/types.js';
-import type { FailOn } from '../verdict/findings.js';
-import { judgedReply, type SuppressOptions } from '../verdict/findings.js';
+import type { FailOn, JudgedReply } from '../verdict/findings.js';
+import { allowMatches, judgedReply, type SuppressOptions } from '../verdict/findings.js';
 import { Chalk } from 'chalk';
 import { createReporter, reportFormat, type ReportFormat } from '../report/formats.js';
 import type { Reporter } from '../report/reporter.js';
@@ -16,14 +16,27 @@ import { redactSecrets } from '../base/redact.js';
 import { internalError, type ScanEvent } from './scan.js';
 import { SummaryBuilder } from '../verdict/summary.js';
 
+/** An allow mark of a record that matched no finding of its reply: where it is and what it names. */
+export interface UnusedAllow {
+  file: string;
+  /** The line of the record that holds the mark. */
+  line: number;
+  rule: string;
+  reason: string;
+}
+
+/** Unused allow marks listed by file and line; more are only counted (ScanSummary.unusedAllows). */
+export const MAX_UNUSED_LISTED = 100;
+
 /** Sends every event to a reporter and counts it in a summary, in the order given. */
 export class ReportPipeline {
+  /** The first {@link MAX_UNUSED_LISTED} allow marks that matched no finding, in input order. */
+  readonly unusedAllows: UnusedAllow[] = [];
+
   /**
    * @param reporter where the report goes.
    * @param summary the totals, updated as events arrive.
    * @param suppress how findings are suppressed (allow marks, baseline) and what fails the scan.
-   */
-  /**
    * @param redact mask secrets in problem messages (capture-derived text: an API error event may
    *   quote a token); false under `--no-redact`.
    */
@@ -44,6 +57,7 @@ export class ReportPipeline {
         const { judged, unusedAllows } = judgedReply(ev.verdict, this.suppress);
         this.reporter.reply(judged);
         this.summary.addReply(judged, unusedAllows);
+        if (unusedAllows > 0) this.noteUnused(judged);
       } catch (e) {
         this.error(internalError(ev.verdict.reply.source.file, ev.verdict.reply.source.line, e));
       }
@@ -54,6 +68,20 @@ export class ReportPipeline {
       this.summary.addFile(f);
       this.reporter.fileEnd(f);
     }
+  }
+
+  /** Lists the allow marks of a reply that matched none of its findings. */
+  private noteUnused(judged: JudgedReply): void {
+    const { reply } = judged.verdict;
+    for (const mark of reply.allow ?? []) {
+      if (this.unusedAllows.length >= MAX_UNUSED_LISTED) return;
+      if (!judged.findings.some((f) => allowMatches(mark, f))) this.unusedAllows.push({ file: reply.source.file, line: reply.source.line, rule: mark.rule, reason: mark.reason });
+    }
+  }
+
+  /** Adds the unused allow marks a worker listed (in input order, as its events). */
+  addUnused(list: readonly UnusedAllow[]): void {
+    for (const u of list) if (this.unusedAllows.length < MAX_UNUSED_LISTED) this.unusedAllows.push(u);
   }
 
   /** Reports and counts one problem (its message with secrets masked unless `redact` is off). */
@@ -95,6 +123,8 @@ export interface RenderedEvent {
   summary: SummaryBuilder['summary'];
   /** Capture formats of the replies in the run (for a `file-end` made up after a worker died). */
   formats: CaptureFormat[];
+  /** Allow marks of the run that matched no finding. */
+  unused: UnusedAllow[];
 }
 
 /** A pipeline writing into strings, for a worker thread: {@link render} turns runs of events into report text. */
@@ -148,7 +178,7 @@ export class RenderingPipeline {
 
   /** The text and counts gathered since the last call, as one event; the pipeline starts afresh. */
   private take(file: string): RenderedEvent {
-    const ev: RenderedEvent = { kind: 'rendered', file, text: this.text.join(''), summary: this.pipeline.summary.summary, formats: [...this.formats] };
+    const ev: RenderedEvent = { kind: 'rendered', file, text: this.text.join(''), summary: this.pipeline.summary.summary, formats: [...this.formats], unused: this.pipeline.unusedAllows };
     this.text = [];
     this.formats.clear();
     this.events = 0;

@@ -25,6 +25,11 @@ export interface ScanOptions {
   stdin: Readable;
   /** Base for relative paths and globs. */
   cwd: string;
+  /**
+   * Told the bytes read so far of a file (cumulative, after each chunk of replies), for progress;
+   * files read by worker threads report through the same hook (src/scan/parallel.ts).
+   */
+  onRead?: (file: string, bytes: number) => void;
 }
 
 /**
@@ -84,7 +89,9 @@ export async function* scanInputs(args: string[], options: ScanOptions): AsyncGe
  */
 export async function* scanFile(file: string, options: ScanOptions): AsyncGenerator<ScanEvent> {
   const input: Readable = file === '-' ? options.stdin : createReadStream(resolve(options.cwd, file), { highWaterMark: READ_CHUNK_BYTES });
+  const bytesRead = (): number => (input as { bytesRead?: number }).bytesRead ?? 0;
   for await (const batch of readCaptureBatches(file, input, options.read)) {
+    options.onRead?.(file, bytesRead());
     for (const item of batch) {
       if (item.kind === 'reply') {
         const note = loneSurrogateNote(item.reply);

@@ -48,8 +48,13 @@ export type FromWorker =
   /** The worker could not start (its engines did not initialise). */
   | { type: 'init-error'; message: string }
   | { type: 'events'; task: number; events: WorkerEvent[] }
+  /** Bytes of the task's file read so far (for progress; at most every PROGRESS_MS). */
+  | { type: 'progress'; task: number; bytes: number }
   /** Every event of the task was sent (the last batch ended with its `file-end`). */
   | { type: 'done'; task: number };
+
+/** Least time between two progress messages of a worker, in ms. */
+export const PROGRESS_MS = 100;
 
 /** Unacknowledged batches a worker may have in flight before it waits (bounds the buffer per worker). */
 export const WINDOW = 4;

@@ -15,7 +15,7 @@ import { createJudge } from '../verdict/engines.js';
 import type { JudgeOptions } from '../verdict/judge.js';
 import { RenderingPipeline } from './report-pipeline.js';
 import { judgeSafely, loneSurrogateNote, READ_CHUNK_BYTES, type ScanEvent } from './scan.js';
-import { AckWindow, type FromWorker, type ToWorker, type WorkerSetup } from './worker-protocol.js';
+import { AckWindow, PROGRESS_MS, type FromWorker, type ToWorker, type WorkerSetup } from './worker-protocol.js';
 
 /** Sends a message to the main thread. */
 function send(msg: FromWorker): void {
@@ -40,7 +40,14 @@ async function runTask(task: number, file: string, abs: string, setup: WorkerSet
     batch = [];
     batches++;
   };
-  for await (const items of readCaptureBatches(file, createReadStream(abs, { highWaterMark: READ_CHUNK_BYTES }), setup.read)) {
+  const input = createReadStream(abs, { highWaterMark: READ_CHUNK_BYTES });
+  let told = 0;
+  for await (const items of readCaptureBatches(file, input, setup.read)) {
+    const now = Date.now();
+    if (now - told >= PROGRESS_MS) {
+      told = now;
+      send({ type: 'progress', task, bytes: input.bytesRead });
+    }
     for (const item of items) {
       if (item.kind === 'reply') {
         const note = loneSurrogateNote(item.reply);

@@ -33,6 +33,12 @@ export interface FindingRule {
   attack: string | null;
 }
 
+/** The ATT&CK page of a technique id (`T1059.004` → https://attack.mitre.org/techniques/T1059/004/), or null for another spelling. */
+export function attackUrl(technique: string): string | null {
+  const m = /^(T\d{4})(?:\.(\d{3}))?$/.exec(technique);
+  return m ? `https://attack.mitre.org/techniques/${m[1]}/${m[2] ? `${m[2]}/` : ''}` : null;
+}
+
 /** The level of an inspection rule's findings: `error` when it blocks, else `warning`. */
 export function actionLevel(action: RuleAction): FindingLevel {
   return action === 'block' ? 'error' : 'warning';

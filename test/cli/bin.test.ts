@@ -25,8 +25,14 @@ describe.skipIf(!existsSync(join(ROOT, 'dist', 'cli', 'main.js')))('bin/guard.js
     expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
-  it('writes only NDJSON on stdout when piped and the summary on stderr; exit 1 on findings', () => {
-    const r = guard(['scan', 'fixtures/cli/findings.jsonl']);
+  it('writes the text report when piped too (machine formats need -f), ending with its summary; exit 1 on findings', () => {
+    const text = guard(['scan', 'fixtures/cli/findings.jsonl']);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/^\nfixtures\/cli\/findings\.jsonl \(guard-reply\)  4 replies · 3 findings · 1 clean\n/);
+    expect(text.stdout).toContain('curl-pipe-shell');
+    expect(text.stdout).toMatch(/guard: 4 replies in 1 file · 3 findings in 1 file\n/);
+    expect(text.stderr).toBe('');
+    const r = guard(['scan', '-f', 'ndjson', 'fixtures/cli/findings.jsonl']);
     expect(r.code).toBe(1);
     const recs = ndjson(r.stdout);
     expect(recs.map((x) => x.id)).toEqual(['clean', 'hermes-leak', 'unadvertised-leak', 'dangerous-call']);
@@ -35,7 +41,7 @@ describe.skipIf(!existsSync(join(ROOT, 'dist', 'cli', 'main.js')))('bin/guard.js
   });
 
   it('reads a piped capture from stdin and exits 0 when clean', () => {
-    const r = guard(['scan', '-'], `${JSON.stringify({ id: 'x', tools: ['bash'], text: 'fine' })}\n`);
+    const r = guard(['scan', '-f', 'ndjson', '-'], `${JSON.stringify({ id: 'x', tools: ['bash'], text: 'fine' })}\n`);
     expect(r.code).toBe(0);
     expect(ndjson(r.stdout)).toMatchObject([{ file: '-', line: 1, id: 'x' }]);
   });
@@ -43,7 +49,7 @@ describe.skipIf(!existsSync(join(ROOT, 'dist', 'cli', 'main.js')))('bin/guard.js
   it('exits 2 on malformed input and names the line', () => {
     const r = guard(['scan', '-f', 'text', 'fixtures/cli/malformed.jsonl']);
     expect(r.code).toBe(2);
-    expect(r.stdout).toMatch(/2: error INVALID_JSON/);
+    expect(r.stdout).toMatch(/malformed\.jsonl:2  error INVALID_JSON/);
   });
 
   it('exits 2 with a usage message for an unknown option', () => {
@@ -67,5 +73,5 @@ describe.skipIf(!existsSync(join(ROOT, 'dist', 'cli', 'main.js')))('bin/guard.js
     };
     expect(probe(['scan', '-q', '--jobs', '1', 'fixtures/cli/findings.jsonl'])).toEqual({ code: 1, ajv: false, yaml: false });
     expect(probe(['scan', '-q', '--jobs', '1', '-c', 'fixtures/inspection/config/valid.yaml', 'fixtures/cli/findings.jsonl'])).toEqual({ code: 1, ajv: true, yaml: true });
-  });
+  }, 120_000);
 });

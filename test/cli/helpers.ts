@@ -32,6 +32,8 @@ export interface FakeOptions {
   stdoutTTY?: boolean;
   env?: Record<string, string>;
   cwd?: string;
+  /** Passed as `io.signal` (abort it with `interrupt` or `closed`, as src/cli/main.ts does). */
+  signal?: AbortSignal;
 }
 
 /** Runs `guard <argv>` in process with fake streams; cwd defaults to the repo root. */
@@ -46,7 +48,7 @@ export async function runGuard(argv: string[], opts: FakeOptions = {}): Promise<
     stdin = p;
   }
   (stdin as { isTTY?: boolean }).isTTY = opts.stdinTTY ?? false;
-  const code = await run(argv, { stdout, stderr, stdin, env: { NO_COLOR: '1', ...(opts.env ?? {}) }, cwd: opts.cwd ?? ROOT });
+  const code = await run(argv, { stdout, stderr, stdin, env: { NO_COLOR: '1', ...(opts.env ?? {}) }, cwd: opts.cwd ?? ROOT, ...(opts.signal ? { signal: opts.signal } : {}) });
   return { code, stdout: stdout.text, stderr: stderr.text };
 }
 

@@ -122,7 +122,7 @@ describe('guard scan: inputs, formats, configuration', () => {
   });
 
   it('prints text grouped by file without colour under NO_COLOR', async () => {
-    const r = await runGuard(['scan', '-f', 'text', FINDINGS], { stdoutTTY: true });
+    const r = await runGuard(['scan', '-f', 'text', '--verbose', FINDINGS], { stdoutTTY: true });
     expect(r.stdout).not.toMatch(/\u001b\[/);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe(FINDINGS);
@@ -138,9 +138,11 @@ describe('guard scan: inputs, formats, configuration', () => {
     expect(forcedOff.stdout).not.toMatch(/\u001b\[/);
   });
 
-  it('defaults to ndjson off a terminal and to text on one', async () => {
-    expect(ndjson((await runGuard(['scan', CLEAN])).stdout)).toHaveLength(2);
-    expect((await runGuard(['scan', CLEAN], { stdoutTTY: true })).stdout.startsWith(CLEAN)).toBe(true);
+  it('defaults to text off a terminal as on one (a clean scan lists no file, only the summary)', async () => {
+    const piped = await runGuard(['scan', CLEAN]);
+    expect(piped.stdout).toBe((await runGuard(['scan', CLEAN], { stdoutTTY: true })).stdout);
+    expect(piped.stdout).toMatch(/^\nguard: 2 replies in 1 file · no findings\n/);
+    expect(ndjson((await runGuard(['scan', '-f', 'ndjson', CLEAN])).stdout)).toHaveLength(2);
   });
 
   it('blocks under enforce from the configuration file', async () => {

@@ -19,6 +19,10 @@ describe.skipIf(!existsSync(FULL))('writing to a full disk', () => {
     ['ndjson', '1'],
     ['ndjson', '2'],
     ['junit', '1'],
+    ['html', '1'],
+    ['markdown', '1'],
+    ['text', '1'],
+    ['github', '1'],
   ])('scan -f %s --jobs %s -o /dev/full: exit 2, the file named', async (format, jobs) => {
     const r = await runGuard(['scan', 'fixtures/capture', '-f', format, '--jobs', jobs, '-o', FULL, '-q']);
     expect(r.code).toBe(2);
@@ -54,7 +58,7 @@ describe.skipIf(!existsSync(FULL))('writing to a full disk', () => {
     } finally {
       closeSync(fd);
     }
-  });
+  }, 180_000);
 
   it('stderr on a full disk: exit 2 (the summary cannot be written), stdout still complete', () => {
     const fd = openSync(FULL, 'w');

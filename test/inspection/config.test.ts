@@ -61,7 +61,7 @@ describe('loading', () => {
       [8, '/inspection/rules/1/id: must be a non-empty kebab-case id (a-z, 0-9, -)'],
       [9, '/inspection/rules/1/name: must not be blank'],
       [12, "/inspection/rules/2: needs one of 'command', 'argv_prefix', 'path'"],
-      [14, "/inspection/rules/2: unknown property 'colour'"],
+      [14, "/inspection/rules/2: unknown property 'colour' (allowed: id, name, description, help, category, action, tools, command, argv_prefix, path, flags, examples)"],
       [17, '/inspection/rules/3/argv_prefix: must NOT have fewer than 1 items'],
     ]);
   });

@@ -9,7 +9,7 @@ import { compileRuleSet, initInspection, type RuleSet } from '../../src/inspecti
 import { QUOTATION_REASONS, REASON_CODES, REASON_OUTCOME } from '../../src/recovery/types.js';
 import { findingFails, findingsOf, isQuotationReason, refusedLevel } from '../../src/verdict/findings.js';
 import { findingMessage } from '../../src/report/messages.js';
-import { formatSummary, TextReporter } from '../../src/report/text.js';
+import { formatSummary, VerboseTextReporter as TextReporter } from '../../src/report/text.js';
 import { judgeReply } from '../../src/verdict/judge.js';
 import { isFailing, SummaryBuilder } from '../../src/verdict/summary.js';
 import { ndjson, runGuard } from '../cli/helpers.js';
@@ -122,7 +122,7 @@ describe('guard scan with a quotation', () => {
   const STDIN = `${JSON.stringify({ tools: ['bash'], text: 'Use `<tool_call>` tags like this.' })}\n`;
 
   it('exits 0 by default with a refused / quoted record, 1 under --fail-on quoted', async () => {
-    const r = await runGuard(['scan', '-'], { stdin: STDIN });
+    const r = await runGuard(['scan', '-f', 'ndjson', '-'], { stdin: STDIN });
     expect(r.code).toBe(0);
     const [rec] = ndjson(r.stdout);
     expect([rec!['recovery'].outcome, rec!['recovery'].reason, rec!['findings']]).toEqual([

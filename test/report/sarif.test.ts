@@ -51,8 +51,8 @@ describe('SARIF content', () => {
     expect(doc.$schema).toBe('https://json.schemastore.org/sarif-2.1.0.json');
     const driver = doc.runs[0].tool.driver;
     expect(driver).toMatchObject({ name: 'guard', version: VERSION, semanticVersion: VERSION });
-    // no informationUri until the project has a public home: a made-up URL would mislead
-    expect(driver.informationUri).toBeUndefined();
+    // the project's home from package.json `repository`, and each rule's section of docs/rules.md
+    expect(driver.informationUri).toBe('https://github.com/guard-dev/guard#readme');
     const ids: string[] = driver.rules.map((r: any) => r.id);
     expect(ids).toContain('curl-pipe-shell');
     expect(ids).toContain('rm-rf-root');
@@ -63,7 +63,10 @@ describe('SARIF content', () => {
     const curl = driver.rules.find((r: any) => r.id === 'curl-pipe-shell');
     expect(curl.defaultConfiguration.level).toBe('error');
     expect(curl.properties.category).toBe('remote-exec');
+    expect(curl.helpUri).toBe('https://github.com/guard-dev/guard/blob/main/docs/rules.md#curl-pipe-shell');
+    expect(driver.rules.find((r: any) => r.id === 'guard/leak-refused/truncated').helpUri).toBe('https://github.com/guard-dev/guard/blob/main/docs/rules.md#guardleak-refusedtruncated');
     for (const r of driver.rules) {
+      expect(r.helpUri).toMatch(/^https:\/\/github\.com\/guard-dev\/guard\/blob\/main\/docs\/rules\.md#[a-z0-9_-]+$/);
       expect(r.shortDescription.text).toMatch(/\S/);
       expect(r.fullDescription.text).toMatch(/\S/);
       expect(r.help.text).toMatch(/\S/);

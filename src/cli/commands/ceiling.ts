@@ -28,6 +28,7 @@ import {
   type CeilingStyle,
 } from '../../ceiling/index.js';
 import { loadConfig } from '../../config/load.js';
+import { printable } from '../../report/printable.js';
 import { scanInputs } from '../../scan/scan.js';
 import { resolveEngines } from '../engines.js';
 import { parseRatio } from '../flags.js';
@@ -146,12 +147,13 @@ async function ceilingCommand(flags: CeilingFlags, io: CliIO): Promise<number> {
       unlabelled.push(`${reply.source.file}:${reply.source.line}`);
       continue;
     }
+    const text = format !== 'json';
     samples.push({
-      id: reply.id,
-      file: reply.source.file,
+      id: text && reply.id !== null ? printable(reply.id) : reply.id,
+      file: text ? printable(reply.source.file) : reply.source.file,
       line: reply.source.line,
       label,
-      family: recovery.family,
+      family: text && recovery.family !== null ? printable(recovery.family) : recovery.family,
       proseRatio: recovery.proseRatio,
       reason: recovery.reason,
       outcome: recovery.outcome,
@@ -161,10 +163,11 @@ async function ceilingCommand(flags: CeilingFlags, io: CliIO): Promise<number> {
     for (const entry of lookup.unused()) problems.push(problem(labelFileFor(capture), null, `${entry} matches no reply in ${capture}`));
   }
 
-  for (const w of warnings) io.stderr.write(`guard: warning: ${w}\n`);
-  for (const p of problems) io.stderr.write(`guard: ${p}\n`);
+  // every string from the captures is printed with its control characters escaped visibly
+  for (const w of warnings) io.stderr.write(`guard: warning: ${printable(w)}\n`);
+  for (const p of problems) io.stderr.write(`guard: ${printable(p)}\n`);
   if (unlabelled.length > 0) {
-    const shown = unlabelled.slice(0, 5).join(', ');
+    const shown = unlabelled.slice(0, 5).map(printable).join(', ');
     io.stderr.write(`guard: ${unlabelled.length} repl${unlabelled.length === 1 ? 'y has' : 'ies have'} no label and ${unlabelled.length === 1 ? 'was' : 'were'} left out: ${shown}${unlabelled.length > 5 ? ', ...' : ''}\n`);
   }
   if (samples.length === 0) {
@@ -183,7 +186,7 @@ async function ceilingCommand(flags: CeilingFlags, io: CliIO): Promise<number> {
   else if (format === 'markdown') io.stdout.write(renderMarkdown(analysis, suggestion));
   else io.stdout.write(renderText(analysis, styleFor(io, flags.color), suggestion));
   if (format !== 'text') {
-    for (const r of analysis.wrong) io.stderr.write(`guard: wrong side of the ceiling ${ceiling}: ${rowLocation(r)} ${r.label} ${r.proseRatio === null ? 'unmeasured' : r.proseRatio.toFixed(2)}\n`);
+    for (const r of analysis.wrong) io.stderr.write(`guard: wrong side of the ceiling ${ceiling}: ${printable(rowLocation(r))} ${r.label} ${r.proseRatio === null ? 'unmeasured' : r.proseRatio.toFixed(2)}\n`);
   }
   if (problems.length > 0) return EXIT.FAILURE;
   return analysis.separated ? EXIT.OK : EXIT.FINDINGS;

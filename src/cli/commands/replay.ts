@@ -11,6 +11,7 @@ import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/load.js';
+import { terminalSafeJson } from '../../report/printable.js';
 import { formatFrame, readJsonlFrames, readSseFrames, type Wire } from '../../replay/frames.js';
 import { replayFrames } from '../../replay/engine.js';
 import { resolveEngines, type EngineFlags } from '../engines.js';
@@ -97,9 +98,9 @@ async function replayCommand(file: string, flags: ReplayFlags, io: CliIO): Promi
         // through unjudged must not look like a clean replay
         errors++;
         const problem = { type: 'problem', line: null, severity: 'error', code: 'UNKNOWN_FORMAT', message: 'no OpenAI Chat, Anthropic Messages or OpenAI Responses stream event in the input; nothing was judged (use guard scan for other capture formats)' };
-        await write(eventSink, `${wellFormedJson({ file, ...problem })}\n`);
+        await write(eventSink, `${terminalSafeJson(wellFormedJson({ file, ...problem }))}\n`);
       }
-      await write(eventSink, `${wellFormedJson({ file, ...d })}\n`);
+      await write(eventSink, `${terminalSafeJson(wellFormedJson({ file, ...d }))}\n`);
     }
   } catch (e) {
     await events?.close().catch(() => undefined);

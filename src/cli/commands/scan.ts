@@ -1,15 +1,22 @@
 /**
- * `guard scan [paths...]`: reads captures, reports a verdict for every assistant reply (to stdout
- * or to `--output FILE`), a summary on stderr, and sets the exit code (0 clean, 1 unsuppressed
- * findings at or above --fail-on, 2 input problems).
+ * `guard scan [paths...]`: reads captures, reports their findings (to stdout or to `--output
+ * FILE`), and sets the exit code (0 clean, 1 unsuppressed findings at or above --fail-on, 2 input
+ * problems, 130 interrupted).
+ *
+ * The report is text for triage whatever stdout is (a terminal, a pipe, a file); machine formats
+ * are asked for with `-f` or implied by the `--output` extension. On a terminal, a progress bar on
+ * stderr shows files, bytes, speed, ETA and findings so far. Ctrl-C (SIGINT, delivered through
+ * `io.signal`) stops the scan at once: the report is closed with what was seen, the partial
+ * summary printed, exit 130. A reader that closes stdout (`guard scan … | head`) ends the scan
+ * quietly with the exit code of what was seen.
  */
 
 import { once } from 'node:events';
-import { OutputBatcher } from '../batch.js';
-import { openOutputFile, refuseOverwrite } from '../files.js';
+import { appendFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import ora, { type Ora } from 'ora';
+import { OutputBatcher } from '../batch.js';
+import { openOutputFile, refuseOverwrite } from '../files.js';
 import { BaselineError, BaselineMatcher } from '../../verdict/baseline.js';
 import { readBaselineFile } from '../baseline-file.js';
 import { expandInputs } from '../../capture/files.js';
@@ -18,20 +25,21 @@ import type { CaptureError, CaptureFormat } from '../../capture/types.js';
 import { loadConfig } from '../../config/load.js';
 import { DEFAULT_FAIL_ON, FAIL_ON_LEVELS, type FailOn } from '../../verdict/findings.js';
 import { createReporter, formatFromFileName, REPORT_FORMATS, reportExtensions, type ReportFormat } from '../../report/formats.js';
-import { plural, printable } from '../../report/printable.js';
+import { printable } from '../../report/printable.js';
 import { formatSummary } from '../../report/text.js';
 import { defaultJobs, scanInputsParallel } from '../../scan/parallel.js';
-import { isSelfContainedFormat, ReportPipeline } from '../../scan/report-pipeline.js';
+import { isSelfContainedFormat, ReportPipeline, type UnusedAllow } from '../../scan/report-pipeline.js';
 import { SummaryBuilder } from '../../verdict/summary.js';
 import { resolveSettings, type EngineFlags } from '../engines.js';
 import { findingRules } from '../../verdict/catalogue.js';
 import { createJudge } from '../../verdict/engines.js';
-import { UsageError } from '../errors.js';
+import { EXIT, UsageError } from '../errors.js';
 import { positiveInt } from '../flags.js';
-import { chalkFor, spinnerWanted, type CliIO } from '../io.js';
+import { chalkFor, type CliIO } from '../io.js';
+import { ScanProgress, progressWanted } from '../progress.js';
+import { printConfig } from '../print-config.js';
 import type { CommandState } from '../state.js';
-import { VERSION } from '../version.js';
-
+import { ruleLinks, VERSION } from '../version.js';
 
 interface ScanFlags extends EngineFlags {
   format?: ReportFormat;
@@ -45,6 +53,8 @@ interface ScanFlags extends EngineFlags {
   maxLineBytes?: string;
   jobs?: string;
   quiet?: boolean;
+  verbose?: boolean;
+  printConfig?: boolean;
   color?: boolean;
 }
 
@@ -54,6 +64,9 @@ interface ScanFlags extends EngineFlags {
  */
 export const MAX_JOBS_PER_CORE = 4;
 
+/** The exit code of a scan stopped by Ctrl-C (128 + SIGINT, as shells report it). */
+export const EXIT_INTERRUPTED = 130;
+
 /**
  * The worker threads for `--jobs`: the number of cores when not given, else the value given, at
  * most {@link MAX_JOBS_PER_CORE} per core. @throws UsageError for a value that is not a positive whole number.
@@ -62,29 +75,18 @@ export function jobsFlag(value: string | undefined, cores = defaultJobs()): numb
   return value === undefined ? cores : Math.min(positiveInt('--jobs', value), MAX_JOBS_PER_CORE * cores);
 }
 
-/** Keeps an ora spinner on stderr out of the way of lines written to a terminal stdout. */
-function spinnerAwareWriter(io: CliIO, spinner: Ora | null): (s: string) => void {
-  if (!spinner) return (s) => void io.stdout.write(s);
-  return (s) => {
-    spinner.clear();
-    io.stdout.write(s);
-    spinner.render();
-  };
-}
-
 export function registerScan(program: Command, io: CliIO, state: CommandState): void {
   program
     .command('scan')
-    .description('print a verdict for every assistant reply in the captures (files, directories, globs, - for stdin)')
+    .description('report the findings of the captures (files, directories, globs, - for stdin): leaked tool-call markup and dangerous tool calls')
     .argument('[paths...]', 'captures to read; stdin when none are given and input is piped')
     .addOption(
-      new Option('-f, --format <format>', 'output format (default: from the --output extension, else text on a terminal and ndjson otherwise)').choices([
-        ...REPORT_FORMATS,
-      ]),
+      new Option('-f, --format <format>', 'report format (default: from the --output extension, else text, whatever stdout is)').choices([...REPORT_FORMATS]),
     )
     .option('-o, --output <file>', 'write the report to this file (- for stdout); the summary still goes to stderr')
     .addOption(new Option('--input-format <format>', 'read every input as this capture format instead of detecting it').choices([...CAPTURE_FORMATS]))
-    .option('-c, --config <file>', 'configuration file (default: ./guard.config.yaml when present)')
+    .option('-c, --config <file>', 'configuration file (default: guard.config.yaml, .yml or .json, searched from here up to the repository root)')
+    .option('--print-config', 'print the configuration in force (file, flags, defaults) and where each setting comes from, then exit')
     .option('--mode <mode>', 'inspection mode: off, observe or enforce (default: observe)')
     .option('--tools <names>', 'comma-separated tool names treated as advertised when a capture does not record them')
     .option('--prose-ceiling <ratio>', 'largest prose ratio (0..1) at which a leak is still recovered')
@@ -94,21 +96,22 @@ export function registerScan(program: Command, io: CliIO, state: CommandState): 
     .option('--no-redact', 'show secrets in excerpts instead of masking them')
     .option('--max-line-bytes <bytes>', 'longest input line read; longer lines are reported and skipped (default: 256 MiB)')
     .option('-j, --jobs <n>', `worker threads reading files in parallel; 1 reads in this thread (default: the number of cores, fewer for small inputs; at most ${MAX_JOBS_PER_CORE} per core)`)
-    .option('-q, --quiet', 'no summary on stderr')
+    .option('-v, --verbose', 'text: list every reply with its verdict, not only the findings')
+    .option('-q, --quiet', 'no progress and no summary on stderr')
     .action(async (paths: string[], flags: ScanFlags) => {
       state.exitCode = await scanCommand(paths, { ...flags, color: program.opts()['color'] as boolean | undefined }, io);
     });
 }
 
-/** The report format: `--format`, else the `--output` extension, else text on a terminal and ndjson otherwise. */
-function chooseFormat(flags: ScanFlags, io: CliIO): ReportFormat {
+/** The report format: `--format`, else the `--output` extension, else text (whatever stdout is). */
+function chooseFormat(flags: ScanFlags): ReportFormat {
   if (flags.format) return flags.format;
   if (flags.output !== undefined && flags.output !== '-') {
     const inferred = formatFromFileName(flags.output);
     if (!inferred) throw new UsageError(`cannot tell the report format from '${flags.output}' (${reportExtensions().join(', ')}): give --format`);
     return inferred;
   }
-  return io.stdout.isTTY ? 'text' : 'ndjson';
+  return 'text';
 }
 
 /** The baseline matcher for `--baseline FILE`. @throws UsageError when the file is unusable. */
@@ -121,41 +124,81 @@ async function loadBaseline(path: string, cwd: string): Promise<BaselineMatcher>
   }
 }
 
+/** The next value of an async iterator, or `null` once `signal` aborts (whichever comes first). */
+function nextOrAbort<T>(it: AsyncIterator<T>, signal: AbortSignal | undefined): Promise<IteratorResult<T> | null> {
+  if (!signal) return it.next();
+  if (signal.aborted) return Promise.resolve(null);
+  return new Promise((ok, fail) => {
+    const onAbort = () => ok(null);
+    signal.addEventListener('abort', onAbort, { once: true });
+    it.next().then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        ok(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        fail(e);
+      },
+    );
+  });
+}
+
+/** Unused allow marks, by file and line, for stderr. */
+function unusedAllowLines(list: readonly UnusedAllow[], total: number): string {
+  if (list.length === 0) return '';
+  const lines = list.map((u) => `guard: ${printable(u.file)}:${u.line}: allow mark for ${JSON.stringify(printable(u.rule))} matched no finding of its reply (reason: ${printable(u.reason)})\n`);
+  if (total > list.length) lines.push(`guard: … ${total - list.length} more unused allow marks\n`);
+  return lines.join('');
+}
+
 async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promise<number> {
   let args = paths.length ? paths : ['-'];
-  if (paths.length === 0 && io.stdin.isTTY) throw new UsageError('no captures given (usage: guard scan <paths...>, or pipe a capture into guard scan)');
   const config = await loadConfig(flags.config, io.cwd);
+  if (flags.printConfig) {
+    io.stdout.write(await printConfig(config, flags, io.cwd));
+    return EXIT.OK;
+  }
+  if (paths.length === 0 && io.stdin.isTTY) throw new UsageError('no captures given (usage: guard scan <paths...>, or pipe a capture into guard scan)');
   const settings = resolveSettings(config, flags);
   const judge = await createJudge(settings);
   const failOn = flags.failOn ?? config.scan.failOn ?? DEFAULT_FAIL_ON;
   const maxLineBytes = flags.maxLineBytes === undefined ? undefined : positiveInt('--max-line-bytes', flags.maxLineBytes);
   const jobs = jobsFlag(flags.jobs);
-  const format = chooseFormat(flags, io);
+  const format = chooseFormat(flags);
   const baseline = flags.baseline === undefined ? null : await loadBaseline(flags.baseline, io.cwd);
   const out = chalkFor(io.stdout, io.env, flags.color);
   const err = chalkFor(io.stderr, io.env, flags.color);
 
-  // With a report file, the inputs are expanded before it is created, so it is never read as one.
+  // With a report file or a progress bar, the inputs are expanded first: a report file is then
+  // never read as an input, and the bar knows how many files there are.
   const toFile = flags.output !== undefined && flags.output !== '-';
+  const showProgress = progressWanted(io, flags.quiet === true);
   let expansionErrors: CaptureError[] = [];
-  if (toFile) {
+  if (toFile || showProgress) {
     const expanded = await expandInputs(args, io.cwd);
-    refuseOverwrite(flags.output!, io.cwd, expanded.inputs, io.stdin, [
-      { what: 'configuration file', path: config.path },
-      { what: '--baseline file', path: flags.baseline ?? null },
-    ], 'scan');
+    if (toFile) {
+      refuseOverwrite(flags.output!, io.cwd, expanded.inputs, io.stdin, [
+        { what: 'configuration file', path: config.path },
+        { what: '--baseline file', path: flags.baseline ?? null },
+      ], 'scan');
+    }
     args = expanded.inputs;
     expansionErrors = expanded.errors;
   }
   // opened before the scan, so an unwritable path fails fast (exit 2)
   const file = toFile ? await openOutputFile(flags.output!, io.cwd, '--output') : null;
   const sink = file?.stream ?? io.stdout;
-
-  const stdinUsed = args.includes('-');
-  const spinner = spinnerWanted(io, flags.quiet === true)
-    ? ora({ stream: io.stderr, text: 'scanning', discardStdin: !stdinUsed, isEnabled: true }).start()
-    : null;
-  const output = new OutputBatcher(file ? (s: string) => void file.stream.write(s) : spinnerAwareWriter(io, spinner));
+  const progress = showProgress ? new ScanProgress(io.stderr, args, io.cwd) : null;
+  // the bar and a terminal stdout share the screen: its line is cleared before each write
+  const toStdout = (s: string) => void io.stdout.write(s);
+  const output = new OutputBatcher(file ? (s: string) => void file.stream.write(s) : progress && io.stdout.isTTY ? progress.around(toStdout) : toStdout);
+  const drained = async (): Promise<void> => {
+    output.flush();
+    // stdout's reader may go away meanwhile (EPIPE): the signal then stops the scan, quietly
+    if (sink.writableNeedDrain && !io.signal?.aborted) await (file ? file.drained() : once(sink, 'drain').catch(() => undefined));
+  };
+  const stepSummaryFile = format === 'github' ? io.env['GITHUB_STEP_SUMMARY'] : undefined;
   const reporter = createReporter(format, output.add, {
     version: VERSION,
     rules: findingRules(judge.ruleSet.rules),
@@ -164,51 +207,98 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
     redact: flags.redact !== false,
     baseline: baseline !== null,
     chalk: file ? chalkFor(file.stream, io.env, false) : out,
+    verbose: flags.verbose === true,
+    proseCeiling: settings.recovery.proseCeiling,
+    links: ruleLinks(),
+    pause: drained,
+    stepSummary: stepSummaryFile
+      ? (md) => {
+          try {
+            appendFileSync(resolve(io.cwd, stepSummaryFile), md);
+          } catch (e) {
+            io.stderr.write(`guard: cannot write the job summary to $GITHUB_STEP_SUMMARY (${(e as Error).message})\n`);
+          }
+        }
+      : null,
   });
   const summary = new SummaryBuilder(failOn);
   const pipeline = new ReportPipeline(reporter, summary, { failOn, inlineAllow: flags.inlineAllow !== false, baseline }, flags.redact !== false);
 
   let failed = false;
+  let stopped = false;
+  // listening for the whole scan tells src/cli/main.ts that Ctrl-C is handled here (a command that
+  // does not listen is ended at once)
+  const listening = () => undefined;
+  io.signal?.addEventListener('abort', listening);
   try {
     for (const error of expansionErrors) pipeline.error(error);
     // workers build the same judge from the same settings; for a streaming format without a
     // baseline they also write the report of their replies
     const render = isSelfContainedFormat(format) && baseline === null ? { format, redact: flags.redact !== false, failOn, inlineAllow: flags.inlineAllow !== false } : undefined;
     const parallel = { jobs, auto: flags.jobs === undefined, setup: { settings, slim: true, render } };
+    const onRead = progress ? (f: string, bytes: number) => progress.read(f, bytes) : undefined;
     const events = args.length
-      ? scanInputsParallel(args, { judge, read: { inputFormat: flags.inputFormat, maxLineBytes }, stdin: io.stdin, cwd: io.cwd }, parallel)
+      ? scanInputsParallel(args, { judge, read: { inputFormat: flags.inputFormat, maxLineBytes }, stdin: io.stdin, cwd: io.cwd, ...(onRead ? { onRead } : {}) }, parallel)
       : (async function* () {})();
-    for await (const ev of events) {
+    const it = events[Symbol.asyncIterator]();
+    for (;;) {
+      const next = await nextOrAbort(it, io.signal);
+      if (next === null) {
+        stopped = true;
+        // the generator may be waiting on a read: it is left to the process's exit
+        void it.return?.(undefined).catch(() => undefined);
+        break;
+      }
+      if (next.done) break;
+      const ev = next.value;
       if (ev.kind === 'rendered') {
         output.add(ev.text);
         summary.merge(ev.summary);
+        pipeline.addUnused(ev.unused);
       } else pipeline.handle(ev);
-      if (spinner && ev.kind !== 'error') spinner.text = `scanning ${printable(ev.kind === 'reply' ? ev.verdict.reply.source.file : ev.file)} (${plural(summary.summary.replies, 'reply', 'replies')})`;
+      if (progress) {
+        if (ev.kind === 'file-end') progress.fileDone(ev.file);
+        const s = summary.summary;
+        progress.setFindings(s.leaks.recovered + s.leaks.refused + s.quotations.total + s.hits.total - s.suppressed.inline - s.suppressed.baseline);
+      }
       // a report file that cannot be written ends the scan (exit 2), rather than scanning on for nothing
       file?.check();
       // backpressure: a slow reader of the report must not make guard buffer the whole report
-      if (sink.writableNeedDrain) {
-        output.flush();
-        await (file ? file.drained() : once(sink, 'drain'));
-      }
+      if (sink.writableNeedDrain) await drained();
     }
-    if (baseline) {
+    const interrupted = stopped && io.signal?.reason === 'interrupt';
+    if (baseline && !stopped) {
       const read = new Set(summary.summary.files.map((f) => resolve(io.cwd, f.file)));
       summary.setBaseline({ file: flags.baseline!, matched: baseline.matched, stale: baseline.stale((file) => read.has(resolve(io.cwd, file))) });
     }
-    reporter.finish(summary.summary);
+    progress?.stop(interrupted || stopped ? undefined : { replies: summary.summary.replies, files: summary.summary.files.length });
+    // a reader that closed stdout gets nothing more; otherwise the report is closed, partial or not
+    if (!(stopped && !interrupted)) await reporter.finish(summary.summary, { interrupted });
   } catch (e) {
     failed = true;
     throw e;
   } finally {
+    io.signal?.removeEventListener('abort', listening);
     output.flush();
-    spinner?.stop();
+    progress?.stop();
     // a report that did not reach its file fails the scan (exit 2); after another failure, that one is reported
     if (file) await (failed ? file.close().catch(() => undefined) : file.close());
   }
+  const interrupted = stopped && io.signal?.reason === 'interrupt';
+  // stdout closed by its reader (`| head`): quietly, with the exit code of what was seen
+  if (stopped && !interrupted) return summary.exitCode();
   // a write to stdout that failed is reported when its error event comes (src/cli/main.ts: exit 2);
   // let it come before the summary, which would otherwise read as a finished scan
   if (!file) await new Promise<void>((next) => setImmediate(next));
-  if (!flags.quiet && !io.stdout.errored) io.stderr.write(formatSummary(summary.summary, err, config.path));
-  return summary.exitCode();
+  if (io.stdout.errored) return summary.exitCode();
+  const unused = unusedAllowLines(pipeline.unusedAllows, summary.summary.unusedAllows);
+  // text on stdout ends with its own summary; any other report gets the summary on stderr
+  const textOnStdout = format === 'text' && !file;
+  if (!flags.quiet || interrupted) {
+    if (!textOnStdout) io.stderr.write(formatSummary(summary.summary, err, config.path, { interrupted }));
+    else if (config.path !== null) io.stderr.write(`guard: configuration ${printable(config.path)}\n`);
+    io.stderr.write(unused);
+  }
+  if (interrupted) io.stderr.write('guard: interrupted (Ctrl-C): the report above is partial; exit 130\n');
+  return interrupted ? EXIT_INTERRUPTED : summary.exitCode();
 }
