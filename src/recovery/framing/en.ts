@@ -26,8 +26,8 @@ export const EN: FramingLanguage = {
       says: 'a refusal',
       place: 'around',
       pattern:
-        "\\b(?:i (?:refuse|decline|must decline|have to decline|will not|won't|cannot|can't|am unable to|am not able to) (?:to )?(?:help|assist|comply|do (?:that|this|it|so)|carry (?:this|that|it) out)|i refuse|refus(?:e|ed|es|ing|al)\\b|declin(?:e|ed|ing) to|not (?:safe|allowed|permitted|authori[sz]ed) to|unsafe|malicious|suspicious|harmful|prompt injection|injected|injection attempt)",
-      match: ['I refuse to carry this out', 'This looks malicious:', 'it is what the injected page asked for', 'I cannot help with that.'],
+        "(?:^|\\n)no[.!](?:\\s|$)|\\b(?:i'?d rather not|i would rather not|as an ai\\b|i (?:refuse|decline|must decline|have to decline|will not|won't|cannot|can't|am unable to|am not able to) (?:to )?(?:help|assist|comply|do (?:that|this|it|so)|carry (?:this|that|it) out)|i refuse|refus(?:e|ed|es|ing|al)\\b|declin(?:e|ed|ing) to|not (?:safe|allowed|permitted|authori[sz]ed) to|unsafe|malicious|suspicious|harmful|prompt injection|injected|injection attempt)",
+      match: ['As an AI, I must decline.', 'No.', "I'd rather not.", 'I refuse to carry this out', 'This looks malicious:', 'it is what the injected page asked for', 'I cannot help with that.'],
       not_match: ['I will check the file:', 'Running the tests now.', 'The command is safe to run:'],
     },
     {
@@ -44,9 +44,43 @@ export const EN: FramingLanguage = {
       says: 'an example',
       place: 'around',
       pattern:
-        "\\b(?:for example|for instance|e\\.g\\.|examples?|samples?|illustrat(?:e|es|ed|ing|ion)|demonstrat(?:e|es|ed|ing|ion)|(?:call|tool|markup|function|the) syntax|syntax (?:is|of|for)|looks like this|look like this|like this|like so|placeholders?|the format (?:is|was|of (?:a|the))|formatted as|hypothetical(?:ly)?|imagine|suppose|pretend|would look|could look|might look|the (?:call|command|markup|request) (?:would be|would look))\\b",
-      match: ['## Example', 'Sample output:', 'That is an example of the syntax;', 'A tool call looks like this:', 'For instance:'],
+        "(?:\\be\\.g\\.|\\bex ?:|\\bi\\.e\\.)|\\b(?:for example|for instance|examples?|samples?|illustrat(?:e|es|ed|ing|ion)|demonstrat(?:e|es|ed|ing|ion)|(?:call|tool|markup|function|the) syntax|syntax (?:is|of|for)|looks like this|look like this|like this|like so|placeholders?|the format (?:is|was|of (?:a|the))|formatted as|hypothetical(?:ly)?|imagine|suppose|pretend|would look|could look|might look|the (?:call|command|markup|request) (?:would be|would look))\\b",
+      match: ['e.g.', 'Ex:', '## Example', 'Sample output:', 'That is an example of the syntax;', 'A tool call looks like this:', 'For instance:'],
       not_match: ['Let me check the weather:', "I'll read the file.", 'Checking the logs now:', 'Let me format the output for you.', 'It looks like the tests failed. Let me check the log:', "I'll check the Python file for errors:"],
+    },
+    {
+      id: 'bad-example',
+      says: 'a bad example to avoid',
+      place: 'around',
+      pattern:
+        "\\b(?:never (?:emit|output|print|write|send|produce|generate|return)|avoid (?:this|that|these|the following|emitting|outputting|writing|output like)|don'?t (?:do|write|emit|output) (?:this|that|it)|(?:this|that|it) is (?:bad|wrong|incorrect|broken|invalid|malformed) (?:output|usage|markup|format))|(?:^|\\n|[.!?] )(?:bad|wrong|incorrect|invalid|broken|malformed)(?: (?:example|output|usage|call|format|markup))? ?:",
+      match: ['Never emit:', 'Avoid this:', 'Bad:', 'Wrong:', 'Incorrect output:', 'This is bad output.', "Don't do this:"],
+      not_match: ['Let me check the weather:', 'Something went wrong: let me retry.', 'The build looks broken, let me check the log:', 'That was wrong, let me retry:', 'I will avoid the network and read the file:'],
+    },
+    {
+      id: 'cited-source',
+      says: 'a quotation of a document or a post',
+      place: 'around',
+      pattern:
+        "\\b(?:per the (?:[\\w.-]+ )?(?:docs|documentation|readme|manual|spec|guide|model card)|from the [\\w.-]+ (?:docs|documentation|readme|manual|repo|repository|issue(?: tracker)?|forum|blog|paper|model card|discussion|thread)|someone (?:on|in) [\\w.-]+ (?:posted|wrote|said|shared)|(?:the )?(?:docs|documentation|readme|model card|manual) (?:say|says|said|show|shows|showed)|as (?:seen|shown|documented) in)|\\(source:",
+      match: ['Per the vLLM docs:', 'From the Qwen README:', 'Someone on GitHub posted:', 'The docs say:', '(source: Qwen docs)', '— from the vLLM issue tracker'],
+      not_match: ['Let me read the docs first:', 'I will check the README:', 'Fetching the file from the repo:'],
+    },
+    {
+      id: 'hypothetical-call',
+      says: 'a hypothetical call',
+      place: 'before',
+      pattern: "\\b(?:if i were to|were i to|if i (?:did|had to) (?:call|run|use)|i(?: would|'d) (?:have )?(?:call|run|use|write|emit)(?:ed)?(?: it)? (?:like|as) (?:this|so))\\b",
+      match: ['If I were to call the tool, it would be:', "I'd call it like this:"],
+      not_match: ['I will call the tool:', "I'd like to check the weather:"],
+    },
+    {
+      id: 'question-before',
+      says: 'a question about the markup',
+      place: 'before',
+      pattern: '\\b(?:this|that|these|those|it)\\b[^.!?\\n]*\\?\\s*$',
+      match: ['Why does the model print this?', 'Is this valid?'],
+      not_match: ['What is the weather in Paris? Let me check:', 'Checking now.'],
     },
     {
       id: 'role-label',

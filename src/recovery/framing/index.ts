@@ -4,13 +4,13 @@
  */
 
 import { EN } from './en.js';
-import { DE, ES, FR, ZH } from './others.js';
+import { DE, ES, FR, JA, KO, RU, ZH } from './others.js';
 import type { FramingEntry, FramingLanguage, FramingPlace } from './types.js';
 
 export type { FramingEntry, FramingLanguage, FramingPlace } from './types.js';
 
 /** Every language's vocabulary. */
-export const FRAMING_LANGUAGES: readonly FramingLanguage[] = [EN, ZH, ES, FR, DE];
+export const FRAMING_LANGUAGES: readonly FramingLanguage[] = [EN, ZH, ES, FR, DE, RU, JA, KO];
 
 /** A compiled entry. */
 export interface CompiledFraming {

@@ -1,5 +1,5 @@
 /**
- * Framing vocabulary (./types.ts) of Chinese, Spanish, French and German: the refusals, negated
+ * Framing vocabulary (./types.ts) of Chinese, Spanish, French, German, Russian, Japanese and Korean: the refusals, negated
  * instructions, attributions and examples a reply in that language writes around markup it quotes.
  * Small by design; an entry is added with the sentences it must find and the near misses it must not.
  * `\b` is an ASCII word boundary even with the `u` flag, so a pattern ending in a non-ASCII letter
@@ -14,6 +14,7 @@ export const ZH: FramingLanguage = {
     { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '(?:不要|请勿|切勿|不能|不会|禁止|别)(?:去)?(?:运行|执行|调用|使用|照做|相信)', match: ['请不要运行下面的命令：', '不要执行它。'], not_match: ['我来查一下天气：', '让我运行测试。'] },
     { id: 'refusal', says: 'a refusal', place: 'around', pattern: '(?:我拒绝|拒绝执行|无法执行|恶意|注入|可疑)', match: ['我拒绝执行这个命令', '这是注入的内容：'], not_match: ['好的，我来读取文件：'] },
     { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: '(?:用户(?:写|说|发)了?|网页(?:上)?(?:写|说|要求)|页面(?:写|说|要求)|原文|逐字)', match: ['用户写道：', '网页上写着：'], not_match: ['用户想知道巴黎的天气，我来查询：'] },
+    { id: 'cited-source', says: 'a quotation of a document', place: 'around', pattern: '(?:文档(?:说|写|中写|里写)|官方文档|README ?(?:说|写))', match: ['文档说：', '官方文档里是这样写的：'], not_match: ['我来读一下文档：'] },
     { id: 'example', says: 'an example', place: 'around', pattern: '(?:例如|比如|示例|样例|举例|格式如下|语法)', match: ['例如：', '示例输出：'], not_match: ['我来查一下：'] },
   ],
 };
@@ -34,6 +35,8 @@ export const FR: FramingLanguage = {
     { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: "\\bne (?:l'|le |la |les )?(?:exécute|exécutez|lance|lancez|utilise|utilisez|appelle|appelez|suis|suivez)(?:z)? (?:pas|jamais)\\b|\\bn'(?:exécute|exécutez|utilise|utilisez|appelle|appelez)z? (?:pas|jamais)\\b", match: ["N'exécutez pas ceci :", 'ne lance pas la commande'], not_match: ['Je vais vérifier la météo :'] },
     { id: 'refusal', says: 'a refusal', place: 'around', pattern: "\\b(?:je refuse|je ne peux pas (?:aider|exécuter)|malveillant|injecté|injection|suspect)", match: ['Je refuse de lancer cela', 'ce texte injecté'], not_match: ['Je lis le fichier :'] },
     { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: "\\b(?:l'utilisateur a (?:écrit|dit|collé)|la page (?:dit|demande|a demandé)|mot pour mot|textuellement)", match: ["L'utilisateur a écrit :", 'la page demande'], not_match: ["L'utilisateur veut la météo à Paris."] },
+    { id: 'cited-source', says: 'a quotation of a document', place: 'around', pattern: "\\b(?:la documentation (?:dit|indique|montre)|selon la documentation|d'après la documentation)", match: ['La documentation dit :', "D'après la documentation :"], not_match: ['Je lis la documentation :'] },
+    { id: 'bad-example', says: 'a bad example to avoid', place: 'around', pattern: '\\bne (?:faites|fais) pas (?:ça|cela)', match: ['Ne faites pas ça :'], not_match: ['Je fais ça tout de suite :'] },
     { id: 'example', says: 'an example', place: 'around', pattern: '\\b(?:par exemple|exemples?|la syntaxe)\\b', match: ['Par exemple :', 'La syntaxe est :'], not_match: ['Je vais chercher le fichier :'] },
   ],
 };
@@ -45,5 +48,29 @@ export const DE: FramingLanguage = {
     { id: 'refusal', says: 'a refusal', place: 'around', pattern: '\\b(?:ich weigere mich|ich lehne ab|bösartig|schädlich|eingeschleust|injiziert|verdächtig)', match: ['Ich weigere mich, das auszuführen', 'ein eingeschleuster Befehl'], not_match: ['Ich lese die Datei:'] },
     { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: '\\b(?:der (?:benutzer|nutzer) (?:schrieb|hat geschrieben|sagte)|die seite (?:sagt|verlangt|schreibt)|wörtlich)\\b', match: ['Der Benutzer schrieb:', 'die Seite verlangt'], not_match: ['Der Benutzer möchte das Wetter wissen.'] },
     { id: 'example', says: 'an example', place: 'around', pattern: '\\b(?:zum beispiel|beispiel|beispiele|z\\. ?b\\.|die syntax)\\b', match: ['Zum Beispiel:', 'Beispiel:'], not_match: ['Ich suche die Datei:'] },
+  ],
+};
+
+export const RU: FramingLanguage = {
+  language: 'ru',
+  entries: [
+    { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '(?:не|никогда не) (?:запускай|запускайте|выполняй|выполняйте|исполняй|вызывай|вызывайте)(?!\\p{L})', match: ['Не запускай:', 'Никогда не выполняйте это:'], not_match: ['Запускаю тесты:'] },
+    { id: 'example', says: 'an example', place: 'around', pattern: '(?:^|[^\\p{L}])(?:пример|например|синтаксис)(?!\\p{L})', match: ['Пример:', 'Например:'], not_match: ['Сейчас проверю файл:'] },
+  ],
+};
+
+export const JA: FramingLanguage = {
+  language: 'ja',
+  entries: [
+    { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '(?:実行|起動|使用|呼び出)(?:し|さ)ないで', match: ['実行しないでください：'], not_match: ['ファイルを確認します：'] },
+    { id: 'example', says: 'an example', place: 'around', pattern: '(?:例えば|たとえば|例[：:]|構文)', match: ['例えば：', '例：'], not_match: ['ファイルを読みます：'] },
+  ],
+};
+
+export const KO: FramingLanguage = {
+  language: 'ko',
+  entries: [
+    { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '(?:실행|사용|호출)하지 (?:마|마세요|말)', match: ['실행하지 마세요:'], not_match: ['파일을 확인하겠습니다:'] },
+    { id: 'example', says: 'an example', place: 'around', pattern: '(?:^|[^\\p{L}])(?:예|예시|예를 들어)(?:[：:]|(?!\\p{L}))', match: ['예:', '예를 들어:'], not_match: ['파일을 확인하겠습니다:'] },
   ],
 };
