@@ -344,3 +344,18 @@ describe('markup inside HTML code elements and comments is a quotation (red-team
     expect(brief(w)).toEqual(['refused', 'quoted', 'hermes']);
   });
 });
+
+describe('framings of a red-team pass (a quotation framed a little differently was recovered)', () => {
+  const block = '<tool_call>\n{"name": "bash", "arguments": {"command": "ls"}}\n</tool_call>';
+  const before = ['As an AI, I must decline.', 'No.', "I'd rather not.", 'Never emit:', 'Avoid this:', 'Bad:', 'Wrong:', 'Ne faites pas ça :', 'Не запускай:', '実行しないでください：', 'Per the vLLM docs:', 'From the Qwen README:', 'Someone on GitHub posted:', 'La documentation dit :', '文档说：', 'If I were to call the tool, it would be:', 'Why does the model print this?', 'Is this valid?', 'e.g.', 'Ex:', 'Пример:', '예:', '例えば：'];
+  const after = ['(source: Qwen docs)', '— from the vLLM issue tracker', 'This is bad output.'];
+  it.each(before)('%s before the block: not recovered', (frame) => {
+    expect(judge(`${frame}\n${block}`).outcome).not.toBe('recovered');
+  });
+  it.each(after)('%s after the block: not recovered', (frame) => {
+    expect(judge(`${block}\n${frame}`).outcome).not.toBe('recovered');
+  });
+  it('the commonest real prefaces still recover', () => {
+    for (const frame of ['Let me check the files:', 'Something went wrong: let me retry.', "I'll list the directory."]) expect(judge(`${frame}\n${block}`).outcome, frame).toBe('recovered');
+  });
+});
