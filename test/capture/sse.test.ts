@@ -88,6 +88,12 @@ describe('readSseLines framing (synthetic fixtures written from capture-formats.
     expect(items[1]).toMatchObject({ kind: 'reply', reply: { text: 'Hello world', truncated: false, finishReason: 'stop' } });
   });
 
+  it('reads tool-call arguments a server sent as an object as their JSON text (they were dropped as empty, and rm -rf / passed uninspected)', async () => {
+    const { replies, errors } = await readSseFixture('bad-input:synthetic-openai-chat-object-arguments.sse');
+    expect(errors).toEqual([]);
+    expect(replies[0]!.toolCalls.map((c) => [c.name, c.arguments, c.argumentsError])).toEqual([['bash', { command: 'rm -rf /' }, null]]);
+  });
+
   it('reads a second full stream after [DONE]; finish_reason "length" marks truncated without an error', async () => {
     const { replies, errors } = await readSseFixture('synthetic-openai-chat-two-streams.sse');
     expect(errors).toEqual([]);

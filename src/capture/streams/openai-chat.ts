@@ -86,9 +86,12 @@ function mergeToolCall(choice: ChoiceState, entry: unknown, pos: number, count: 
   if (entry['type'] === 'custom' || custom) call.kind = 'custom';
   const body = fn ?? custom;
   if (!body) return;
-  // name is set, never concatenated; arguments (custom: input) are appended
+  // name is set, never concatenated; arguments (custom: input) are appended; a server that sends
+  // the arguments as an object (not the API's JSON string) gets them read as its JSON text, never
+  // dropped as "empty" (a call whose command would then pass uninspected)
   call.name = nonEmpty(body['name']) ?? call.name;
-  appendText(call.args, fn ? body['arguments'] : body['input']);
+  const args = fn ? body['arguments'] : body['input'];
+  appendText(call.args, isObject(args) ? JSON.stringify(args) : args);
 }
 
 function mergeChoice(stream: ChatStream, c: unknown, pos: number, line: number): void {
