@@ -222,7 +222,13 @@ export class TextReporter implements Reporter {
   }
 
   private at(file: string): FileBuffer {
-    // events of one file come together; a file-end closes its buffer
+    // events of one file come together; a file-end closes its buffer. A path that was never
+    // opened (NO_MATCH, UNREADABLE before reading) has no file-end: its problems are listed when
+    // the next path's events begin, so every problem is named
+    if (this.currentFile !== null && this.currentFile !== file) {
+      const b = this.file;
+      this.fileEnd({ file: this.currentFile, formats: [], replies: b.replies, errors: b.errors + b.warnings });
+    }
     if (this.currentFile !== file) {
       this.currentFile = file;
       this.file = new FileBuffer();

@@ -123,3 +123,15 @@ describe('control characters in the other text outputs (issue 14, point 5)', () 
     expect(JSON.parse(safe)).toEqual(JSON.parse(json));
   });
 });
+
+describe('problems of paths that were never opened', () => {
+  it('every NO_MATCH path is named in the text report, not only counted (only the last was listed, or none)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'guard-nomatch-'));
+    const ok = join(dir, 'ok.jsonl');
+    writeFileSync(ok, '{"tools":["bash"],"text":"hi"}\n');
+    const r = await runGuard(['scan', join(dir, 'missing-1.jsonl'), join(dir, 'missing-2.jsonl'), ok]);
+    expect(r.stdout).toContain(`${join(dir, 'missing-1.jsonl')}  error NO_MATCH`);
+    expect(r.stdout).toContain(`${join(dir, 'missing-2.jsonl')}  error NO_MATCH`);
+    expect(r.code).toBe(2);
+  });
+});
