@@ -60,10 +60,13 @@ describe('guard ceiling on the shipped corpus', () => {
     expect(r.stdout).toMatch(new RegExp(`^ +\\^ ceiling ${SHIPPED}$`, 'm'));
   });
 
-  it('--suggest on the shipped corpus proposes the shipped ceiling', async () => {
+  it('--suggest on the shipped corpus proposes a ceiling within 0.05 of the shipped one, which still separates', async () => {
     const r = await runGuard(['ceiling', '--corpus', 'fixtures/corpus', '--suggest', '--format', 'json']);
     const out = JSON.parse(r.stdout);
-    expect(out.suggestion.ceiling).toBe(DEFAULT_PROSE_CEILING);
+    // 0.39 since unreadable envelopes weigh their markup-like lines (one fenced quotation measures
+    // 0.645, was 0.906); the shipped 0.43 stays inside the gap, nearer the leaks
+    expect(Math.abs(out.suggestion.ceiling - DEFAULT_PROSE_CEILING)).toBeLessThanOrEqual(0.05);
+    expect(r.code).toBe(0);
     // nearer the leaks: the quotations keep the larger margin
     expect(out.suggestion.leak_margin).toBeLessThan(out.suggestion.quotation_margin);
   });
