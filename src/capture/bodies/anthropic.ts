@@ -26,6 +26,11 @@ export function isAnthropicMessage(v: unknown): v is JsonObject {
   return isObject(v) && v['type'] === 'message' && v['role'] === 'assistant' && Array.isArray(v['content']);
 }
 
+/** Block types that hold no text and no call: tool results (`tool_result`, `web_search_tool_result`,
+ * `code_execution_tool_result`, `mcp_tool_result`, …), `redacted_thinking` and inputs a message may
+ * echo (`image`, `document`, `search_result`, `container_upload`). Any other type is reported. */
+const IGNORED_BLOCK = /(?:^|_)tool_result$|^(?:redacted_thinking|image|document|search_result|container_upload)$/;
+
 /** The reply parts read from a list of content blocks. */
 export interface BlockParts {
   texts: string[];
@@ -35,9 +40,9 @@ export interface BlockParts {
 
 /**
  * Reads one content block into `parts`: `text` → texts, `thinking` → reasoning, `tool_use` /
- * `server_tool_use` / `mcp_tool_use` → tool calls (`input` is an object). Result blocks,
- * `redacted_thinking` and unknown block types are ignored. A tool block without a name is reported
- * as INVALID_RECORD at `line`.
+ * `server_tool_use` / `mcp_tool_use` → tool calls (`input` is an object). Result blocks and
+ * `redacted_thinking` are skipped; a block of any other type (one newer than this reader) and a
+ * tool block without a name are reported as INVALID_RECORD at `line`.
  */
 export function readContentBlock(block: unknown, parts: BlockParts, ctx: { file: string; line: number }, out: RecordOutput): void {
   if (!isObject(block)) return;
@@ -53,7 +58,12 @@ export function readContentBlock(block: unknown, parts: BlockParts, ctx: { file:
     return;
   }
   const kind = anthropicToolKind(type);
-  if (kind === null) return;
+  if (kind === null) {
+    if (type === undefined || !IGNORED_BLOCK.test(type)) {
+      out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `a content block of type ${JSON.stringify((type ?? '(no type)').slice(0, 60))} is not read by guard: what it holds (a call, its input) is not judged`));
+    }
+    return;
+  }
   const name = str(block['name']);
   if (!name) {
     out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `a ${type} block has no name; it was skipped`));

@@ -8,12 +8,17 @@
  */
 
 import { advertisedFromResponse, readResponsesItem } from '../streams/responses-items.js';
-import type { Reply, ToolCall } from '../types.js';
-import { arr, isObject, str, TextJoiner, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
+import type { CaptureError, Reply, ToolCall } from '../types.js';
+import { arr, captureError, isObject, str, TextJoiner, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
 
 /** True for a Responses object: `object: "response"` with an `output[]` array. */
 export function isResponsesObject(v: unknown): v is JsonObject {
   return isObject(v) && v['object'] === 'response' && Array.isArray(v['output']);
+}
+
+/** The INVALID_RECORD error of an output item guard does not read (./streams/responses-items.ts). */
+export function unreadItemError(ctx: { file: string; line: number }, type: string): CaptureError {
+  return captureError(ctx.file, ctx.line, 'INVALID_RECORD', `an output item of type ${JSON.stringify(type.slice(0, 60))} is not read by guard: what it holds (a call, its command) is not judged`);
 }
 
 /**
@@ -30,11 +35,13 @@ export function readResponsesObject(body: JsonObject, ctx: RecordContext): Recor
   const text = new TextJoiner();
   let reasoning = '';
   const toolCalls: ToolCall[] = [];
+  const errors: CaptureError[] = [];
   for (const item of arr(body['output'])) {
     const content = readResponsesItem(item);
     text.add(content.text, content.textBreaks);
     reasoning += content.reasoning;
     if (content.toolCall) toolCalls.push(content.toolCall);
+    if (content.unread !== undefined) errors.push(unreadItemError(ctx, content.unread));
   }
   const status = str(body['status']);
   const incomplete = isObject(body['incomplete_details']) ? str(body['incomplete_details']['reason']) : undefined;
@@ -53,5 +60,5 @@ export function readResponsesObject(body: JsonObject, ctx: RecordContext): Recor
   if (model) reply.model = model;
   const finish = incomplete ?? status;
   if (finish) reply.finishReason = finish;
-  return { replies: [reply], errors: [] };
+  return { replies: [reply], errors };
 }

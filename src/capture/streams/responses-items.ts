@@ -18,7 +18,13 @@ export interface ItemContent {
   textBreaks?: number[];
   reasoning: string;
   toolCall: ToolCall | null;
+  /** The item's type when guard does not read items of that type (a call it cannot inspect, a
+   * type newer than its reader): the caller reports it, never drops it silently. */
+  unread?: string;
 }
+
+/** Output item types that hold no text and no call guard could inspect: skipped without a word. */
+const CONTENTLESS_ITEMS = new Set(['web_search_call', 'file_search_call', 'image_generation_call', 'mcp_list_tools', 'mcp_approval_request', 'item_reference', 'compaction']);
 
 function joinParts(parts: unknown, types: readonly string[], field: (p: Record<string, unknown>) => unknown): string {
   if (!Array.isArray(parts)) return '';
@@ -43,7 +49,9 @@ function joinParts(parts: unknown, types: readonly string[], field: (p: Record<s
  *   `mcp_call` (name, `arguments` string), `shell_call` (name `shell`, the `action` object with
  *   `commands[]`), `local_shell_call` (name `local_shell`, the `action` object with the
  *   `command` argv), `apply_patch_call` (name `apply_patch`, the `operation` object).
- * - Anything else (web_search_call, computer_call, ...) contributes nothing.
+ * - Items without text or a command (web_search_call, file_search_call, image_generation_call,
+ *   mcp_list_tools, ...) contribute nothing; any other type (computer_call, code_interpreter_call,
+ *   a type newer than this reader) is returned as `unread`, for the caller to report.
  *
  * @param item one element of `response.output` (or an `output_item.*` event's `item`).
  */
@@ -78,8 +86,10 @@ export function readResponsesItem(item: unknown): ItemContent {
       return { ...none, toolCall: makeToolCall(id, 'local_shell', 'local_shell_call', item['action']) };
     case 'apply_patch_call':
       return { ...none, toolCall: makeToolCall(id, 'apply_patch', 'apply_patch_call', item['operation']) };
-    default:
-      return none;
+    default: {
+      const type = typeof item['type'] === 'string' ? item['type'] : '(no type)';
+      return CONTENTLESS_ITEMS.has(type) ? none : { ...none, unread: type };
+    }
   }
 }
 

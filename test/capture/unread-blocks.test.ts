@@ -1,0 +1,29 @@
+/** A content block or output item guard does not read is reported (INVALID_RECORD, exit 2), never
+ * dropped: each of these held `rm -rf /` and passed as a clean reply (red-team pass). */
+import { describe, expect, it } from 'vitest';
+import { ROOT, ndjson, runGuard } from '../cli/helpers.js';
+
+const DIR = `${ROOT}fixtures/bad-input/unread/`;
+
+describe('blocks and items of types guard does not read', () => {
+  it.each([
+    ['anthropic-future-block.synthetic.json', 'a content block of type "future_tool_use"'],
+    ['responses-code-interpreter-call.synthetic.json', 'an output item of type "code_interpreter_call"'],
+    ['responses-computer-call.synthetic.json', 'an output item of type "computer_call"'],
+  ])('%s: INVALID_RECORD at line 1 naming the type, exit 2, the reply still reported', async (file, says) => {
+    const r = await runGuard(['scan', '--format', 'ndjson', DIR + file]);
+    const recs = ndjson(r.stdout);
+    const err = recs.find((x) => x['error'])!;
+    expect(err).toMatchObject({ line: 1, error: { code: 'INVALID_RECORD', severity: 'error' } });
+    expect(err['error'].message).toContain(says);
+    expect(recs.filter((x) => x['format'])).toHaveLength(1);
+    expect(r.code).toBe(2);
+  });
+  it('result blocks and server-side search items are skipped without a word', async () => {
+    const body = { type: 'message', role: 'assistant', model: 'm', content: [{ type: 'text', text: 'Done.' }, { type: 'web_search_tool_result', tool_use_id: 's', content: [] }, { type: 'redacted_thinking', data: 'x' }], stop_reason: 'end_turn' };
+    const resp = { object: 'response', id: 'r', model: 'm', status: 'completed', output: [{ type: 'web_search_call', id: 'w', status: 'completed' }, { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'ok' }] }] };
+    const r = await runGuard(['scan', '--format', 'ndjson', '-'], { stdin: `${JSON.stringify(body)}\n${JSON.stringify(resp)}\n` });
+    expect(ndjson(r.stdout).filter((x) => x['error'])).toEqual([]);
+    expect(r.code).toBe(0);
+  });
+});
