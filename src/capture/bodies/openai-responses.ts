@@ -7,18 +7,13 @@
  * (src/capture/streams/responses-items.ts).
  */
 
-import { advertisedFromResponse, readResponsesItem } from '../streams/responses-items.js';
+import { advertisedFromResponse, readResponsesItem, unreadItemError } from '../streams/responses-items.js';
 import type { CaptureError, Reply, ToolCall } from '../types.js';
-import { arr, captureError, isObject, str, TextJoiner, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
+import { arr, isObject, str, TextJoiner, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
 
 /** True for a Responses object: `object: "response"` with an `output[]` array. */
 export function isResponsesObject(v: unknown): v is JsonObject {
   return isObject(v) && v['object'] === 'response' && Array.isArray(v['output']);
-}
-
-/** The INVALID_RECORD error of an output item guard does not read (./streams/responses-items.ts). */
-export function unreadItemError(ctx: { file: string; line: number }, type: string): CaptureError {
-  return captureError(ctx.file, ctx.line, 'INVALID_RECORD', `an output item of type ${JSON.stringify(type.slice(0, 60))} is not read by guard: what it holds (a call, its command) is not judged`);
 }
 
 /**

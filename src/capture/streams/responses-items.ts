@@ -7,7 +7,7 @@
  */
 
 import { advertisedTool, makeToolCall } from '../toolcall.js';
-import type { AdvertisedTool, ToolCall } from '../types.js';
+import type { AdvertisedTool, CaptureError, ToolCall } from '../types.js';
 import { TextJoiner } from '../bodies/common.js';
 import { isObject, nonEmpty } from './common.js';
 
@@ -91,6 +91,11 @@ export function readResponsesItem(item: unknown): ItemContent {
       return CONTENTLESS_ITEMS.has(type) ? none : { ...none, unread: type };
     }
   }
+}
+
+/** The INVALID_RECORD error of an output item guard does not read ({@link readResponsesItem}'s `unread`). */
+export function unreadItemError(ctx: { file: string; line: number }, type: string): CaptureError {
+  return { file: ctx.file, line: ctx.line, code: 'INVALID_RECORD', severity: 'error', message: `an output item of type ${JSON.stringify(type.slice(0, 60))} is not read by guard: what it holds (a call, its command) is not judged` };
 }
 
 /**

@@ -27,7 +27,7 @@ import {
   type StreamContext,
   type StreamOutput,
 } from './common.js';
-import { advertisedFromResponse, readResponsesItem } from './responses-items.js';
+import { advertisedFromResponse, readResponsesItem, unreadItemError } from './responses-items.js';
 
 /** Text being streamed into one slot (a content part, a summary part, a shell command...). */
 interface Slot {
@@ -162,6 +162,7 @@ export function createResponsesAccumulator(ctx: StreamContext): StreamAccumulato
       text.add(c.text, c.textBreaks);
       reasoning += c.reasoning;
       if (c.toolCall) toolCalls.push(c.toolCall);
+      if (c.unread !== undefined) out.errors.push(unreadItemError({ file: ctx.file, line: r.line }, c.unread));
     }
     let finishReason: string | undefined;
     if (mode === 'completed' || mode === 'failed') finishReason = mode;
