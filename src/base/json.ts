@@ -146,3 +146,17 @@ export function wellFormedJson(value: unknown, space?: number): string {
   if (text === undefined || !text.includes('\\ud')) return text;
   return text.replace(ESCAPED_SURROGATE, (m, slashes: string) => (slashes.length % 2 === 1 ? `${slashes.slice(1)}\ufffd` : m));
 }
+
+/**
+ * The message of a `JSON.parse` error without the excerpt of the input V8 puts in it
+ * (`Unexpected token 'g', "ghp_a1B2c3"... is not valid JSON`): ten characters of a capture line
+ * can be the head of a secret that no redaction rule recognises cut short, so problem messages
+ * name the position and the token, never the text.
+ *
+ * @param e what `JSON.parse` threw.
+ * @returns its message, the quoted excerpt removed (`Unexpected token 'g' … is not valid JSON`).
+ */
+export function jsonErrorMessage(e: unknown): string {
+  const message = e instanceof Error ? e.message : String(e);
+  return message.replace(/, ".*"(?:\.\.\.)? is not valid JSON$/s, ' (the text is not valid JSON)');
+}

@@ -12,6 +12,7 @@ import { isSseLine } from './detect.js';
 import { JsonValueSplitter, type EnvelopePlace, type EnvelopeSplit, type SplitEvent } from './json-values.js';
 import type { Line } from './lines.js';
 import type { CaptureError } from './types.js';
+import { jsonErrorMessage } from '../base/json.js';
 
 /**
  * The problem (if any) of a line that cannot be read as text: LINE_TOO_LONG or INVALID_UTF8.
@@ -48,7 +49,7 @@ export function jsonLineRecord(
     return { value: JSON.parse(l.text), line: l.line };
   } catch (e) {
     const hint = isSseLine(l.text) ? ' (an SSE line inside a JSON file)' : '';
-    return { error: captureError(file, l.line, 'INVALID_JSON', `${(e as Error).message}${hint}`) };
+    return { error: captureError(file, l.line, 'INVALID_JSON', `${jsonErrorMessage(e)}${hint}`) };
   }
 }
 
@@ -122,6 +123,6 @@ function tryParseJsonWithError(text: string): { value: unknown } | { message: st
   try {
     return { value: JSON.parse(text) };
   } catch (e) {
-    return { message: (e as Error).message };
+    return { message: jsonErrorMessage(e) };
   }
 }

@@ -29,6 +29,7 @@ import {
 } from './streams/index.js';
 import { emptyOutput, isObject, mergeOutput } from './streams/common.js';
 import type { AdvertisedTool, CaptureError, CaptureFormat, CaptureItem } from './types.js';
+import { jsonErrorMessage } from '../base/json.js';
 
 /** Events held while no payload has said which API the stream is; more are dropped (and reported). */
 const MAX_PENDING_EVENTS = 64;
@@ -188,7 +189,7 @@ class SseSession {
         payload = JSON.parse(data);
       } catch (e) {
         const out = emptyOutput();
-        out.errors.push(this.error(line, 'INVALID_JSON', `SSE data is not valid JSON: ${(e as Error).message}`));
+        out.errors.push(this.error(line, 'INVALID_JSON', `SSE data is not valid JSON: ${jsonErrorMessage(e)}`));
         return out;
       }
     }

@@ -18,6 +18,7 @@
  * after it goes out.
  */
 
+import { jsonErrorMessage } from '../base/json.js';
 import { isObject } from '../capture/streams/common.js';
 import { createStreamAccumulator, SSE_FORMAT, sniffStreamPayload, type StreamAccumulator, type StreamApi } from '../capture/streams/index.js';
 import { makeToolCall, parseArguments } from '../capture/toolcall.js';
@@ -77,7 +78,7 @@ function decode(data: string): { ok: true; payload: unknown } | { ok: false; err
   try {
     return { ok: true, payload: JSON.parse(data) };
   } catch (e) {
-    return { ok: false, error: (e as Error).message };
+    return { ok: false, error: jsonErrorMessage(e) };
   }
 }
 
