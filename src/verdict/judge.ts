@@ -8,7 +8,7 @@ import { argumentsTooDeep } from '../capture/toolcall.js';
 import { inspectCalls, type RuleSet } from '../inspection/index.js';
 import type { InspectableCall, InspectionMode, InspectionVerdict } from '../inspection/types.js';
 import { recoverReply } from '../recovery/index.js';
-import type { RecoveryOptions, RecoveryVerdict } from '../recovery/types.js';
+import { QUOTATION_REASONS, type RecoveryOptions, type RecoveryVerdict } from '../recovery/types.js';
 
 /** What {@link judgeReply} needs besides the reply. */
 export interface JudgeOptions {
@@ -29,7 +29,9 @@ export interface ReplyVerdict {
  * back out of its text, then, for a refused leak, the candidate calls its family parsed (the
  * markup reached the user as text, and another harness may parse and run it). Recovered and
  * candidate calls both have origin `recovered` (read from text); which it was is the verdict's
- * outcome (`recovered` or `refused`). Quotations, prose and fenced markup give none.
+ * outcome (`recovered` or `refused`). A refused leak whose family read no call gives its whole
+ * visible text as one call named {@link UNREAD_MARKUP_TOOL} with no arguments, which the raw-text
+ * rules read. Quotations, prose and fenced markup give none.
  *
  * @param reply the normalised reply.
  * @param recovery the recovery verdict on it.
@@ -59,8 +61,17 @@ export function callsToInspect(reply: Reply, recovery: RecoveryVerdict): Inspect
     argumentsRaw: c.argumentsRaw,
     origin: 'recovered',
   }));
-  return [...structured, ...recovered, ...candidates];
+  // a refused leak whose family read no call (a broken envelope, an unknown dialect): its text
+  // reached the user as markup, so the text itself is inspected by the raw-text rules (fail closed)
+  const unread: InspectableCall[] =
+    recovery.outcome === 'refused' && !QUOTATION_REASONS.has(recovery.reason) && candidates.length === 0 && reply.text.trim() !== ''
+      ? [{ id: null, name: UNREAD_MARKUP_TOOL, arguments: null, argumentsRaw: reply.text, origin: 'recovered' }]
+      : [];
+  return [...structured, ...recovered, ...candidates, ...unread];
 }
+
+/** The tool name of the reply text inspected as unread markup (a refused leak with no candidate). */
+export const UNREAD_MARKUP_TOOL = '(unread markup)';
 
 /**
  * Runs the recovery engine on a normalised reply. The call-id seed is the reply's line and id, so
