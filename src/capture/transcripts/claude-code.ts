@@ -15,7 +15,7 @@
 
 import { hexDigest } from '../../base/digest.js';
 import { type BlockParts, joinBlockParts, readContentBlock } from '../bodies/anthropic.js';
-import { arr, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
+import { arr, captureError, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
 import type { Reply } from '../types.js';
 
 /** Line types Claude Code writes that carry no assistant reply (docs/sources.md "Agent
@@ -103,7 +103,8 @@ export class ClaudeCodeReader {
   /**
    * Reads one line (`isClaudeCodeLine` holds). Assistant lines join or start a group; a `user`
    * line or an assistant line with another `message.id` closes the open group. Other line types
-   * are skipped.
+   * (summaries, snapshots, system lines) are skipped, unless one holds an assistant message: that
+   * is an INVALID_RECORD error (a line type newer than this reader).
    *
    * @param line 1-based line number of the record.
    * @returns the replies closed by this line, and INVALID_RECORD problems (tool block with no name).
@@ -116,6 +117,11 @@ export class ClaudeCodeReader {
       return out;
     }
     const message = record['message'];
+    if (type !== 'assistant' && isObject(message) && message['role'] === 'assistant') {
+      // an assistant message under a line type this reader does not know: reported, never dropped
+      out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `a line of type ${JSON.stringify(String(type).slice(0, 60))} holds an assistant message guard does not read: its content is not judged`));
+      return out;
+    }
     if (type !== 'assistant' || !isObject(message)) return out;
     const messageId = str(message['id']) ?? str(record['uuid']) ?? `line:${line}`;
     if (this.group && this.group.messageId !== messageId) this.close(out);
