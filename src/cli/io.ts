@@ -23,9 +23,10 @@ export interface CliIO {
 }
 
 /**
- * Chooses the colour level for one stream, per clig.dev and no-color.org: `--no-color` or a
- * non-empty `NO_COLOR` turns colour off; `--color` or `FORCE_COLOR` (not `0`) turns it on; else
- * colour only on a TTY whose `TERM` is not `dumb`. chalk's own detection ignores NO_COLOR, hence
+ * Chooses the colour level for one stream, per clig.dev and no-color.org: `--color` / `--no-color`
+ * decide first (a command-line argument overrides `NO_COLOR`, as no-color.org asks); then a
+ * non-empty `NO_COLOR` turns colour off and `FORCE_COLOR` (not `0`) turns it on; else colour only
+ * on a TTY whose `TERM` is not `dumb`. chalk's own detection ignores NO_COLOR, hence
  * this function.
  *
  * @param flag the `--color` / `--no-color` choice, undefined when neither was given.
@@ -33,8 +34,8 @@ export interface CliIO {
  */
 export function chalkFor(stream: OutStream, env: CliIO['env'], flag: boolean | undefined): ChalkInstance {
   let on: boolean;
-  if (flag === false || (env['NO_COLOR'] ?? '') !== '') on = false;
-  else if (flag === true) on = true;
+  if (flag !== undefined) on = flag; // a flag of this run overrides the environment (no-color.org)
+  else if ((env['NO_COLOR'] ?? '') !== '') on = false;
   else if (env['FORCE_COLOR'] !== undefined && env['FORCE_COLOR'] !== '') on = env['FORCE_COLOR'] !== '0' && env['FORCE_COLOR'] !== 'false';
   else on = stream.isTTY === true && env['TERM'] !== 'dumb';
   return new Chalk({ level: on ? 1 : 0 });

@@ -25,7 +25,7 @@ export function createProgram(io: CliIO, state: CommandState): Command {
     .description('Replay and triage captured LLM transcripts: leaked tool-call markup and dangerous tool calls.')
     .version(VERSION, '-V, --version')
     // --color first, then --no-color: the option stays undefined unless one is given
-    .addOption(new Option('--color', 'colour even when not on a terminal (default: only on a terminal, never under NO_COLOR)'))
+    .addOption(new Option('--color', 'colour even when not on a terminal or under NO_COLOR (default: only on a terminal, never under NO_COLOR)'))
     .addOption(new Option('--no-color', 'no colour in output'))
     .showHelpAfterError('(run guard --help for usage)')
     .configureHelp({ showGlobalOptions: true })

@@ -135,3 +135,15 @@ describe('problems of paths that were never opened', () => {
     expect(r.code).toBe(2);
   });
 });
+
+describe('colour flags', () => {
+  it('--color overrides NO_COLOR (a command-line argument wins over the environment, no-color.org); NO_COLOR alone turns it off', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'guard-color-'));
+    const file = join(dir, 'cap.jsonl');
+    writeFileSync(file, `${JSON.stringify({ id: 'r1', tools: ['bash'], text: '', tool_calls: [{ id: 'c1', name: 'bash', arguments: { command: 'rm -rf ~/' } }] })}\n`);
+    const forced = await runGuard(['scan', '--color', file], { env: { NO_COLOR: '1' } });
+    expect(forced.stdout).toMatch(/\u001b\[/);
+    const plain = await runGuard(['scan', file], { env: { NO_COLOR: '1' } });
+    expect(plain.stdout).not.toMatch(/\u001b\[/);
+  });
+});

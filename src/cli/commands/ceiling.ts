@@ -62,7 +62,7 @@ export function registerCeiling(program: Command, io: CliIO, state: CommandState
     .option('--ceiling <ratio>', 'check this prose ceiling (0..1) instead of the configured one')
     .option('--suggest', 'also print the bound that keeps the largest margin while sitting nearer the leaks')
     .addOption(new Option('-f, --format <format>', 'output format (default: text)').choices([...FORMATS]))
-    .option('-c, --config <file>', 'configuration file (default: ./guard.config.yaml when present)')
+    .option('-c, --config <file>', 'configuration file (default: guard.config.yaml, .yml or .json, searched from here up to the repository root)')
     .option('--tools <names>', 'comma-separated tool names treated as advertised when a capture does not record them')
     .addOption(new Option('--input-format <format>', 'read every input as this capture format instead of detecting it').choices([...CAPTURE_FORMATS]))
     .action(async (flags: CeilingFlags) => {

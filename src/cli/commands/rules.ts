@@ -39,7 +39,7 @@ async function loadRules(flags: ConfigFlag, io: CliIO): Promise<{ config: GuardC
 
 export function registerRules(program: Command, io: CliIO, state: CommandState): void {
   const rules = program.command('rules').description('list the inspection rules, try a sample against them, or check the configuration');
-  const configOption = () => new Option('-c, --config <file>', 'configuration file (default: ./guard.config.yaml when present)');
+  const configOption = () => new Option('-c, --config <file>', 'configuration file (default: guard.config.yaml, .yml or .json, searched from here up to the repository root)');
   const formatOption = () => new Option('-f, --format <format>', 'output format').choices([...FORMATS]).default('text');
 
   rules
