@@ -2,6 +2,9 @@
 
 import { UsageError } from './errors.js';
 
+/** The help text of every command's `-c, --config` option (the search is src/config's). */
+export const CONFIG_OPTION_HELP = 'configuration file (default: guard.config.yaml, .yml or .json, searched from here up to the repository root)';
+
 /** Parses a comma-separated `--tools` list; empty entries are dropped. */
 export function parseToolList(value: string): string[] {
   return value

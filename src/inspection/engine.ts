@@ -327,6 +327,9 @@ const UNION_MIN = 16 * 1024;
 /** Raw patterns joined per union: a union of all of them can outgrow RE2's fixed heap. */
 const UNION_CHUNK = 8;
 
+/** A raw pattern's `i` flag as RE2's inline `(?i)`, so patterns of either case join one union. */
+const inlineFlags = (r: Rule): string => (r.match.raw!.flags.includes('i') ? '(?i)' : '');
+
 /** The rules left to try on a long text: the RE2 raw patterns are matched in unions of
  * {@link UNION_CHUNK} (one pass each); the rules of a union that does not match at all, and that
  * have no other matcher, are dropped. */
@@ -337,12 +340,11 @@ function withoutSureMisses(text: string, rules: Rule[]): Rule[] {
   const dropped = new Set<Rule>();
   for (let i = 0; i < onlyRe2.length; i += UNION_CHUNK) {
     const chunk = onlyRe2.slice(i, i + UNION_CHUNK);
-    const flags = (r: Rule) => (r.match.raw!.flags.includes('i') ? '(?i)' : '');
-    const key = chunk.map((r) => `${flags(r)}${r.match.raw!.source}`).join('\u0000');
+    const key = chunk.map((r) => `${inlineFlags(r)}${r.match.raw!.source}`).join('\u0000');
     let union = unions.get(key);
     if (union === undefined) {
       try {
-        union = compileBuiltinPattern(chunk.map((r) => `(?:${flags(r)}${r.match.raw!.source})`).join('|'));
+        union = compileBuiltinPattern(chunk.map((r) => `(?:${inlineFlags(r)}${r.match.raw!.source})`).join('|'));
       } catch {
         union = null;
       }

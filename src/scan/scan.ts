@@ -63,6 +63,13 @@ export function loneSurrogateNote(reply: Reply): CaptureError | null {
   };
 }
 
+/** The events of one reply, in order: its LONE_SURROGATE note (if any), then its verdict. */
+export function replyEvents(reply: Reply, options: JudgeOptions): ScanEvent[] {
+  const note = loneSurrogateNote(reply);
+  const verdict = judgeSafely(reply, options);
+  return note === null ? [verdict] : [{ kind: 'error', error: note }, verdict];
+}
+
 /** An INTERNAL_ERROR problem: guard failed on this record; the message names what failed. */
 export function internalError(file: string, line: number | null, e: unknown): CaptureError {
   const what = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
@@ -93,11 +100,7 @@ export async function* scanFile(file: string, options: ScanOptions): AsyncGenera
   for await (const batch of readCaptureBatches(file, input, options.read)) {
     options.onRead?.(file, bytesRead());
     for (const item of batch) {
-      if (item.kind === 'reply') {
-        const note = loneSurrogateNote(item.reply);
-        if (note !== null) yield { kind: 'error', error: note };
-        yield judgeSafely(item.reply, options.judge);
-      }
+      if (item.kind === 'reply') yield* replyEvents(item.reply, options.judge);
       else if (item.kind === 'error') yield { kind: 'error', error: item.error };
       else yield item;
     }

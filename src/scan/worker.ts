@@ -14,7 +14,7 @@ import { readCaptureBatches } from '../capture/read.js';
 import { createJudge } from '../verdict/engines.js';
 import type { JudgeOptions } from '../verdict/judge.js';
 import { RenderingPipeline } from './report-pipeline.js';
-import { judgeSafely, loneSurrogateNote, READ_CHUNK_BYTES, type ScanEvent } from './scan.js';
+import { READ_CHUNK_BYTES, replyEvents, type ScanEvent } from './scan.js';
 import { AckWindow, PROGRESS_MS, type FromWorker, type ToWorker, type WorkerSetup } from './worker-protocol.js';
 
 /** Sends a message to the main thread. */
@@ -49,11 +49,7 @@ async function runTask(task: number, file: string, abs: string, setup: WorkerSet
       send({ type: 'progress', task, bytes: input.bytesRead });
     }
     for (const item of items) {
-      if (item.kind === 'reply') {
-        const note = loneSurrogateNote(item.reply);
-        if (note !== null) batch.push({ kind: 'error', error: note });
-        batch.push(slimmed(judgeSafely(item.reply, judge), setup.slim === true && !rendering));
-      }
+      if (item.kind === 'reply') for (const ev of replyEvents(item.reply, judge)) batch.push(slimmed(ev, setup.slim === true && !rendering));
       else if (item.kind === 'error') batch.push({ kind: 'error', error: item.error });
       else batch.push(item);
       if (batch.length >= setup.batch) await flush();

@@ -31,7 +31,7 @@ import { loadConfig } from '../../config/load.js';
 import { printable } from '../../report/printable.js';
 import { scanInputs } from '../../scan/scan.js';
 import { resolveEngines } from '../engines.js';
-import { parseRatio } from '../flags.js';
+import { CONFIG_OPTION_HELP, parseRatio } from '../flags.js';
 import { EXIT, UsageError } from '../errors.js';
 import { chalkFor, type CliIO } from '../io.js';
 import type { CommandState } from '../state.js';
@@ -62,7 +62,7 @@ export function registerCeiling(program: Command, io: CliIO, state: CommandState
     .option('--ceiling <ratio>', 'check this prose ceiling (0..1) instead of the configured one')
     .option('--suggest', 'also print the bound that keeps the largest margin while sitting nearer the leaks')
     .addOption(new Option('-f, --format <format>', 'output format (default: text)').choices([...FORMATS]))
-    .option('-c, --config <file>', 'configuration file (default: guard.config.yaml, .yml or .json, searched from here up to the repository root)')
+    .option('-c, --config <file>', CONFIG_OPTION_HELP)
     .option('--tools <names>', 'comma-separated tool names treated as advertised when a capture does not record them')
     .addOption(new Option('--input-format <format>', 'read every input as this capture format instead of detecting it').choices([...CAPTURE_FORMATS]))
     .action(async (flags: CeilingFlags) => {

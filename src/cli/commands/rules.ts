@@ -19,6 +19,7 @@ import { attackUrl, findingRules } from '../../verdict/catalogue.js';
 import type { FindingKind } from '../../verdict/findings.js';
 import { printable } from '../../report/printable.js';
 import { ruleLinks } from '../version.js';
+import { CONFIG_OPTION_HELP } from '../flags.js';
 
 const FORMATS = ['text', 'json'] as const;
 type Format = (typeof FORMATS)[number];
@@ -39,7 +40,7 @@ async function loadRules(flags: ConfigFlag, io: CliIO): Promise<{ config: GuardC
 
 export function registerRules(program: Command, io: CliIO, state: CommandState): void {
   const rules = program.command('rules').description('list the inspection rules, try a sample against them, or check the configuration');
-  const configOption = () => new Option('-c, --config <file>', 'configuration file (default: guard.config.yaml, .yml or .json, searched from here up to the repository root)');
+  const configOption = () => new Option('-c, --config <file>', CONFIG_OPTION_HELP);
   const formatOption = () => new Option('-f, --format <format>', 'output format').choices([...FORMATS]).default('text');
 
   rules

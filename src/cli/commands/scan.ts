@@ -34,7 +34,7 @@ import { resolveSettings, type EngineFlags } from '../engines.js';
 import { findingRules } from '../../verdict/catalogue.js';
 import { createJudge } from '../../verdict/engines.js';
 import { EXIT, UsageError } from '../errors.js';
-import { positiveInt } from '../flags.js';
+import { CONFIG_OPTION_HELP, positiveInt } from '../flags.js';
 import { chalkFor, type CliIO } from '../io.js';
 import { ScanProgress, progressWanted } from '../progress.js';
 import { printConfig } from '../print-config.js';
@@ -85,7 +85,7 @@ export function registerScan(program: Command, io: CliIO, state: CommandState): 
     )
     .option('-o, --output <file>', 'write the report to this file (- for stdout); the summary still goes to stderr')
     .addOption(new Option('--input-format <format>', 'read every input as this capture format instead of detecting it').choices([...CAPTURE_FORMATS]))
-    .option('-c, --config <file>', 'configuration file (default: guard.config.yaml, .yml or .json, searched from here up to the repository root)')
+    .option('-c, --config <file>', CONFIG_OPTION_HELP)
     .option('--print-config', 'print the configuration in force (file, flags, defaults) and where each setting comes from, then exit')
     .option('--mode <mode>', 'inspection mode: off, observe or enforce (default: observe)')
     .option('--tools <names>', 'comma-separated tool names treated as advertised when a capture does not record them')
