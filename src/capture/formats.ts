@@ -102,6 +102,12 @@ export interface RecordFormatSpec<N extends CaptureFormat = CaptureFormat> exten
   /** Under `--input-format`: true when the record has what the reader needs (looser than `matches`). */
   accepts(v: unknown): boolean;
   /**
+   * For a record no sniff claims: true when it looks like this format without the keys that prove
+   * it (a bare `{model, messages, response}` beside LiteLLM's payload). Its UNKNOWN_FORMAT message
+   * then names `--input-format` with this format ({@link resemblingFormats}); nothing is guessed.
+   */
+  resembles?(v: unknown): boolean;
+  /**
    * Opens a reader for a run of this format's records in `file`. `nested` opens readers of values
    * nested in a record (a batch line's body, a HAR entry's response), classified by this registry.
    */
@@ -376,10 +382,11 @@ export const CAPTURE_FORMAT_SPECS = [
     kind: 'record',
     name: 'litellm',
     description: "LiteLLM's standard logging payloads and spend logs ({model, messages, response, ...}): the response read as its API",
-    recognition: 'a record with a response and a call_type, or a model and messages[] (JSON text allowed), without a request object or custom_id',
+    recognition: 'a record with a response and a call_type (or another of LiteLLM\'s own keys: response_cost, hidden_params, model_parameters, spend, ...), without a request object or custom_id; a bare {model, messages, response} only with --input-format litellm',
     fileNames: ['*.json', '*.jsonl'],
     matches: isLiteLLMLog,
     accepts: (v) => isObject(v) && 'response' in v,
+    resembles: (v) => isObject(v) && 'response' in v && ('messages' in v || 'model' in v),
     open: (file, nested) => liteLLMReader(file, nested),
   }),
   record({
@@ -570,6 +577,11 @@ export function formatSpec(name: CaptureFormat): CaptureFormatSpec {
   const spec = (CAPTURE_FORMAT_SPECS as readonly CaptureFormatSpec[]).find((s) => s.name === name);
   if (!spec) throw new Error(`no capture format ${name} is registered`);
   return spec;
+}
+
+/** The record formats that a record no sniff claims resembles (`resembles`), in registry order. */
+export function resemblingFormats(v: unknown): CaptureFormat[] {
+  return RECORD_FORMAT_SPECS.filter((s) => s.resembles?.(v) === true).map((s) => s.name);
 }
 
 /** The first record format whose sniff claims `v`, or null. */

@@ -10,7 +10,7 @@ import { captureError, type JsonObject, type RecordOutput } from './bodies/commo
 import { CappedReports } from './capped.js';
 import type { EnvelopePlace } from './json-values.js';
 import { classifyRecord, type RecordKind } from './detect.js';
-import { formatSpec, sniffRecordFormat, type RecordFormatReader, type RecordFormatSpec } from './formats.js';
+import { formatSpec, resemblingFormats, sniffRecordFormat, type RecordFormatReader, type RecordFormatSpec } from './formats.js';
 import { STREAM_APIS } from './streams/index.js';
 import type { CaptureFormat } from './types.js';
 
@@ -210,12 +210,18 @@ export class RecordReader {
   }
 }
 
-/** A short description of a record's shape for UNKNOWN_FORMAT messages. */
+/**
+ * A short description of a record's shape for UNKNOWN_FORMAT messages, naming the
+ * `--input-format` that would read a record resembling a format without its proof keys.
+ */
 export function describeShape(value: unknown): string {
   if (value === null || typeof value !== 'object') return `a JSON ${value === null ? 'null' : typeof value}`;
   if (Array.isArray(value)) return 'a JSON array';
   const keys = Object.keys(value).slice(0, 6);
-  return keys.length === 0 ? 'an empty object' : `an object with keys ${keys.join(', ')}${Object.keys(value).length > 6 ? ', ...' : ''}`;
+  if (keys.length === 0) return 'an empty object';
+  const like = resemblingFormats(value);
+  const hint = like.length === 0 ? '' : `; if it is ${like.join(' or ')}, --input-format ${like[0]} reads it`;
+  return `an object with keys ${keys.join(', ')}${Object.keys(value).length > 6 ? ', ...' : ''}${hint}`;
 }
 
 /** The step of a record read as `format`: what closing others gave (`before`, if any), then the record's own output. */

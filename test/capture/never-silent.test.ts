@@ -31,8 +31,18 @@ describe('never silent', () => {
   });
 
   it('a record shaped like a proxy log that no reader knows is UNKNOWN_FORMAT, not a skipped request', async () => {
-    // LiteLLM's logging payload shape is read (the litellm format)
-    const litellm = await readText('{"model":"m","messages":[{"role":"user","content":"x"}],"response":{"choices":[{"message":{"role":"assistant","content":"hello"}}]}}\n');
+    // a bare {model, messages, response} is no proof of LiteLLM (any proxy logs that shape): it is
+    // UNKNOWN_FORMAT (the before-stop probe passed it as 1 reply, exit 0), and the message names the
+    // --input-format that reads it; with it, or with one of LiteLLM's own keys, the reply is read
+    const bare = '{"model":"m","messages":[{"role":"user","content":"x"}],"response":{"choices":[{"message":{"role":"assistant","content":"hello"}}]}}\n';
+    const unknown = await readText(bare);
+    expect(unknown.replies).toEqual([]);
+    expect(codes(unknown)).toEqual([['UNKNOWN_FORMAT', null, 'error']]);
+    expect(unknown.errors[0]!.message).toContain('keys model, messages, response; if it is litellm, --input-format litellm reads it');
+    const forced = await readText(bare, { inputFormat: 'litellm' });
+    expect(forced.replies.map((x) => [x.format, x.text])).toEqual([['litellm', 'hello']]);
+    expect(codes(forced)).toEqual([]);
+    const litellm = await readText(bare.replace('{"model"', '{"call_type":"completion","model"'));
     expect(litellm.replies.map((x) => [x.format, x.text])).toEqual([['litellm', 'hello']]);
     expect(codes(litellm)).toEqual([]);
     const text = '{"model":"m","messages":[{"role":"user","content":"x"}],"result_blob":{"choices":[{"message":{"role":"assistant","content":"hello"}}]}}\n';

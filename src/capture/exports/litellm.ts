@@ -9,8 +9,9 @@
  * `LiteLLM_SpendLogs` (`request_id, call_type, model, messages, response, proxy_server_request,
  * status, ...`; `messages` and `response` are `{}` unless `store_prompts_in_spend_logs` is on).
  * `response` is the OpenAI-format response LiteLLM returned (a Chat Completion, a Responses
- * object, ...; possibly a JSON string), read by the registry's readers. The bare
- * `{"model", "messages", "response"}` shape is this one too.
+ * object, ...; possibly a JSON string), read by the registry's readers. A bare
+ * `{"model", "messages", "response"}` record carries none of LiteLLM's own keys: many proxies log
+ * that shape, so it is not claimed (an UNKNOWN_FORMAT error that names `--input-format litellm`).
  */
 
 import type { NestedReaders } from '../nested.js';
@@ -19,15 +20,20 @@ import { captureError, isObject, str, type JsonObject, type RecordOutput } from 
 import { maybeJson } from './messages.js';
 
 /**
- * True for a LiteLLM logging payload or spend log: a `response` beside a string `call_type`, or
- * beside a string `model` and a `messages` list; no `request` object (a pair log) and no
- * `custom_id` (a batch output line).
+ * Keys of `StandardLoggingPayload` and `LiteLLM_SpendLogs` that other loggers do not write
+ * (`call_type` is required in both; the others stand in when a payload was trimmed).
+ */
+const LITELLM_KEYS = ['call_type', 'response_cost', 'hidden_params', 'model_parameters', 'litellm_call_id', 'custom_llm_provider', 'model_map_information', 'spend'];
+
+/**
+ * True for a LiteLLM logging payload or spend log: a `response` beside a string `call_type` (or
+ * another of LiteLLM's own keys, {@link LITELLM_KEYS}); no `request` object (a pair log) and no
+ * `custom_id` (a batch output line). A bare `{model, messages, response}` is not enough.
  */
 export function isLiteLLMLog(v: unknown): v is JsonObject {
   if (!isObject(v) || !('response' in v) || isObject(v['request']) || 'custom_id' in v) return false;
   if (typeof v['call_type'] === 'string') return true;
-  const messages = maybeJson(v['messages']);
-  return typeof v['model'] === 'string' && Array.isArray(messages);
+  return LITELLM_KEYS.some((k) => k in v);
 }
 
 /** Call types that produce no assistant reply. */
