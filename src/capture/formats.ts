@@ -35,7 +35,7 @@ import { apiBodyFormat, isApiErrorBody, readApiBody } from './bodies/index.js';
 import type { JsonObject, RecordContext, RecordOutput } from './bodies/common.js';
 import { isObject } from './bodies/common.js';
 import { isGuardReply, readGuardReply } from './bodies/guard-reply.js';
-import { isPairLog, readPairLog } from './bodies/pair-log.js';
+import { isPairLog, pairLogReader } from './bodies/pair-log.js';
 import { createStreamAccumulator, fitsStreamApi, sniffCaptureStreamPayload, STREAM_APIS, type CaptureStreamApi } from './streams/index.js';
 import { anthropicBatchReader, isAnthropicBatchLine, isOpenAIBatchLine, openAIBatchReader } from './bodies/batch.js';
 import { isConverseBody, readConverse } from './bodies/bedrock.js';
@@ -356,7 +356,7 @@ export const CAPTURE_FORMAT_SPECS = [
     fileNames: ['*.jsonl', '*.json'],
     matches: isPairLog,
     accepts: isPairLog,
-    open: stateless(readPairLog, 'pair-log'),
+    open: (file, nested) => pairLogReader(file, nested),
   }),
   record({
     kind: 'record',

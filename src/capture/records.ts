@@ -6,7 +6,7 @@
  */
 
 import { apiErrorOutput } from './bodies/index.js';
-import { captureError, type JsonObject, type RecordOutput } from './bodies/common.js';
+import { captureError, isObject, shapeOf, type JsonObject, type RecordOutput } from './bodies/common.js';
 import { CappedReports } from './capped.js';
 import type { EnvelopePlace } from './json-values.js';
 import { classifyRecord, type RecordKind } from './detect.js';
@@ -211,17 +211,12 @@ export class RecordReader {
 }
 
 /**
- * A short description of a record's shape for UNKNOWN_FORMAT messages, naming the
- * `--input-format` that would read a record resembling a format without its proof keys.
+ * A short description of a record's shape for UNKNOWN_FORMAT messages ({@link shapeOf}), naming
+ * the `--input-format` that would read a record resembling a format without its proof keys.
  */
 export function describeShape(value: unknown): string {
-  if (value === null || typeof value !== 'object') return `a JSON ${value === null ? 'null' : typeof value}`;
-  if (Array.isArray(value)) return 'a JSON array';
-  const keys = Object.keys(value).slice(0, 6);
-  if (keys.length === 0) return 'an empty object';
-  const like = resemblingFormats(value);
-  const hint = like.length === 0 ? '' : `; if it is ${like.join(' or ')}, --input-format ${like[0]} reads it`;
-  return `an object with keys ${keys.join(', ')}${Object.keys(value).length > 6 ? ', ...' : ''}${hint}`;
+  const like = isObject(value) ? resemblingFormats(value) : [];
+  return like.length === 0 ? shapeOf(value) : `${shapeOf(value)}; if it is ${like.join(' or ')}, --input-format ${like[0]} reads it`;
 }
 
 /** The step of a record read as `format`: what closing others gave (`before`, if any), then the record's own output. */

@@ -98,4 +98,44 @@ describe('never silent', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('with no assistant reply');
   });
+
+  describe('a wrapper whose inner value guard does not read is reported (each passed as "no assistant reply", exit 0)', () => {
+    const rm = '{\\"command\\":\\"rm -rf /\\"}';
+    it('a pair log whose response is in no known API format is UNKNOWN_FORMAT; a response with only a status is a warning', async () => {
+      const r = await readText('{"request":{"model":"m","messages":[{"role":"user","content":"x"}]},"response":{"foo":"bar"}}\n');
+      expect(codes(r)).toEqual([['UNKNOWN_FORMAT', 1, 'error']]);
+      expect(r.errors[0]!.message).toBe('the response (an object with keys foo) is in no known API format; not read');
+      const status = await readText('{"request":{"model":"m","messages":[]},"response":{"status_code":504,"headers":{}}}\n');
+      expect(status.errors.map((e) => [e.code, e.severity, e.message])).toEqual([['INVALID_RECORD', 'warning', 'the response holds no body (HTTP status 504): the log did not keep it, nothing to judge']]);
+    });
+
+    it('a pair log reads its response with every reader of the registry: a nested pair, a Responses body logged without "object"', async () => {
+      const nested = await readText(`{"request":{"model":"m"},"response":{"request":{"model":"m"},"response":{"choices":[{"message":{"role":"assistant","content":"","tool_calls":[{"id":"c","type":"function","function":{"name":"bash","arguments":"${rm}"}}]}}]}}}\n`);
+      expect(nested.replies.map((x) => [x.format, x.toolCalls.map((c) => c.arguments)])).toEqual([['pair-log', [{ command: 'rm -rf /' }]]]);
+      const responses = await readText(`{"request":{"model":"m","input":"x","tools":[{"type":"function","name":"bash"}]},"response":{"id":"resp_1","output":[{"type":"function_call","call_id":"c","name":"bash","arguments":"${rm}"}]}}\n`);
+      expect(responses.replies.map((x) => [x.id, x.advertised?.map((t) => t.name), x.toolCalls.map((c) => c.name)])).toEqual([['resp_1', ['bash'], ['bash']]]);
+      expect(responses.errors).toEqual([]);
+      // an output of untyped items is not taken for a Responses body
+      const other = await readText('{"request":{"model":"m"},"response":{"output":[{"text":"hi"}]}}\n');
+      expect(codes(other)).toEqual([['UNKNOWN_FORMAT', 1, 'error']]);
+    });
+
+    it('Codex rollouts: an item of an unknown type, a line of an unknown type, an assistant message part guard does not read', async () => {
+      const meta = '{"timestamp":"2025-01-01T00:00:00Z","type":"session_meta","payload":{"id":"s","cwd":"/"}}\n';
+      const item = await readText(`${meta}{"timestamp":"2025-01-01T00:00:01Z","type":"response_item","payload":{"type":"weird_call","name":"bash","arguments":"${rm}"}}\n`);
+      expect(item.errors.map((e) => [e.code, e.line, e.severity, e.message])).toEqual([
+        ['INVALID_RECORD', 2, 'error', 'an output item of type "weird_call" is not read by guard: what it holds (a call, its command) is not judged'],
+      ]);
+      const line = await readText(`${meta}{"timestamp":"2025-01-01T00:00:01Z","type":"weird","payload":{"type":"function_call","name":"bash","arguments":"${rm}"}}\n`);
+      expect(codes(line)).toEqual([['INVALID_RECORD', 2, 'error']]);
+      const meta2 = await readText(`${meta}{"timestamp":"2025-01-01T00:00:01Z","type":"usage_note","payload":{"tokens":3}}\n`);
+      expect(codes(meta2)).toEqual([['INVALID_RECORD', 2, 'warning']]);
+      const part = await readText(`${meta}{"timestamp":"2025-01-01T00:00:01Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"ok"},{"type":"tool_use","id":"t","name":"bash","input":{"command":"rm -rf /"}}]}}\n`);
+      expect(part.replies.map((x) => x.text)).toEqual(['ok']);
+      expect(part.errors.map((e) => [e.code, e.line, e.message])).toEqual([['INVALID_RECORD', 2, `a message item's content part of type "tool_use" is not read by guard: what it holds (a call, its command) is not judged`]]);
+      // Codex's own snapshots hold nothing to judge
+      const ghost = await readText(`${meta}{"timestamp":"2025-01-01T00:00:01Z","type":"response_item","payload":{"type":"ghost_snapshot","ghost_commit":{"id":"abc"}}}\n`);
+      expect(ghost.errors).toEqual([]);
+    });
+  });
 });

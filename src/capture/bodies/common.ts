@@ -40,6 +40,18 @@ export interface RecordOutput {
   errors: CaptureError[];
 }
 
+/**
+ * A short description of a JSON value's shape for messages: its type, or an object's first six
+ * keys (`an object with keys a, b, ...`).
+ */
+export function shapeOf(value: unknown): string {
+  if (value === null || typeof value !== 'object') return `a JSON ${value === null ? 'null' : typeof value}`;
+  if (Array.isArray(value)) return 'a JSON array';
+  const keys = Object.keys(value);
+  if (keys.length === 0) return 'an empty object';
+  return `an object with keys ${keys.slice(0, 6).join(', ')}${keys.length > 6 ? ', ...' : ''}`;
+}
+
 /** An output with nothing in it. */
 export function emptyOutput(): RecordOutput {
   return { replies: [], errors: [] };

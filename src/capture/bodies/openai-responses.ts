@@ -11,9 +11,20 @@ import { advertisedFromResponse, readResponsesItem, unreadItemError } from '../s
 import type { CaptureError, Reply, ToolCall } from '../types.js';
 import { arr, isObject, str, TextJoiner, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
 
-/** True for a Responses object: `object: "response"` with an `output[]` array. */
+/** Output item types only a Responses object holds (a body logged without its `object` key is known by them). */
+const CORE_ITEM_TYPES = new Set(['message', 'function_call', 'reasoning', 'custom_tool_call', 'shell_call', 'local_shell_call', 'apply_patch_call', 'mcp_call']);
+
+/**
+ * True for a Responses object: `object: "response"` with an `output[]` array, or (a body a
+ * logger trimmed of `object`) no `object` key and a non-empty `output[]` of typed items, one of
+ * them a core item type (message, function_call, reasoning, ...).
+ */
 export function isResponsesObject(v: unknown): v is JsonObject {
-  return isObject(v) && v['object'] === 'response' && Array.isArray(v['output']);
+  if (!isObject(v) || !Array.isArray(v['output'])) return false;
+  if (v['object'] === 'response') return true;
+  if (v['object'] !== undefined || 'choices' in v) return false;
+  const output = v['output'];
+  return output.length > 0 && output.every((i) => isObject(i) && typeof i['type'] === 'string') && output.some((i) => CORE_ITEM_TYPES.has((i as JsonObject)['type'] as string));
 }
 
 /**

@@ -11,12 +11,13 @@
  * to the SSE reader.
  */
 
-import { parseSseText } from '../sse.js';
+import { readBodyText } from '../body-text.js';
+import { readNestedValues, type NestedReaders } from '../nested.js';
 import { advertisedFromRequest } from '../toolcall.js';
 import type { AdvertisedTool } from '../types.js';
 import { readAllowMarks } from './guard-reply.js';
-import { apiBodyFormat, apiErrorOutput, isApiErrorBody, readApiBody } from './index.js';
-import { captureError, emptyOutput, isObject, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
+import { apiBodyFormat, apiErrorOutput, isApiErrorBody } from './index.js';
+import { captureError, emptyOutput, isObject, shapeOf, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
 
 /** True for a pair-log record: an object with both `request` and `response` keys, `request` an object. */
 export function isPairLog(v: unknown): v is JsonObject {
@@ -56,7 +57,13 @@ function advertisedOf(body: unknown): AdvertisedTool[] | null {
   return isObject(body) && REQUEST_BODY_KEYS.some((k) => k in body) ? [] : null;
 }
 
-/** The response payload of a pair: `body`, `body_raw`, `text`, `json`, or the response itself. */
+/** Keys of HTTP response metadata that hold no body (status, headers, timing). */
+const RESPONSE_META_KEYS = new Set(['status', 'status_code', 'statusCode', 'statusText', 'status_text', 'headers', 'timestamp', 'time', 'duration', 'duration_ms', 'url', 'ok']);
+
+/**
+ * The response payload of a pair: `body`, `body_raw`, `text`, `json`, or the response itself;
+ * `null` for a response that holds only HTTP metadata (a status, headers) and no body.
+ */
 function responsePayload(response: unknown): unknown {
   if (!isObject(response)) return response;
   if (apiBodyFormat(response) !== null) return response;
@@ -64,58 +71,61 @@ function responsePayload(response: unknown): unknown {
     const v = response[key];
     if (v !== undefined && v !== null && v !== '') return v;
   }
-  return undefined;
+  return Object.keys(response).every((k) => RESPONSE_META_KEYS.has(k)) ? null : response;
 }
 
-/** True when `text` looks like an SSE stream: some line starts with `data:` or `event:`. */
-function looksLikeSse(text: string): boolean {
-  return /^(data|event):/m.test(text);
+/** Reads pair-log records; each response is read by the registry through a fresh nested reader. */
+export function pairLogReader(file: string, nested: NestedReaders) {
+  return {
+    push: (value: unknown, line: number): RecordOutput => readPairLog(value as JsonObject, { file, line, format: 'pair-log', advertised: null }, nested),
+    finish: (): RecordOutput => emptyOutput(),
+  };
 }
 
 /**
- * Reads one pair-log record. Replies are stamped format `pair-log` (the context's) and carry the
- * request's advertised tools. A record with a null response (an orphaned request) yields nothing;
- * an API error body yields a STREAM_ERROR warning; a body that is neither a known API body, JSON
- * nor SSE yields INVALID_RECORD. Allow marks in a top-level `"guard": {"allow": [...]}` (harness
- * metadata, see readAllowMarks) are put on every reply of the record.
+ * Reads one pair-log record. Replies are stamped format `pair-log` and carry the request's
+ * advertised tools. A record with a null response (an orphaned request) yields nothing; a
+ * response with a status and no body is an INVALID_RECORD warning; an API error body yields a
+ * STREAM_ERROR warning; a body in no known API format (any the registry reads: Chat, Messages,
+ * Responses, Ollama, Gemini, a nested pair, ...) is UNKNOWN_FORMAT; a string body that is
+ * neither JSON nor SSE is INVALID_RECORD. Allow marks in a top-level `"guard": {"allow": [...]}`
+ * (harness metadata, see readAllowMarks) are put on every reply of the record.
  *
  * @param record a value for which {@link isPairLog} holds.
+ * @param nested the opener of nested readers the record reader handed the format's reader.
  * @returns replies and problems; never throws.
  */
-export function readPairLog(record: JsonObject, ctx: RecordContext): RecordOutput {
-  const out = readPair(record, ctx);
+export function readPairLog(record: JsonObject, ctx: RecordContext, nested: NestedReaders): RecordOutput {
+  const out = readPair(record, ctx, nested);
   // allow marks sit beside request and response, in what the harness (not the model) wrote
   const allow = readAllowMarks(record['guard'], ctx, out);
   if (allow.length) for (const reply of out.replies) reply.allow = allow;
   return out;
 }
 
-function readPair(record: JsonObject, ctx: RecordContext): RecordOutput {
+function readPair(record: JsonObject, ctx: RecordContext, nested: NestedReaders): RecordOutput {
   const advertised = advertisedOf(requestBody(record['request'] as JsonObject));
-  const inner: RecordContext = { ...ctx, advertised };
   const response = record['response'];
   if (response === null || response === undefined) return emptyOutput();
-  let payload = responsePayload(response);
-  if (payload === undefined) return emptyOutput();
-  if (typeof payload === 'string') {
-    const trimmed = payload.trimStart();
-    if (trimmed.startsWith('{')) {
-      try {
-        payload = JSON.parse(trimmed);
-      } catch (e) {
-        return {
-          replies: [],
-          errors: [captureError(ctx.file, ctx.line, 'INVALID_RECORD', `the response body is not valid JSON: ${(e as Error).message}`)],
-        };
-      }
-    } else if (looksLikeSse(payload)) {
-      return parseSseText(payload, { file: ctx.file, line: ctx.line, advertised, format: ctx.format });
-    } else {
-      return { replies: [], errors: [captureError(ctx.file, ctx.line, 'INVALID_RECORD', 'the response body is neither JSON nor an SSE stream')] };
-    }
+  const payload = responsePayload(response);
+  const problem = (code: 'INVALID_RECORD' | 'UNKNOWN_FORMAT', message: string, severity: 'error' | 'warning' = 'error'): RecordOutput => ({
+    replies: [],
+    errors: [captureError(ctx.file, ctx.line, code, message, severity)],
+  });
+  if (payload === null) {
+    const status = isObject(response) ? (response['status'] ?? response['status_code'] ?? response['statusCode']) : undefined;
+    return problem('INVALID_RECORD', `the response holds no body${status !== undefined ? ` (HTTP status ${JSON.stringify(status)})` : ''}: the log did not keep it, nothing to judge`, 'warning');
   }
-  const format = apiBodyFormat(payload);
-  if (format !== null) return readApiBody(format, payload as JsonObject, inner);
+  const body = { file: ctx.file, line: ctx.line, format: ctx.format, advertised };
+  if (typeof payload === 'string') {
+    const read = readBodyText(payload, nested, body);
+    if (read.layout === 'invalid-json') return problem('INVALID_RECORD', `the response body is not valid JSON: ${read.message}`);
+    if (read.layout === 'other') return problem('INVALID_RECORD', 'the response body is neither JSON nor an SSE stream');
+    if (read.layout === 'json' && !read.known) read.errors.push(captureError(ctx.file, ctx.line, 'UNKNOWN_FORMAT', 'the response body is in no known API format; not read'));
+    return { replies: read.replies, errors: read.errors };
+  }
   if (isApiErrorBody(payload)) return apiErrorOutput(payload as JsonObject, ctx);
-  return { replies: [], errors: [captureError(ctx.file, ctx.line, 'INVALID_RECORD', 'the response body is in no known API format')] };
+  const read = readNestedValues(nested, [payload], ctx.line, ctx.format, advertised);
+  if (!read.known) read.errors.push(captureError(ctx.file, ctx.line, 'UNKNOWN_FORMAT', `the response (${shapeOf(payload)}) is in no known API format; not read`));
+  return { replies: read.replies, errors: read.errors };
 }

@@ -17,7 +17,7 @@
 
 import { EventStreamDecoder, isEventStreamPrelude } from '../eventstream.js';
 import type { NestedReader, NestedReaders } from '../nested.js';
-import { parseSseText } from '../sse.js';
+import { readBodyText } from '../body-text.js';
 import { advertisedFromRequest } from '../toolcall.js';
 import type { AdvertisedTool, CaptureError } from '../types.js';
 import { arr, captureError, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
@@ -155,46 +155,17 @@ export class HarReader {
     if (mime.includes('vnd.amazon.eventstream') || (bytes && isEventStreamPrelude(bytes))) {
       return this.withTools(this.eventStream(bytes ?? Buffer.from(text, 'latin1'), line, what), advertised);
     }
-    const bodyText = bytes ? bytes.toString('utf8') : text;
-    const t = bodyText.trimStart();
-    if (/^(?:data|event|id|retry):/m.test(bodyText) && !t.startsWith('{') && !t.startsWith('[')) {
-      const r = parseSseText(bodyText, { file: this.file, line, advertised, format: 'har' });
-      if (r.replies.length === 0 && !llm) return this.other(line, what);
-      if (!llm) this.llmEntries++;
-      return r;
+    const read = readBodyText(bytes ? bytes.toString('utf8') : text, this.nested, { file: this.file, line, format: 'har', advertised });
+    if (read.layout === 'invalid-json') return fail(`the response body is not valid JSON (${read.message}); not read`);
+    if (read.layout === 'other') return fail(`the response body (${mime || 'no mime type'}) is neither JSON, an SSE stream nor an AWS event stream; not read`);
+    // an SSE body of a request not recognised as an LLM call counts as LLM traffic only when it held a reply
+    if (read.layout === 'sse' && !read.known && !llm) return this.other(line, what);
+    if (read.layout === 'json' && !read.known) {
+      out.errors.push(...read.errors);
+      return fail('the response body is in no known API format; not read');
     }
-    if (t.startsWith('{') || t.startsWith('[')) {
-      const reader = this.nested();
-      let values: unknown[];
-      try {
-        values = [JSON.parse(bodyText)];
-      } catch {
-        // NDJSON (Ollama streams): one JSON value per line
-        values = [];
-        for (const l of bodyText.split(/\r?\n/)) {
-          if (l.trim() === '') continue;
-          try {
-            values.push(JSON.parse(l));
-          } catch (e) {
-            return fail(`the response body is not valid JSON (${(e as Error).message}); not read`);
-          }
-        }
-      }
-      let known = false;
-      for (const v of values) {
-        const step = reader.push(v, line);
-        out.replies.push(...step.replies);
-        out.errors.push(...step.errors);
-        if (step.status !== 'unknown') known = true;
-      }
-      const rest = reader.finish();
-      out.replies.push(...rest.replies);
-      out.errors.push(...rest.errors);
-      if (!known) return fail('the response body is in no known API format; not read');
-      if (!llm) this.llmEntries++;
-      return this.withTools(out, advertised);
-    }
-    return fail(`the response body (${mime || 'no mime type'}) is neither JSON, an SSE stream nor an AWS event stream; not read`);
+    if (!llm) this.llmEntries++;
+    return { replies: read.replies, errors: read.errors };
   }
 
   /** Reads a binary AWS event stream body: every frame as its SDK event object. */

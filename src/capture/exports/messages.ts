@@ -153,6 +153,7 @@ export function readOutputValue(value: unknown, into: OutputParts, depth = 0): v
       into.text.add(content.text, content.textBreaks);
       if (content.reasoning) into.reasoning.push(content.reasoning);
       if (content.toolCall) into.calls.push(content.toolCall);
+      if (content.unread !== undefined) into.skipped.add(isObject(item) ? (str(item['type']) ?? '(no type)') : '(not an object)');
     }
     return;
   }

@@ -18,13 +18,17 @@ export interface ItemContent {
   textBreaks?: number[];
   reasoning: string;
   toolCall: ToolCall | null;
-  /** The item's type when guard does not read items of that type (a call it cannot inspect, a
-   * type newer than its reader): the caller reports it, never drops it silently. */
+  /** What of the item guard does not read (`an output item of type "computer_call"`, a message
+   * part of an unknown type: a call it cannot inspect, a type newer than its reader): the caller
+   * reports it, never drops it silently. */
   unread?: string;
 }
 
 /** Output item types that hold no text and no call guard could inspect: skipped without a word. */
 const CONTENTLESS_ITEMS = new Set(['web_search_call', 'file_search_call', 'image_generation_call', 'mcp_list_tools', 'mcp_approval_request', 'item_reference', 'compaction']);
+
+/** Parts of an assistant message that hold no reply content of their own (input parts a proxy echoed). */
+const IGNORED_MESSAGE_PARTS: ReadonlySet<string> = new Set(['input_text', 'input_image', 'input_file', 'input_audio']);
 
 function joinParts(parts: unknown, types: readonly string[], field: (p: Record<string, unknown>) => unknown): string {
   if (!Array.isArray(parts)) return '';
@@ -63,12 +67,19 @@ export function readResponsesItem(item: unknown): ItemContent {
   switch (item['type']) {
     case 'message': {
       const text = new TextJoiner();
+      // an assistant message holds output_text and refusal parts; another type there (a tool_use
+      // block a proxy translated in, a newer part) is reported; input parts of other roles are not read
+      const assistant = item['role'] === undefined || item['role'] === 'assistant';
+      let unread: string | undefined;
       for (const p of Array.isArray(item['content']) ? item['content'] : []) {
-        if (!isObject(p) || (p['type'] !== 'output_text' && p['type'] !== 'refusal')) continue;
+        if (!isObject(p) || (p['type'] !== 'output_text' && p['type'] !== 'refusal')) {
+          if (assistant && isObject(p) && !IGNORED_MESSAGE_PARTS.has(p['type'] as string)) unread ??= `a message item's content part of type ${JSON.stringify(typeof p['type'] === 'string' ? p['type'].slice(0, 60) : '(no type)')}`;
+          continue;
+        }
         const v = p['type'] === 'refusal' ? p['refusal'] : p['text'];
         if (typeof v === 'string') text.add(v);
       }
-      return { ...none, text: text.text, ...text.breakField };
+      return { ...none, text: text.text, ...text.breakField, ...(unread !== undefined ? { unread } : {}) };
     }
     case 'reasoning': {
       const content = joinParts(item['content'], ['reasoning_text'], (p) => p['text']);
@@ -88,14 +99,14 @@ export function readResponsesItem(item: unknown): ItemContent {
       return { ...none, toolCall: makeToolCall(id, 'apply_patch', 'apply_patch_call', item['operation']) };
     default: {
       const type = typeof item['type'] === 'string' ? item['type'] : '(no type)';
-      return CONTENTLESS_ITEMS.has(type) ? none : { ...none, unread: type };
+      return CONTENTLESS_ITEMS.has(type) ? none : { ...none, unread: `an output item of type ${JSON.stringify(type.slice(0, 60))}` };
     }
   }
 }
 
 /** The INVALID_RECORD error of an output item guard does not read ({@link readResponsesItem}'s `unread`). */
-export function unreadItemError(ctx: { file: string; line: number }, type: string): CaptureError {
-  return { file: ctx.file, line: ctx.line, code: 'INVALID_RECORD', severity: 'error', message: `an output item of type ${JSON.stringify(type.slice(0, 60))} is not read by guard: what it holds (a call, its command) is not judged` };
+export function unreadItemError(ctx: { file: string; line: number }, unread: string): CaptureError {
+  return { file: ctx.file, line: ctx.line, code: 'INVALID_RECORD', severity: 'error', message: `${unread} is not read by guard: what it holds (a call, its command) is not judged` };
 }
 
 /**

@@ -13,10 +13,10 @@
  * replies carry `session_meta.payload.dynamic_tools` when present, else null.
  */
 
-import { isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
-import { readResponsesItem } from '../streams/responses-items.js';
+import { captureError, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
+import { readResponsesItem, unreadItemError } from '../streams/responses-items.js';
 import { advertisedFromRequest } from '../toolcall.js';
-import type { AdvertisedTool, Reply, ToolCall } from '../types.js';
+import type { AdvertisedTool, CaptureError, Reply, ToolCall } from '../types.js';
 
 /** The `RolloutItem` variants (the line `type`). */
 const ROLLOUT_TYPES: ReadonlySet<string> = new Set([
@@ -48,6 +48,23 @@ export function isCodexLine(v: unknown): v is JsonObject {
   const type = v['type'];
   if (typeof type !== 'string') return false;
   return ROLLOUT_TYPES.has(type) || typeof v['timestamp'] === 'string';
+}
+
+/** `response_item` payload types Codex writes that hold no reply content (its own snapshots, its unparsed `other`). */
+const CONTENTLESS_ITEMS: ReadonlySet<string> = new Set(['ghost_snapshot', 'compaction', 'compaction_summary', 'other']);
+
+/**
+ * The problem of a rollout line of a type this reader does not know (a newer Codex): an error when
+ * its payload holds what a reply holds (an assistant message or a tool-call item, something with
+ * a name and arguments), else a warning; either way the line is not read.
+ */
+function unknownLineProblem(file: string, line: number, type: string, payload: JsonObject): CaptureError {
+  const t = str(payload['type']);
+  const replyLike = payload['role'] === 'assistant' || (t !== undefined && REPLY_ITEM_TYPES.has(t)) || ('name' in payload && ('arguments' in payload || 'input' in payload));
+  const what = `a Codex rollout line of type ${JSON.stringify(type.slice(0, 60))}`;
+  return replyLike
+    ? captureError(file, line, 'INVALID_RECORD', `${what} holds a reply item (${t ?? 'no payload type'}) but is not a line type guard reads; not judged`)
+    : captureError(file, line, 'INVALID_RECORD', `${what} is not a line type guard reads; skipped`, 'warning');
 }
 
 interface Group {
@@ -92,6 +109,7 @@ export class CodexReader {
         this.item(payload, line, out);
         return out;
       default:
+        if (!ROLLOUT_TYPES.has(record['type'] as string)) out.errors.push(unknownLineProblem(this.file, line, record['type'] as string, payload));
         return out;
     }
   }
@@ -107,8 +125,13 @@ export class CodexReader {
     const type = str(payload['type']);
     const isAssistantMessage = type === 'message' && payload['role'] === 'assistant';
     if (!isAssistantMessage && !(type !== undefined && REPLY_ITEM_TYPES.has(type))) {
-      // user/developer/system messages and tool outputs end the run; other items are ignored
+      // user/developer/system messages and tool outputs end the run; items without reply content
+      // are skipped; an item of a type guard does not read is reported
       if (type === 'message' || (type !== undefined && type.endsWith('_output'))) this.close(out);
+      else if (type === undefined || !CONTENTLESS_ITEMS.has(type)) {
+        const unread = readResponsesItem(payload).unread;
+        if (unread !== undefined) out.errors.push(unreadItemError({ file: this.file, line }, unread));
+      }
       return;
     }
     const g = (this.group ??= { line, id: undefined, text: '', reasoning: '', toolCalls: [] });
@@ -117,6 +140,7 @@ export class CodexReader {
     g.text += content.text;
     g.reasoning += content.reasoning;
     if (content.toolCall) g.toolCalls.push(content.toolCall);
+    if (content.unread !== undefined) out.errors.push(unreadItemError({ file: this.file, line }, content.unread));
   }
 
   private close(out: RecordOutput): void {
