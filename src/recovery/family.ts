@@ -63,6 +63,13 @@ export interface FamilyMatch {
    * no block quote even when its call was cut. Complete blocks are grammar anyway.
    */
   grammarSpans?: Array<[number, number]>;
+  /**
+   * Set when the model went on writing past its call in the family's own grammar: a tool result
+   * it wrote itself (a token that opens a message only the tool or the harness writes, see
+   * {@link Family.results}), a final answer after the call. The call was made without its result,
+   * so the reply is refused `shape` and never recovered (sgl-project/sglang#9097).
+   */
+  continued?: string;
 }
 
 /** What a parser may ask about the request. */
@@ -89,6 +96,12 @@ export interface Family {
    * repetition checks, which only distinctive `markers` feed.
    */
   triggers?: readonly string[];
+  /**
+   * Tokens that open a message the chat template gives to the tool's result (Qwen's
+   * `<tool_response>`, GLM's `<|observation|>`, Llama's `ipython` header): one written after a
+   * call means the model made up its result ({@link FamilyMatch.continued}).
+   */
+  results?: readonly string[];
   /** Index of the first place this family's markup starts, or -1. Must be linear in the text. */
   detect(text: string): number;
   /**

@@ -19,6 +19,8 @@
  *                           HTML comment, or quotation marks; inside a sentence; or framed by the
  *                           prose around it (a refusal, a negation, an attribution, an example, a
  *                           transcript label, a question).
+ *     `shape` (refused)    the model went on past its call in the family's grammar (a tool result
+ *                           it wrote itself, a final answer): a leak whatever the prose ratio.
  *  5. `prose` (refused)     prose ratio above options.proseCeiling: a mention, not a leak.
  *                           These three are QUOTATION_REASONS: refused, but carry no candidates.
  *  6. `unknown_family` (refused)  only the shape fallback fired: never recovered.
@@ -154,13 +156,16 @@ export function judgeRecovery(input: RecoveryInput, options: RecoveryOptions, re
   const ratio = proseRatio(text, callEnvelopes(text, unreadable ? markupLines(text, m.spans) : m.spans), m.calls);
   const quoted = quotationOf(text, m);
   if (quoted !== null && quoted.reason !== 'interleaved') return verdict(quoted.reason, m.family, ratio, `the ${m.family} markup is quoted (${quoted.detail})`);
+  const seed = typeof input.idSeed === 'string' ? input.idSeed : '';
+  const maxCalls = typeof options?.maxCalls === 'number' && options.maxCalls >= 0 ? Math.floor(options.maxCalls) : MAX_RECOVERED_CALLS;
+  const refuse = (reason: ReasonCode, detail: string): RecoveryVerdict => ({ ...verdict(reason, m.family, ratio, detail), candidates: candidatesOf(m.calls, seed, maxCalls) });
+  // a call followed, in the family's grammar, by its made-up result or a final answer is a leak
+  // (the model kept writing), whatever prose that answer adds
+  if (m.continued !== undefined) return refuse('shape', `${m.family} markup: ${m.continued}`);
   if (ratio > ceiling) {
     return verdict('prose', m.family, ratio, `prose ratio ${ratio.toFixed(2)} is above the ceiling ${ceiling}: the markup is mentioned, not emitted`);
   }
   // From here on the reply is a leak: every refusal carries the calls its family read, for inspection.
-  const seed = typeof input.idSeed === 'string' ? input.idSeed : '';
-  const maxCalls = typeof options?.maxCalls === 'number' && options.maxCalls >= 0 ? Math.floor(options.maxCalls) : MAX_RECOVERED_CALLS;
-  const refuse = (reason: ReasonCode, detail: string): RecoveryVerdict => ({ ...verdict(reason, m.family, ratio, detail), candidates: candidatesOf(m.calls, seed, maxCalls) });
   if (m.family === 'unknown') return refuse('unknown_family', 'markup-like text around an advertised tool name, in no known family');
   if (m.problem !== null || m.calls.length === 0) {
     const loop = repeatedMarker(text);

@@ -107,6 +107,21 @@ function envelopeOf(text: string, m: FamilyMatch): FamilyMatch {
   return narrated === null ? m : { ...m, spans: [...m.spans.slice(0, -1), ...narrated] };
 }
 
+/**
+ * The match with {@link FamilyMatch.continued} set when one of the family's result tokens
+ * ({@link Family.results}) follows the end of its first call's block: the model wrote the tool's
+ * answer itself.
+ */
+function withContinuation(text: string, m: FamilyMatch, family: Family): FamilyMatch {
+  if (m.continued !== undefined || !family.results || m.calls.length === 0) return m;
+  const firstCall = (m.callSpans ?? m.spans)[0];
+  if (firstCall === undefined) return m;
+  for (const token of family.results) {
+    if (text.indexOf(token, firstCall[1]) >= 0) return { ...m, continued: `${token} after the call: the model wrote the tool's result itself` };
+  }
+  return m;
+}
+
 /** A family's parse of the text, with where its markup starts. */
 interface Parsed {
   family: Family;
@@ -175,7 +190,7 @@ export function familyMarkup(text: string, ctx: ParseContext): Reading | null {
     // A parser that fails pushes its failed block last (from its opener to the end of the text);
     // its own tokens in it may still be grammar (FamilyMatch.grammarSpans).
     const blocks = parsed.problem === null ? parsed.spans : [...parsed.spans.slice(0, -1), ...(parsed.grammarSpans ?? [])];
-    const m = envelopeOf(text, parsed);
+    const m = withContinuation(text, envelopeOf(text, parsed), (best as Parsed).family);
     if (m.problem === null) {
       const stray = strayMarker(text, m.spans);
       if (stray !== null) {

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROSE_CEILING, recoverReply } from '../../src/recovery/index.js';
+import { readMarkup } from '../../src/recovery/markup.js';
 import { allRecoveryCases } from './units.js';
 
 interface Case {
@@ -26,8 +27,12 @@ function ratioOf(c: Case): number | null {
   return recoverReply({ text: c.text, advertised: (c.tools ?? []).map((name) => ({ name })), toolCalls: [], truncated: false }, { proseCeiling: 1 }).proseRatio;
 }
 
-/** Emitted markup: recovered, or refused for a defect of the call itself (not a quotation). */
-const leaks = cases.filter((c) => c.expected === 'recover' || (c.expected === 'refuse' && !c.tool_calls));
+/** True when the model wrote past its call (a made-up result): refused `shape` before the ratio is read. */
+const continuedPastCall = (c: Case): boolean => readMarkup(c.text, { schemaOf: () => undefined }, c.tools ?? [])?.continued !== undefined;
+
+/** Emitted markup: recovered, or refused for a defect of the call itself (not a quotation); a
+ * reply that went on past its call is judged before the ratio, whatever prose it adds. */
+const leaks = cases.filter((c) => (c.expected === 'recover' || (c.expected === 'refuse' && !c.tool_calls)) && !continuedPastCall(c));
 /** Quotations that only the ratio can tell apart (no fence, no backticks, no example words). */
 const proseQuotations = cases.filter((c) => c.expected_reason === 'prose');
 

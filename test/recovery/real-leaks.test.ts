@@ -51,7 +51,6 @@ const KNOWN_SILENT = [
   'hermes-studio-942-calling-tool-imitation', // a harness's own "[Calling tool: …]" history line
   'goose-9662-degenerate-function', // a bare "<function" fragment
   'ollama-13519-llama32-fenced-json', // the whole reply is one ```json fence: a fence is a quotation by design
-  'sglang-9097-harmony-call-plus-fabricated-result', // a call followed by a fabricated result and a final answer
   'chatchat-2836-chatglm3-action-blob', // a LangChain "Action:" blob in a bare fence
 ];
 

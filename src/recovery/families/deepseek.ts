@@ -103,6 +103,8 @@ export const deepseek: Family = {
   id: 'deepseek',
   source: 'DeepSeek-V3 and V3.1 chat templates (https://huggingface.co/deepseek-ai/DeepSeek-V3/blob/main/tokenizer_config.json, https://huggingface.co/deepseek-ai/DeepSeek-V3.1/blob/main/tokenizer_config.json); sglang deepseekv3_detector.py, deepseekv31_detector.py; llama.cpp common/chat.cpp common_chat_parse_deepseek_r1 (its token spellings) (docs/sources.md "Per-family grammars")',
   markers: [...new Set(SPELLINGS.flatMap((t) => [t.callsBegin, t.callsEnd, t.callBegin, t.callEnd, t.sep]).filter((m) => !KIMI_TOKENS.has(m)))],
+  // DeepSeek-V3's chat template wraps tool answers in <｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>…
+  results: ['<｜tool▁outputs▁begin｜>', '<｜tool▁output▁begin｜>', '<|tool▁outputs▁begin|>', '<|tool▁output▁begin|>'],
   detect: (text) => firstOpener(text, 0)?.at ?? -1,
   parse(text, from): FamilyMatch {
     const sc = new Scanner(text);

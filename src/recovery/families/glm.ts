@@ -49,6 +49,8 @@ export const glm: Family = {
   id: 'glm',
   source: 'GLM-4.5/4.7 chat templates (https://huggingface.co/zai-org/GLM-4.5, https://huggingface.co/zai-org/GLM-4.7); sglang glm4_moe_detector.py (docs/sources.md "Per-family grammars")',
   markers: [KEY, END_KEY, VAL, END_VAL],
+  // GLM-4.5's chat template opens a tool's answer with <|observation|>
+  results: ['<|observation|>'],
   detect(text) {
     for (let o = text.indexOf(OPENER); o >= 0; o = text.indexOf(OPENER, o + OPENER.length)) if (isGlmStart(text, o)) return o;
     return -1;

@@ -7,7 +7,8 @@
  * (`browser.search`, `python`) is kept whole and so is only recovered if advertised under that name.
  * Messages without a recipient (analysis, final) are markup whose bodies count as prose (and are
  * read for framing: a refusal written in the analysis refuses the call); only call messages are
- * `callSpans`. Sources: OpenAI's harmony response format
+ * `callSpans`. A message after a call that is not another call (a result the model wrote, a final
+ * answer) sets `continued`: the model did not stop at `<|call|>` (sgl-project/sglang#9097). Sources: OpenAI's harmony response format
  * (https://cookbook.openai.com/articles/openai-harmony) and sglang's gpt_oss_detector.py
  * (https://github.com/sgl-project/sglang/tree/main/python/sglang/srt/function_call);
  * docs/sources.md "Per-family grammars".
@@ -42,7 +43,8 @@ function walk(text: string, from: number, stopAtFirstCall: boolean): FamilyMatch
   const callSpans: Array<[number, number]> = [];
   let firstCall = -1;
   let pos = from;
-  const done = (p: FamilyProblem | null = null) => ({ ...match('harmony', spans, calls, p), callSpans, firstCall });
+  let continued: string | undefined;
+  const done = (p: FamilyProblem | null = null) => ({ ...match('harmony', spans, calls, p), callSpans, firstCall, ...(continued !== undefined ? { continued } : {}) });
   for (let h = nearest(sc, pos, HEADER_TOKENS); h !== null; h = nearest(sc, pos, HEADER_TOKENS)) {
     const hs = h.at;
     const m = sc.find(MESSAGE, hs);
@@ -55,6 +57,11 @@ function walk(text: string, from: number, stopAtFirstCall: boolean): FamilyMatch
     const header = text.slice(hs, m).split(CONSTRAIN).join(' ');
     const r = RECIPIENT.exec(header);
     const bodyStart = m + MESSAGE.length;
+    // after a call, a message to the assistant (the tool's answer) or one with no recipient (a
+    // made-up result, a final answer) means the model kept writing where <|call|> stops it
+    if (calls.length > 0 && continued === undefined && (!r || r[1] === 'assistant')) {
+      continued = r ? 'a message to the assistant (a tool result) after the call: the model wrote the result itself' : 'a message after the call: the model went on (a result it wrote itself, an answer) instead of stopping at <|call|>';
+    }
     if (r) {
       if (firstCall < 0) firstCall = hs;
       if (stopAtFirstCall) return done();

@@ -20,6 +20,8 @@ export const hermes: Family = {
   id: 'hermes',
   source: 'Hermes 2 Pro model card (https://huggingface.co/NousResearch/Hermes-2-Pro-Llama-3-8B); vLLM hermes_tool_parser.py @ becf329d, granite_tool_parser.py @ 400ffd76 (docs/sources.md "Per-family grammars")',
   markers: ['<tool_call>', '</tool_call>'],
+  // Qwen2.5/Hermes chat templates render a tool's answer as <tool_response>…</tool_response> (a user turn)
+  results: ['<tool_response>'],
   detect: (text) => detectJsonBlock(text, OPENER),
   parse: (text, from) => parseJsonBlocks(text, from, { family: 'hermes', opener: OPENER, closer: '</tool_call>' }),
 };

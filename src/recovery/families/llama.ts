@@ -20,6 +20,8 @@ export const llama: Family = {
   id: 'llama',
   source: 'Llama 3.1 prompt format (https://www.llama.com/docs/model-cards-and-prompt-formats/llama3_1/) and Llama 4 (https://www.llama.com/docs/model-cards-and-prompt-formats/llama4/); vLLM llama_tool_parser.py @ 13e48c2b; llama.cpp common/chat.cpp common_chat_parse_llama_3_1 (docs/sources.md "Per-family grammars")',
   markers: [TAG, START, '<|python_end|>', '<|eom_id|>'],
+  // Llama 3.1's chat template gives a tool's answer the ipython role
+  results: ['<|start_header_id|>ipython<|end_header_id|>'],
   detect(text) {
     const a = detectJsonBlock(text, TAG);
     const b = detectJsonBlock(text, START);

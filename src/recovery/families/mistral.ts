@@ -32,6 +32,8 @@ export const mistral: Family = {
   id: 'mistral',
   source: 'Mistral tokenization guide (https://docs.mistral.ai/guides/tokenization/) and mistral-common (https://github.com/mistralai/mistral-common); sglang mistral_detector.py @ a343daaf (docs/sources.md "Per-family grammars")',
   markers: [TOKEN, ARGS, CALL_ID],
+  // Mistral's tokenizer (v3+) wraps a tool's answer in [TOOL_RESULTS]…[/TOOL_RESULTS]
+  results: ['[TOOL_RESULTS]'],
   detect: (text) => text.indexOf(TOKEN),
   parse(text, from): FamilyMatch {
     const sc = new Scanner(text);

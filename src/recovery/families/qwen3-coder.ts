@@ -121,6 +121,8 @@ export const qwen3Coder: Family = {
   source: 'Qwen3-Coder chat template (https://huggingface.co/Qwen/Qwen3-Coder-480B-A35B-Instruct); StepFun3.7-Flash template (llama.cpp models/templates @ ca13f4c0); sglang qwen3_coder_detector.py; Functionary v3.1 template (https://github.com/MeetKai/functionary/blob/e240e8c54684718aa9357ccf9d59ff035a6ff351/functionary/prompt_template/jinja_templates/v3-llama3.1.txt); llama.cpp common/chat.cpp (Functionary / Llama 3.1 <function=…>) (docs/sources.md "Per-family grammars")',
   // Only the '=' forms are distinctive: `</parameter>` and `</function>` belong to other XML dialects too.
   markers: [FN, PARAM],
+  // Qwen3-Coder's chat template renders a tool's answer as <tool_response>…</tool_response> (a user turn)
+  results: ['<tool_response>'],
   detect(text) {
     const f = text.indexOf(FN);
     if (f < 0) return -1;
