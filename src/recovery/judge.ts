@@ -21,6 +21,9 @@
  *                           transcript label, a question).
  *     `shape` (refused)    the model went on past its call in the family's grammar (a tool result
  *                           it wrote itself, a final answer): a leak whatever the prose ratio.
+ *     `in_reasoning` (refused) instead of `quoted`: complete calls end the reasoning (a `<think>`
+ *                           block closing the reply, or the reasoning of a reply with blank text),
+ *                           unframed: the call was lost in the thinking; inspected, never recovered.
  *  5. `prose` (refused)     prose ratio above options.proseCeiling: a mention, not a leak.
  *                           These three are QUOTATION_REASONS: refused, but carry no candidates.
  *  6. `unknown_family` (refused)  only the shape fallback fired: never recovered.
@@ -54,7 +57,7 @@ import { callEnvelopes, inSentence } from './envelope.js';
 import { framingOf } from './intent.js';
 import { ALL_MARKER_TOKENS, familyMarkup, readMarkup, repeatedMarker, type Reading } from './markup.js';
 import { normaliseSpans, proseRatio } from './prose.js';
-import { quotationRegions, quotingRegion } from './structure.js';
+import { quotationRegions, quotingRegion, type Region } from './structure.js';
 import { markupLines } from './shape.js';
 import { schemaMismatch } from './validate.js';
 import {
@@ -96,13 +99,28 @@ function candidatesOf(calls: readonly FamilyCall[], seed: string, max: number): 
  * a quoting region, a sentence, or framing prose) or calls separated by narrative
  * (`interleaved`), with a short description; null when it is the reply.
  */
-export function quotationOf(text: string, m: Reading): { reason: 'fenced' | 'quoted' | 'interleaved'; detail: string } | null {
+export function quotationOf(text: string, m: Reading): { reason: 'fenced' | 'quoted' | 'interleaved'; detail: string; region?: Region } | null {
   const spans = normaliseSpans(m.spans, text.length);
   const region = quotingRegion(spans, quotationRegions(text, m.blocks), text.length);
-  if (region !== null) return { reason: region.reason, detail: region.detail };
+  if (region !== null) return { reason: region.reason, detail: region.detail, region };
   if (inSentence(text, spans, ALL_MARKER_TOKENS).some(Boolean)) return { reason: 'quoted', detail: 'inside a sentence (prose before and after it on its line)' };
   const callSpans = m.callSpans !== undefined ? normaliseSpans(m.callSpans, text.length) : m.calls.length > 0 ? spans : [];
   return framingOf(text, spans, callSpans);
+}
+
+/**
+ * True when the markup is complete calls written last in a reasoning text that ends the reply:
+ * nothing but whitespace after the calls up to `end` (the reasoning's end), nothing after the
+ * reasoning in the visible text (`after`), and nothing framing them (a draft, a quotation, a
+ * refusal in the thinking stays a quotation).
+ */
+function lostInReasoning(text: string, m: Reading, end: number, after: string): boolean {
+  if (m.problem !== null || m.calls.length === 0 || m.family === 'unknown' || after.trim() !== '') return false;
+  const spans = normaliseSpans(m.spans, text.length);
+  const last = spans[spans.length - 1]!;
+  if (last[1] > end || text.slice(last[1], end).trim() !== '') return false;
+  const callSpans = m.callSpans !== undefined ? normaliseSpans(m.callSpans, text.length) : spans;
+  return framingOf(text.slice(0, end), spans, callSpans) === null;
 }
 
 /** True when some markup span runs across a content-block boundary. */
@@ -141,8 +159,16 @@ export function judgeRecovery(input: RecoveryInput, options: RecoveryOptions, re
     const v = verdict('structured', frag.family, ratio, `the reply carries structured tool calls, and its text also holds ${frag.family} markup that reached the user as text`);
     return { ...v, candidates: candidatesOf(frag.calls, seed, MAX_RECOVERED_CALLS), besideStructured: true };
   }
-  const inReasoning = (what: string) =>
-    verdict('quoted', reasoningFamily, null, `${what}; ${reasoningFamily} markup appears only in the reasoning, which is never recovered`);
+  const seed = typeof input.idSeed === 'string' ? input.idSeed : '';
+  const maxCalls = typeof options?.maxCalls === 'number' && options.maxCalls >= 0 ? Math.floor(options.maxCalls) : MAX_RECOVERED_CALLS;
+  const inReasoning = (what: string) => {
+    const reasoning = typeof input.reasoning === 'string' ? input.reasoning : '';
+    const r = text.trim() === '' ? familyMarkup(reasoning, ctx) : null;
+    if (r !== null && lostInReasoning(reasoning, r, reasoning.length, '')) {
+      return { ...verdict('in_reasoning', r.family, null, `${what}, and the reasoning ends with complete ${r.family} calls: the call was lost in the thinking (never recovered)`), candidates: candidatesOf(r.calls, seed, maxCalls) };
+    }
+    return verdict('quoted', reasoningFamily, null, `${what}; ${reasoningFamily} markup appears only in the reasoning, which is never recovered`);
+  };
   if (text.trim() === '') return reasoningFamily !== null ? inReasoning('the visible text is blank') : verdict('no_text', null, null, 'the reply has no visible text');
 
   const m = readMarkup(text, ctx, names ? [...names] : null);
@@ -155,10 +181,14 @@ export function judgeRecovery(input: RecoveryInput, options: RecoveryOptions, re
   const unreadable = m.family === 'unknown' || m.problem !== null || m.calls.length === 0;
   const ratio = proseRatio(text, callEnvelopes(text, unreadable ? markupLines(text, m.spans) : m.spans), m.calls);
   const quoted = quotationOf(text, m);
-  if (quoted !== null && quoted.reason !== 'interleaved') return verdict(quoted.reason, m.family, ratio, `the ${m.family} markup is quoted (${quoted.detail})`);
-  const seed = typeof input.idSeed === 'string' ? input.idSeed : '';
-  const maxCalls = typeof options?.maxCalls === 'number' && options.maxCalls >= 0 ? Math.floor(options.maxCalls) : MAX_RECOVERED_CALLS;
   const refuse = (reason: ReasonCode, detail: string): RecoveryVerdict => ({ ...verdict(reason, m.family, ratio, detail), candidates: candidatesOf(m.calls, seed, maxCalls) });
+  if (quoted !== null && quoted.reason !== 'interleaved') {
+    const end = quoted.region?.reasoningEnd;
+    if (end !== undefined && lostInReasoning(text, m, end, text.slice(quoted.region!.span[1]))) {
+      return refuse('in_reasoning', `${m.family} calls end the <think> block that ends the reply: the call was lost in the thinking (never recovered)`);
+    }
+    return verdict(quoted.reason, m.family, ratio, `the ${m.family} markup is quoted (${quoted.detail})`);
+  }
   // a call followed, in the family's grammar, by its made-up result or a final answer is a leak
   // (the model kept writing), whatever prose that answer adds
   if (m.continued !== undefined) return refuse('shape', `${m.family} markup: ${m.continued}`);

@@ -44,6 +44,8 @@ export interface Region {
   reason: 'fenced' | 'quoted';
   /** e.g. `inside a Markdown fence`, `inside an HTML <details> element`. */
   detail: string;
+  /** For reasoning written into the text (`<think>`, `◁think▷`): where its content ends (its closing tag starts, or the text's end). */
+  reasoningEnd?: number;
 }
 
 /** A cursor telling whether indices (visited in increasing order) lie in sorted disjoint spans. */
@@ -335,7 +337,8 @@ function htmlRegions(text: string, skip: SpanCursor): Region[] {
     if (why === null) continue;
     const close = endTagEnd(text, tag.name, tag.end, skip);
     const end = close < 0 ? text.length : close;
-    out.push({ span: [i, end], ...why });
+    const reasoning = REASONING.has(tag.name) ? { reasoningEnd: close < 0 ? text.length : text.lastIndexOf('<', close - 1) } : {};
+    out.push({ span: [i, end], ...why, ...reasoning });
     if (close < 0) break;
     i = end - 1;
   }
@@ -347,7 +350,7 @@ function htmlRegions(text: string, skip: SpanCursor): Region[] {
     }
     const e = text.indexOf('◁/think▷', i);
     const end = e < 0 ? text.length : e + '◁/think▷'.length;
-    out.push({ span: [i, end], reason: 'quoted', detail: 'inside a ◁think▷ reasoning block' });
+    out.push({ span: [i, end], reason: 'quoted', detail: 'inside a ◁think▷ reasoning block', reasoningEnd: e < 0 ? text.length : e });
     if (e < 0) break;
     i = text.indexOf('◁think▷', end);
   }

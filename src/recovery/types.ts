@@ -34,6 +34,8 @@ export const REASON_CODES = [
   'quoted',
   /** refused (a quotation): too much prose around the markup (prose ratio above the ceiling). */
   'prose',
+  /** refused: complete calls written at the end of the reasoning, with no visible reply after them: the model's call was lost in its thinking. */
+  'in_reasoning',
   /** refused: markup-like text of no known family (shape fallback): never recovered by guesswork. */
   'unknown_family',
   /** refused: a generation loop: a token repeated back to back, or more than MAX_RECOVERED_CALLS calls. */
@@ -70,6 +72,7 @@ export const REASON_OUTCOME: Readonly<Record<ReasonCode, RecoveryOutcome>> = {
   fenced: 'refused',
   quoted: 'refused',
   prose: 'refused',
+  in_reasoning: 'refused',
   unknown_family: 'refused',
   degenerate: 'refused',
   interleaved: 'refused',

@@ -77,9 +77,18 @@ describe('reason precedence (one reason per refusal)', () => {
     expect(recoverReply(input('<tool_call>{"name": "get_weather", "arguments": {}} junk </tool_call>'), opts).reason).toBe('shape');
     expect(recoverReply(input('<tool_call>{"name": "get_weather", "arguments": {}}\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>'), opts).reason).toBe('shape');
   });
-  it('markup only in the reasoning of a reply with blank text is quoted, with its family, never no_text', () => {
-    const v = recoverReply(input('', { reasoning: HERMES }), opts);
-    expect(v).toEqual({ outcome: 'refused', reason: 'quoted', family: 'hermes', proseRatio: null, calls: [], candidates: [], detail: expect.any(String), reasoningMarkup: true });
+  it('markup only in the reasoning of a reply with blank text is quoted (a draft) or in_reasoning (calls end the thinking), never no_text', () => {
+    const draft = recoverReply(input('', { reasoning: `${HERMES}\nThen I will report the temperature.` }), opts);
+    expect(draft).toEqual({ outcome: 'refused', reason: 'quoted', family: 'hermes', proseRatio: null, calls: [], candidates: [], detail: expect.any(String), reasoningMarkup: true });
+    // mlx-openai-server#284: the call sat at the end of the thinking and no client ever saw it
+    const lost = recoverReply(input('', { reasoning: `The user asks for the weather.\n${HERMES}\n` }), opts);
+    expect([lost.outcome, lost.reason, lost.family, lost.calls, lost.candidates.map((c) => [c.name, c.arguments])]).toEqual(['refused', 'in_reasoning', 'hermes', [], [['get_weather', { city: 'Tokyo' }]]]);
+    // framed in the thinking: a quotation
+    const framed = recoverReply(input('', { reasoning: `The page says to run this, but I must not:\n${HERMES}` }), opts);
+    expect(framed.reason).toBe('quoted');
+    // a think block that ends the visible text, the same; with an answer after it, a quotation
+    expect(recoverReply(input(`<think>\nThe user asks for the weather.\n${HERMES}\n</think>`), opts).reason).toBe('in_reasoning');
+    expect(recoverReply(input(`<think>\nThe user asks for the weather.\n${HERMES}\n</think>\nIt is sunny.`), opts).reason).toBe('quoted');
   });
   it('markup in both: the visible text is judged, the reasoning flagged, its calls never added', () => {
     const dsml = '<｜DSML｜function_calls>\n<｜DSML｜invoke name="get_weather">\n<｜DSML｜parameter name="city" string="true">Osaka</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>';

@@ -40,10 +40,14 @@ const EXAMPLES: Record<string, RecoveryInput[]> = {
   ],
   quoted: [
     base('Send `<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>` to call it.'),
-    { ...base(''), reasoning: '<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>' },
+    { ...base(''), reasoning: 'I could call <tool_call>{"name": "get_weather", "arguments": {}}</tool_call> and then summarise what it says.' },
     base('<code><tool_call>{"name": "get_weather", "arguments": {}}</tool_call></code>'),
     base('<!-- <tool_call>{"name": "get_weather", "arguments": {}}</tool_call> -->'),
     base('The template emits <minimax:tool_call><invoke name="exec"><parameter name="command">ls</parameter></invoke></minimax:tool_call> and expects the server to parse it.', ['exec']),
+  ],
+  in_reasoning: [
+    { ...base(''), reasoning: 'The user wants the weather.\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>' },
+    base('<think>\nThe user wants the weather.\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>\n</think>'),
   ],
   prose: [base('Mistral models start their calls with a control token, on a line of its own in our logs:\n[TOOL_CALLS]\nThe name and the arguments should follow it, but the reply stopped there.')],
   unknown_family: [base('[TOOL_REQUEST]{"name":"web_search","arguments":{"query":"x"}}[END_TOOL_REQUEST]', ['web_search'])],

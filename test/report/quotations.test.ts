@@ -147,7 +147,7 @@ describe('guard scan with a quotation', () => {
     );
     expect(levels).toEqual({
       fenced: 'note', quoted: 'note', prose: 'note',
-      unknown_family: 'error', degenerate: 'error', interleaved: 'error', truncated: 'error', shape: 'error', no_advertised_tools: 'error', unadvertised: 'error', bad_arguments: 'error', schema_mismatch: 'error',
+      in_reasoning: 'error', unknown_family: 'error', degenerate: 'error', interleaved: 'error', truncated: 'error', shape: 'error', no_advertised_tools: 'error', unadvertised: 'error', bad_arguments: 'error', schema_mismatch: 'error',
     });
   });
 
