@@ -138,4 +138,58 @@ describe('never silent', () => {
       expect(ghost.errors).toEqual([]);
     });
   });
+
+  describe('Claude Code lines the reader does not read are reported; a subagent turn is read (red-team pass, each exit 0)', () => {
+    const call = (id: string, command: string) => ({ type: 'tool_use', id, name: 'Bash', input: { command } });
+    const assistant = (uuid: string, content: unknown, id = 'msg_1') => JSON.stringify({ type: 'assistant', sessionId: 's', uuid, message: { id, role: 'assistant', content } });
+    it("a subagent's assistant line repeated in a progress line is read as a reply", async () => {
+      const progress = JSON.stringify({ type: 'progress', sessionId: 's', uuid: 'p1', data: { type: 'agent_progress', agentId: 'ag1', message: { type: 'assistant', uuid: 'x', message: { id: 'msg_9', role: 'assistant', content: [call('toolu_9', 'rm -rf /')] } } } });
+      const r = await readText(`${progress}\n`);
+      expect(r.replies.map((x) => [x.id, x.toolCalls.map((c) => c.arguments)])).toEqual([['msg_9', [{ command: 'rm -rf /' }]]]);
+      expect(r.errors).toEqual([]);
+    });
+    it('an unknown line type holding a tool call or a nested assistant message is an error; holding neither, a warning', async () => {
+      const r = await readText(
+        [
+          JSON.stringify({ type: 'tool_call', uuid: 'e1', name: 'Bash', input: { command: 'rm -rf /' } }),
+          JSON.stringify({ type: 'assistant_turn', sessionId: 's', uuid: 'a1', turn: { message: { id: 'm', role: 'assistant', content: [call('t', 'rm -rf /')] } } }),
+          JSON.stringify({ type: 'usage_tick', sessionId: 's', uuid: 'a2', tokens: 4 }),
+        ].join('\n'),
+      );
+      expect(r.errors.map((e) => [e.line, e.severity, e.message])).toEqual([
+        [1, 'error', 'a line of type "tool_call" holds a tool call guard does not read: its content is not judged'],
+        [2, 'error', 'a line of type "assistant_turn" holds an assistant message (under "message") guard does not read: its content is not judged'],
+        [3, 'warning', 'a line of type "usage_tick" is not a Claude Code line type guard knows; skipped'],
+      ]);
+    });
+    it('an assistant line whose message is a string or has no content, and a block that is not an object, are errors', async () => {
+      const r = await readText(
+        [
+          JSON.stringify({ type: 'assistant', sessionId: 's', uuid: 'a', message: JSON.stringify({ role: 'assistant', content: [call('t', 'rm -rf /')] }) }),
+          JSON.stringify({ type: 'assistant', sessionId: 's', uuid: 'b', message: { id: 'm2', role: 'assistant' } }),
+          assistant('c', ['<tool_call>{"name":"bash","arguments":{"command":"rm -rf /"}}</tool_call>'], 'm3'),
+        ].join('\n'),
+      );
+      expect(codes(r)).toEqual([['INVALID_RECORD', 1, 'error'], ['INVALID_RECORD', 2, 'error'], ['INVALID_RECORD', 3, 'error']]);
+    });
+    it('stream_event lines that no assistant line follows (a stream-json run cut short) are an error', async () => {
+      const ev = (uuid: string, event: object) => JSON.stringify({ type: 'stream_event', session_id: 's', uuid, event });
+      const r = await readText(
+        [
+          JSON.stringify({ type: 'system', subtype: 'init', session_id: 's', tools: ['Bash'] }),
+          ev('e1', { type: 'message_start', message: { id: 'msg_1', role: 'assistant', content: [] } }),
+          ev('e2', { type: 'content_block_start', index: 0, content_block: call('t', '') }),
+          ev('e3', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"command":"rm -rf /"}' } }),
+        ].join('\n'),
+      );
+      expect(r.errors.map((e) => [e.line, e.severity])).toEqual([[3, 'error']]);
+      // with the assistant line after them, nothing is reported
+      const whole = await readText([ev('e2', { type: 'content_block_start', index: 0, content_block: call('t', '') }), JSON.stringify({ type: 'assistant', session_id: 's', uuid: 'a', message: { id: 'msg_1', role: 'assistant', content: [call('t', 'ls')] } })].join('\n'));
+      expect(whole.errors).toEqual([]);
+    });
+    it('the same tool_use id with another input is another call, read too (a replay with the same input is dropped)', async () => {
+      const r = await readText([assistant('a', [call('toolu_1', 'ls')]), assistant('b', [call('toolu_1', 'rm -rf /')]), assistant('c', [call('toolu_1', 'ls')])].join('\n'));
+      expect(r.replies.flatMap((x) => x.toolCalls.map((c) => c.arguments))).toEqual([{ command: 'ls' }, { command: 'rm -rf /' }]);
+    });
+  });
 });

@@ -45,11 +45,15 @@ export interface BlockParts {
  * tool block without a name are reported as INVALID_RECORD at `line`.
  */
 export function readContentBlock(block: unknown, parts: BlockParts, ctx: { file: string; line: number }, out: RecordOutput): void {
-  if (!isObject(block)) return;
+  if (!isObject(block)) {
+    out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `a content block that is ${block === null ? 'null' : `a JSON ${Array.isArray(block) ? 'array' : typeof block}`}, not a block object, is not read by guard: what it holds is not judged`));
+    return;
+  }
   const type = str(block['type']);
   if (type === 'text') {
     const text = str(block['text']);
     if (text !== undefined) parts.texts.push(text);
+    else out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `a text block whose text is ${block['text'] === undefined ? 'missing' : `not a string (${typeof block['text']})`} is not read by guard: what it holds is not judged`));
     return;
   }
   if (type === 'thinking') {
