@@ -192,4 +192,28 @@ describe('never silent', () => {
       expect(r.replies.flatMap((x) => x.toolCalls.map((c) => c.arguments))).toEqual([{ command: 'ls' }, { command: 'rm -rf /' }]);
     });
   });
+
+  describe('Anthropic streams report what they do not read (red-team pass, each exit 0 with the call lost)', () => {
+    const sse = (...events: object[]) => events.map((e) => `event: ${(e as { type: string }).type}\ndata: ${JSON.stringify(e)}\n\n`).join('');
+    const start = { type: 'message_start', message: { id: 'msg_1', role: 'assistant', content: [] } };
+    const stop = [{ type: 'message_delta', delta: { stop_reason: 'tool_use' } }, { type: 'message_stop' }];
+    const json = (index: number) => ({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: '{"command":"rm -rf /"}' } });
+    const tool = (index: number, type = 'tool_use') => ({ type: 'content_block_start', index, content_block: { type, id: `tu${index}`, name: 'bash', input: {} } });
+    it('a block of an unknown type, a delta of an unknown type, a text delta into a tool block are errors', async () => {
+      const block = await readText(sse(start, tool(0, 'tool_use_v2'), json(0), ...stop), undefined, 'a.sse');
+      expect(block.errors.map((e) => [e.code, e.line, e.message])).toEqual([['INVALID_RECORD', 4, 'a content block of type "tool_use_v2" is not read by guard: what it holds (a call, its input) is not judged']]);
+      const delta = await readText(sse(start, tool(0), { type: 'content_block_delta', index: 0, delta: { type: 'input_delta', partial_input: '{}' } }, ...stop), undefined, 'a.sse');
+      expect(codes(delta)).toEqual([['INVALID_RECORD', 7, 'error']]);
+      const text = await readText(sse(start, tool(0), { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'rm -rf /' } }, ...stop), undefined, 'a.sse');
+      expect(codes(text)).toEqual([['INVALID_RECORD', 7, 'error']]);
+    });
+    it('a second block started at a taken index and blocks held by message_start are read', async () => {
+      const twice = await readText(sse(start, { type: 'content_block_start', index: 0, content_block: { type: 'text', text: 'ok' } }, tool(0), json(0), ...stop), undefined, 'a.sse');
+      expect(twice.replies.map((r) => [r.text, r.toolCalls.map((c) => c.arguments)])).toEqual([['ok', [{ command: 'rm -rf /' }]]]);
+      expect(codes(twice)).toEqual([['INVALID_RECORD', 7, 'warning']]);
+      const held = await readText(sse({ type: 'message_start', message: { id: 'm', role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'bash', input: { command: 'rm -rf /' } }] } }, ...stop), undefined, 'a.sse');
+      expect(held.replies.flatMap((r) => r.toolCalls.map((c) => c.arguments))).toEqual([{ command: 'rm -rf /' }]);
+      expect(held.errors).toEqual([]);
+    });
+  });
 });

@@ -6,7 +6,7 @@
  * (https://github.com/anthropics/anthropic-sdk-typescript/blob/bfa9197f0182084941052be9752c948638421601/src/resources/messages/messages.ts).
  */
 
-import { anthropicToolKind } from '../streams/anthropic.js';
+import { anthropicToolKind, isUnreadBlock, unreadBlockError } from '../streams/anthropic.js';
 import { makeToolCall } from '../toolcall.js';
 import type { Reply, ToolCall } from '../types.js';
 import { arr, captureError, isObject, str, TextJoiner, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
@@ -26,10 +26,6 @@ export function isAnthropicMessage(v: unknown): v is JsonObject {
   return isObject(v) && v['type'] === 'message' && v['role'] === 'assistant' && Array.isArray(v['content']);
 }
 
-/** Block types that hold no text and no call: tool results (`tool_result`, `web_search_tool_result`,
- * `code_execution_tool_result`, `mcp_tool_result`, …), `redacted_thinking` and inputs a message may
- * echo (`image`, `document`, `search_result`, `container_upload`). Any other type is reported. */
-const IGNORED_BLOCK = /(?:^|_)tool_result$|^(?:redacted_thinking|image|document|search_result|container_upload)$/;
 
 /** The reply parts read from a list of content blocks. */
 export interface BlockParts {
@@ -63,9 +59,7 @@ export function readContentBlock(block: unknown, parts: BlockParts, ctx: { file:
   }
   const kind = anthropicToolKind(type);
   if (kind === null) {
-    if (type === undefined || !IGNORED_BLOCK.test(type)) {
-      out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `a content block of type ${JSON.stringify((type ?? '(no type)').slice(0, 60))} is not read by guard: what it holds (a call, its input) is not judged`));
-    }
+    if (isUnreadBlock(type)) out.errors.push(unreadBlockError(ctx, type));
     return;
   }
   const name = str(block['name']);

@@ -9,8 +9,8 @@
  */
 
 import { makeToolCall } from '../toolcall.js';
-import type { ToolCall, ToolCallKind } from '../types.js';
-import { TextJoiner } from '../bodies/common.js';
+import type { CaptureError, ToolCall, ToolCallKind } from '../types.js';
+import { captureError, TextJoiner } from '../bodies/common.js';
 import {
   appendText,
   buildReply,
@@ -50,8 +50,25 @@ export function anthropicToolKind(blockType: unknown): ToolCallKind | null {
   return null;
 }
 
+/** Block types that hold no text and no call: tool results (`tool_result`, `web_search_tool_result`,
+ * `code_execution_tool_result`, `mcp_tool_result`, …), `redacted_thinking` and inputs a message may
+ * echo (`image`, `document`, `search_result`, `container_upload`). Any other type is reported. */
+const IGNORED_BLOCK = /(?:^|_)tool_result$|^(?:redacted_thinking|image|document|search_result|container_upload)$/;
+
+/** True for a content block type that is neither text, thinking, a tool call nor a block that holds nothing to judge (a result, an image): guard does not read it. */
+export function isUnreadBlock(type: string | undefined): boolean {
+  return type === undefined || (type !== 'text' && type !== 'thinking' && anthropicToolKind(type) === null && !IGNORED_BLOCK.test(type));
+}
+
+/** The INVALID_RECORD error of a content block guard does not read ({@link isUnreadBlock}). */
+export function unreadBlockError(ctx: { file: string; line: number }, type: string | undefined): CaptureError {
+  return captureError(ctx.file, ctx.line, 'INVALID_RECORD', `a content block of type ${JSON.stringify((type ?? '(no type)').slice(0, 60))} is not read by guard: what it holds (a call, its input) is not judged`);
+}
+
 interface Block {
   index: number;
+  /** Order of the block's start (a second block started at a taken index sorts after the first). */
+  seq: number;
   type: string;
   start: Record<string, unknown>;
   text: string[];
@@ -63,7 +80,11 @@ interface Message {
   id: string | undefined;
   model: string | undefined;
   stopReason: string | undefined;
+  /** Blocks by their stream index (a block moved aside by a second start at its index keeps its `index`, under a negative key). */
   blocks: Map<number, Block>;
+  /** Problems met while the message streamed (an unread block or delta), reported when it closes. */
+  problems: CaptureError[];
+  seq: number;
 }
 
 /** How a message ended: `message_stop`, a new `message_start`, an error event, end of input. */
@@ -91,7 +112,9 @@ function toolCallOf(block: Block, kind: ToolCallKind): ToolCall {
  * stream stops earlier (end of input, or a new `message_start`) is yielded truncated with a
  * TRUNCATED_STREAM error; an `error` event closes the open message (truncated) and is reported
  * as a STREAM_ERROR warning. `stop_reason:"max_tokens"` marks a reply truncated. `ping` and
- * unknown events are ignored. Text blocks are concatenated without a separator (as the SDKs'
+ * unknown events are ignored; a block of a type guard does not read, a delta of an unknown type
+ * or into a block of the other kind is INVALID_RECORD; blocks a `message_start` already holds are
+ * read; a second start at a taken index keeps both blocks (a warning). Text blocks are concatenated without a separator (as the SDKs'
  * final-text helpers do); thinking blocks go to `reasoning`.
  */
 export function createAnthropicAccumulator(ctx: StreamContext): StreamAccumulator {
@@ -103,6 +126,8 @@ export function createAnthropicAccumulator(ctx: StreamContext): StreamAccumulato
     model: m ? nonEmpty(m['model']) : undefined,
     stopReason: m ? nonEmpty(m['stop_reason']) : undefined,
     blocks: new Map(),
+    problems: [],
+    seq: 0,
   });
 
   const close = (mode: CloseMode): StreamOutput => {
@@ -113,13 +138,14 @@ export function createAnthropicAccumulator(ctx: StreamContext): StreamAccumulato
     const text = new TextJoiner();
     const reasoning: string[] = [];
     const toolCalls: ToolCall[] = [];
-    for (const block of [...m.blocks.values()].sort((a, b) => a.index - b.index)) {
+    for (const block of [...m.blocks.values()].sort((a, b) => a.index - b.index || a.seq - b.seq)) {
       const kind = anthropicToolKind(block.type);
       if (kind) toolCalls.push(toolCallOf(block, kind));
       // joined per block: spreading a block's deltas into push() overflows the stack past ~150k deltas
       else if (block.type === 'text') text.add(block.text.join(''));
       else if (block.type === 'thinking') reasoning.push(block.text.join(''));
     }
+    out.errors.push(...m.problems);
     const cut = mode !== 'stop';
     out.replies.push(
       buildReply(ctx, {
@@ -141,27 +167,50 @@ export function createAnthropicAccumulator(ctx: StreamContext): StreamAccumulato
   const blockAt = (index: number, type: string, start: Record<string, unknown>): Block => {
     let block = msg!.blocks.get(index);
     if (!block) {
-      block = { index, type, start, text: [], json: [] };
+      block = { index, type, start, seq: msg!.seq++, text: [], json: [] };
       msg!.blocks.set(index, block);
     }
     return block;
   };
 
-  const applyDelta = (payload: Record<string, unknown>): void => {
+  /** A block started at `index`: a second start at a taken index moves the first aside (both are read). */
+  const startBlock = (index: number, type: string, start: Record<string, unknown>, line: number): Block => {
+    const m = msg!;
+    const taken = m.blocks.get(index);
+    if (taken !== undefined && Object.keys(taken.start).length > 0) {
+      m.blocks.set(-1 - m.seq, taken);
+      m.blocks.delete(index);
+      m.problems.push(captureError(ctx.file, line, 'INVALID_RECORD', `a second content_block_start at index ${index}, where a block already started: both blocks are read, the deltas after it go to the second`, 'warning'));
+    }
+    if (isUnreadBlock(type)) m.problems.push(unreadBlockError({ file: ctx.file, line }, type));
+    return blockAt(index, type, start);
+  };
+
+  const applyDelta = (payload: Record<string, unknown>, line: number): void => {
     const delta = isObject(payload['delta']) ? payload['delta'] : {};
     const index = typeof payload['index'] === 'number' ? payload['index'] : 0;
     const block = blockAt(index, impliedBlockType(delta['type']), {});
+    const into = (want: 'text' | 'json'): boolean => {
+      const tool = anthropicToolKind(block.type) !== null;
+      if ((want === 'json') === tool || isUnreadBlock(block.type)) return true;
+      msg!.problems.push(captureError(ctx.file, line, 'INVALID_RECORD', `a ${String(delta['type'])} into the ${block.type} block at index ${index} is not read by guard: what it holds is not judged`));
+      return false;
+    };
     switch (delta['type']) {
       case 'text_delta':
-        appendText(block.text, delta['text']);
+        if (into('text')) appendText(block.text, delta['text']);
         break;
       case 'thinking_delta':
-        appendText(block.text, delta['thinking']);
+        if (into('text')) appendText(block.text, delta['thinking']);
         break;
       case 'input_json_delta':
-        appendText(block.json, delta['partial_json']);
+        if (into('json')) appendText(block.json, delta['partial_json']);
         break;
-      default: // signature_delta, citations_delta: nothing guard reads
+      case 'signature_delta':
+      case 'citations_delta':
+        break; // nothing guard reads
+      default:
+        msg!.problems.push(captureError(ctx.file, line, 'INVALID_RECORD', `a content_block_delta of type ${JSON.stringify(String(delta['type'] ?? '(no type)').slice(0, 60))} is not read by guard: what it adds to the ${block.type} block is not judged`));
     }
   };
 
@@ -172,20 +221,28 @@ export function createAnthropicAccumulator(ctx: StreamContext): StreamAccumulato
       switch (type) {
         case 'message_start': {
           const out = close('next');
-          msg = open(line, isObject(payload['message']) ? payload['message'] : null);
+          const message = isObject(payload['message']) ? payload['message'] : null;
+          msg = open(line, message);
+          // blocks the message already holds (a replayed or proxied stream) are read as started blocks
+          const content = message !== null && Array.isArray(message['content']) ? message['content'] : [];
+          content.forEach((cb, i) => {
+            if (!isObject(cb)) return;
+            const block = startBlock(i, nonEmpty(cb['type']) ?? 'unknown', cb, line);
+            appendText(block.text, block.type === 'thinking' ? cb['thinking'] : cb['text']);
+          });
           return out;
         }
         case 'content_block_start': {
           msg ??= open(line, null);
           const cb = isObject(payload['content_block']) ? payload['content_block'] : {};
           const index = typeof payload['index'] === 'number' ? payload['index'] : msg.blocks.size;
-          const block = blockAt(index, nonEmpty(cb['type']) ?? 'unknown', cb);
+          const block = startBlock(index, nonEmpty(cb['type']) ?? 'unknown', cb, line);
           appendText(block.text, block.type === 'thinking' ? cb['thinking'] : cb['text']);
           return emptyOutput();
         }
         case 'content_block_delta':
           msg ??= open(line, null);
-          applyDelta(payload);
+          applyDelta(payload, line);
           return emptyOutput();
         case 'message_delta': {
           const delta = isObject(payload['delta']) ? payload['delta'] : {};
