@@ -65,9 +65,16 @@ describe('OpenTelemetry GenAI spans', () => {
     const r = await readFixture('otel-genai/vercel-ai-sdk-v6-generateText-doGenerate-2-spans.openinference.json');
     expect(r.replies.map((x) => x.text)).toEqual(['Lines of code align,  \nLogic dances through the night—  \nDreams in data flow.', '3 + 3 equals 6.']);
     const wrapper = { name: 'ai.generateText', spanContext: { traceId: 't', spanId: 's' }, attributes: { 'ai.operationId': 'ai.generateText', 'ai.response.text': 'repeated' }, events: [] };
-    const w = await readText(`${JSON.stringify(wrapper)}\n`);
-    expect(w.replies).toEqual([]);
-    expect(w.errors).toEqual([]);
+    const child = { name: 'ai.generateText.doGenerate', spanContext: { traceId: 't', spanId: 'c' }, attributes: { 'ai.operationId': 'ai.generateText.doGenerate', 'ai.response.text': 'repeated' }, events: [] };
+    // the wrapper repeats its child's response: read once, from the child, whichever comes first
+    for (const order of [[wrapper, child], [child, wrapper]]) {
+      const w = await readText(`${order.map((x) => JSON.stringify(x)).join('\n')}\n`);
+      expect(w.replies.map((x) => [x.source.line, x.text])).toEqual([[order.indexOf(child) + 1, 'repeated']]);
+      expect(w.errors).toEqual([]);
+    }
+    // a wrapper whose trace holds no model-call span is the only record of the call (red-team t04: 0 replies, exit 0)
+    const alone = await readText(`${JSON.stringify(wrapper)}\n`);
+    expect(alone.replies.map((x) => [x.source.line, x.text])).toEqual([[1, 'repeated']]);
   });
 });
 

@@ -92,11 +92,11 @@ function readFlattened(groups: Map<number, Record<string, unknown>>, base: strin
 }
 
 /** The output a span records, or null when it is not an LLM-call span. `call`: it is a model call even with no output recorded. */
-function spanOutput(span: JsonObject, attrs: Record<string, unknown>): { parts: OutputParts; call: boolean } | null {
+function spanOutput(span: JsonObject, attrs: Record<string, unknown>, wrapperAsCall = false): { parts: OutputParts; call: boolean } | null {
   const parts = emptyParts();
   const op = str(attrs['ai.operationId']) ?? '';
   const aiSpan = op.startsWith('ai.');
-  const aiCall = /\.do(?:Generate|Stream)$/.test(op);
+  const aiCall = /\.do(?:Generate|Stream)$/.test(op) || (wrapperAsCall && aiSpan);
   if (aiSpan && !aiCall) return null; // an AI SDK wrapper span: its doGenerate / doStream child is the call
   if (attrs['gen_ai.output.messages'] !== undefined) readOutputValue(attrs['gen_ai.output.messages'], parts);
   else if (Object.keys(attrs).some((k) => k.startsWith('gen_ai.completion.'))) readFlattened(indexed(attrs, 'gen_ai.completion.'), '', '', parts);
@@ -122,9 +122,22 @@ function spanOutput(span: JsonObject, attrs: Record<string, unknown>): { parts: 
 
 /** Reads OTLP requests and spans; one reply per LLM-call span. */
 export function otelReader(file: string) {
-  const readSpan = (span: JsonObject, line: number, out: RecordOutput): void => {
+  /** AI SDK wrapper spans holding a response, held until the file shows whether their trace has a doGenerate / doStream span. */
+  const wrappers: Array<{ span: JsonObject; line: number; trace: string }> = [];
+  /** Traces that hold an AI SDK model-call span. */
+  const calledTraces = new Set<string>();
+  const traceOf = (span: JsonObject): string => str(span['traceId']) ?? (isObject(span['spanContext']) ? str(span['spanContext']['traceId']) : undefined) ?? (isObject(span['context']) ? str(span['context']['trace_id']) : undefined) ?? '';
+  const readSpan = (span: JsonObject, line: number, out: RecordOutput, wrapperAsCall = false): void => {
     const attrs = attributeMap(span['attributes']);
-    const o = spanOutput(span, attrs);
+    const op = str(attrs['ai.operationId']) ?? '';
+    if (/\.do(?:Generate|Stream)$/.test(op)) calledTraces.add(traceOf(span));
+    else if (!wrapperAsCall && op.startsWith('ai.') && (attrs['ai.response.text'] !== undefined || attrs['ai.response.toolCalls'] !== undefined)) {
+      // a wrapper's response repeats its child call's: read it only if the file holds no child
+      if (wrappers.length < MAX_HELD_WRAPPERS) wrappers.push({ span, line, trace: traceOf(span) });
+      else out.errors.push(captureError(file, line, 'INVALID_RECORD', `span ${JSON.stringify(span['name'])} (an AI SDK wrapper) was not read: more than ${MAX_HELD_WRAPPERS} wrapper spans wait for their model-call spans`));
+      return;
+    }
+    const o = spanOutput(span, attrs, wrapperAsCall);
     if (!o) return;
     const name = span['name'] as string;
     if (!o.parts.found) {
@@ -165,6 +178,14 @@ export function otelReader(file: string) {
       } else readSpan(value as JsonObject, line, out);
       return out;
     },
-    finish: (): RecordOutput => ({ replies: [], errors: [] }),
+    finish(): RecordOutput {
+      // a wrapper whose trace holds no doGenerate / doStream span is the only record of its call
+      const out: RecordOutput = { replies: [], errors: [] };
+      for (const w of wrappers.splice(0)) if (!calledTraces.has(w.trace)) readSpan(w.span, w.line, out, true);
+      return out;
+    },
   };
 }
+
+/** AI SDK wrapper spans held per file until its end (each is a few attributes; more are reported, not held). */
+const MAX_HELD_WRAPPERS = 10_000;
