@@ -216,4 +216,24 @@ describe('never silent', () => {
       expect(held.errors).toEqual([]);
     });
   });
+
+  describe('Codex rollouts: message shapes, event-only files and lookalike logs (red-team pass, each exit 0)', () => {
+    const ctx = '{"timestamp":"2025-12-28T12:18:30Z","type":"turn_context","payload":{"model":"gpt-5-codex"}}\n';
+    const item = (payload: object) => `${JSON.stringify({ timestamp: '2025-12-28T12:18:31Z', type: 'response_item', payload })}\n`;
+    const leak = '<tool_call>{"name":"shell","arguments":{"command":"rm -rf /"}}</tool_call>';
+    it('an assistant message with string content is read; a part whose text is not a string and tool_calls on a message are errors', async () => {
+      const text = await readText(ctx + item({ type: 'message', role: 'assistant', content: leak }));
+      expect(text.replies.map((r) => r.text)).toEqual([leak]);
+      const obj = await readText(ctx + item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: { value: leak } }] }));
+      expect(obj.errors.map((e) => [e.line, e.message])).toEqual([[2, "a message item's output_text part whose text is not a string is not read by guard: what it holds (a call, its command) is not judged"]]);
+      const calls = await readText(ctx + item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'ok' }], tool_calls: [{ id: 't', type: 'function', function: { name: 'shell', arguments: '{}' } }] }));
+      expect(codes(calls)).toEqual([['INVALID_RECORD', 2, 'error']]);
+    });
+    it('a rollout of events without response items, and a {timestamp, type, payload} log of no rollout type, are errors', async () => {
+      const events = await readText(`${ctx}{"timestamp":"t","type":"event_msg","payload":{"type":"exec_command_begin","call_id":"c9","command":["bash","-lc","rm -rf /"]}}\n`);
+      expect(codes(events)).toEqual([['INVALID_RECORD', 2, 'error']]);
+      const other = await readText('{"timestamp":"t","type":"llm_response","payload":{"output":"hi"}}\n');
+      expect(other.errors.map((e) => [e.code, e.severity])).toEqual([['INVALID_RECORD', 'warning'], ['UNKNOWN_FORMAT', 'error']]);
+    });
+  });
 });

@@ -71,14 +71,20 @@ export function readResponsesItem(item: unknown): ItemContent {
       // block a proxy translated in, a newer part) is reported; input parts of other roles are not read
       const assistant = item['role'] === undefined || item['role'] === 'assistant';
       let unread: string | undefined;
-      for (const p of Array.isArray(item['content']) ? item['content'] : []) {
+      const content = item['content'];
+      // an input-style message (EasyInputMessage) holds its text as a string
+      if (typeof content === 'string') text.add(content);
+      for (const p of Array.isArray(content) ? content : []) {
         if (!isObject(p) || (p['type'] !== 'output_text' && p['type'] !== 'refusal')) {
-          if (assistant && isObject(p) && !IGNORED_MESSAGE_PARTS.has(p['type'] as string)) unread ??= `a message item's content part of type ${JSON.stringify(typeof p['type'] === 'string' ? p['type'].slice(0, 60) : '(no type)')}`;
+          if (assistant && (!isObject(p) || !IGNORED_MESSAGE_PARTS.has(p['type'] as string))) unread ??= `a message item's content part ${isObject(p) ? `of type ${JSON.stringify(typeof p['type'] === 'string' ? p['type'].slice(0, 60) : '(no type)')}` : `that is a JSON ${typeof p}`}`;
           continue;
         }
         const v = p['type'] === 'refusal' ? p['refusal'] : p['text'];
         if (typeof v === 'string') text.add(v);
+        else if (assistant) unread ??= `a message item's ${String(p['type'])} part whose ${p['type'] === 'refusal' ? 'refusal' : 'text'} is not a string`;
       }
+      // calls do not sit on a message item; a shape that puts them there is not read
+      for (const key of ['tool_calls', 'function_call']) if (assistant && item[key] !== undefined) unread ??= `a message item's ${key}`;
       return { ...none, text: text.text, ...text.breakField, ...(unread !== undefined ? { unread } : {}) };
     }
     case 'reasoning': {

@@ -83,6 +83,11 @@ export class CodexReader {
   private group: Group | null = null;
   private advertised: AdvertisedTool[] | null = null;
   private model: string | undefined;
+  /** A line of a known rollout type was seen; the first of another type; a response_item was seen; the line of the first agent_message / exec_command_begin event. */
+  private known = false;
+  private firstUnknown: { line: number; type: string } | undefined;
+  private items = false;
+  private events: number | undefined;
 
   constructor(private readonly file: string) {}
 
@@ -95,6 +100,11 @@ export class CodexReader {
   push(record: JsonObject, line: number): RecordOutput {
     const out: RecordOutput = { replies: [], errors: [] };
     const payload = record['payload'] as JsonObject;
+    const type = record['type'] as string;
+    if (ROLLOUT_TYPES.has(type)) this.known = true;
+    else this.firstUnknown ??= { line, type };
+    if (type === 'response_item') this.items = true;
+    else if (type === 'event_msg' && (payload['type'] === 'agent_message' || payload['type'] === 'exec_command_begin')) this.events ??= line;
     switch (record['type']) {
       case 'session_meta': {
         const dynamic = payload['dynamic_tools'];
@@ -114,10 +124,16 @@ export class CodexReader {
     }
   }
 
-  /** End of input: the reply of the open run, if any. */
+  /** End of input: the reply of the open run, if any; a file of no known line type, or of events without response items, is reported. */
   finish(): RecordOutput {
     const out: RecordOutput = { replies: [], errors: [] };
     this.close(out);
+    if (!this.known && this.firstUnknown !== undefined) {
+      const { line, type } = this.firstUnknown;
+      out.errors.push(captureError(this.file, line, 'UNKNOWN_FORMAT', `no line of this file is of a Codex rollout type ({timestamp, type, payload} lines, the first of type ${JSON.stringify(type.slice(0, 60))}): not read`));
+    } else if (!this.items && this.events !== undefined) {
+      out.errors.push(captureError(this.file, this.events, 'INVALID_RECORD', 'the rollout records agent messages or commands as events but holds no response_item line, the only lines guard reads: they are not judged'));
+    }
     return out;
   }
 
