@@ -236,4 +236,20 @@ describe('never silent', () => {
       expect(other.errors.map((e) => [e.code, e.severity])).toEqual([['INVALID_RECORD', 'warning'], ['UNKNOWN_FORMAT', 'error']]);
     });
   });
+
+  it("Cline: a command before the first api_req_started is a call of its own turn (red-team cu01: exit 0); the task text opens none", async () => {
+    const ui = [{ ts: 1, type: 'say', say: 'text', text: 'clean up' }, { ts: 2, type: 'ask', ask: 'command', text: 'rm -rf /' }];
+    const r = await readText(JSON.stringify(ui), undefined, 'ui_messages.json');
+    expect(r.replies.map((x) => [x.text, x.toolCalls.map((c) => [c.name, c.arguments])])).toEqual([['', [['execute_command', { command: 'rm -rf /' }]]]]);
+  });
+
+  it('Langfuse: an agent observation with tool calls in its output is read when its trace holds no generation (red-team l02: 0 replies, exit 0)', async () => {
+    const agent = { id: 'o1', traceId: 'tr1', type: 'AGENT', name: 'agent', output: { messages: [{ role: 'user', content: 'go' }, { role: 'assistant', content: '', tool_calls: [{ id: 't1', type: 'function', function: { name: 'bash', arguments: '{"command":"rm -rf /"}' } }] }] } };
+    const alone = await readText(JSON.stringify({ trace: { id: 'tr1' }, observations: [agent] }), undefined, 'export.json');
+    expect(alone.replies.map((x) => [x.id, x.toolCalls.map((c) => c.arguments)])).toEqual([['o1', [{ command: 'rm -rf /' }]]]);
+    // beside its generation, the agent's repeat of it is not read again
+    const generation = { ...agent, id: 'g1', type: 'GENERATION', output: agent.output.messages[1] };
+    const both = await readText(JSON.stringify({ trace: { id: 'tr1' }, observations: [agent, generation] }), undefined, 'export.json');
+    expect(both.replies.map((x) => x.id)).toEqual(['g1']);
+  });
 });

@@ -136,7 +136,12 @@ interface UiTurn {
   line: number;
   parts: MessageParts;
   model: string | undefined;
+  /** Opened by a model message before any api_req_started (yielded only if it holds something). */
+  implicit?: boolean;
 }
+
+/** Calls of the model: before the first api_req_started (a file written without one) they open a turn of their own; text there is the user's task. */
+const CALL_MESSAGES: ReadonlySet<string> = new Set(['say:command', 'ask:command', 'say:tool', 'ask:tool', 'say:use_mcp_server', 'ask:use_mcp_server', 'say:browser_action_launch', 'ask:browser_action_launch', 'say:browser_action', 'ask:new_task']);
 
 /** Reads the `ClineMessage`s of one `ui_messages.json` (see the module header). */
 export class ClineUiReader {
@@ -158,8 +163,11 @@ export class ClineUiReader {
       out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `a Cline message ${kind} is of no type guard knows; it was not read`, 'warning'));
       return out;
     }
+    // the task text and the user's messages before the first request belong to no turn; a call
+    // there (a file written without api_req_started lines) opens one of its own
+    if (!this.turn && CALL_MESSAGES.has(kind)) this.turn = { line, parts: emptyParts(), model: undefined, implicit: true };
     const turn = this.turn;
-    if (!turn) return out; // the task text and the user's messages before the first request
+    if (!turn) return out;
     const text = str(record['text']) ?? '';
     const json = jsonObject(record['text']);
     const call = (name: string, args: unknown): void => void turn.parts.toolCalls.push(makeToolCall(null, name, 'function', args));
@@ -219,6 +227,8 @@ export class ClineUiReader {
     const t = this.turn;
     this.turn = null;
     if (!t) return;
+    const p = t.parts;
+    if (t.implicit && p.text.text === '' && p.reasoning.length === 0 && p.toolCalls.length === 0) return;
     // every request is one reply, an empty one when nothing of the model's followed it (a failed request)
     out.replies.push(partsReply(t.parts, contextAt(this.file, t.line, 'cline-ui'), { model: t.model }));
   }

@@ -39,11 +39,17 @@ export function isLangfuseExport(v: unknown): v is JsonObject {
 /** Most generations remembered for the repeated-output check (a bounded map per file). */
 const MAX_REMEMBERED = 100_000;
 
+/** Observation types that wrap generations and may record their output (ObservationType). */
+const WRAPPER_TYPES: ReadonlySet<string> = new Set(['AGENT', 'CHAIN', 'SPAN', 'EVENT']);
+
 /** Reads Langfuse observations; one reply per GENERATION (wrappers that repeat a child's output once). */
 export class LangfuseReader {
   /** Generations read: id → output fingerprint, and parent id → fingerprints of its children. */
   private readonly outputs = new Map<string, string>();
   private readonly children = new Map<string, Set<string>>();
+  /** Traces holding a generation, and wrapper observations (agents, chains) whose output holds tool calls. */
+  private readonly generationTraces = new Set<string>();
+  private readonly held: Array<{ o: JsonObject; line: number }> = [];
 
   constructor(private readonly file: string) {}
 
@@ -65,11 +71,28 @@ export class LangfuseReader {
   }
 
   finish(): RecordOutput {
-    return { replies: [], errors: [] };
+    const out: RecordOutput = { replies: [], errors: [] };
+    for (const { o, line } of this.held.splice(0)) if (!this.generationTraces.has(String(o['traceId']))) this.generation(o, line, out);
+    return out;
   }
 
   private observation(o: JsonObject, line: number, out: RecordOutput): void {
-    if (o['type'] !== 'GENERATION') return;
+    if (o['type'] !== 'GENERATION') {
+      // an agent or chain whose output holds tool calls repeats its generations' output; it is
+      // the only record of them when its trace holds no generation (read at the end of the file)
+      if (WRAPPER_TYPES.has(o['type'] as string) && this.held.length < MAX_REMEMBERED) {
+        const parts = emptyParts();
+        readOutputValue(maybeJson(o['output']), parts);
+        if (parts.calls.length > 0) this.held.push({ o, line });
+      }
+      return;
+    }
+    if (this.generationTraces.size < MAX_REMEMBERED) this.generationTraces.add(String(o['traceId']));
+    this.generation(o, line, out);
+  }
+
+  /** Reads a generation (or a wrapper standing in for its trace's missing generations). */
+  private generation(o: JsonObject, line: number, out: RecordOutput): void {
     const name = str(o['name']) ?? (o['id'] as string);
     const output = maybeJson(o['output']);
     if (output === null || output === undefined) {

@@ -163,7 +163,7 @@ export function readOutputValue(value: unknown, into: OutputParts, depth = 0): v
     return;
   }
   if (isObject(v['message'])) return readOutputValue(v['message'], into, depth + 1);
-  for (const key of ['text', 'completion', 'output', 'response']) {
+  for (const key of ['text', 'completion', 'output', 'response', 'messages']) {
     if (key in v) return readOutputValue(v[key], into, depth + 1);
   }
 }
