@@ -65,6 +65,13 @@ describe('Gemini and Vertex AI', () => {
     ]);
   });
 
+  it('a partialArgs path through __proto__ is a key of that name, never the prototype (red-team g05: Object.prototype written, the command lost)', async () => {
+    const chunk = (fc: object, finish?: string) => JSON.stringify({ candidates: [{ index: 0, content: { role: 'model', parts: [{ functionCall: fc }] }, ...(finish ? { finishReason: finish } : {}) }], modelVersion: 'g', responseId: 'r1' });
+    const r = await readText(`${chunk({ name: 'run_shell', partialArgs: [{ jsonPath: '$.__proto__.command', stringValue: 'rm -rf /' }], willContinue: true })}\n${chunk({}, 'STOP')}\n`);
+    expect(({} as Record<string, unknown>)['command']).toBeUndefined();
+    expect(calls(r)).toEqual([['run_shell', '{"__proto__":{"command":"rm -rf /"}}']]);
+  });
+
   it('reads the JSON-array stream form, executableCode as a server tool call, and says when a stream is cut or the prompt blocked', async () => {
     const r = await readFixture('gemini/streamgeneratecontent-json-array.synthetic.json');
     expect(r.replies.map((x) => [x.text, x.reasoning])).toEqual([['I will run the code.', 'Let me check']]);

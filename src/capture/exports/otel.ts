@@ -69,7 +69,8 @@ function indexed(attrs: Record<string, unknown>, prefix: string): Map<number, Re
     if (!m) continue;
     const n = Number(m[1]);
     if (!out.has(n)) out.set(n, {});
-    out.get(n)![m[2]!] = v;
+    // an own data property, whatever the name (`__proto__` too)
+    Object.defineProperty(out.get(n)!, m[2]!, { value: v, writable: true, enumerable: true, configurable: true });
   }
   return new Map([...out.entries()].sort((a, b) => a[0] - b[0]));
 }

@@ -92,22 +92,37 @@ function pathKeys(path: string): (string | number)[] | null {
   return keys;
 }
 
-/** Sets `value` at `keys` in `root`; `append` adds a string to the string already there. */
+/** The own property `k` of `node` (never one inherited: `__proto__`, `constructor`), or undefined. */
+function own(node: Record<string | number, unknown>, k: string | number): unknown {
+  return Object.prototype.hasOwnProperty.call(node, k) ? node[k] : undefined;
+}
+
+/** Defines `k` on `node` as an own data property, as JSON.parse would (a `__proto__` key is data, never the prototype). */
+function define(node: Record<string | number, unknown>, k: string | number, value: unknown): void {
+  Object.defineProperty(node, k, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/**
+ * Sets `value` at `keys` in `root`; `append` adds a string to the string already there. Keys are
+ * own properties only: a path through `__proto__` writes a key of that name, as the JSON text
+ * `{"__proto__": …}` would, never the object's prototype (red-team: `$.__proto__.command`
+ * wrote to Object.prototype and the command was lost).
+ */
 function setPath(root: Record<string, unknown>, keys: (string | number)[], value: unknown, append: boolean): boolean {
   if (keys.length === 0) return false;
   let node: Record<string | number, unknown> = root;
   for (let i = 0; i < keys.length - 1; i++) {
     const k = keys[i]!;
-    let next = node[k];
+    let next = own(node, k);
     if (typeof next !== 'object' || next === null) {
       next = typeof keys[i + 1] === 'number' ? [] : {};
-      node[k] = next;
+      define(node, k, next);
     }
     node = next as Record<string | number, unknown>;
   }
   const last = keys[keys.length - 1]!;
-  if (append && typeof node[last] === 'string' && typeof value === 'string') node[last] = (node[last] as string) + value;
-  else node[last] = value;
+  const before = own(node, last);
+  define(node, last, append && typeof before === 'string' && typeof value === 'string' ? before + value : value);
   return true;
 }
 
