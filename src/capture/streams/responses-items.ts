@@ -25,7 +25,7 @@ export interface ItemContent {
 }
 
 /** Output item types that hold no text and no call guard could inspect: skipped without a word. */
-const CONTENTLESS_ITEMS = new Set(['web_search_call', 'file_search_call', 'image_generation_call', 'mcp_list_tools', 'mcp_approval_request', 'item_reference', 'compaction']);
+const CONTENTLESS_ITEMS = new Set(['web_search_call', 'file_search_call', 'image_generation_call', 'mcp_list_tools', 'item_reference', 'compaction']);
 
 /** Parts of an assistant message that hold no reply content of their own (input parts a proxy echoed). */
 const IGNORED_MESSAGE_PARTS: ReadonlySet<string> = new Set(['input_text', 'input_image', 'input_file', 'input_audio']);
@@ -53,6 +53,8 @@ function joinParts(parts: unknown, types: readonly string[], field: (p: Record<s
  *   `mcp_call` (name, `arguments` string), `shell_call` (name `shell`, the `action` object with
  *   `commands[]`), `local_shell_call` (name `local_shell`, the `action` object with the
  *   `command` argv), `apply_patch_call` (name `apply_patch`, the `operation` object).
+ * - `mcp_approval_request` (the MCP call the model asks approval for) is read as an `mcp_call`.
+ * - A named call item whose name is missing keeps its call and is reported (`unread`).
  * - Items without text or a command (web_search_call, file_search_call, image_generation_call,
  *   mcp_list_tools, ...) contribute nothing; any other type (computer_call, code_interpreter_call,
  *   a type newer than this reader) is returned as `unread`, for the caller to report.
@@ -60,6 +62,14 @@ function joinParts(parts: unknown, types: readonly string[], field: (p: Record<s
  * @param item one element of `response.output` (or an `output_item.*` event's `item`).
  */
 export function readResponsesItem(item: unknown): ItemContent {
+  const c = readItem(item);
+  if (c.toolCall !== null && c.toolCall.name === '' && c.unread === undefined) {
+    return { ...c, unread: `a ${String((item as Record<string, unknown>)['type'])} item with no name` };
+  }
+  return c;
+}
+
+function readItem(item: unknown): ItemContent {
   const none: ItemContent = { text: '', reasoning: '', toolCall: null };
   if (!isObject(item)) return none;
   const id = nonEmpty(item['call_id']) ?? nonEmpty(item['id']);
@@ -96,6 +106,8 @@ export function readResponsesItem(item: unknown): ItemContent {
     case 'custom_tool_call':
       return { ...none, toolCall: makeToolCall(id, name, 'custom_tool_call', item['input']) };
     case 'mcp_call':
+    // the model's MCP call waiting for the user's approval: the call it asks to make, inspected like one
+    case 'mcp_approval_request':
       return { ...none, toolCall: makeToolCall(nonEmpty(item['id']) ?? id, name, 'mcp_call', item['arguments']) };
     case 'shell_call':
       return { ...none, toolCall: makeToolCall(id, 'shell', 'shell_call', item['action']) };
