@@ -160,7 +160,8 @@ export class ClineUiReader {
       return out;
     }
     if (!(record['type'] === 'say' ? SAYS : ASKS).has(what)) {
-      out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `a Cline message ${kind} is of no type guard knows; it was not read`, 'warning'));
+      // an unknown ask is the UI asking to approve something of the model's (a call); an unknown say, most often a status line
+      out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `a Cline message ${kind} is of no type guard knows; it was not read`, record['type'] === 'ask' ? 'error' : 'warning'));
       return out;
     }
     // the task text and the user's messages before the first request belong to no turn; a call

@@ -59,6 +59,9 @@ function isMetadataUpdate(v: JsonObject): boolean {
 }
 
 /** True for any record of a Gemini CLI recording: a conversation or metadata record, a message, a `$set` or `$rewindTo`. */
+/** Part keys that hold nothing to judge: a tool's response, media (an image the user sent or the model made). */
+const INERT_PART_KEYS = ['functionResponse', 'inlineData', 'fileData'];
+
 export function isGeminiCliRecord(v: unknown): v is JsonObject {
   if (!isObject(v)) return false;
   return isSessionHead(v) || isMessageRecord(v) || typeof v['$rewindTo'] === 'string' || isMetadataUpdate(v);
@@ -174,7 +177,7 @@ export class GeminiCliReader {
         const name = str(fc['name']);
         if (!name) out.errors.push(captureError(this.file, line, 'INVALID_RECORD', 'a functionCall part has no name; it was skipped'));
         else if (!callIds.has(str(fc['id']) ?? '')) parts.toolCalls.push(makeToolCall(str(fc['id']), name, 'function', fc['args'] ?? {}));
-      } else if (!('functionResponse' in part) && !('thoughtSignature' in part && Object.keys(part).length === 1)) {
+      } else if (!INERT_PART_KEYS.some((k) => k in part) && !('thoughtSignature' in part && Object.keys(part).length === 1)) {
         skipped.add(Object.keys(part)[0] ?? '(empty part)');
       }
     }
@@ -193,7 +196,7 @@ export class GeminiCliReader {
     }
     parts.toolCalls.unshift(...calls);
     if (skipped.size > 0) {
-      out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `content parts ${[...skipped].map((k) => JSON.stringify(k)).join(', ')} were not read (not text or a function call)`, 'warning'));
+      out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `content parts ${[...skipped].map((k) => JSON.stringify(k)).join(', ')} were not read (not text or a function call): what they hold (a call, its arguments) is not judged`));
     }
     out.replies.push(partsReply(parts, ctx, { id: str(m['id']) ?? null, model: str(m['model']) }));
   }

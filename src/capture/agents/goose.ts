@@ -76,7 +76,7 @@ export class GooseReader {
       } else if (!INERT.has(type)) skipped.add(type || '(no type)');
     }
     if (skipped.size > 0) {
-      out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `content of type ${[...skipped].map((t) => JSON.stringify(t)).join(', ')} was not read`, 'warning'));
+      out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `content of type ${[...skipped].map((t) => JSON.stringify(t)).join(', ')} was not read: what they hold (a call, its arguments) is not judged`));
     }
     out.replies.push(partsReply(parts, ctx, { id: str(message['id']) ?? null }));
     return out;

@@ -143,7 +143,7 @@ export class OpenCodeReader {
       if (!name) out.errors.push(captureError(this.file, line, 'INVALID_RECORD', 'a tool part has no tool name; it was skipped'));
       else parts.toolCalls.push(makeToolCall(str(p['callID']), name, 'function', state['input'] ?? str(state['raw'])));
     } else if (!INERT_PARTS.has(type)) {
-      out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `an OpenCode part of type ${JSON.stringify(type)} was not read (no text, reasoning or tool call guard knows)`, 'warning'));
+      out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `an OpenCode part of type ${JSON.stringify(type)} was not read (no text, reasoning or tool call guard knows): what they hold (a call, its arguments) is not judged`));
     }
   }
 

@@ -61,7 +61,7 @@ export function readConverse(body: JsonObject, ctx: RecordContext): RecordOutput
     }
   }
   if (skipped.size > 0) {
-    out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `content blocks ${[...skipped].map((t) => JSON.stringify(t)).join(', ')} were not read (not text or a tool use)`, 'warning'));
+    out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `content blocks ${[...skipped].map((t) => JSON.stringify(t)).join(', ')} were not read (not text or a tool use): what they hold (a call, its arguments) is not judged`));
   }
   const stop = str(body['stopReason']);
   const reply: Reply = {

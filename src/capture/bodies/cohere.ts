@@ -42,7 +42,7 @@ export function readCohereChat(body: JsonObject, ctx: RecordContext): RecordOutp
     else skipped.add(String(part['type']));
   }
   if (skipped.size > 0) {
-    out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `content items of type ${[...skipped].map((t) => JSON.stringify(t)).join(', ')} were not read (not text)`, 'warning'));
+    out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `content items of type ${[...skipped].map((t) => JSON.stringify(t)).join(', ')} were not read (not text): what they hold (a call, its arguments) is not judged`));
   }
   const calls: ToolCall[] = [];
   for (const entry of arr(message['tool_calls'])) {

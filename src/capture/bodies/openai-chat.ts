@@ -56,6 +56,7 @@ export function chatContent(content: unknown): ChatContent {
       const t = part['thinking'];
       out.reasoning.push(typeof t === 'string' ? t : arr(t).map((x) => (isObject(x) ? (str(x['text']) ?? '') : typeof x === 'string' ? x : '')).join(''));
     } else if (type === undefined || type === 'text' || type === 'output_text') out.text.add(str(part['text']) ?? '');
+    else if (type === 'refusal') out.text.add(str(part['refusal']) ?? '');
     else out.skipped.push(type);
   }
   return out;
@@ -141,7 +142,7 @@ export function readChatCompletion(body: JsonObject, ctx: RecordContext): Record
     const content = parts.text.text;
     const breaks = refusal && content ? [...parts.text.breaks, content.length + 1] : parts.text.breaks;
     if (parts.skipped.length > 0) {
-      out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `content parts of type ${[...new Set(parts.skipped)].map((t) => JSON.stringify(t)).join(', ')} were not read (not text)`, 'warning'));
+      out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `content parts of type ${[...new Set(parts.skipped)].map((t) => JSON.stringify(t)).join(', ')} were not read (not text): what they hold (a call, its arguments) is not judged`));
     }
     const reasoning = [chatReasoning(message), ...parts.reasoning].filter((r) => r !== '').join('\n');
     const finishReason = str(choice['finish_reason']);

@@ -127,7 +127,7 @@ export class LangfuseReader {
       out.errors.push(captureError(this.file, line, 'UNKNOWN_FORMAT', `the output of generation ${JSON.stringify(name)} is in no shape guard reads; not read`));
       return;
     }
-    if (parts.skipped.size > 0) out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `output parts of type ${[...parts.skipped].map((t) => JSON.stringify(t)).join(', ')} in generation ${JSON.stringify(name)} were not read`, 'warning'));
+    if (parts.skipped.size > 0) out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `output parts of type ${[...parts.skipped].map((t) => JSON.stringify(t)).join(', ')} in generation ${JSON.stringify(name)} were not read: what they hold (a call, its arguments) is not judged`));
     const meta = isObject(maybeJson(o['metadata'])) ? (maybeJson(o['metadata']) as JsonObject) : {};
     const attrs = isObject(meta['attributes']) ? meta['attributes'] : {};
     const advertised = advertisedFromList(o['toolDefinitions']) ?? advertisedFromList(meta['tools']) ?? advertisedFromList(attrs['gen_ai.tool.definitions']) ?? null;

@@ -146,7 +146,7 @@ export function otelReader(file: string) {
       return;
     }
     const p = o.parts;
-    if (p.skipped.size > 0) out.errors.push(captureError(file, line, 'INVALID_RECORD', `output parts of type ${[...p.skipped].map((t) => JSON.stringify(t)).join(', ')} in span ${JSON.stringify(name)} were not read`, 'warning'));
+    if (p.skipped.size > 0) out.errors.push(captureError(file, line, 'INVALID_RECORD', `output parts of type ${[...p.skipped].map((t) => JSON.stringify(t)).join(', ')} in span ${JSON.stringify(name)} were not read: what they hold (a call, its arguments) is not judged`));
     const finishReasons = maybeJson(attrs['gen_ai.response.finish_reasons']);
     const finish = p.finishReason ?? (Array.isArray(finishReasons) && typeof finishReasons[0] === 'string' ? finishReasons[0] : undefined) ?? str(attrs['ai.response.finishReason']);
     const advertised = advertisedFromList(attrs['gen_ai.tool.definitions']) ?? advertisedFromList(attrs['ai.prompt.tools']);

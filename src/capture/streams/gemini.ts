@@ -76,7 +76,8 @@ interface Candidate {
 }
 
 /** Part fields that are read, or that hold nothing of the model's output (results, signatures, metadata). */
-const KNOWN_PART_KEYS = new Set(['text', 'thought', 'thoughtSignature', 'functionCall', 'executableCode', 'codeExecutionResult', 'functionResponse', 'videoMetadata', 'partMetadata', 'mediaResolution']);
+// inlineData / fileData in a reply are media the model generated (an image): nothing to judge
+const KNOWN_PART_KEYS = new Set(['text', 'thought', 'thoughtSignature', 'functionCall', 'executableCode', 'codeExecutionResult', 'functionResponse', 'videoMetadata', 'partMetadata', 'mediaResolution', 'inlineData', 'fileData']);
 
 /** The keys of a JSONPath like `$.a.b[0].c` (`$` alone: the root). */
 function pathKeys(path: string): (string | number)[] | null {
@@ -186,7 +187,7 @@ export function createGeminiAccumulator(ctx: StreamContext): StreamAccumulator {
         }),
       );
       if (mode === 'end' && c.finishReason === undefined) out.errors.push(truncatedStream(ctx, c.line, 'a chunk with a finishReason'));
-      if (c.skipped.size > 0) out.errors.push(invalidRecord(ctx, c.line, `parts of kind ${[...c.skipped].map((k) => JSON.stringify(k)).join(', ')} were not read (not text or a call)`, 'warning'));
+      if (c.skipped.size > 0) out.errors.push(invalidRecord(ctx, c.line, `parts of kind ${[...c.skipped].map((k) => JSON.stringify(k)).join(', ')} were not read (not text or a call): what they hold (a call, its arguments) is not judged`));
     }
     responseId = undefined;
     model = undefined;
