@@ -262,4 +262,41 @@ describe('never silent', () => {
     expect(nameless.replies.flatMap((r) => r.toolCalls.map((c) => c.arguments))).toEqual([{ command: 'rm -rf /' }]);
     expect(codes(nameless)).toEqual([['INVALID_RECORD', 1, 'error']]);
   });
+
+  describe('API bodies and streams in shapes their readers do not read are reported (red-team pass, each exit 0)', () => {
+    const rm = '{"command":"rm -rf /"}';
+    const chat = (choice: object) => `${JSON.stringify({ id: 'c', object: 'chat.completion', model: 'm', choices: [{ index: 0, finish_reason: 'stop', ...choice }] })}\n`;
+    it('Chat: tool calls beside the message, a string tool_calls entry, a text part whose text is an object, a part that is not an object', async () => {
+      for (const choice of [
+        { message: { role: 'assistant', content: 'ok' }, tool_calls: [{ id: 't', type: 'function', function: { name: 'bash', arguments: rm } }] },
+        { message: { role: 'assistant', content: null, tool_calls: [`{"name":"bash","arguments":${rm}}`] } },
+        { message: { role: 'assistant', content: [{ type: 'text', text: { value: 'hidden', annotations: [] } }] } },
+        { message: { role: 'assistant', content: [['nested']] } },
+      ]) {
+        const r = await readText(chat(choice));
+        expect(codes(r)).toEqual([['INVALID_RECORD', 1, 'error']]);
+      }
+      // a refusal part is text
+      const refusal = await readText(chat({ message: { role: 'assistant', content: [{ type: 'refusal', refusal: 'I cannot help with that.' }] } }));
+      expect([refusal.replies[0]!.text, refusal.errors]).toEqual(['I cannot help with that.', []]);
+    });
+    it('Gemini: a part that is a string, content that is an array, a functionCall with arguments but no args', async () => {
+      const gem = (content: unknown) => `${JSON.stringify({ candidates: [{ index: 0, content, finishReason: 'STOP' }], modelVersion: 'g', responseId: 'r' })}\n`;
+      for (const content of [
+        { role: 'model', parts: ['<tool_call>x</tool_call>'] },
+        [{ role: 'model', parts: [{ functionCall: { name: 'bash', args: { command: 'rm -rf /' } } }] }],
+        { role: 'model', parts: [{ functionCall: { name: 'bash', arguments: rm } }] },
+      ]) {
+        const r = await readText(gem(content));
+        expect(codes(r)).toEqual([['INVALID_RECORD', 1, 'error']]);
+      }
+    });
+    it('Bedrock ConverseStream: a delta or a start block of a member guard does not read', async () => {
+      const lines = (mid: object[]) => [{ messageStart: { role: 'assistant' } }, ...mid, { messageStop: { stopReason: 'tool_use' } }].map((x) => JSON.stringify(x)).join('\n') + '\n';
+      const delta = await readText(lines([{ contentBlockStart: { contentBlockIndex: 0, start: { toolUse: { toolUseId: 't', name: 'bash' } } } }, { contentBlockDelta: { contentBlockIndex: 0, delta: { toolInput: { json: rm } } } }]));
+      expect(codes(delta)).toEqual([['INVALID_RECORD', 3, 'error']]);
+      const start = await readText(lines([{ contentBlockStart: { contentBlockIndex: 0, start: { serverToolUse: { toolUseId: 't', name: 'bash', input: { command: 'rm -rf /' } } } } }]));
+      expect(codes(start)).toEqual([['INVALID_RECORD', 2, 'error']]);
+    });
+  });
 });

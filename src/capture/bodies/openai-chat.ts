@@ -50,12 +50,18 @@ export function chatContent(content: unknown): ChatContent {
       out.text.add(part);
       continue;
     }
-    if (!isObject(part)) continue;
+    if (!isObject(part)) {
+      out.skipped.push(part === null ? 'null' : Array.isArray(part) ? 'array' : typeof part);
+      continue;
+    }
     const type = str(part['type']);
     if (type === 'thinking') {
       const t = part['thinking'];
       out.reasoning.push(typeof t === 'string' ? t : arr(t).map((x) => (isObject(x) ? (str(x['text']) ?? '') : typeof x === 'string' ? x : '')).join(''));
-    } else if (type === undefined || type === 'text' || type === 'output_text') out.text.add(str(part['text']) ?? '');
+    } else if (type === undefined || type === 'text' || type === 'output_text') {
+      if (typeof part['text'] === 'string') out.text.add(part['text']);
+      else out.skipped.push(`${type ?? 'text'} (its text not a string)`);
+    }
     else if (type === 'refusal') out.text.add(str(part['refusal']) ?? '');
     else out.skipped.push(type);
   }
@@ -86,7 +92,10 @@ export function chatReasoning(message: JsonObject): string {
 export function chatToolCalls(message: JsonObject, ctx: RecordContext, out: RecordOutput): ToolCall[] {
   const calls: ToolCall[] = [];
   for (const entry of arr(message['tool_calls'])) {
-    if (!isObject(entry)) continue;
+    if (!isObject(entry)) {
+      out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `a tool_calls entry that is ${entry === null ? 'null' : `a JSON ${typeof entry}`}, not a call object, is not read: what it holds is not judged`));
+      continue;
+    }
     const custom = isObject(entry['custom']) ? entry['custom'] : null;
     const fn = isObject(entry['function']) ? entry['function'] : null;
     const id = str(entry['id']);
@@ -145,6 +154,10 @@ export function readChatCompletion(body: JsonObject, ctx: RecordContext): Record
       out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `content parts of type ${[...new Set(parts.skipped)].map((t) => JSON.stringify(t)).join(', ')} were not read (not text): what they hold (a call, its arguments) is not judged`));
     }
     const reasoning = [chatReasoning(message), ...parts.reasoning].filter((r) => r !== '').join('\n');
+    // calls belong in the message; a shape that puts them beside it is not read
+    for (const key of ['tool_calls', 'function_call']) {
+      if (choice[key] !== undefined && choice[key] !== null) out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `a choice holds ${key} outside its message: not read, what it holds is not judged`));
+    }
     const finishReason = str(choice['finish_reason']);
     const reply: Reply = {
       source: { file: ctx.file, line: ctx.line },

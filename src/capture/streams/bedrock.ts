@@ -92,6 +92,17 @@ interface Block {
   start: Record<string, unknown>;
 }
 
+/** ConverseStream start and delta members that hold nothing guard judges (a tool's result, a citation). */
+const INERT_STARTS: ReadonlySet<string> = new Set(['toolResult', 'image']);
+const INERT_DELTAS: ReadonlySet<string> = new Set(['citation', 'toolResult', 'image']);
+
+/** The INVALID_RECORD error of ConverseStream event members guard does not read (they may hold a call). */
+function unreadPart(ctx: StreamContext, line: number, event: string, keys: string[]): StreamOutput {
+  const out = emptyOutput();
+  out.errors.push(invalidRecord(ctx, line, `a ${event} holding ${keys.map((k) => JSON.stringify(k.slice(0, 40))).join(', ')} is not read by guard: what it holds (a call, its input) is not judged`, 'error'));
+  return out;
+}
+
 /**
  * The ConverseStream accumulator: blocks keyed by `contentBlockIndex` (text and reasoning blocks
  * start with their first delta), the reply yielded at `messageStop` (`max_tokens` marks it
@@ -161,7 +172,8 @@ export function createConverseStreamAccumulator(ctx: StreamContext): StreamAccum
           msg ??= { line, blocks: new Map() };
           const start = isObject(p['start']) ? p['start'] : {};
           block(index, isObject(start['toolUse']) ? 'tool' : 'other', start);
-          return emptyOutput();
+          const unread = Object.keys(start).filter((k) => k !== 'toolUse' && !INERT_STARTS.has(k));
+          return unread.length > 0 ? unreadPart(ctx, line, 'contentBlockStart', unread) : emptyOutput();
         }
         case 'contentBlockDelta': {
           msg ??= { line, blocks: new Map() };
@@ -169,7 +181,12 @@ export function createConverseStreamAccumulator(ctx: StreamContext): StreamAccum
           if (typeof delta['text'] === 'string') appendText(block(index, 'text', {}).parts, delta['text']);
           else if (isObject(delta['reasoningContent'])) appendText(block(index, 'reasoning', {}).parts, delta['reasoningContent']['text']);
           else if (isObject(delta['toolUse'])) appendText(block(index, 'tool', {}).parts, delta['toolUse']['input']);
-          return emptyOutput(); // citation, toolResult: nothing guard judges
+          else {
+            // citation, toolResult: nothing guard judges; any other delta is not read
+            const unread = Object.keys(delta).filter((k) => !INERT_DELTAS.has(k));
+            if (unread.length > 0) return unreadPart(ctx, line, 'contentBlockDelta', unread);
+          }
+          return emptyOutput();
         }
         case 'messageStop':
           return msg ? close('stop', nonEmpty(p['stopReason'])) : emptyOutput();

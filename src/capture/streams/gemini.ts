@@ -79,6 +79,9 @@ interface Candidate {
 // inlineData / fileData in a reply are media the model generated (an image): nothing to judge
 const KNOWN_PART_KEYS = new Set(['text', 'thought', 'thoughtSignature', 'functionCall', 'executableCode', 'codeExecutionResult', 'functionResponse', 'videoMetadata', 'partMetadata', 'mediaResolution', 'inlineData', 'fileData']);
 
+/** The keys of a `FunctionCall` (Gemini API reference): anything else holds what guard does not read. */
+const FUNCTION_CALL_KEYS: ReadonlySet<string> = new Set(['name', 'id', 'args', 'partialArgs', 'willContinue']);
+
 /** The keys of a JSONPath like `$.a.b[0].c` (`$` alone: the root). */
 function pathKeys(path: string): (string | number)[] | null {
   if (!path.startsWith('$')) return null;
@@ -187,14 +190,17 @@ export function createGeminiAccumulator(ctx: StreamContext): StreamAccumulator {
         }),
       );
       if (mode === 'end' && c.finishReason === undefined) out.errors.push(truncatedStream(ctx, c.line, 'a chunk with a finishReason'));
-      if (c.skipped.size > 0) out.errors.push(invalidRecord(ctx, c.line, `parts of kind ${[...c.skipped].map((k) => JSON.stringify(k)).join(', ')} were not read (not text or a call): what they hold (a call, its arguments) is not judged`));
+      if (c.skipped.size > 0) out.errors.push(invalidRecord(ctx, c.line, `parts of kind ${[...c.skipped].map((k) => JSON.stringify(k)).join(', ')} were not read (not text or a call): what they hold (a call, its arguments) is not judged`, 'error'));
     }
     responseId = undefined;
     model = undefined;
   };
 
   const readPart = (c: Candidate, part: unknown, line: number, out: StreamOutput): void => {
-    if (!isObject(part)) return;
+    if (!isObject(part)) {
+      c.skipped.add(part === null ? 'null' : Array.isArray(part) ? 'array' : typeof part);
+      return;
+    }
     for (const k of Object.keys(part)) if (!KNOWN_PART_KEYS.has(k)) c.skipped.add(k);
     const fc = isObject(part['functionCall']) ? part['functionCall'] : null;
     if (fc) {
@@ -206,6 +212,9 @@ export function createGeminiAccumulator(ctx: StreamContext): StreamAccumulator {
         if (fc['willContinue'] === true || partial !== null) {
           c.streamed = { name, id: nonEmpty(fc['id']), args: isObject(fc['args']) ? { ...fc['args'] } : {}, openString: null };
         } else {
+          // FunctionCall holds its arguments in `args`; another key beside the name is not read
+          const other = Object.keys(fc).filter((k) => !FUNCTION_CALL_KEYS.has(k));
+          if (fc['args'] === undefined && other.length > 0) out.errors.push(invalidRecord(ctx, line, `a functionCall of ${name} has no args but ${other.map((k) => JSON.stringify(k)).join(', ')}: not read, its arguments are not judged`, 'error'));
           c.calls.push(makeToolCall(nonEmpty(fc['id']), name, 'function', fc['args'] ?? {}));
           return;
         }
@@ -263,6 +272,7 @@ export function createGeminiAccumulator(ctx: StreamContext): StreamAccumulator {
           candidates.set(index, c);
         }
         const content = isObject(raw['content']) ? raw['content'] : null;
+        if (content === null && raw['content'] !== undefined) c.skipped.add(`content that is ${Array.isArray(raw['content']) ? 'an array' : `a JSON ${typeof raw['content']}`}`);
         for (const part of Array.isArray(content?.['parts']) ? content['parts'] : []) readPart(c, part, line, out);
         c.finishReason = nonEmpty(raw['finishReason']) ?? c.finishReason;
       });
