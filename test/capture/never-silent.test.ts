@@ -299,4 +299,18 @@ describe('never silent', () => {
       expect(codes(start)).toEqual([['INVALID_RECORD', 2, 'error']]);
     });
   });
+
+  it('OpenTelemetry: output messages in the inference details event, OpenInference output.value, server_tool_call parts are read (red-team t02, t03, t05)', async () => {
+    const kv = (o: Record<string, string>) => Object.entries(o).map(([key, v]) => ({ key, value: { stringValue: v } }));
+    const otlp = (attributes: object[], events: object[] = []) => `${JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: 't', spanId: 's', name: 'chat m', attributes, events }] }] }] })}\n`;
+    const out = (type: string) => JSON.stringify([{ role: 'assistant', parts: [{ type, id: 'c1', name: 'bash', arguments: { command: 'rm -rf /' } }], finish_reason: 'tool_call' }]);
+    const details = await readText(otlp(kv({ 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'm' }), [{ name: 'gen_ai.client.inference.operation.details', attributes: kv({ 'gen_ai.output.messages': out('tool_call') }) }]));
+    const server = await readText(otlp(kv({ 'gen_ai.operation.name': 'chat', 'gen_ai.output.messages': out('server_tool_call') })));
+    const body = JSON.stringify({ id: 'c1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 't1', type: 'function', function: { name: 'bash', arguments: '{"command":"rm -rf /"}' } }] }, finish_reason: 'tool_calls' }] });
+    const openinference = await readText(otlp(kv({ 'openinference.span.kind': 'LLM', 'output.value': body })));
+    for (const r of [details, server, openinference]) {
+      expect(r.replies.flatMap((x) => x.toolCalls.map((c) => c.arguments))).toEqual([{ command: 'rm -rf /' }]);
+      expect(r.errors).toEqual([]);
+    }
+  });
 });

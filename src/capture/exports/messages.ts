@@ -66,6 +66,9 @@ function readPart(p: unknown, into: OutputParts): void {
     case 'tool_call': // OTel
       into.calls.push(makeToolCall(str(p['id']), str(p['name']) ?? '', 'function', p['arguments'] ?? {}));
       return;
+    case 'server_tool_call': // OTel: a tool the provider runs
+      into.calls.push(makeToolCall(str(p['id']), str(p['name']) ?? '', 'server_tool_use', p['arguments'] ?? {}));
+      return;
     case 'tool-call': // AI SDK
       into.calls.push(makeToolCall(str(p['toolCallId']), str(p['toolName']) ?? '', 'function', p['input'] ?? p['args'] ?? {}));
       return;

@@ -102,6 +102,8 @@ function spanOutput(span: JsonObject, attrs: Record<string, unknown>, wrapperAsC
   if (attrs['gen_ai.output.messages'] !== undefined) readOutputValue(attrs['gen_ai.output.messages'], parts);
   else if (Object.keys(attrs).some((k) => k.startsWith('gen_ai.completion.'))) readFlattened(indexed(attrs, 'gen_ai.completion.'), '', '', parts);
   else if (Object.keys(attrs).some((k) => k.startsWith('llm.output_messages.'))) readFlattened(indexed(attrs, 'llm.output_messages.'), 'message.', 'tool_call.', parts);
+  // OpenInference without output messages: `output.value`, the raw response as JSON text
+  else if (attrs['openinference.span.kind'] === 'LLM' && typeof attrs['output.value'] === 'string') readOutputValue(attrs['output.value'], parts);
   else if (aiCall && (attrs['ai.response.text'] !== undefined || attrs['ai.response.toolCalls'] !== undefined)) {
     parts.found = true;
     if (typeof attrs['ai.response.text'] === 'string') parts.text.add(attrs['ai.response.text']);
@@ -109,7 +111,14 @@ function spanOutput(span: JsonObject, attrs: Record<string, unknown>, wrapperAsC
     if (attrs['ai.response.toolCalls'] !== undefined) readOutputValue(attrs['ai.response.toolCalls'], parts);
   }
   for (const ev of arr(span['events'])) {
-    if (!isObject(ev) || ev['name'] !== 'gen_ai.choice') continue;
+    if (!isObject(ev)) continue;
+    // semantic conventions v1.37+: the messages move to one event's attributes when content capture goes to events
+    if (ev['name'] === 'gen_ai.client.inference.operation.details') {
+      const ea = attributeMap(ev['attributes']);
+      if (ea['gen_ai.output.messages'] !== undefined) readOutputValue(ea['gen_ai.output.messages'], parts);
+      continue;
+    }
+    if (ev['name'] !== 'gen_ai.choice') continue;
     const ea = attributeMap(ev['attributes']);
     const body = ev['body'] ?? ea['message'] ?? ea['gen_ai.event.content'];
     if (body !== undefined) readOutputValue(isObject(maybeJson(body)) && 'message' in (maybeJson(body) as JsonObject) ? (maybeJson(body) as JsonObject)['message'] : body, parts);
