@@ -313,4 +313,15 @@ describe('never silent', () => {
       expect(r.errors).toEqual([]);
     }
   });
+
+  it('batch results: a message held by an errored or unknown result, a body with a failed status, are read (red-team w10, w17, w18: warnings saying "no reply", exit 0)', async () => {
+    const message = { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude', content: [{ type: 'tool_use', id: 't', name: 'bash', input: { command: 'rm -rf /' } }], stop_reason: 'tool_use' };
+    const partial = await readText(`${JSON.stringify({ custom_id: 'r1', result: { type: 'partial', message } })}\n`);
+    expect([partial.replies.length, codes(partial)]).toEqual([1, [['INVALID_RECORD', 1, 'error']]]);
+    const errored = await readText(`${JSON.stringify({ custom_id: 'r1', result: { type: 'errored', error: { type: 'error', error: { type: 'overloaded_error' } }, message } })}\n`);
+    expect([errored.replies.length, codes(errored)]).toEqual([1, [['STREAM_ERROR', 1, 'warning']]]);
+    const body = { id: 'c1', object: 'chat.completion', model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 't1', type: 'function', function: { name: 'bash', arguments: '{"command":"rm -rf /"}' } }] }, finish_reason: 'tool_calls' }] };
+    const failed = await readText(`${JSON.stringify({ custom_id: 'r1', response: { status_code: 500, body }, error: null })}\n`);
+    expect([failed.replies.map((r) => r.format), codes(failed)]).toEqual([['openai-batch'], [['STREAM_ERROR', 1, 'warning']]]);
+  });
 });

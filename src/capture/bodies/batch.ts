@@ -15,9 +15,9 @@
  * naming its `custom_id` (the capture records the failure; guard read all there was).
  */
 
-import type { NestedReaders } from '../nested.js';
-import type { CaptureFormat } from '../types.js';
+import { readNestedValues, type NestedReaders } from '../nested.js';
 import { readAnthropicMessage, isAnthropicMessage } from './anthropic.js';
+import { apiBodyFormat } from './index.js';
 import { captureError, isObject, str, type JsonObject, type RecordOutput } from './common.js';
 
 /** True for an OpenAI Batch output line: a string `custom_id` and a `response` (object or null). */
@@ -39,10 +39,11 @@ function errorText(e: unknown): string {
   return kind ? `${kind}: ${message}` : message;
 }
 
-/** Stamps the batch format on the replies of a body read for one line. */
-function stamp(out: RecordOutput, format: CaptureFormat): RecordOutput {
-  for (const r of out.replies) r.format = format;
-  return out;
+/** Reads the body of one OpenAI Batch output line through the registry (UNKNOWN_FORMAT when no reader knows it). */
+function openAIBatchBody(file: string, nested: NestedReaders, body: unknown, line: number, id: string): RecordOutput {
+  const read = readNestedValues(nested, [body], line, 'openai-batch', null);
+  if (!read.known) read.errors.push(captureError(file, line, 'UNKNOWN_FORMAT', `the response body of batch request ${JSON.stringify(id)} is in no known API format; not read`));
+  return { replies: read.replies, errors: read.errors };
 }
 
 /** Reads OpenAI Batch output lines; each body is read with a fresh nested reader. */
@@ -54,23 +55,27 @@ export function openAIBatchReader(file: string, nested: NestedReaders) {
       const response = isObject(rec['response']) ? rec['response'] : null;
       const status = response && typeof response['status_code'] === 'number' ? response['status_code'] : null;
       const failed = (rec['error'] !== null && rec['error'] !== undefined) || response === null || (status !== null && status >= 400);
+      const body = response?.['body'];
+      // a failed status around a whole reply (a proxy's status, a retried request) still holds that reply
+      if (failed && apiBodyFormat(body) !== null) {
+        const out = openAIBatchBody(file, nested, body, line, id);
+        out.errors.push(captureError(file, line, 'STREAM_ERROR', `batch request ${JSON.stringify(id)} is marked failed${status !== null ? ` (HTTP ${status})` : ''} but its body holds a reply: read`, 'warning'));
+        return out;
+      }
       if (failed) {
         const why = rec['error'] ? errorText(rec['error']) : response && isObject(response['body']) ? errorText(response['body']) : 'no response';
         return { replies: [], errors: [captureError(file, line, 'STREAM_ERROR', `batch request ${JSON.stringify(id)} failed${status !== null ? ` (HTTP ${status})` : ''}: ${why}; it holds no reply`, 'warning')] };
       }
-      const body = response!['body'];
       // an embeddings (or other list) body holds no reply
       if (isObject(body) && body['object'] === 'list') return { replies: [], errors: [] };
-      const reader = nested();
-      const step = reader.push(body, line);
-      const rest = reader.finish();
-      const out: RecordOutput = { replies: [...step.replies, ...rest.replies], errors: [...step.errors, ...rest.errors] };
-      if (step.status === 'unknown') out.errors.push(captureError(file, line, 'UNKNOWN_FORMAT', `the response body of batch request ${JSON.stringify(id)} is in no known API format; not read`));
-      return stamp(out, 'openai-batch');
+      return openAIBatchBody(file, nested, body, line, id);
     },
     finish: (): RecordOutput => ({ replies: [], errors: [] }),
   };
 }
+
+/** The result types of Message Batches (`MessageBatchResult`). */
+const KNOWN_RESULTS: ReadonlySet<string> = new Set(['succeeded', 'errored', 'canceled', 'expired']);
 
 /** Reads Anthropic Message Batches result lines. */
 export function anthropicBatchReader(file: string) {
@@ -80,13 +85,19 @@ export function anthropicBatchReader(file: string) {
       const id = rec['custom_id'] as string;
       const result = rec['result'] as JsonObject;
       const type = result['type'];
+      const message = result['message'];
+      const read = isAnthropicMessage(message) ? readAnthropicMessage(message, { file, line, format: 'anthropic-batch', advertised: null }) : null;
       if (type === 'succeeded') {
-        const message = result['message'];
-        if (isAnthropicMessage(message)) return readAnthropicMessage(message, { file, line, format: 'anthropic-batch', advertised: null });
-        return { replies: [], errors: [captureError(file, line, 'INVALID_RECORD', `batch request ${JSON.stringify(id)} succeeded but its result.message is not a Messages response; not read`)] };
+        return read ?? { replies: [], errors: [captureError(file, line, 'INVALID_RECORD', `batch request ${JSON.stringify(id)} succeeded but its result.message is not a Messages response; not read`)] };
+      }
+      const out: RecordOutput = read ?? { replies: [], errors: [] };
+      if (!KNOWN_RESULTS.has(String(type))) {
+        out.errors.push(captureError(file, line, 'INVALID_RECORD', `batch request ${JSON.stringify(id)} has a result of type ${JSON.stringify(String(type).slice(0, 40))}, which guard does not know${read ? '; its message was read' : message !== undefined ? '; its message is not a Messages response and was not read' : ''}`));
+        return out;
       }
       const why = type === 'errored' ? `errored: ${errorText(result['error'])}` : `was ${String(type)}`;
-      return { replies: [], errors: [captureError(file, line, 'STREAM_ERROR', `batch request ${JSON.stringify(id)} ${why}; it holds no reply`, 'warning')] };
+      out.errors.push(captureError(file, line, 'STREAM_ERROR', `batch request ${JSON.stringify(id)} ${why}; ${read ? 'the message it holds was read' : 'it holds no reply'}`, 'warning'));
+      return out;
     },
     finish: (): RecordOutput => ({ replies: [], errors: [] }),
   };

@@ -14,7 +14,7 @@
  * that shape, so it is not claimed (an UNKNOWN_FORMAT error that names `--input-format litellm`).
  */
 
-import type { NestedReaders } from '../nested.js';
+import { readNestedValues, type NestedReaders } from '../nested.js';
 import { advertisedFromRequest } from '../toolcall.js';
 import { captureError, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
 import { maybeJson } from './messages.js';
@@ -68,17 +68,9 @@ export function liteLLMReader(file: string, nested: NestedReaders) {
         out.replies.push({ source: { file, line }, format: 'litellm', id: id ?? null, advertised, text: response, reasoning: '', toolCalls: [], truncated: false });
         return out;
       }
-      const reader = nested();
-      const step = reader.push(response, line);
-      const rest = reader.finish();
-      out.replies.push(...step.replies, ...rest.replies);
-      out.errors.push(...step.errors, ...rest.errors);
-      if (step.status === 'unknown') out.errors.push(captureError(file, line, 'UNKNOWN_FORMAT', `the response of ${name} in LiteLLM's log is in no known API format; not read`));
-      for (const r of out.replies) {
-        r.format = 'litellm';
-        if (r.advertised === null) r.advertised = advertised;
-      }
-      return out;
+      const read = readNestedValues(nested, [response], line, 'litellm', advertised);
+      if (!read.known) read.errors.push(captureError(file, line, 'UNKNOWN_FORMAT', `the response of ${name} in LiteLLM's log is in no known API format; not read`));
+      return { replies: read.replies, errors: read.errors };
     },
     finish: (): RecordOutput => ({ replies: [], errors: [] }),
   };
