@@ -390,7 +390,7 @@ describe('large sessions are read one message at a time (bounded memory)', () =>
 
   it('a SWE-agent trajectory and a mini-swe-agent trajectory', async () => {
     const history = Array.from({ length: N }, (_, i) => ({ role: i % 2 ? 'user' : 'assistant', content: `step ${i}`, action: `echo ${i}`, agent: 'main' }));
-    const traj = JSON.stringify({ environment: 'e', trajectory: history.map((h) => ({ action: h.action, observation: 'o', response: h.content, thought: '' })), history, info: { submission: 'x' } }, null, 2);
+    const traj = JSON.stringify({ environment: 'e', trajectory: history.filter((h) => h.role === 'assistant').map((h) => ({ action: h.action, observation: 'o', response: h.content, thought: '' })), history, info: { submission: 'x' } }, null, 2);
     const r = await readText(traj, { maxDocumentBytes: cap }, 'big.traj', 65536);
     expect(r.errors).toEqual([]);
     expect(r.replies).toHaveLength(N / 2);

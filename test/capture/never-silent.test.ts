@@ -324,4 +324,16 @@ describe('never silent', () => {
     const failed = await readText(`${JSON.stringify({ custom_id: 'r1', response: { status_code: 500, body }, error: null })}\n`);
     expect([failed.replies.map((r) => r.format), codes(failed)]).toEqual([['openai-batch'], [['STREAM_ERROR', 1, 'warning']]]);
   });
+
+  it('SWE-agent: more trajectory steps than model replies in the history is an error (red-team sw01: the rm -rf / step never judged, exit 0)', async () => {
+    const step = (action: string) => ({ action: `${action}\n`, observation: '', response: `DISCUSSION\nrun\n\`\`\`\n${action}\n\`\`\``, thought: 'run', state: {} });
+    const reply = (action: string, demo = false) => ({ role: 'assistant', content: `DISCUSSION\nrun\n\`\`\`\n${action}\n\`\`\``, action: `${action}\n`, ...(demo ? { is_demo: true } : {}) });
+    const traj = (history: object[]) => JSON.stringify({ environment: 'x', trajectory: [step('ls'), step('rm -rf /')], history: [{ role: 'system', content: 's' }, { role: 'user', content: 'fix' }, ...history], info: {} });
+    const short = await readText(traj([reply('ls')]), undefined, 'run.traj');
+    expect([short.replies.length, short.errors.map((e) => e.message)]).toEqual([1, ['the trajectory has 2 steps but the history only 1 model replies; guard reads the history, so the steps beyond it were not read']]);
+    // a demonstration is no reply of the run's
+    expect(codes(await readText(traj([reply('ls'), reply('rm -rf /', true)]), undefined, 'run.traj'))).toEqual([['INVALID_RECORD', 1, 'error']]);
+    const whole = await readText(traj([reply('ls'), reply('rm -rf /')]), undefined, 'run.traj');
+    expect([whole.replies.length, whole.errors]).toEqual([2, []]);
+  });
 });

@@ -77,6 +77,8 @@ export function claimsMiniSweAgent(key: string, head: JsonObject): boolean {
 export class SweAgentReader {
   private sawAttempts = false;
   private historyItems = 0;
+  /** Replies read from the history (assistant items that are not demonstrations). */
+  private historyReplies = 0;
   private trajectorySteps = 0;
   private trajectoryLine = 0;
 
@@ -111,6 +113,9 @@ export class SweAgentReader {
     const out: RecordOutput = { replies: [], errors: [] };
     if (this.trajectorySteps > 0 && this.historyItems === 0 && !this.sawAttempts) {
       out.errors.push(captureError(this.file, this.trajectoryLine, 'INVALID_RECORD', `the trajectory has ${this.trajectorySteps} steps but no history; guard reads the replies from the history, so the steps were not read`));
+    } else if (!this.sawAttempts && this.trajectorySteps > this.historyReplies && this.historyItems > 0) {
+      // every step is one model reply the history also holds; more steps than replies: some were not read
+      out.errors.push(captureError(this.file, this.trajectoryLine, 'INVALID_RECORD', `the trajectory has ${this.trajectorySteps} steps but the history only ${this.historyReplies} model replies; guard reads the history, so the steps beyond it were not read`));
     }
     return out;
   }
@@ -131,6 +136,7 @@ export class SweAgentReader {
       return;
     }
     if (h['role'] !== 'assistant' || h['is_demo'] === true) return;
+    this.historyReplies++;
     const ctx = contextAt(this.file, line, 'swe-agent');
     const parts = emptyParts();
     readMessageInto(h, parts, ctx, out);
