@@ -336,4 +336,15 @@ describe('never silent', () => {
     const whole = await readText(traj([reply('ls'), reply('rm -rf /')]), undefined, 'run.traj');
     expect([whole.replies.length, whole.errors]).toEqual([2, []]);
   });
+
+  it('OpenHands: an action whose call its model_response does not hold is read on its own; two responses under one id that differ are both read (red-team oh01, oh03)', async () => {
+    const response = (callId: string, command: string | null) => ({ id: 'r1', object: 'chat.completion', model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: command === null ? 'Let me clean up.' : null, ...(command === null ? {} : { tool_calls: [{ id: callId, type: 'function', function: { name: 'execute_bash', arguments: JSON.stringify({ command }) } }] }) }, finish_reason: 'stop' }] });
+    const run = (id: number, callId: string, command: string, model_response: object) => ({ id, source: 'agent', message: '', action: 'run', args: { command }, tool_call_metadata: { function_name: 'execute_bash', tool_call_id: callId, model_response, total_calls_in_response: 1 } });
+    const lacks = await readText(JSON.stringify([run(2, 't1', 'rm -rf /', response('t1', null))]), undefined, 'events.json');
+    expect(lacks.replies.map((r) => [r.text, r.toolCalls.map((c) => c.arguments)])).toEqual([['Let me clean up.', []], ['', [{ command: 'rm -rf /' }]]]);
+    expect(codes(lacks)).toEqual([['INVALID_RECORD', 1, 'error']]);
+    const two = await readText(JSON.stringify([run(2, 't1', 'ls', response('t1', 'ls')), run(3, 't2', 'rm -rf /', response('t2', 'rm -rf /'))]), undefined, 'events.json');
+    expect(two.replies.flatMap((r) => r.toolCalls.map((c) => c.arguments))).toEqual([{ command: 'ls' }, { command: 'rm -rf /' }]);
+    expect(two.errors).toEqual([]);
+  });
 });

@@ -25,7 +25,8 @@
  */
 
 import { isChatCompletion, readChatCompletion } from '../bodies/openai-chat.js';
-import { captureError, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
+import { hexDigest } from '../../base/digest.js';
+import { arr, captureError, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
 import { makeToolCall } from '../toolcall.js';
 import { contextAt, emptyParts, partsReply } from './common.js';
 import { textCommandCall } from './text-command.js';
@@ -59,13 +60,23 @@ export class OpenHandsReader {
     const response = isObject(metadata) ? metadata['model_response'] : undefined;
     const ctx = contextAt(this.file, line, 'openhands');
     if (isObject(response)) {
-      const id = str(response['id']);
-      if (id !== undefined) {
-        if (this.responses.has(id)) return out;
-        this.responses.add(id);
+      const callId = isObject(metadata) ? str(metadata['tool_call_id']) : undefined;
+      const known = isChatCompletion(response);
+      // an action whose call the response does not hold ran something the response does not show
+      const holdsCall = !known || callId === undefined || arr(response['choices']).some((c) => isObject(c) && isObject(c['message']) && arr(c['message']['tool_calls']).some((t) => isObject(t) && t['id'] === callId));
+      // the response is repeated on each of its actions and their observations: read once per id and content
+      const key = `${str(response['id']) ?? ''}\u0000${fingerprint(response)}`;
+      if (!this.responses.has(key)) {
+        this.responses.add(key);
+        if (known) {
+          const r = readChatCompletion(response, ctx);
+          out.replies.push(...r.replies);
+          out.errors.push(...r.errors);
+        }
+        else out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `the model_response of this ${action} action is not a chat completion; the action is read on its own`));
       }
-      if (isChatCompletion(response)) return readChatCompletion(response, ctx);
-      out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `the model_response of this ${action} action is not a chat completion; the action is read on its own`));
+      if (known && holdsCall) return out;
+      if (!holdsCall) out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `this ${action} action (tool_call_id ${JSON.stringify(callId)}) is not among the calls of its model_response: what ran is read on its own`));
     }
     if (BOOKKEEPING_ACTIONS.has(action)) return out;
     const args = isObject(record['args']) ? record['args'] : {};
@@ -103,4 +114,9 @@ export class OpenHandsReader {
   finish(): RecordOutput {
     return { replies: [], errors: [] };
   }
+}
+
+/** A digest of a model response's JSON: two responses under one id that differ are both read. */
+function fingerprint(response: JsonObject): string {
+  return hexDigest('sha1', JSON.stringify(response) ?? '');
 }
