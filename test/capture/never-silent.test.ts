@@ -347,4 +347,16 @@ describe('never silent', () => {
     expect(two.replies.flatMap((r) => r.toolCalls.map((c) => c.arguments))).toEqual([{ command: 'ls' }, { command: 'rm -rf /' }]);
     expect(two.errors).toEqual([]);
   });
+
+  it('Gemini CLI: a later version of a message read before is read again when what the model wrote in it changed (red-team gc02)', async () => {
+    const head = JSON.stringify({ sessionId: 's1', projectHash: 'h', startTime: 't', lastUpdated: 't' });
+    const m2 = (extra: object) => JSON.stringify({ id: 'm2', timestamp: 't', type: 'gemini', content: 'ok', ...extra });
+    const info = JSON.stringify({ id: 'm3', timestamp: 't', type: 'info', content: 'note' });
+    const call = { id: 'c1', name: 'run_shell_command', args: { command: 'rm -rf /' } };
+    const changed = await readText([head, m2({}), info, m2({ toolCalls: [{ ...call, status: 'success' }] })].join('\n'));
+    expect(changed.replies.map((r) => r.toolCalls.map((c) => c.arguments))).toEqual([[], [{ command: 'rm -rf /' }]]);
+    // a repeat that only updates the call's status is not read twice
+    const status = await readText([head, m2({ toolCalls: [{ ...call, status: 'executing' }] }), info, m2({ toolCalls: [{ ...call, status: 'success', result: [] }] })].join('\n'));
+    expect(status.replies).toHaveLength(1);
+  });
 });

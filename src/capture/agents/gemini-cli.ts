@@ -26,6 +26,7 @@
  * were made (the model did produce them). Advertised tools are not recorded: `advertised` null.
  */
 
+import { hexDigest } from '../../base/digest.js';
 import { arr, captureError, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
 import { makeToolCall } from '../toolcall.js';
 import { contextAt, emptyParts, partsReply } from './common.js';
@@ -58,10 +59,10 @@ function isMetadataUpdate(v: JsonObject): boolean {
   return isObject(set) && CONVERSATION_KEYS.some((k) => k in set);
 }
 
-/** True for any record of a Gemini CLI recording: a conversation or metadata record, a message, a `$set` or `$rewindTo`. */
 /** Part keys that hold nothing to judge: a tool's response, media (an image the user sent or the model made). */
 const INERT_PART_KEYS = ['functionResponse', 'inlineData', 'fileData'];
 
+/** True for any record of a Gemini CLI recording: a conversation or metadata record, a message, a `$set` or `$rewindTo`. */
 export function isGeminiCliRecord(v: unknown): v is JsonObject {
   if (!isObject(v)) return false;
   return isSessionHead(v) || isMessageRecord(v) || typeof v['$rewindTo'] === 'string' || isMetadataUpdate(v);
@@ -87,8 +88,8 @@ interface Pending {
 export class GeminiCliReader {
   /** The latest gemini message, held until a record of another message comes (its later versions replace it). */
   private pending: Pending | null = null;
-  /** Ids of the messages read (one short string per message). */
-  private readonly read = new Set<string>();
+  /** The messages read: id → digest of what the model wrote in it (content and calls, not the calls' status or results). */
+  private readonly read = new Map<string, string>();
 
   constructor(private readonly file: string) {}
 
@@ -138,14 +139,16 @@ export class GeminiCliReader {
       if (type === undefined || !MESSAGE_TYPES.has(type)) {
         out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `a message of type ${JSON.stringify(m['type'] ?? null)} is not a Gemini CLI message type; skipped`));
       }
-      if (id !== undefined) this.read.add(id);
+      if (id !== undefined) this.read.set(id, '');
       return;
     }
     if (id === undefined) {
       this.reply(m, line, out);
       return;
     }
-    if (this.read.has(id)) return; // a message read before (a history sync repeats them)
+    // a message read before (a history sync repeats them) is skipped, unless what the model wrote
+    // in it changed: that version is read too (red-team: a later version with a call was dropped)
+    if (this.read.get(id) === modelDigest(m)) return;
     this.pending = { id, record: m, line };
   }
 
@@ -153,7 +156,7 @@ export class GeminiCliReader {
     const p = this.pending;
     this.pending = null;
     if (!p) return;
-    this.read.add(p.id);
+    this.read.set(p.id, modelDigest(p.record));
     this.reply(p.record, p.line, out);
   }
 
@@ -201,3 +204,14 @@ export class GeminiCliReader {
     out.replies.push(partsReply(parts, ctx, { id: str(m['id']) ?? null, model: str(m['model']) }));
   }
 }
+
+/** A digest of what the model wrote in a message: its content, thoughts and calls' names and arguments (not their status or results). */
+function modelDigest(m: JsonObject): string {
+  const calls = arr(m['toolCalls']).map((c) => (isObject(c) ? [c['id'], c['name'], c['args']] : c));
+  try {
+    return hexDigest('sha1', JSON.stringify([m['content'], m['thoughts'], calls]) ?? '');
+  } catch {
+    return `unhashable:${++unhashable}`; // nested past the stack: never taken for a repeat
+  }
+}
+let unhashable = 0;

@@ -118,5 +118,10 @@ export class OpenHandsReader {
 
 /** A digest of a model response's JSON: two responses under one id that differ are both read. */
 function fingerprint(response: JsonObject): string {
-  return hexDigest('sha1', JSON.stringify(response) ?? '');
+  try {
+    return hexDigest('sha1', JSON.stringify(response) ?? '');
+  } catch {
+    return `unhashable:${++unhashable}`; // nested past the stack: never taken for a repeat
+  }
 }
+let unhashable = 0;
