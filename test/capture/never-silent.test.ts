@@ -359,4 +359,10 @@ describe('never silent', () => {
     const status = await readText([head, m2({ toolCalls: [{ ...call, status: 'executing' }] }), info, m2({ toolCalls: [{ ...call, status: 'success', result: [] }] })].join('\n'));
     expect(status.replies).toHaveLength(1);
   });
+
+  it('Goose stream-json: the lines of one message id are one reply, its text pieces joined (red-team go01: 2 replies, the leak judged in halves)', async () => {
+    const line = (text: string) => JSON.stringify({ type: 'message', message: { id: 'chatcmpl-g1', role: 'assistant', created: 1, content: [{ type: 'text', text }] } });
+    const r = await readText([line('<tool_call>{"name":"developer__shell","arguments":'), line('{"command":"rm -rf /"}}</tool_call>'), JSON.stringify({ type: 'complete', total_tokens: 8 })].join('\n'));
+    expect(r.replies.map((x) => [x.source.line, x.text])).toEqual([[1, '<tool_call>{"name":"developer__shell","arguments":{"command":"rm -rf /"}}</tool_call>']]);
+  });
 });

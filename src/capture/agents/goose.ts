@@ -46,21 +46,59 @@ export function isGooseRecord(v: unknown): v is JsonObject {
 
 /** Reads the lines of one Goose session or stream (see the module header). */
 export class GooseReader {
+  /**
+   * The assistant message being read: `goose run --output-format stream-json` writes one message
+   * in several lines under the same id (its text in pieces), joined here into one reply.
+   */
+  private open: { id: string | null; line: number; content: unknown[] } | null = null;
+
   constructor(private readonly file: string) {}
 
   push(record: unknown, line: number): RecordOutput {
     const out: RecordOutput = { replies: [], errors: [] };
     if (!isObject(record)) return out;
     const message = record['type'] === 'message' && isObject(record['message']) ? record['message'] : record;
-    if (message['role'] !== 'assistant' || !Array.isArray(message['content'])) return out;
+    if (message['role'] !== 'assistant' || !Array.isArray(message['content'])) {
+      // another message (the user's, a tool's) or event ends the open one
+      if (message['role'] !== undefined || record['type'] === 'complete') this.close(out);
+      return out;
+    }
+    const id = str(message['id']) ?? null;
+    if (this.open !== null && (id === null || this.open.id !== id)) this.close(out);
+    this.open ??= { id, line, content: [] };
+    this.open.content.push(...message['content']);
+    return out;
+  }
+
+  finish(): RecordOutput {
+    const out: RecordOutput = { replies: [], errors: [] };
+    this.close(out);
+    return out;
+  }
+
+  /** Yields the open message: its content items in order, consecutive text pieces joined. */
+  private close(out: RecordOutput): void {
+    const m = this.open;
+    this.open = null;
+    if (m === null) return;
+    const line = m.line;
     const ctx = contextAt(this.file, line, 'goose');
     const parts = emptyParts();
     const skipped = new Set<string>();
-    for (const c of message['content']) {
+    let text: string | null = null;
+    const flushText = () => {
+      if (text !== null) parts.text.add(text);
+      text = null;
+    };
+    for (const c of m.content) {
       if (!isObject(c)) continue;
       const type = str(c['type']) ?? '';
-      if (type === 'text') parts.text.add(str(c['text']) ?? '');
-      else if (type === 'thinking') {
+      if (type === 'text') {
+        text = (text ?? '') + (str(c['text']) ?? '');
+        continue;
+      }
+      flushText();
+      if (type === 'thinking') {
         const t = str(c['thinking']);
         if (t) parts.reasoning.push(t);
       } else if (type === 'toolRequest' || type === 'frontendToolRequest') {
@@ -75,14 +113,10 @@ export class GooseReader {
         else parts.toolCalls.push(makeToolCall(str(c['id']), name, 'function', value['arguments'] ?? {}));
       } else if (!INERT.has(type)) skipped.add(type || '(no type)');
     }
+    flushText();
     if (skipped.size > 0) {
       out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `content of type ${[...skipped].map((t) => JSON.stringify(t)).join(', ')} was not read: what they hold (a call, its arguments) is not judged`));
     }
-    out.replies.push(partsReply(parts, ctx, { id: str(message['id']) ?? null }));
-    return out;
-  }
-
-  finish(): RecordOutput {
-    return { replies: [], errors: [] };
+    out.replies.push(partsReply(parts, ctx, { id: m.id }));
   }
 }
