@@ -24,7 +24,8 @@
  *     `in_reasoning` (refused) instead of `quoted`: complete calls end the reasoning (a `<think>`
  *                           block closing the reply, or the reasoning of a reply with blank text),
  *                           unframed: the call was lost in the thinking; inspected, never recovered.
- *  5. `prose` (refused)     prose ratio above options.proseCeiling: a mention, not a leak.
+ *  5. `prose` (refused)     prose ratio above options.proseCeiling: a mention, not a leak (an
+ *                           unframed announcing preface, ./preface.ts, is left out of the ratio).
  *                           These three are QUOTATION_REASONS: refused, but carry no candidates.
  *  6. `unknown_family` (refused)  only the shape fallback fired: never recovered.
  *  7. `degenerate` (refused)      a family token repeated back to back, or more than
@@ -57,6 +58,7 @@ import { callEnvelopes, inSentence } from './envelope.js';
 import { framingOf } from './intent.js';
 import { ALL_MARKER_TOKENS, familyMarkup, readMarkup, repeatedMarker, type Reading } from './markup.js';
 import { normaliseSpans, proseRatio } from './prose.js';
+import { announcingPreface } from './preface.js';
 import { quotationRegions, quotingRegion, type Region } from './structure.js';
 import { markupLines } from './shape.js';
 import { schemaMismatch } from './validate.js';
@@ -179,8 +181,14 @@ export function judgeRecovery(input: RecoveryInput, options: RecoveryOptions, re
   // a reading that can never be recovered (no family, or an envelope its family could not read)
   // found only its tokens: the markup-like lines around them are its envelope too (shape.ts)
   const unreadable = m.family === 'unknown' || m.problem !== null || m.calls.length === 0;
-  const ratio = proseRatio(text, callEnvelopes(text, unreadable ? markupLines(text, m.spans) : m.spans), m.calls);
+  const envelope = normaliseSpans(callEnvelopes(text, unreadable ? markupLines(text, m.spans) : m.spans), text.length);
   const quoted = quotationOf(text, m);
+  // an announcing preface ("I'll check the status first.") is the model introducing its own call:
+  // not prose around a quotation, so the ratio leaves it out (only when nothing frames the markup)
+  // (enveloped markup only: a bare JSON or pythonic call is recovered only as the whole reply)
+  const enveloped = (from: number) => ALL_MARKER_TOKENS.some((t) => text.includes(t, from));
+  const preface = quoted === null && envelope.length > 0 && enveloped(envelope[0]![0]) ? announcingPreface(text, envelope[0]![0]) : 0;
+  const ratio = proseRatio(text.slice(preface), envelope.map(([a, b]) => [a - preface, b - preface] as [number, number]), m.calls);
   const refuse = (reason: ReasonCode, detail: string): RecoveryVerdict => ({ ...verdict(reason, m.family, ratio, detail), candidates: candidatesOf(m.calls, seed, maxCalls) });
   if (quoted !== null && quoted.reason !== 'interleaved') {
     const end = quoted.region?.reasoningEnd;

@@ -63,8 +63,8 @@ describe('guard ceiling on the shipped corpus', () => {
   it('--suggest on the shipped corpus proposes a ceiling within 0.05 of the shipped one, which still separates', async () => {
     const r = await runGuard(['ceiling', '--corpus', 'fixtures/corpus', '--suggest', '--format', 'json']);
     const out = JSON.parse(r.stdout);
-    // 0.39 since unreadable envelopes weigh their markup-like lines (one fenced quotation measures
-    // 0.645, was 0.906); the shipped 0.43 stays inside the gap, nearer the leaks
+    // 0.44 since announcing prefaces are left out of the ratio and the corpus holds two real
+    // leaks with the most prose (docs/recovery.md); the shipped 0.43 stays inside the gap, nearer the leaks
     expect(Math.abs(out.suggestion.ceiling - DEFAULT_PROSE_CEILING)).toBeLessThanOrEqual(0.05);
     expect(r.code).toBe(0);
     // nearer the leaks: the quotations keep the larger margin

@@ -41,18 +41,19 @@ const round = (x: number | null) => (x === null ? null : Math.round(x * 1000) / 
 describe('the prose ceiling separates the leak cases from the prose quotations', () => {
   it('every leak case measures at most the ceiling; the highest are pinned', () => {
     const measured = leaks.map((c) => [c.id, round(ratioOf(c))] as const).filter(([, r]) => r !== null && r > 0);
-    // the ten highest (compact markup after a one-line preface weighs the most prose)
+    // the ten highest (compact markup after a one-line preface weighs the most prose; an
+    // announcing preface before enveloped markup is left out, src/recovery/preface.ts)
     expect(measured.sort((a, b) => b[1]! - a[1]!).slice(0, 10)).toEqual([
       ['hermes-ui-6-qwen25-bare-json-prose', 0.333],
-      ['functionary-v31-preface', 0.325],
       ['lfm2-end-token-not-kimi', 0.31],
       ['llama3-json-preface', 0.303],
       ['pythonic-preface', 0.297],
       ['functionary-v32-first-arrows-consumed', 0.281],
       ['functionary-v32-leading-call-consumed', 0.256],
-      ['firefunction-v2-content', 0.244],
       ['lfm2-text-after', 0.243],
-      ['gemma3-two-preface', 0.238],
+      ['gemma4-preface-and-thought', 0.235],
+      ['seed-oss-after-think', 0.202],
+      ['functionary-v32-all-then-two', 0.194],
     ]);
     for (const c of leaks) expect(ratioOf(c) ?? 0, c.id).toBeLessThanOrEqual(DEFAULT_PROSE_CEILING);
   });
@@ -100,11 +101,10 @@ describe('the prose ceiling on the labelled corpus (fixtures/corpus)', () => {
 
   it('every measured leak is at most the ceiling; the highest are pinned', () => {
     const top = measured.filter((c) => c.label === 'leak' && (c.v.proseRatio ?? 0) > 0.15).map((c) => [c.id, round(c.v.proseRatio)]);
+    // the announcing prefaces of the team's leaks ("I'll check the weather.") are left out of the ratio
     expect(top.sort((a, b) => (b[1] as number) - (a[1] as number))).toEqual([
-      ['team-l-hermes-preface', 0.267],
-      ['team-l-qwen3coder-preface', 0.209],
-      ['team-l-dsml-preface', 0.205],
-      ['h032', 0.157],
+      ['hermes-ui-6-qwen25-bare-json-prose', 0.333],
+      ['imp-1719-harmony-full', 0.271],
       ['team-l-minimax-preface', 0.155],
     ]);
     for (const c of measured.filter((m) => m.label === 'leak' && m.v.proseRatio !== null)) expect(c.v.proseRatio!, c.id).toBeLessThanOrEqual(DEFAULT_PROSE_CEILING);

@@ -101,6 +101,10 @@ describe('the engine judges markup by kind', () => {
 
   it('a leak with a preface line and a block on its own lines is still recovered', () => {
     const v = judge('Let me check the weather for you.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>', ['get_weather']);
-    expect([v.outcome, v.reason, r3(v.proseRatio)]).toEqual(['recovered', 'ok', 0.267]);
+    // the announcing preface is left out of the ratio (src/recovery/preface.ts)
+    expect([v.outcome, v.reason, r3(v.proseRatio)]).toEqual(['recovered', 'ok', 0]);
+    // a preface that shows rather than announces still counts
+    const shown = judge('Let me show you the call it would make.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>', ['get_weather']);
+    expect(r3(shown.proseRatio)).toBe(0.295);
   });
 });

@@ -45,7 +45,6 @@ const DISPUTED: Record<string, string> = {
 
 /** Real leaks guard still judges "no markup" or a quotation (a blind spot, kept visible here). */
 const KNOWN_SILENT = [
-  'agno-5106-glm-run', // two prose sentences before a short GLM call
   'ollama-16383-qwen36-invented-tag', // an invented <terminal_command> tag, no family and no symbol-fenced name
   'hermes-studio-942-calling-tool-imitation', // a harness's own "[Calling tool: …]" history line
   'goose-9662-degenerate-function', // a bare "<function" fragment

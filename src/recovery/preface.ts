@@ -1,0 +1,59 @@
+/**
+ * An announcing preface: the sentences an agent writes before its call to say what it is about to
+ * do ("I'll check the repository status. Let me look for uncommitted changes first."). Such prose
+ * is the model's own voice introducing its own call, the opposite of a quotation, so the prose
+ * ratio does not count it (./judge.ts): a two-sentence preface before a short call measured 0.55
+ * and a real GLM leak passed as a quotation (agno-agi/agno#5106).
+ *
+ * Only a preface made wholly of such sentences is set aside, and only when nothing frames the
+ * markup (the framing vocabulary, ./framing/, is read first and wins). A sentence announces when it
+ * opens with a first-person future or a "let me" in the model's voice, holds no negation, and
+ * names no act of showing or explaining (a quotation is introduced by "let me show you the
+ * syntax"; a call by "let me check the logs").
+ */
+
+/** Characters of preface read at most: a longer introduction is prose, whatever it says. */
+export const MAX_PREFACE = 600;
+
+/** How an announcing sentence opens (after optional interjections), by language. */
+const OPENERS: readonly RegExp[] = [
+  // en: I'll, I will, I am going to, I need to, let me, let's, we'll, now I'll, first, I'll
+  /^(?:(?:ok(?:ay)?|alright|all right|sure|great|got it|understood|perfect|good|now|first(?:ly)?|next|then|so|and|alright then)[,!.:;]?\s+)*(?:i(?:'ll| will| am going to|'m going to| need to| should| want to| have to| must| can now)|let me|let's|let us|we(?:'ll| will| need to| should| can)|i'm (?:now )?(?:going to|checking|looking|running|reading|searching|listing|fetching|opening|starting))\b/i,
+  // zh: 让我, 我来, 我将, 我会, 我先, 首先我, 现在我, 接下来我
+  /^(?:好的|好|嗯|现在|首先|接下来|然后)?[，,。]?(?:让我|我来|我将|我会|我先|我需要|我要)/u,
+  // fr, de, es, pt, ru, ja
+  /^(?:je vais|laisse(?:z)?-moi|ich werde|lass(?:en sie)? mich|voy a|déjame|dejame|vou |deixe-me|давайте|сейчас я|я (?:сейчас |сначала )?(?:проверю|посмотрю|выполню|запущу)|まず|では)/iu,
+];
+
+/** Words that make a sentence something other than an announcement of the model's own act. */
+const DISQUALIFIERS =
+  /n't\b|\b(?:not|never|no|cannot|refuse|won't|avoid|instead|example|examples|sample|syntax|format|formatted|template|schema|show|shows|showing|explain|explaining|demonstrate|illustrate|describe|walk you|break down|outline|clarify|teach|tell you|share|paste|quote|quoting|repeat|reproduce|verbatim|print out|write out|would look|looks like|look like|like this|as follows|such as|e\.g\.|for instance|hypothetical|pretend|imagine|page|website|injected|instructions?|user (?:asked|wants|said|wrote)|asked me|told me|said to)\b|\?/i;
+
+/** A sentence that is only an acknowledgement ("Sure!", "Okay."): neutral, beside an announcement. */
+const INTERJECTION = /^(?:ok(?:ay)?|alright|all right|sure|great|got it|understood|perfect|good|certainly|of course|absolutely|好的|好)[!.,。！]*$/iu;
+
+/** Sentences of a preface: split after `.`, `!`, `:`, `;`, `。`, `！` or a newline. */
+function sentences(preface: string): string[] {
+  return preface
+    .split(/(?<=[.!:;。！])\s+|\n+/u)
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+/**
+ * The length of the announcing preface before the markup, or 0.
+ *
+ * @param text the reply's visible text.
+ * @param markupStart where the first markup span starts (UTF-16 index).
+ * @returns `markupStart` when every sentence before it announces the model's own next act (see the
+ *   module header) and it is at most {@link MAX_PREFACE} characters long; else 0 (nothing set aside).
+ */
+export function announcingPreface(text: string, markupStart: number): number {
+  if (markupStart <= 0 || markupStart > MAX_PREFACE) return 0;
+  const preface = text.slice(0, markupStart).replace(/[’‘]/g, "'");
+  const list = sentences(preface);
+  if (list.length === 0) return 0;
+  const announces = (s: string) => OPENERS.some((o) => o.test(s)) && !DISQUALIFIERS.test(s);
+  const rest = list.filter((s) => !INTERJECTION.test(s));
+  return rest.length > 0 && rest.every(announces) ? markupStart : 0;
+}

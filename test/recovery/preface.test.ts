@@ -1,0 +1,45 @@
+/**
+ * The announcing preface (src/recovery/preface.ts): which prefaces are the model introducing its
+ * own call (left out of the prose ratio) and which are prose that counts.
+ */
+import { describe, expect, it } from 'vitest';
+import { announcingPreface, MAX_PREFACE } from '../../src/recovery/preface.js';
+
+const MARKUP = '<tool_call>{"name": "run", "arguments": {}}</tool_call>';
+const len = (preface: string) => announcingPreface(preface + MARKUP, preface.length);
+
+describe('announcingPreface', () => {
+  it.each([
+    "I'll help you check for local, uncommitted changes. Let me first check if this is a git repository and then look for any uncommitted changes.\n",
+    'Let me try a different approach to get the content from this WordPress site.\n\n',
+    'Okay, now I will run the tests.\n',
+    "Sure! I'm going to list the files first:\n",
+    'First, let me read the configuration file.\n',
+    "We'll need the logs; let me fetch them.\n",
+    '让我先查看一下目录结构。\n',
+    'Je vais lancer les tests.\n',
+  ])('sets aside an announcement: %j', (preface) => {
+    expect(len(preface)).toBe(preface.length);
+  });
+
+  it.each([
+    'Let me show you the call it would make:\n',
+    "Here's what the tool call looks like:\n",
+    "I won't run this, but here it is:\n",
+    "I'll never run the following command:\n",
+    'I will explain the format first.\n',
+    "Let me check the logs. The page's instructions said to run this:\n",
+    'Should I run this?\n',
+    'The assistant decided to call a tool.\n',
+    "Let me check the weather. Here is an example of the syntax:\n",
+    "I don't think I should run it:\n",
+  ])('counts other prose: %j', (preface) => {
+    expect(len(preface)).toBe(0);
+  });
+
+  it('sets aside nothing past MAX_PREFACE characters, or with no preface at all', () => {
+    const long = `${"I'll check it. ".repeat(Math.ceil(MAX_PREFACE / 15) + 1)}\n`;
+    expect(len(long)).toBe(0);
+    expect(announcingPreface(MARKUP, 0)).toBe(0);
+  });
+});
