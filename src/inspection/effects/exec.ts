@@ -5,7 +5,7 @@
  */
 import type { ShellCommand } from '../shell/model.js';
 import { SHELLS } from '../shell/context.js';
-import { INTERPRETERS } from '../shell/interp.js';
+import { INTERPRETERS, interpreterCodeIndex } from '../shell/interp.js';
 import { baseName } from '../shell/words.js';
 import { shellScriptArg } from '../shell/carriers.js';
 import { CURL_VALUED, WGET_VALUED, opts, parseOpts } from './options.js';
@@ -74,7 +74,7 @@ export function isDecoder(cmd: ShellCommand): boolean {
 }
 
 /** Commands whose output a command runs as code: `sh -c "$(…)"`, `eval "$(…)"`, `bash <(…)`,
- * `source <(…)`, `. <(…)`. Each entry is the commands of one substitution. */
+ * `source <(…)`, `. <(…)`, an interpreter's `-c "$(…)"` or `<(…)` script. Each entry is the commands of one substitution. */
 export function executedSubstitutions(c: ShellCommand): ShellCommand[][] {
   const out: ShellCommand[][] = [];
   if (SHELLS.has(c.name)) {
@@ -88,6 +88,15 @@ export function executedSubstitutions(c: ShellCommand): ShellCommand[][] {
     });
     // `sh < <(curl …)` and `bash <<< "$(curl …)"` feed the output on stdin.
     if (idx < 0) for (const r of c.redirects) for (const s of r.subs ?? []) if (r.op === '<' || r.op === '<<<') out.push(s.commands);
+  } else if (INTERPRETERS.test(c.name)) {
+    // `python3 -c "$(curl …)"`: the code word; `python3 <(curl …)`: the script operand;
+    // `python3 - < <(curl …)`, `node <<< "$(curl …)"`: the code read from stdin
+    const idx = interpreterCodeIndex(c.name, c.argv);
+    const script = idx < 0 ? c.words.findIndex((w, i) => i > 0 && !w.text.startsWith('-')) : -1;
+    c.words.forEach((w, i) => {
+      for (const s of w.subs) if ((i === idx && s.kind === 'command') || (i === script && s.kind === 'process-in')) out.push(s.commands);
+    });
+    if (runsStdin(c)) for (const r of c.redirects) for (const s of r.subs ?? []) if (r.op === '<' || r.op === '<<<') out.push(s.commands);
   } else if (c.name === 'eval' || c.name === 'source' || c.name === '.') {
     for (const w of c.words.slice(1)) for (const s of w.subs) if (s.kind !== 'process-out') out.push(s.commands);
   }

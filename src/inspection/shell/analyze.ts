@@ -67,7 +67,7 @@ const RUNNER: Runner = { enter, walk, makeCommand };
 
 /** The context at the start of a command-bearing value. */
 function rootCtx(line: CommandLine, text: string): Ctx {
-  return { line, env: new Map(), depth: 0, via: null, source: text, offset: 0, launcher: null, aliases: new Map(), funcs: new Map(), files: new Map(), run: RUNNER };
+  return { line, env: new Map(), depth: 0, via: null, source: text, offset: 0, launcher: null, aliases: new Map(), funcs: new Map(), files: new Map(), subVars: new Map(), run: RUNNER };
 }
 
 function emptyLine(text: string): CommandLine {
@@ -431,6 +431,15 @@ function assign(node: SyntaxNode, ctx: Ctx): void {
   const words = wordsOf(value, ctx);
   if (words.every((w) => !w.dynamic)) ctx.env.set(name, words.map((w) => w.text).join(' '));
   else ctx.env.delete(name);
+  noteSubstitutionVariable(name, words, ctx);
+}
+
+/** Records (or forgets) that variable `name` now holds the output of the substitutions among
+ * `words` ({@link Ctx.subVars}). */
+function noteSubstitutionVariable(name: string, words: Word[], ctx: Ctx): void {
+  const subs = words.flatMap((w) => w.subs).filter((s) => s.kind === 'command');
+  if (subs.length) ctx.subVars.set(name, subs);
+  else ctx.subVars.delete(name);
 }
 
 function redirectOf(node: SyntaxNode, ctx: Ctx): Redirect {
@@ -471,11 +480,15 @@ function buildCommand(node: SyntaxNode, outer: Redirect[], ctx: Ctx): ShellComma
   const words: Word[] = [];
   const redirects: Redirect[] = [];
   const local = new Map<string, string>();
+  const localWords = new Map<string, Word[]>();
   for (const child of node.namedChildren) {
     if (child.type === 'variable_assignment') {
       const n = child.childForFieldName('name')?.text;
       const v = child.childForFieldName('value');
-      if (n) local.set(n, v ? wordsOf(v, ctx).map((w) => w.text).join(' ') : '');
+      if (!n) continue;
+      const value = v ? wordsOf(v, ctx) : [];
+      local.set(n, value.map((w) => w.text).join(' '));
+      localWords.set(n, value);
     } else if (child.type.endsWith('_redirect')) {
       redirects.push(redirectOf(child, ctx));
     } else if (child.type === 'command_name') {
@@ -487,7 +500,10 @@ function buildCommand(node: SyntaxNode, outer: Redirect[], ctx: Ctx): ShellComma
   }
   redirects.push(...outer);
   // `X=rm` alone on a line assigns for the rest of the line.
-  if (words.length === 0) for (const [k, v] of local) ctx.env.set(k, v);
+  if (words.length === 0) {
+    for (const [k, v] of local) ctx.env.set(k, v);
+    for (const [k, w] of localWords) noteSubstitutionVariable(k, w, ctx);
+  }
   return makeCommand(words, redirects, spanOf(node, ctx), ctx, null, [...local]);
 }
 
