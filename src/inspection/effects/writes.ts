@@ -170,6 +170,7 @@ export function writerOutputs(spec: WriterSpec, args: string[], stdin: string | 
 }
 
 /** Paths a command deletes or empties: `rm`/`unlink`/`rmdir`/`shred`/`srm`/`wipe` operands,
+ * a redirect of a descriptor nothing writes (`echo 0> F`), `dd if=/dev/zero of=F`,
  * `truncate` operands, `find` start points with `-delete`, a file emptied by a redirect of no
  * output (`> f`, `: > f`, `cat /dev/null > f`, `echo -n > f`), or replaced by `ln -sf /dev/null f`
  * or `cp /dev/null f`. Normalised and resolved like {@link writeTargets}. */
@@ -217,5 +218,9 @@ export function deleteTargets(cmd: ShellCommand): string[] {
   }
   const empty = cmd.name === '' || cmd.name === ':' || cmd.name === 'true' || (cmd.name === 'cat' && args.length === 1 && args[0] === '/dev/null') || (cmd.name === 'echo' && args.every((a) => a === '-n' || a === '')) || (cmd.name === 'printf' && args.every((a) => a === ''));
   if (empty && cmd.stdin === null) for (const r of cmd.redirects) if (/^1?(?:>|>\|)$|^&>$/.test(r.op) && r.target) out.push(r.target);
+  // `echo 0> /var/log/secure`: a descriptor nothing writes to (not stdout or stderr) truncates its file
+  for (const r of cmd.redirects) if (/^(?:0|[3-9])>\|?$/.test(r.op) && r.target && !r.target.startsWith('/dev/')) out.push(r.target);
+  // `dd if=/dev/zero of=F`: F overwritten with zeros or noise
+  if (cmd.name === 'dd' && args.some((a) => /^if=\/dev\/(?:zero|u?random|null)$/.test(a))) for (const a of args) if (a.startsWith('of=') && !a.startsWith('of=/dev/')) out.push(a.slice(3));
   return out.filter((p) => p && p !== '-').map((p) => resolveIn(cmd.cwd, p));
 }

@@ -362,10 +362,16 @@ function buildRedirected(node: SyntaxNode, ctx: Ctx): ShellCommand[] {
   const body = node.childForFieldName('body');
   const redirects: Redirect[] = [];
   const tail: SyntaxNode[] = [];
+  // `sh 0<&2`: the grammar reads a descriptor of 0 written before a redirect as the command's last
+  // word; with no blank between them it is the redirect's descriptor
+  const last = body?.type === 'command' ? body.namedChildren[body.namedChildren.length - 1] : undefined;
+  const first = node.namedChildren.find((c) => c.type === 'file_redirect');
+  const fd = last && first && /^(?:number|word)$/.test(last.type) && /^\d$/.test(last.text) && last.endIndex === first.startIndex && body!.namedChildren.length > 1 && !first.namedChildren.some((c) => c.type === 'file_descriptor') ? last : undefined;
   for (const child of node.namedChildren) {
     if (child === body || child.id === body?.id) continue;
     if (child.type.endsWith('_redirect')) {
-      redirects.push(redirectOf(child, ctx));
+      const r = redirectOf(child, ctx);
+      redirects.push(fd && child.id === first!.id ? { ...r, op: fd.text + r.op } : r);
       // tree-sitter-bash puts the rest of a pipeline after a heredoc start inside the redirect.
       if (child.type === 'heredoc_redirect') {
         for (const c of child.namedChildren) {
@@ -381,7 +387,7 @@ function buildRedirected(node: SyntaxNode, ctx: Ctx): ShellCommand[] {
   }
   let cmds: ShellCommand[];
   if (body.type === 'command') {
-    cmds = [buildCommand(body, redirects, ctx)];
+    cmds = [buildCommand(body, redirects, ctx, fd)];
   } else if (body.type === 'pipeline') {
     // A redirect after a pipeline belongs to its last stage.
     cmds = walk(body, ctx);
@@ -475,13 +481,15 @@ function redirectOf(node: SyntaxNode, ctx: Ctx): Redirect {
   return { op: fd && op !== '&>' && op !== '&>>' ? fd + op : op, target: dests[0] ?? '', ...(subs.length ? { subs } : {}) };
 }
 
-/** Builds one simple command from a `command` node plus the redirects around it. */
-function buildCommand(node: SyntaxNode, outer: Redirect[], ctx: Ctx): ShellCommand {
+/** Builds one simple command from a `command` node plus the redirects around it (`skip`: a child
+ * that is not a word of it, the descriptor of the first redirect). */
+function buildCommand(node: SyntaxNode, outer: Redirect[], ctx: Ctx, skip?: SyntaxNode): ShellCommand {
   const words: Word[] = [];
   const redirects: Redirect[] = [];
   const local = new Map<string, string>();
   const localWords = new Map<string, Word[]>();
   for (const child of node.namedChildren) {
+    if (child.id === skip?.id) continue;
     if (child.type === 'variable_assignment') {
       const n = child.childForFieldName('name')?.text;
       const v = child.childForFieldName('value');
