@@ -452,6 +452,37 @@ function parallelCommand(words: Word[]): Word[] {
   return words.slice(i, end < 0 ? words.length : end);
 }
 
+/** find(1) primaries that only steer the walk, not select files: with nothing else before
+ * `-exec`, a start point itself is among the files `{}` names. */
+const FIND_WALK_OPTIONS = /^-(?:maxdepth|mindepth)$|^-(?:xdev|mount|depth|follow|L|H|P|noleaf|ignore_readdir_race|daystart|print|print0)$/;
+
+/** What `{}` stands for in a find command's `-exec` (at most 4 start points): each start point
+ * itself when no test selects files (`find ~/.ssh/id_rsa -exec cat {} \;`), or a file the first
+ * `-name` pattern names under it (`find /var/log -name 'system.log*' -exec rm {} \;` runs
+ * `rm /var/log/system.log*`); null when a start point is only known at run time or other tests
+ * select the files. */
+function findExecItems(words: Word[], execAt: number): string[] | null {
+  const starts: string[] = [];
+  let i = 1;
+  for (; i < execAt; i++) {
+    const w = words[i]!;
+    if (w.text.startsWith('-') || w.text === '(' || w.text === '!') break;
+    if (w.dynamic) return null;
+    starts.push(w.text);
+  }
+  if (starts.length === 0) starts.push('.');
+  let name: string | null = null;
+  for (; i < execAt; i++) {
+    const t = words[i]!.text;
+    if (/^-(?:maxdepth|mindepth)$/.test(t)) { i++; continue; }
+    if (FIND_WALK_OPTIONS.test(t)) continue;
+    if ((t === '-name' || t === '-iname') && name === null && words[i + 1] && !words[i + 1]!.dynamic) { name = words[++i]!.text; continue; }
+    if (t === '-type') { i++; continue; }
+    return null;
+  }
+  return starts.slice(0, 4).map((p) => (name === null ? p : `${p.replace(/\/+$/, '')}/${name}`));
+}
+
 function findExecCommands(words: Word[]): Word[][] {
   const out: Word[][] = [];
   for (let i = 1; i < words.length; i++) {
@@ -459,7 +490,10 @@ function findExecCommands(words: Word[]): Word[][] {
     if (t === '-exec' || t === '-execdir' || t === '-ok' || t === '-okdir') {
       let j = i + 1;
       while (j < words.length && words[j]!.text !== ';' && words[j]!.text !== '+') j++;
-      out.push(words.slice(i + 1, j));
+      const inner = words.slice(i + 1, j);
+      const items = t === '-exec' || t === '-ok' ? findExecItems(words, i) : null;
+      if (items && inner.some((w) => w.text.includes('{}'))) for (const item of items) out.push(inner.map((w) => (w.text.includes('{}') ? { ...w, text: w.text.split('{}').join(item) } : w)));
+      else out.push(inner);
       i = j;
     }
   }
