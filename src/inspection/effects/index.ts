@@ -49,7 +49,7 @@ const SENSITIVE_TARGET = /^\/etc\/sudoers(?:\.d\/.+)?$|(?:^|\/)\.ssh\/authorized
 const EMBEDDED_PATH = /(?:^|[\s=@:'"(<>,]|file:\/\/)((?:~|\/)[\w.~+\/-]*[\w~])/g;
 
 /** Code that writes: a write call, a writer class, an output redirection or a write mode. */
-const WRITES_IN_CODE = /\bwrite\w*\s*\(|Writer\b|createWriteStream|\bopen\s*\([^)]*["'][wa]b?\+?["']|\bprint\b[^|;]*>\s*["']|\bdump\s+(?:value|memory|binary)\b|\bfprintf\b|\bopenout\b|\bredir!?\s*>|O_(?:WRONLY|RDWR|CREAT)|\bcopy\w*\s*\(|\bcp\s*\(/;
+const WRITES_IN_CODE = /\bwrite\w*\s*\(|\bf(?:open\s*\([^)]*["'][wa]|puts|write)\b|Writer\b|createWriteStream|\bopen\s*\([^)]*["'][wa]b?\+?["']|\bprint\b[^|;]*>\s*["']|\bdump\s+(?:value|memory|binary)\b|\bfprintf\b|\bopenout\b|\bredir!?\s*>|O_(?:WRONLY|RDWR|CREAT)|\bcopy\w*\s*\(|\bcp\s*\(/;
 
 /** Paths in the code of an interpreter, awk, gdb or make (`open("/etc/shadow")`,
  * `new FileWriter("~/.ssh/authorized_keys")`, `print > "f"`): read, and written when the code writes. */

@@ -141,6 +141,12 @@ export const WRITERS: Record<string, WriterSpec> = {
   'move-item': { valued: { short: '' }, options: ['-Destination', '-destination'] },
   'new-item': { valued: { short: '' }, options: ['-Path', '-path'] },
   'tee-object': { valued: { short: '' }, options: ['-FilePath', '-filepath'] },
+  // find(1) -fprint FILE, -fprint0 FILE, -fprintf FILE FORMAT, -fls FILE
+  find: { valued: { short: '' }, options: ['-fprint', '-fprint0', '-fprintf', '-fls'] },
+  // gcc/cc/clang -o FILE, ld -o FILE
+  gcc: { valued: { short: 'oIlLDUx' }, options: ['-o'] },
+  cc: { valued: { short: 'oIlLDUx' }, options: ['-o'] },
+  clang: { valued: { short: 'oIlLDUx' }, options: ['-o'] },
 };
 
 /** The paths one {@link WriterSpec} names in an argv tail (and the command's literal stdin). */
