@@ -1,5 +1,5 @@
 /** persistence, exfiltration and privilege rules (docs/rules.md "Rule origins"). */
-import type { PathAccess, Rule } from '../rule.js';
+import { written, type PathAccess, type Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
 import { findSecrets } from '../../base/redact.js';
 import { normalizePath } from '../shell/words.js';
@@ -74,7 +74,6 @@ function redirectsHooks(c: ShellCommand): boolean {
   return value !== undefined && outside(value) && !args.some((a) => /^--(?:get|unset|get-all|list)/.test(a));
 }
 
-const written = (re: RegExp) => (a: PathAccess) => a.mode === 'write' && re.test(a.path);
 
 /** Whole-environment dumps: `env`, `printenv`, `set`, `export -p`, `declare -p`, `/proc/N/environ`. */
 function isEnvDump(c: ShellCommand): boolean {

@@ -3,7 +3,7 @@
  * capabilities, PAM, any write to sudoers, and shell escapes run with sudo (GTFOBins' `sudo`
  * entries: https://gtfobins.github.io/). Techniques: https://attack.mitre.org/tactics/TA0004/.
  */
-import type { PathAccess, Rule } from '../rule.js';
+import { written, type PathAccess, type Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
 import { opts, writeTargets } from '../effects/index.js';
 import { INTERPRETERS } from '../shell/interp.js';
@@ -34,7 +34,6 @@ function privilegedAccount(c: ShellCommand): boolean {
   return false;
 }
 
-const writtenTo = (re: RegExp) => (a: PathAccess) => a.mode === 'write' && re.test(a.path);
 
 export const PRIVILEGE_RULES: Rule[] = [
   {
@@ -49,7 +48,7 @@ export const PRIVILEGE_RULES: Rule[] = [
       match: ['useradd -o -u 0 -g 0 -M -d /root -s /bin/bash backdoor', 'usermod -aG sudo dev', "echo 'x:$1$x$y:0:0::/root:/bin/bash' >> /etc/passwd"],
       not_match: ['useradd -m -s /bin/bash appuser', 'id -u', 'cat /etc/passwd'],
     },
-    match: { command: privilegedAccount, path: writtenTo(ACCOUNT_DB) },
+    match: { command: privilegedAccount, path: written(ACCOUNT_DB) },
   },
   {
     id: 'file-capability-set',
@@ -77,7 +76,7 @@ export const PRIVILEGE_RULES: Rule[] = [
       match: ["echo 'auth sufficient pam_permit.so' >> /etc/pam.d/sshd", 'cp pam_evil.so /lib/x86_64-linux-gnu/security/', "sed -i 's/nullok_secure/nullok/' /etc/pam.d/common-auth"],
       not_match: ['cat /etc/pam.d/sshd', 'grep pam_unix /etc/pam.d/common-auth'],
     },
-    match: { path: writtenTo(PAM) },
+    match: { path: written(PAM) },
   },
   {
     id: 'sudoers-write',
@@ -92,7 +91,7 @@ export const PRIVILEGE_RULES: Rule[] = [
       not_match: ['sudo cat /etc/sudoers', 'visudo -c', 'ls /etc/sudoers.d'],
     },
     match: {
-      path: writtenTo(SUDOERS),
+      path: written(SUDOERS),
       command: (c) => c.name === 'visudo' && c.stdin !== null,
     },
   },

@@ -260,6 +260,9 @@ function walkNode(node: SyntaxNode, ctx: Ctx): ShellCommand[] {
     case 'variable_assignment':
       assign(node, ctx);
       return [];
+    case 'declaration_command':
+    case 'unset_command':
+      return [buildDeclaration(node, ctx)];
     case 'function_definition': {
       const name = node.childForFieldName('name')?.text ?? '';
       const body = node.childForFieldName('body');
@@ -419,25 +422,51 @@ function isWordish(node: SyntaxNode): boolean {
   return ['word', 'string', 'raw_string', 'concatenation', 'simple_expansion', 'expansion', 'number', 'file_descriptor'].includes(node.type);
 }
 
-function assign(node: SyntaxNode, ctx: Ctx): void {
+/** Assigns a variable for the rest of the line; returns the words of the value (none for `x=`). */
+function assign(node: SyntaxNode, ctx: Ctx): Word[] {
   const name = node.childForFieldName('name')?.text;
   const value = node.childForFieldName('value');
-  if (!name) return;
+  if (!name) return [];
   if (!value) {
     ctx.env.set(name, '');
-    return;
+    ctx.subVars.delete(name);
+    return [];
   }
   if (value.type === 'array') {
     // a=(rm -rf /): "${a[@]}" gives the elements as separate words
     const words = value.namedChildren.flatMap((c) => wordsOf(c, ctx));
     if (words.every((w) => !w.dynamic)) ctx.env.set(name, words.map((w) => w.text).join(IFS_MARK));
     else ctx.env.delete(name);
-    return;
+    return words;
   }
   const words = wordsOf(value, ctx);
   if (words.every((w) => !w.dynamic)) ctx.env.set(name, words.map((w) => w.text).join(' '));
   else ctx.env.delete(name);
   noteSubstitutionVariable(name, words, ctx);
+  return words;
+}
+
+/**
+ * `export X=v Y`, `declare -x X=v`, `local …`, `readonly …`, `typeset …`, `unset X`: a command of
+ * its own (the keyword, then `NAME=value` or the name per operand), and the assignments made for
+ * the rest of the line. Rules read them as commands (`unset HISTFILE`, `export HISTFILE=/dev/null`).
+ */
+function buildDeclaration(node: SyntaxNode, ctx: Ctx): ShellCommand {
+  const words: Word[] = [plainWord(node.children[0]?.text ?? '')];
+  for (const child of node.namedChildren) {
+    if (child.type === 'variable_assignment') {
+      const name = child.childForFieldName('name')?.text ?? '';
+      const value = assign(child, ctx);
+      const w = plainWord(`${name}=${value.map((v) => v.text).join(' ')}`, { quoted: value.some((v) => v.quoted), dynamic: value.some((v) => v.dynamic) });
+      w.subs = value.flatMap((v) => v.subs);
+      words.push(w);
+    } else if (child.type === 'variable_name') {
+      words.push(plainWord(child.text));
+    } else if (child.type !== 'comment') {
+      words.push(...wordsOf(child, ctx));
+    }
+  }
+  return makeCommand(words, [], spanOf(node, ctx), ctx, null);
 }
 
 /** Records (or forgets) that variable `name` now holds the output of the substitutions among
