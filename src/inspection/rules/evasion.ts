@@ -6,6 +6,8 @@
 import { written, type Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
 import { deleteTargets, opts, writeTargets } from '../effects/index.js';
+import { SHELLS } from '../shell/context.js';
+import { INTERPRETERS } from '../shell/interp.js';
 import { idiomRule } from './idioms.js';
 
 /** Shell history files (bash, zsh, sh, fish, python, mysql, psql, less, PowerShell PSReadLine). */
@@ -32,6 +34,34 @@ function historyTamper(c: ShellCommand): boolean {
 
 /** Assignments at the top of a line (`HISTFILE=/dev/null` alone) are not commands: the line's text is checked. */
 const HISTORY_ASSIGN = /(?:^|[\s;&|(])(?:export\s+)?(?:HISTFILE=(?:\/dev\/null|["']{2}|(?=[\s;&|]|$))|HIST(?:FILE)?SIZE=0\b|SAVEHIST=0\b)/;
+
+/** A shell, an interpreter or a Windows script host by path (`/bin/sh`, `/usr/bin/python3`,
+ * `…\System32\cmd.exe`: Windows paths may reach here with their backslashes read as escapes). */
+const SHELL_BINARY = /^(?:\/usr)?(?:\/local)?\/s?bin\/(?:(?:ba|da|z|k|c|tc|mk|a|fi|y|r)?sh|busybox|python[0-9.]*|perl[0-9.]*|ruby[0-9.]*|node|php[0-9.]*)$|(?:cmd|powershell|pwsh|cscript|wscript|mshta)\.exe$/i;
+
+/** The name a program is known by: the basename, lower-cased, `.exe` dropped. */
+const programName = (p: string) => p.replace(/\\/g, '/').replace(/^.*[/%]/, '').toLowerCase().replace(/\.exe$/, '');
+
+/**
+ * True when a shell or interpreter binary is copied, linked or bind-mounted under another name
+ * (`cp /bin/sh /tmp/crond`, `ln -fs /bin/sh /bin/ln`, `mount -o bind /bin/sh /bin/mount`,
+ * `copy cmd.exe lsass.exe`): whatever runs that name next, a cron job, sudo rule or service,
+ * gets a shell. A destination named as a shell or interpreter itself (`ln -s /usr/bin/python3
+ * ~/bin/python`, `ln -sf /bin/bash /bin/sh`) and a copy keeping its name are left alone.
+ */
+function plantsShell(c: ShellCommand): boolean {
+  const name = c.name.toLowerCase();
+  const bind = name === 'mount' && c.argv.some((a) => a === '--bind' || a === '-B' || /(?:^|,)r?bind(?:,|$)/.test(a));
+  if (!bind && !/^(?:cp|ln|install|copy|copy-item|cpi|xcopy)$/.test(name)) return false;
+  const ops = opts(c, { short: name === 'mount' ? 'oto' : 'tSmogb', long: ['target-directory', 'suffix', 'mode', 'owner', 'group'] }).operands.filter((a) => !/^\/[A-Za-z]$/.test(a));
+  if (ops.length < 2) return false;
+  const dest = programName(ops[ops.length - 1]!.replace(/[\\/]+$/, ''));
+  return ops.slice(0, -1).some((src) => {
+    if (!SHELL_BINARY.test(src)) return false;
+    if (bind) return true;
+    return dest !== programName(src) && !SHELLS.has(dest) && !INTERPRETERS.test(dest) && !/\.(?:d|dir)$/.test(dest) && !/\/$/.test(ops[ops.length - 1]!);
+  });
+}
 
 /** Configuration of auditing, system logging, the firewall and mandatory access control. */
 const SECURITY_CONFIG = /^\/etc\/(?:audit\/|audisp\/|libaudit\.conf$|security\/audit_(?:event|control|user|class)$|rsyslog\.conf$|rsyslog\.d\/|syslog\.conf$|syslog-ng\/|systemd\/journald\.conf(?:\.d\/|$)|asl\.conf$|asl\/|ufw\/|default\/ufw$|iptables\/|sysconfig\/ip6?tables$|nftables\.conf$|pf\.conf$|pf\.anchors\/|firewalld\/|selinux\/config$|apparmor(?:\.d)?\/)|^\/private\/etc\/(?:security\/audit_|asl\.conf$|pf\.conf$)/;
@@ -179,6 +209,20 @@ export const EVASION_RULES: Rule[] = [
       not_match: ['cat /etc/audit/auditd.conf', 'sudo ufw allow 22/tcp', 'echo "127.0.0.1 app.local" | sudo tee -a /etc/hosts'],
     },
     match: { path: written(SECURITY_CONFIG) },
+  },
+  {
+    id: 'shell-binary-planted',
+    name: 'Shell planted under another name',
+    category: 'defense-evasion',
+    action: 'record',
+    attack: 'T1036.003',
+    description: 'A shell, interpreter or Windows script host (/bin/sh, /bin/bash, python, cmd.exe, powershell.exe, cscript.exe) copied, linked or bind-mounted under another name: cp /bin/sh /tmp/crond, ln -fs /bin/sh /bin/ln, mount -o bind /bin/sh /bin/mount, copy cmd.exe lsass.exe.',
+    help: 'The next thing that runs the name (a sudo rule, a cron job, a service, a user) gets a shell, and process lists show an innocent name. Check why the binary was copied.',
+    examples: {
+      match: ['cp /bin/sh /tmp/crond', 'sudo ln -fs /bin/sh /bin/ln', 'sudo mount -o bind /bin/sh /bin/mount'],
+      not_match: ['ln -s /usr/bin/python3 ~/.local/bin/python', 'sudo ln -sf /bin/bash /bin/sh', 'cp /bin/bash ./rootfs/bin/'],
+    },
+    match: { command: plantsShell },
   },
   {
     id: 'root-ca-install',

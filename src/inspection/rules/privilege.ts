@@ -1,5 +1,6 @@
 /**
- * privilege rules beyond those in persistence.ts: accounts with uid 0 or an admin group, file
+ * privilege rules beyond those in persistence.ts: commands run as root through another program's
+ * hooks, accounts with uid 0 or an admin group, file
  * capabilities, PAM, any write to sudoers, and shell escapes run with sudo (GTFOBins' `sudo`
  * entries: https://gtfobins.github.io/). Techniques: https://attack.mitre.org/tactics/TA0004/.
  */
@@ -8,6 +9,23 @@ import type { ShellCommand } from '../shell/model.js';
 import { opts, writeTargets } from '../effects/index.js';
 import { INTERPRETERS } from '../shell/interp.js';
 import { escapeLine, spawnsShell } from './execution.js';
+import { commandValues } from '../shell/carriers.js';
+
+/** Commands a program's hook is ordinarily set to (`rsync -e ssh`, `GIT_SSH_COMMAND='ssh -i k'`,
+ * `PAGER=cat`): the transport or pager the option exists for. */
+const ORDINARY_HOOK = /^(?:ssh|cat|less|more|most|vim?|nvim|nano|emacs|code|true|:|gpg|pass|op|security|keyring|git-credential-\S+)$/;
+
+/** True when a command run as root (sudo, doas, pkexec, run0) is told through an option or its
+ * environment to run another command line (`sudo restic --password-command=CMD`, `sudo tar -I CMD`,
+ * `sudo rsync -e CMD`, `sudo git -c core.pager=CMD`): CMD runs as root too, whatever the sudoers
+ * entry meant to allow (GTFOBins' sudo entries). Hooks set to their ordinary command are left alone. */
+function elevatedHook(c: ShellCommand): boolean {
+  if (!c.wrappers.some((w) => /^(?:sudo|doas|pkexec|run0|sudo-rs)$/.test(w))) return false;
+  return commandValues(c).some(([text]) => {
+    const first = text.trim().split(/\s+/)[0] ?? '';
+    return !ORDINARY_HOOK.test(first.replace(/^.*\//, ''));
+  });
+}
 
 const SUDOERS = /^\/etc\/sudoers(?:\.d\/.+)?$|^\/private\/etc\/sudoers(?:\.d\/.+)?$|^\/usr\/local\/etc\/sudoers(?:\.d\/.+)?$/;
 const PAM = /^\/etc\/pam\.d\/|^\/etc\/pam\.conf$|^\/etc\/security\/(?:pam_|access\.conf|limits\.conf)|(?:^|\/)pam_[\w-]+\.so$|^\/(?:usr\/)?lib(?:64)?\/(?:x86_64-linux-gnu\/)?security\//;
@@ -36,6 +54,20 @@ function privilegedAccount(c: ShellCommand): boolean {
 
 
 export const PRIVILEGE_RULES: Rule[] = [
+  {
+    id: 'sudo-command-hook',
+    name: 'Command run as root through another program',
+    category: 'privilege',
+    action: 'record',
+    attack: 'T1548.003',
+    description: 'A program run with sudo/doas/pkexec that is told, by an option or a variable, to run another command line (restic --password-command, tar -I/--checkpoint-action, rsync -e, git -c core.pager/alias, ssh -o ProxyCommand, vim -c, aria2c --on-download-error, PAGER=…): that command runs as root too.',
+    help: 'A sudoers entry for one program becomes a root shell this way (GTFOBins). Check what the hook runs and why it needs root.',
+    examples: {
+      match: ["sudo restic --password-command='/tmp/x' backup", "sudo tar xf /dev/null -I '/tmp/x.sh'", "sudo git -c core.pager='/tmp/p' log"],
+      not_match: ['sudo rsync -a -e ssh ./site/ host:/var/www/', "sudo GIT_SSH_COMMAND='ssh -i /root/.ssh/deploy' git pull", "restic --password-command='/tmp/x' backup"],
+    },
+    match: { command: elevatedHook },
+  },
   {
     id: 'privileged-account',
     name: 'Root-equivalent account created',
