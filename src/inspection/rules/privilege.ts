@@ -30,11 +30,19 @@ function elevatedHook(c: ShellCommand): boolean {
 const SUDOERS = /^\/etc\/sudoers(?:\.d\/.+)?$|^\/private\/etc\/sudoers(?:\.d\/.+)?$|^\/usr\/local\/etc\/sudoers(?:\.d\/.+)?$/;
 const PAM = /^\/etc\/pam\.d\/|^\/etc\/pam\.conf$|^\/etc\/security\/(?:pam_|access\.conf|limits\.conf)|(?:^|\/)pam_[\w-]+\.so$|^\/(?:usr\/)?lib(?:64)?\/(?:x86_64-linux-gnu\/)?security\//;
 const ACCOUNT_DB = /^\/etc\/(?:passwd|shadow|group|gshadow|master\.passwd)$/;
+/** System accounts that own services and never log in. */
+const SERVICE_ACCOUNT = /^(?:nobody|daemon|bin|sys|sync|games|man|lp|mail|news|uucp|proxy|www-data|backup|list|irc|gnats|systemd-\w+|messagebus|sshd|_\w+)$/;
 const ADMIN_GROUPS = /^(?:0|root|sudo|wheel|admin|adm|docker|lxd|disk|shadow|staff)$/;
 
 /** useradd/adduser/usermod/groupmod creating uid 0 or joining an admin group; dscl/dseditgroup on macOS. */
 function privilegedAccount(c: ShellCommand): boolean {
   const a = c.argv.slice(1);
+  // a service account given a login shell (`chsh -s /bin/bash nobody`, `usermod -s /bin/sh www-data`)
+  if (c.name === 'chsh' || (c.name === 'usermod' && a.some((x) => x === '-s' || x.startsWith('--shell')))) {
+    const o = opts(c, { short: 's', long: ['shell'] });
+    const shell = [...(o.values.get('-s') ?? []), ...(o.values.get('--shell') ?? [])][0] ?? '';
+    if (/\/(?:ba|da|z|k|c|tc|fi)?sh$/.test(shell) && o.operands.some((u) => SERVICE_ACCOUNT.test(u))) return true;
+  }
   if (c.name === 'useradd' || c.name === 'adduser' || c.name === 'usermod' || c.name === 'luseradd' || c.name === 'pw') {
     const o = opts(c, { short: 'ugGsdcepkK', long: ['uid', 'gid', 'groups', 'shell', 'home', 'comment', 'ingroup', 'group'] });
     const uid = [...(o.values.get('-u') ?? []), ...(o.values.get('--uid') ?? [])];
@@ -47,6 +55,9 @@ function privilegedAccount(c: ShellCommand): boolean {
   if (c.name === 'gpasswd') return a.includes('-a') && ADMIN_GROUPS.test(a[a.length - 1] ?? '');
   if (c.name === 'dscl') return /(?:^|\s)-(?:append|create|merge)\b/.test(a.join(' ')) && /\/Groups\/admin\b|UniqueID\s+0\b|PrimaryGroupID\s+(?:0|80)\b/.test(a.join(' '));
   if (c.name === 'dseditgroup') return a.includes('edit') && a.includes('-a') && a.includes('admin');
+  // macOS: the root account enabled (dsenableroot without -d), the guest account switched on
+  if (c.name === 'dsenableroot') return !a.includes('-d');
+  if (c.name === 'sysadminctl') return /^-guestAccount$/i.test(a[0] ?? '') && /^on$/i.test(a[1] ?? '');
   if (c.name === 'sysadminctl') return a.includes('-addUser') && a.includes('-admin');
   if (c.name === 'chpasswd' || c.name === 'passwd') return c.wrappers.length > 0 && /\broot\b/.test([a.join(' '), c.stdin ?? ''].join(' '));
   return false;
@@ -74,7 +85,7 @@ export const PRIVILEGE_RULES: Rule[] = [
     category: 'privilege',
     action: 'block',
     attack: 'T1136.001',
-    description: 'An account with uid 0 or put in an administrative group (useradd -o -u 0, -g 0, -G sudo/wheel/admin, usermod -aG sudo, adduser U sudo, gpasswd -a U wheel, dscl/dseditgroup admin), or a line appended to /etc/passwd, /etc/shadow or /etc/group.',
+    description: 'An account with uid 0 or put in an administrative group (useradd -o -u 0, -g 0, -G sudo/wheel/admin, usermod -aG sudo, adduser U sudo, gpasswd -a U wheel, dscl/dseditgroup admin), the macOS root or guest account enabled (dsenableroot, sysadminctl -guestAccount on), a service account given a login shell (chsh -s /bin/bash nobody), or a line appended to /etc/passwd, /etc/shadow or /etc/group.',
     help: 'Creates a lasting root login. Check who asked for the account.',
     examples: {
       match: ['useradd -o -u 0 -g 0 -M -d /root -s /bin/bash backdoor', 'usermod -aG sudo dev', "echo 'x:$1$x$y:0:0::/root:/bin/bash' >> /etc/passwd"],
