@@ -101,7 +101,7 @@ export function callSurfaces(call: InspectableCall): CallSurfaces {
   }
   if (!Array.isArray(args)) applyConventions(args as Record<string, unknown>, name, out);
   duplicateKeyValues(call.argumentsRaw, out);
-  if (out.commands.length === 0) unreadValues(args, name, out);
+  if (out.commands.length === 0 && out.paths.length === 0) unreadValues(args, name, out);
   if (POWERSHELL.test(name)) {
     for (const c of [...out.commands]) if (c.kind === 'text') out.commands.push({ kind: 'argv', argv: ['pwsh', '-Command', c.text] });
   }
@@ -111,23 +111,22 @@ export function callSurfaces(call: InspectableCall): CallSurfaces {
 /** Keys whose string values are prose, names or addresses, never commands: the fail-closed
  * reading of unknown arguments ({@link unreadValues}) leaves them out, with the path, content,
  * SQL and convention keys that are read for what they are. */
-const PROSE_KEYS = new Set(['description', 'message', 'title', 'summary', 'comment', 'comments', 'reason', 'explanation', 'thought', 'thoughts', 'reasoning', 'note', 'notes', 'prompt', 'question', 'answer', 'name', 'id', 'url', 'uri', 'href', 'email', 'subject', 'label', 'labels', 'tag', 'tags', 'status', 'type', 'kind', 'mode', 'format', 'encoding', 'old_string', 'old_str', 'search', 'regex', 'pattern', 'locale', 'timezone', 'color']);
+const PROSE_KEYS = new Set(['text', 'description', 'message', 'title', 'summary', 'comment', 'comments', 'reason', 'explanation', 'thought', 'thoughts', 'reasoning', 'note', 'notes', 'prompt', 'question', 'answer', 'name', 'id', 'url', 'uri', 'href', 'email', 'subject', 'label', 'labels', 'tag', 'tags', 'status', 'type', 'kind', 'mode', 'format', 'encoding', 'old_string', 'old_str', 'search', 'regex', 'pattern', 'locale', 'timezone', 'color']);
 /** Most characters of unknown string values read by the fail-closed reading. */
 const MAX_UNREAD_CHARS = 1 << 20;
 
 /**
- * Fails closed on arguments no convention reads: when a call gave no command at all, the string
+ * Fails closed on arguments no convention reads: when a call gave no command and no file path (a
+ * file tool's contents are the path rules' business), the string
  * values under keys guard does not know (`run_it {"payload": "curl … | sh"}`, at any depth up to
  * {@link MAX_DEPTH}) are still inspected. A tool whose name says it runs things (run, exec, shell,
  * terminal, …) has them analysed as shell text; any other tool has them matched by the rules' raw
  * patterns (labelled `raw`), which need a command's shape, so ordinary values do not hit. Keys
- * read for what they are (paths, a file tool's contents, SQL, working directory, stdin, language) and
- * prose keys ({@link PROSE_KEYS}) are left out.
+ * read for what they are (paths, SQL, code, working directory, stdin, language) and prose keys
+ * ({@link PROSE_KEYS}) are left out.
  */
 function unreadValues(args: unknown, tool: string, out: CallSurfaces): void {
-  // a file tool's content keys hold the file's text (read by the path rules); another tool's are data like any other
-  const content = out.paths.length > 0 ? CONTENT_KEYS : [];
-  const known = new Set<string>([...PATH_KEYS, ...content, ...SQL_KEYS, ...CODE_KEYS, ...COMMAND_KEYS, ...PROSE_KEYS, ...ARGUMENT_CONVENTIONS.cwd, ...ARGUMENT_CONVENTIONS.stdin, ...ARGUMENT_CONVENTIONS.language, ...ARGUMENT_CONVENTIONS.readPatterns.keys]);
+  const known = new Set<string>([...PATH_KEYS, ...SQL_KEYS, ...CODE_KEYS, ...COMMAND_KEYS, ...PROSE_KEYS, ...ARGUMENT_CONVENTIONS.cwd, ...ARGUMENT_CONVENTIONS.stdin, ...ARGUMENT_CONVENTIONS.language, ...ARGUMENT_CONVENTIONS.readPatterns.keys]);
   const found: string[] = [];
   let size = 0;
   const visit = (v: unknown, depth: number): void => {

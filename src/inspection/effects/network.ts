@@ -111,6 +111,11 @@ export function sendsOf(cmd: ShellCommand): Send[] {
     const listen = args.some((a) => /^-[a-zA-Z]*l/.test(a) || a === '--listen');
     const host = name === 'socat' ? socatHost(args) : args.find((a) => !a.startsWith('-') && !/^\d+$/.test(a)) ?? null;
     if (!listen && host) out.push({ host: host.toLowerCase(), files: inputs, stdin: hasStdinData, channel: 'netcat' });
+  } else if (name === 'sftp' && cmd.stdin !== null && /(?:^|\n)\s*(?:put|mput|reput)\s+\S+/.test(cmd.stdin)) {
+    // `sftp host <<< 'put FILE'`: a batch fed on stdin uploads
+    const host = remoteOf(args.filter((a) => !a.startsWith('-')).pop() ?? '') ?? args.find((a) => !a.startsWith('-'))?.replace(/^[^@]*@/, '') ?? '?';
+    const files = [...cmd.stdin.matchAll(/(?:^|\n)\s*(?:put|mput|reput)\s+(\S+)/g)].map((m) => m[1]!);
+    out.push({ host: host.toLowerCase(), files, stdin: false, channel: 'scp' });
   } else if (name === 'scp' || name === 'sftp' || name === 'rsync') {
     const o = parseOpts(args, { short: name === 'rsync' ? 'eTB' : 'cFiJlPSoDe', long: ['rsh', 'exclude', 'include', 'filter', 'rsync-path'] });
     const dest = o.operands[o.operands.length - 1] ?? '';

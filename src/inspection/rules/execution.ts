@@ -100,7 +100,7 @@ export const EXECUTION_RULES: Rule[] = [
       not_match: ['ngrok version', 'code --install-extension ms-python.python', 'ssh -L 5432:db:5432 bastion'],
     },
     idioms: [
-      { re: /^(?:code|code-insiders)\s+tunnel\b|^devtunnel\s+host\b|^ngrok\s+(?:tcp|http|tls|start)\b|^cloudflared\s+(?:tunnel|access\s+tcp)\b|^bore\s+local\b|^(?:lt|localtunnel)\s+--port\b|^frpc\b|^tmate\b/, names: ['code', 'code-insiders', 'devtunnel', 'ngrok', 'cloudflared', 'bore', 'lt', 'localtunnel', 'frpc', 'tmate'] },
+      { re: /^(?:\S*[\\/])?(?:code|code-insiders)(?:\.exe)?\s+tunnel\b|^(?:\S*[\\/])?devtunnel(?:\.exe)?\s+host\b|^(?:\S*[\\/])?ngrok(?:\.exe)?\s+(?:tcp|http|tls|start)\b|^(?:\S*[\\/])?cloudflared(?:\.exe)?\s+(?:tunnel|access\s+tcp)\b|^bore\s+local\b|^(?:lt|localtunnel)\s+--port\b|^frpc\b|^tmate\b/, names: ['code', 'code-insiders', 'devtunnel', 'ngrok', 'cloudflared', 'bore', 'lt', 'localtunnel', 'frpc', 'tmate'] },
     ],
   }),
   {
