@@ -48,7 +48,58 @@ function sendsToDrop(c: ShellCommand): boolean {
   return urlsOf(c).some((u) => DROP_URL.test(u) || DROP_HOST.test((/^https?:\/\/(?:[^/@]*@)?([^/:?#]+)/i.exec(u)?.[1] ?? '').toLowerCase()));
 }
 
+/** True when the command packs or encrypts data under a passphrase: zip -P/-e/--password, 7z a
+ * -p, rar a -p/-hp, gpg -c/--symmetric, openssl enc (or a cipher command) encrypting, age -p,
+ * ccrypt -e. The archive hides what it holds from inspection on the way out, and encrypting a
+ * user's files in place is how ransomware works. */
+function passphraseEncrypts(c: ShellCommand): boolean {
+  const args = c.argv.slice(1);
+  const name = c.name.toLowerCase();
+  switch (name) {
+    case 'zip':
+      return args.some((a) => /^-[a-zA-Z]*[Pe][a-zA-Z]*$|^--(?:password|encrypt)\b/.test(a));
+    case '7z':
+    case '7za':
+    case '7zz':
+    case '7zr':
+      return /^[au]$/.test(args[0] ?? '') && args.some((a) => /^-p/.test(a));
+    case 'rar':
+    case 'winrar':
+      return /^[au]$/.test(args[0] ?? '') && args.some((a) => /^-h?p/.test(a));
+    case 'gpg':
+    case 'gpg2':
+      return args.some((a) => /^-[a-zA-Z]*c[a-zA-Z]*$|^--symmetric$/.test(a)) && !args.some((a) => /^-[a-zA-Z]*d[a-zA-Z]*$|^--decrypt$/.test(a));
+    case 'openssl':
+    {
+      // `openssl enc -base64` only encodes: a cipher or a passphrase option makes it encryption
+      const cipherCommand = /^(?:aes|des|bf|camellia|chacha|aria|sm4)[\w-]*$/.test(args[0] ?? '');
+      if (!(args[0] === 'enc' || cipherCommand) || args.includes('-d')) return false;
+      return cipherCommand || args.some((a) => /^-(?:pass|k|kfile|K|pbkdf2|iter)$/.test(a) || /^-(?:aes|des|bf|camellia|chacha|aria|sm4)[\w-]*$/.test(a));
+    }
+    case 'age':
+      return args.some((a) => a === '-p' || a === '--passphrase');
+    case 'ccrypt':
+      return !args.some((a) => /^-[a-zA-Z]*[dc]/.test(a) || a === '--decrypt' || a === '--cat');
+    default:
+      return false;
+  }
+}
+
 export const EXFIL_RULES: Rule[] = [
+  {
+    id: 'passphrase-archive',
+    name: 'Data packed or encrypted under a passphrase',
+    category: 'exfiltration',
+    action: 'record',
+    attack: 'T1560.001',
+    description: 'Files archived or encrypted with a passphrase: zip -P/-e/--password, 7z a -p, rar a -p/-hp, gpg -c, openssl enc encrypting (-pass, -k, -pbkdf2), age -p, ccrypt.',
+    help: 'Staging for exfiltration (the contents can no longer be inspected on the way out) or ransomware encrypting files in place. Check what is packed and where it goes next.',
+    examples: {
+      match: ['zip -P secret out.zip ~/notes/*', '7z a -pX -mhe=on a.7z ~/docs', 'gpg --batch --passphrase x -c report.pdf', 'openssl enc -aes-256-cbc -pass pass:x -in data.zip -out data.enc'],
+      not_match: ['zip -r dist.zip build/', 'openssl enc -d -aes-256-cbc -in data.enc -out data.zip -pass env:KEY', 'gpg --verify SHA256SUMS.sig', '7z x archive.7z'],
+    },
+    match: { command: passphraseEncrypts },
+  },
   {
     id: 'upload-to-drop-service',
     name: 'Data posted to a paste bin, file drop or webhook',
