@@ -159,6 +159,9 @@ export const PRIVILEGE_RULES: Rule[] = [
         // programs that are shells in all but name: terminal multiplexers, systemd-run -S, an interpreter's prompt
         if (/^(?:screen|tmux|byobu|dtach|abduco|zellij)$/.test(c.name) && c.argv.length <= 2) return true;
         if (c.name === 'systemd-run' && c.argv.some((a) => a === '-S' || a === '--shell')) return true;
+        // script(1) with no -c starts a shell; ansible-test shell
+        if (c.name === 'script' && !c.argv.slice(1).some((a) => /^-[a-zA-Z]*c$|^--command\b/.test(a))) return true;
+        if (c.name === 'ansible-test' && c.argv[1] === 'shell') return true;
         if (c.name === 'machinectl' && c.argv[1] === 'shell') return true;
         if (INTERPRETERS.test(c.name)) {
           const rest = c.argv.slice(1);

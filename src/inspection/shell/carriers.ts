@@ -604,6 +604,11 @@ export function commandValues(cmd: ShellCommand): [string, string][] {
     const o = args[i - 1] === '-o' ? /(?:^|,)ssh_command=([^,]+)/.exec(a) : null;
     if (o) out.push([o[1]!, '-o ssh_command']);
   });
+  // sysctl kernel.core_pattern=|CMD: the kernel runs CMD as root on every crash (core(5))
+  if (name === 'sysctl') for (const a of args) {
+    const m = /^kernel\.core_pattern\s*=\s*\|([\s\S]+)$/.exec(a);
+    if (m) out.push([m[1]!, 'sysctl core_pattern']);
+  }
   const valueOf = (i: number, a: string, opt: string): string | null => (a === opt ? (args[i + 1] ?? null) : a.startsWith(opt + '=') ? a.slice(opt.length + 1) : null);
   switch (name) {
     case 'git':

@@ -11,7 +11,7 @@ import type { CommandLine, Redirect, ShellCommand, Span, Substitution, Word } fr
 export const MAX_DEPTH = 5;
 
 /** Shells that run a `-c` string or a script read from stdin. */
-export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'yash', 'posh', 'rbash', 'oksh', 'loksh', 'elvish', 'xonsh']);
+export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'yash', 'posh', 'rbash', 'oksh', 'loksh', 'elvish', 'xonsh', 'sash', 'rc']);
 
 /** Marks a field split inside a word's text (`$IFS`, an unquoted multi-word value). */
 export const IFS_MARK = '\u0000';
