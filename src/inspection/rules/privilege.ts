@@ -144,7 +144,7 @@ export const PRIVILEGE_RULES: Rule[] = [
     category: 'privilege',
     action: 'block',
     attack: 'T1548.003',
-    description: "A shell started as root through sudo/doas/pkexec/su: a program's shell escape run with sudo (sudo vim -c ':!/bin/sh', sudo find . -exec /bin/sh \\; -quit, sudo awk 'BEGIN {system(\"/bin/sh\")}'), or sudo -s/-i, sudo su, sudo sh.",
+    description: "A shell started as root through sudo/doas/pkexec/su: a program's shell escape run with sudo (sudo vim -c ':!/bin/sh', sudo find . -exec /bin/sh \\; -quit, sudo awk 'BEGIN {system(\"/bin/sh\")}'), or sudo -s/-i, sudo su, sudo sh (also sash, rc, script without -c, ansible-test shell).",
     help: 'Gives an interactive root shell, past whatever sudo rules meant to allow.',
     examples: {
       match: ["sudo vim -c ':!/bin/sh'", 'sudo find . -exec /bin/sh \\; -quit', 'sudo awk \'BEGIN {system("/bin/sh")}\'', 'sudo su -'],
