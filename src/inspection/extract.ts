@@ -35,6 +35,8 @@ const WRITER = /write|edit|create|patch|replace|append|save|insert|update|move|r
 const READER = /read|view|cat|open|get_?file|show|load|grep|glob|search|find|list|^ls$/i;
 /** Tools whose command text is PowerShell (also read as shell text). */
 const POWERSHELL = /powershell|pwsh/i;
+/** Tools whose command text is cmd.exe's: a backslash there is a path separator, never an escape. */
+const CMD_EXE = /^(?:cmd(?:\.exe)?|command_prompt|windows_cmd|run_cmd|cmd_exec)$/i;
 /** Keys holding the arguments of a `command`/`program` string (`{"command":"rm","args":["-rf","/"]}`). */
 const ARGS_KEYS = ['args', 'arguments', 'argv', 'params'];
 const SHELLISH = /shell|bash|exec|terminal|run|command|cmd|sh$|console|process/i;
@@ -102,6 +104,10 @@ export function callSurfaces(call: InspectableCall): CallSurfaces {
   if (!Array.isArray(args)) applyConventions(args as Record<string, unknown>, name, out);
   duplicateKeyValues(call.argumentsRaw, out);
   if (out.commands.length === 0 && out.paths.length === 0) unreadValues(args, name, out);
+  if (CMD_EXE.test(name)) {
+    // read once more with every backslash kept (`C:\Windows\System32\curl.exe` stays a path)
+    for (const c of [...out.commands]) if (c.kind === 'text' && c.text.includes('\\')) out.commands.push({ kind: 'text', text: c.text.replace(/\\/g, '\\\\') });
+  }
   if (POWERSHELL.test(name)) {
     for (const c of [...out.commands]) if (c.kind === 'text') out.commands.push({ kind: 'argv', argv: ['pwsh', '-Command', c.text] });
   }

@@ -158,10 +158,10 @@ export const CREDENTIAL_RULES: Rule[] = [
     category: 'credential-access',
     action: 'record',
     attack: 'T1552.001',
-    description: 'Searching the whole disk or home for passwords and keys: grep -r password / (or /home, /etc, ~), find / -name id_rsa / credentials / .netrc / *.pem, locate id_rsa; on Windows findstr cpassword in SYSVOL, cmdkey /list.',
+    description: 'Searching the whole disk or home for passwords and keys: grep -r password / (or /home, /etc, ~), find / -name id_rsa / credentials / .netrc / *.pem, locate id_rsa; on Windows findstr cpassword in SYSVOL (Group Policy Preferences passwords).',
     help: 'Hunting for secrets outside the project. Check what the agent is looking for.',
     examples: {
-      match: ['grep -ri password / 2>/dev/null', 'find / -name id_rsa 2>/dev/null', 'find /home -type f -name .netrc', 'cmdkey /list'],
+      match: ['grep -ri password / 2>/dev/null', 'find / -name id_rsa 2>/dev/null', 'find /home -type f -name .netrc', 'findstr /S cpassword \\\\dc\\sysvol\\*.xml'],
       not_match: ['grep -rn password src/', 'find . -name "*.pem"', 'grep -r TODO ~/project'],
     },
     match: {
@@ -183,9 +183,8 @@ export const CREDENTIAL_RULES: Rule[] = [
           return recursive && term && o.operands.slice(1).some(broad);
         }
         if (c.name === 'locate' || c.name === 'mlocate' || c.name === 'plocate') return c.argv.slice(1).some((a) => /id_rsa|\.netrc|credentials|\.pem$|\.kdbx$|password/i.test(a));
-        // Windows: Group Policy Preferences passwords in SYSVOL (`findstr /S cpassword …\sysvol\*.xml`), stored credentials listed
+        // Windows: Group Policy Preferences passwords in SYSVOL (`findstr /S cpassword …\sysvol\*.xml`)
         if (/^findstr$/i.test(c.name)) return c.argv.slice(1).some((a) => /^cpassword$/i.test(a)) && c.argv.slice(1).some((a) => /sysvol|\.xml$/i.test(a));
-        if (/^cmdkey$/i.test(c.name)) return c.argv.slice(1).some((a) => /^\/list\b/i.test(a));
         return false;
       },
     },
