@@ -55,6 +55,9 @@ export function isDecoder(cmd: ShellCommand): boolean {
       return args.some((a) => /^-[a-zA-Z]*[dD][a-zA-Z]*$|^--decode$/.test(a));
     case 'xxd':
       return args.some((a) => /^-[a-zA-Z]*r/.test(a) || a === '-revert');
+    case 'b64decode':
+      // FreeBSD b64decode(1) -r: raw base64 in, decoded bytes out
+      return true;
     case 'openssl':
       return (args[0] === 'enc' || args[0] === 'base64' || /^-?(aes|des|bf|chacha)/.test(args[0] ?? '')) && args.includes('-d');
     case 'rev':

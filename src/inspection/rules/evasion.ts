@@ -12,8 +12,8 @@ import { idiomRule } from './idioms.js';
 
 /** Shell history files (bash, zsh, sh, fish, python, mysql, psql, less, PowerShell PSReadLine). */
 const HISTORY_FILE = /(?:^|\/)\.(?:bash_history|zsh_history|zhistory|sh_history|history|ash_history|python_history|mysql_history|psql_history|lesshst|node_repl_history)$|(?:^|\/)\.local\/share\/fish\/fish_history$|ConsoleHost_history\.txt$/i;
-/** Log files and directories: /var/log/…, macOS unified logs, the audit log, login records. */
-const LOG_PATH = /^\/var\/log(?:\/|$)|^\/var\/adm\/|^\/private\/var\/log\/|^\/var\/audit\/|^\/Library\/Logs\/|^~\/Library\/Logs\/|^\/var\/db\/diagnostics|^\/var\/run\/utmp$|^\/run\/utmp$|^\/var\/(?:log\/)?[uw]tmp$|^\/var\/log\/(?:lastlog|btmp|wtmp)$/;
+/** Log files and directories: /var/log/…, Docker's container logs, macOS unified logs, the audit log, login records. */
+const LOG_PATH = /^\/var\/log(?:\/|$)|^\/var\/lib\/docker\/containers\/[^/]+\/[^/]*-json\.log(?:\.\d+)?$|^\/var\/adm\/|^\/private\/var\/log\/|^\/var\/audit\/|^\/Library\/Logs\/|^~\/Library\/Logs\/|^\/var\/db\/diagnostics|^\/var\/run\/utmp$|^\/run\/utmp$|^\/var\/(?:log\/)?[uw]tmp$|^\/var\/log\/(?:lastlog|btmp|wtmp)$/;
 
 function historyTamper(c: ShellCommand): boolean {
   const args = c.argv.slice(1);
@@ -167,7 +167,7 @@ export const EVASION_RULES: Rule[] = [
     category: 'defense-evasion',
     action: 'block',
     attack: 'T1070.002',
-    description: 'Deleting, shredding, truncating or emptying system logs (/var/log/…, login records, the audit log), journalctl --vacuum/--rotate, macOS log erase.',
+    description: 'Deleting, shredding, truncating or emptying system logs (/var/log/…, login records, the audit log, Docker container logs), journalctl --vacuum/--rotate, macOS log erase.',
     help: 'Destroys the record of what happened on the host.',
     examples: {
       match: ['rm -rf /var/log/messages', 'truncate -s 0 /var/log/auth.log', 'sudo log erase --all', '> /var/log/syslog'],

@@ -57,7 +57,7 @@ function privilegedAccount(c: ShellCommand): boolean {
   if (c.name === 'dseditgroup') return a.includes('edit') && a.includes('-a') && a.includes('admin');
   // macOS: the root account enabled (dsenableroot without -d), the guest account switched on
   if (c.name === 'dsenableroot') return !a.includes('-d');
-  if (c.name === 'sysadminctl') return /^-guestAccount$/i.test(a[0] ?? '') && /^on$/i.test(a[1] ?? '');
+  if (c.name === 'sysadminctl') return (/^-guestAccount$/i.test(a[0] ?? '') && /^on$/i.test(a[1] ?? '')) || (a.some((x) => /^-addUser$/i.test(x)) && a.some((x) => /^-admin$/i.test(x)));
   if (c.name === 'sysadminctl') return a.includes('-addUser') && a.includes('-admin');
   if (c.name === 'chpasswd' || c.name === 'passwd') return c.wrappers.length > 0 && /\broot\b/.test([a.join(' '), c.stdin ?? ''].join(' '));
   return false;
@@ -85,7 +85,7 @@ export const PRIVILEGE_RULES: Rule[] = [
     category: 'privilege',
     action: 'block',
     attack: 'T1136.001',
-    description: 'An account with uid 0 or put in an administrative group (useradd -o -u 0, -g 0, -G sudo/wheel/admin, usermod -aG sudo, adduser U sudo, gpasswd -a U wheel, dscl/dseditgroup admin), the macOS root or guest account enabled (dsenableroot, sysadminctl -guestAccount on), a service account given a login shell (chsh -s /bin/bash nobody), or a line appended to /etc/passwd, /etc/shadow or /etc/group.',
+    description: 'An account with uid 0 or put in an administrative group (useradd -o -u 0, -g 0, -G sudo/wheel/admin, usermod -aG sudo, adduser U sudo, gpasswd -a U wheel, dscl/dseditgroup admin), the macOS root or guest account enabled or an admin added (dsenableroot, sysadminctl -guestAccount on, sysadminctl -addUser … -admin), a service account given a login shell (chsh -s /bin/bash nobody), or a line appended to /etc/passwd, /etc/shadow or /etc/group.',
     help: 'Creates a lasting root login. Check who asked for the account.',
     examples: {
       match: ['useradd -o -u 0 -g 0 -M -d /root -s /bin/bash backdoor', 'usermod -aG sudo dev', "echo 'x:$1$x$y:0:0::/root:/bin/bash' >> /etc/passwd"],
