@@ -128,11 +128,15 @@ const MAX_UNREAD_CHARS = 1 << 20;
  * {@link MAX_DEPTH}) are still inspected. A tool whose name says it runs things (run, exec, shell,
  * terminal, …) has them analysed as shell text; any other tool has them matched by the rules' raw
  * patterns (labelled `raw`), which need a command's shape, so ordinary values do not hit. Keys
- * read for what they are (paths, SQL, code, working directory, stdin, language) and prose keys
- * ({@link PROSE_KEYS}) are left out.
+ * read for what they are (paths, SQL, code, working directory, stdin, language), prose keys
+ * ({@link PROSE_KEYS}) and, for a tool that does not run things, document keys (`body`,
+ * `content`, `data`, …: an issue body quoting `curl … | sh` is not a command) are left out.
  */
 function unreadValues(args: unknown, tool: string, out: CallSurfaces): void {
-  const known = new Set<string>([...PATH_KEYS, ...SQL_KEYS, ...CODE_KEYS, ...COMMAND_KEYS, ...PROSE_KEYS, ...ARGUMENT_CONVENTIONS.cwd, ...ARGUMENT_CONVENTIONS.stdin, ...ARGUMENT_CONVENTIONS.language, ...ARGUMENT_CONVENTIONS.readPatterns.keys]);
+  const shellish = SHELLISH.test(tool) && !/patch/i.test(tool);
+  // another tool's content keys hold a document (an issue body, a message), not a command
+  const content = shellish ? [] : CONTENT_KEYS;
+  const known = new Set<string>([...PATH_KEYS, ...content, ...SQL_KEYS, ...CODE_KEYS, ...COMMAND_KEYS, ...PROSE_KEYS, ...ARGUMENT_CONVENTIONS.cwd, ...ARGUMENT_CONVENTIONS.stdin, ...ARGUMENT_CONVENTIONS.language, ...ARGUMENT_CONVENTIONS.readPatterns.keys]);
   const found: string[] = [];
   let size = 0;
   const visit = (v: unknown, depth: number): void => {
@@ -150,7 +154,7 @@ function unreadValues(args: unknown, tool: string, out: CallSurfaces): void {
   };
   if (Array.isArray(args) || (args !== null && typeof args === 'object')) visit(args, 0);
   if (found.length === 0) return;
-  if (SHELLISH.test(tool) && !/patch/i.test(tool)) for (const text of found) out.commands.push({ kind: 'text', text });
+  if (shellish) for (const text of found) out.commands.push({ kind: 'text', text });
   else out.raw = [out.raw, ...found].filter((x): x is string => x !== null).join('\n');
 }
 
