@@ -10,7 +10,7 @@ import { resolveIn } from './paths.js';
 
 const WRITE_OPS = /^\d*(>|>>|>\||&>|&>>|<>)$/;
 
-/** Paths a command writes: output redirects, `tee`, `cp`/`mv`/`install`/`ln`/`rsync` destination,
+/** Paths a command writes: output redirects, `tee`, an editor's files, `cp`/`mv`/`install`/`ln`/`rsync` destination,
  * `sed -i` files, `dd of=`, `curl -o`, `wget -O`, and the output paths of {@link WRITERS}. Normalised. */
 export function writeTargets(cmd: ShellCommand): string[] {
   const out: string[] = [];
@@ -21,6 +21,20 @@ export function writeTargets(cmd: ShellCommand): string[] {
   switch (cmd.name) {
     case 'tee':
       out.push(...parseOpts(args).operands);
+      break;
+    case 'vi':
+    case 'vim':
+    case 'nvim':
+    case 'nano':
+    case 'pico':
+    case 'ee':
+    case 'emacs':
+    case 'joe':
+    case 'mcedit':
+    case 'micro':
+    case 'sudoedit':
+      // an editor opened on a file is there to change it (`sudo ee /usr/local/etc/sudoers`); `+N` is a line number
+      out.push(...parseOpts(args, { short: cmd.name.startsWith('v') || cmd.name === 'nvim' ? 'cStTuUiwW' : '' }).operands.filter((a) => !a.startsWith('+')));
       break;
     case 'cp':
     case 'mv':

@@ -31,7 +31,16 @@ export function interpreterCode(name: string, argv: readonly string[]): string |
     return rest.length ? rest.join(' ') : null;
   }
   const i = interpreterCodeIndex(name, argv);
-  return i > 0 ? argv[i]! : null;
+  if (i > 0) return argv[i]!;
+  // ruby/perl take the code attached to the flag: `ruby -rsocket -e'c=TCPSocket.new(…)'`, `perl -e'…'`
+  if (/^(?:ruby|perl)[0-9.]*$/i.test(name)) {
+    // switches that may come before `e` in one word (perlrun(1), ruby(1)); what follows `e` is the code
+    for (const a of args) {
+      const m = /^-[lnpawsTtWXdv0-9]*e([\s\S]+)$/.exec(a);
+      if (m) return m[1]!;
+    }
+  }
+  return null;
 }
 
 /** The index in `argv` of the word holding an interpreter's one-liner code (the word after
