@@ -120,6 +120,7 @@ function removesAccount(c: ShellCommand): boolean {
 /** The kernel's magic SysRq trigger: writing `b`, `o` or `c` reboots, powers off or crashes at once. */
 const SYSRQ = (a: PathAccess) => a.mode === 'write' && a.path === '/proc/sysrq-trigger';
 
+/** destructive-host rules (docs/rules.md "Rule origins"). */
 export const HOST_RULES: Rule[] = [
   {
     id: 'system-shutdown',
