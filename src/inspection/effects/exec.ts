@@ -3,7 +3,7 @@
  * operand, `source /dev/stdin`, PowerShell `-Command -`, `iex` at the end of a pipe), decoders whose
  * output may be run.
  */
-import type { ShellCommand } from '../shell/model.js';
+import type { ShellCommand, Word } from '../shell/model.js';
 import { SHELLS } from '../shell/context.js';
 import { INTERPRETERS, interpreterCodeIndex } from '../shell/interp.js';
 import { baseName } from '../shell/words.js';
@@ -76,6 +76,14 @@ export function isDecoder(cmd: ShellCommand): boolean {
   }
 }
 
+/** True when a code word runs its substitutions' output: one written in the word (`sh -c
+ * "$(curl …)"`, `python3 -c "x=$(curl …)"`), or a variable holding one that is the whole word
+ * (`S=$(curl …); bash -c "$S"`). A variable spliced into a larger script (`sh -c "curl
+ * …/${VERSION}/x -o x"`, a version read from an API) is data in it, not the script. */
+function runsWhole(w: Word): boolean {
+  return /\$\(|`|<\(/.test(w.text) || /^\$\{?[A-Za-z_]\w*\}?$/.test(w.text);
+}
+
 /** Commands whose output a command runs as code: `sh -c "$(…)"`, `eval "$(…)"`, `bash <(…)`,
  * `source <(…)`, `. <(…)`, an interpreter's `-c "$(…)"` or `<(…)` script. Each entry is the commands of one substitution. */
 export function executedSubstitutions(c: ShellCommand): ShellCommand[][] {
@@ -85,7 +93,7 @@ export function executedSubstitutions(c: ShellCommand): ShellCommand[][] {
     const idx = script === null ? -1 : c.argv.indexOf(script, 1);
     c.words.forEach((w, i) => {
       for (const s of w.subs) {
-        if (i === idx && s.kind === 'command') out.push(s.commands);
+        if (i === idx && s.kind === 'command' && runsWhole(w)) out.push(s.commands);
         if (idx < 0 && s.kind === 'process-in') out.push(s.commands);
       }
     });
@@ -97,7 +105,7 @@ export function executedSubstitutions(c: ShellCommand): ShellCommand[][] {
     const idx = interpreterCodeIndex(c.name, c.argv);
     const script = idx < 0 ? c.words.findIndex((w, i) => i > 0 && !w.text.startsWith('-')) : -1;
     c.words.forEach((w, i) => {
-      for (const s of w.subs) if ((i === idx && s.kind === 'command') || (i === script && s.kind === 'process-in')) out.push(s.commands);
+      for (const s of w.subs) if ((i === idx && s.kind === 'command' && runsWhole(w)) || (i === script && s.kind === 'process-in')) out.push(s.commands);
     });
     if (runsStdin(c)) for (const r of c.redirects) for (const s of r.subs ?? []) if (r.op === '<' || r.op === '<<<') out.push(s.commands);
   } else if (c.name === 'eval' || c.name === 'source' || c.name === '.') {
