@@ -35,6 +35,8 @@ const WRITER = /write|edit|create|patch|replace|append|save|insert|update|move|r
 const READER = /read|view|cat|open|get_?file|show|load|grep|glob|search|find|list|^ls$/i;
 /** Tools whose command text is PowerShell (also read as shell text). */
 const POWERSHELL = /powershell|pwsh/i;
+/** Tools whose command text is cmd.exe's: a backslash there is a path separator, never an escape. */
+const CMD_EXE = /^(?:cmd(?:\.exe)?|command_prompt|windows_cmd|run_cmd|cmd_exec)$/i;
 /** Keys holding the arguments of a `command`/`program` string (`{"command":"rm","args":["-rf","/"]}`). */
 const ARGS_KEYS = ['args', 'arguments', 'argv', 'params'];
 const SHELLISH = /shell|bash|exec|terminal|run|command|cmd|sh$|console|process/i;
@@ -101,10 +103,59 @@ export function callSurfaces(call: InspectableCall): CallSurfaces {
   }
   if (!Array.isArray(args)) applyConventions(args as Record<string, unknown>, name, out);
   duplicateKeyValues(call.argumentsRaw, out);
+  if (out.commands.length === 0 && out.paths.length === 0) unreadValues(args, name, out);
+  if (CMD_EXE.test(name)) {
+    // read once more with every backslash kept (`C:\Windows\System32\curl.exe` stays a path)
+    for (const c of [...out.commands]) if (c.kind === 'text' && c.text.includes('\\')) out.commands.push({ kind: 'text', text: c.text.replace(/\\/g, '\\\\') });
+  }
   if (POWERSHELL.test(name)) {
     for (const c of [...out.commands]) if (c.kind === 'text') out.commands.push({ kind: 'argv', argv: ['pwsh', '-Command', c.text] });
   }
   return out;
+}
+
+/** Keys whose string values are prose, names or addresses, never commands: the fail-closed
+ * reading of unknown arguments ({@link unreadValues}) leaves them out, with the path, content,
+ * SQL and convention keys that are read for what they are. */
+const PROSE_KEYS = new Set(['text', 'description', 'message', 'title', 'summary', 'comment', 'comments', 'reason', 'explanation', 'thought', 'thoughts', 'reasoning', 'note', 'notes', 'prompt', 'question', 'answer', 'name', 'id', 'url', 'uri', 'href', 'email', 'subject', 'label', 'labels', 'tag', 'tags', 'status', 'type', 'kind', 'mode', 'format', 'encoding', 'old_string', 'old_str', 'search', 'regex', 'pattern', 'locale', 'timezone', 'color']);
+/** Most characters of unknown string values read by the fail-closed reading. */
+const MAX_UNREAD_CHARS = 1 << 20;
+
+/**
+ * Fails closed on arguments no convention reads: when a call gave no command and no file path (a
+ * file tool's contents are the path rules' business), the string
+ * values under keys guard does not know (`run_it {"payload": "curl … | sh"}`, at any depth up to
+ * {@link MAX_DEPTH}) are still inspected. A tool whose name says it runs things (run, exec, shell,
+ * terminal, …) has them analysed as shell text; any other tool has them matched by the rules' raw
+ * patterns (labelled `raw`), which need a command's shape, so ordinary values do not hit. Keys
+ * read for what they are (paths, SQL, code, working directory, stdin, language), prose keys
+ * ({@link PROSE_KEYS}) and, for a tool that does not run things, document keys (`body`,
+ * `content`, `data`, …: an issue body quoting `curl … | sh` is not a command) are left out.
+ */
+function unreadValues(args: unknown, tool: string, out: CallSurfaces): void {
+  const shellish = SHELLISH.test(tool) && !/patch/i.test(tool);
+  // another tool's content keys hold a document (an issue body, a message), not a command
+  const content = shellish ? [] : CONTENT_KEYS;
+  const known = new Set<string>([...PATH_KEYS, ...content, ...SQL_KEYS, ...CODE_KEYS, ...COMMAND_KEYS, ...PROSE_KEYS, ...ARGUMENT_CONVENTIONS.cwd, ...ARGUMENT_CONVENTIONS.stdin, ...ARGUMENT_CONVENTIONS.language, ...ARGUMENT_CONVENTIONS.readPatterns.keys]);
+  const found: string[] = [];
+  let size = 0;
+  const visit = (v: unknown, depth: number): void => {
+    if (depth > MAX_DEPTH || size > MAX_UNREAD_CHARS) return;
+    if (typeof v === 'string') {
+      if (/\S\s+\S|[|;&<>$`]/.test(v)) {
+        found.push(v);
+        size += v.length;
+      }
+    } else if (Array.isArray(v)) {
+      for (const x of v) visit(x, depth + 1);
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v as Record<string, unknown>)) if (!known.has(k.toLowerCase())) visit(x, depth + 1);
+    }
+  };
+  if (Array.isArray(args) || (args !== null && typeof args === 'object')) visit(args, 0);
+  if (found.length === 0) return;
+  if (shellish) for (const text of found) out.commands.push({ kind: 'text', text });
+  else out.raw = [out.raw, ...found].filter((x): x is string => x !== null).join('\n');
 }
 
 /** A raw arguments text that is a JSON array of strings (`["rm","-rf","/"]`), else null. */

@@ -23,6 +23,11 @@ export interface PathAccess {
   sink?: 'file';
 }
 
+/** A path matcher: a write to a path that `re` matches (`match: { path: written(/^\/etc\/x/) }`). */
+export function written(re: RegExp): (access: PathAccess) => boolean {
+  return (a) => a.mode === 'write' && re.test(a.path);
+}
+
 /** How a rule recognises a dangerous call. Every member is optional; at least one is set. */
 export interface RuleMatcher {
   /** Predicate over one simple command (at any depth) of a parsed command line; `'raw'` for a hit

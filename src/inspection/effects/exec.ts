@@ -3,9 +3,9 @@
  * operand, `source /dev/stdin`, PowerShell `-Command -`, `iex` at the end of a pipe), decoders whose
  * output may be run.
  */
-import type { ShellCommand } from '../shell/model.js';
+import type { ShellCommand, Word } from '../shell/model.js';
 import { SHELLS } from '../shell/context.js';
-import { INTERPRETERS } from '../shell/interp.js';
+import { INTERPRETERS, interpreterCodeIndex } from '../shell/interp.js';
 import { baseName } from '../shell/words.js';
 import { shellScriptArg } from '../shell/carriers.js';
 import { CURL_VALUED, WGET_VALUED, opts, parseOpts } from './options.js';
@@ -55,6 +55,9 @@ export function isDecoder(cmd: ShellCommand): boolean {
       return args.some((a) => /^-[a-zA-Z]*[dD][a-zA-Z]*$|^--decode$/.test(a));
     case 'xxd':
       return args.some((a) => /^-[a-zA-Z]*r/.test(a) || a === '-revert');
+    case 'b64decode':
+      // FreeBSD b64decode(1) -r: raw base64 in, decoded bytes out
+      return true;
     case 'openssl':
       return (args[0] === 'enc' || args[0] === 'base64' || /^-?(aes|des|bf|chacha)/.test(args[0] ?? '')) && args.includes('-d');
     case 'rev':
@@ -73,8 +76,16 @@ export function isDecoder(cmd: ShellCommand): boolean {
   }
 }
 
+/** True when a code word runs its substitutions' output: one written in the word (`sh -c
+ * "$(curl …)"`, `python3 -c "x=$(curl …)"`), or a variable holding one that is the whole word
+ * (`S=$(curl …); bash -c "$S"`). A variable spliced into a larger script (`sh -c "curl
+ * …/${VERSION}/x -o x"`, a version read from an API) is data in it, not the script. */
+function runsWhole(w: Word): boolean {
+  return /\$\(|`|<\(/.test(w.text) || /^\$\{?[A-Za-z_]\w*\}?$/.test(w.text);
+}
+
 /** Commands whose output a command runs as code: `sh -c "$(…)"`, `eval "$(…)"`, `bash <(…)`,
- * `source <(…)`, `. <(…)`. Each entry is the commands of one substitution. */
+ * `source <(…)`, `. <(…)`, an interpreter's `-c "$(…)"` or `<(…)` script. Each entry is the commands of one substitution. */
 export function executedSubstitutions(c: ShellCommand): ShellCommand[][] {
   const out: ShellCommand[][] = [];
   if (SHELLS.has(c.name)) {
@@ -82,12 +93,21 @@ export function executedSubstitutions(c: ShellCommand): ShellCommand[][] {
     const idx = script === null ? -1 : c.argv.indexOf(script, 1);
     c.words.forEach((w, i) => {
       for (const s of w.subs) {
-        if (i === idx && s.kind === 'command') out.push(s.commands);
+        if (i === idx && s.kind === 'command' && runsWhole(w)) out.push(s.commands);
         if (idx < 0 && s.kind === 'process-in') out.push(s.commands);
       }
     });
     // `sh < <(curl …)` and `bash <<< "$(curl …)"` feed the output on stdin.
     if (idx < 0) for (const r of c.redirects) for (const s of r.subs ?? []) if (r.op === '<' || r.op === '<<<') out.push(s.commands);
+  } else if (INTERPRETERS.test(c.name)) {
+    // `python3 -c "$(curl …)"`: the code word; `python3 <(curl …)`: the script operand;
+    // `python3 - < <(curl …)`, `node <<< "$(curl …)"`: the code read from stdin
+    const idx = interpreterCodeIndex(c.name, c.argv);
+    const script = idx < 0 ? c.words.findIndex((w, i) => i > 0 && !w.text.startsWith('-')) : -1;
+    c.words.forEach((w, i) => {
+      for (const s of w.subs) if ((i === idx && s.kind === 'command' && runsWhole(w)) || (i === script && s.kind === 'process-in')) out.push(s.commands);
+    });
+    if (runsStdin(c)) for (const r of c.redirects) for (const s of r.subs ?? []) if (r.op === '<' || r.op === '<<<') out.push(s.commands);
   } else if (c.name === 'eval' || c.name === 'source' || c.name === '.') {
     for (const w of c.words.slice(1)) for (const s of w.subs) if (s.kind !== 'process-out') out.push(s.commands);
   }

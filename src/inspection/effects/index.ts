@@ -9,6 +9,7 @@ import type { ShellCommand } from '../shell/model.js';
 import { resolveIn } from './paths.js';
 import { SHELLS } from '../shell/context.js';
 import { INTERPRETERS } from '../shell/interp.js';
+import { literalOutput } from '../shell/wordexp.js';
 
 /** Programs that run their arguments as a command line (analysed as nested commands). */
 const CARRIERS = new Set(['su', 'runuser', 'flock', 'script', 'sg', 'watch', 'eval', 'nohup', 'timeout', 'time', 'nice', 'ssh', 'wsl', 'parallel', 'exec', 'command', 'builtin', 'doas', 'pkexec', 'chroot', 'setsid', 'stdbuf', 'strace', 'ltrace', 'awk', 'gawk', 'mawk', 'nawk', 'gdb', 'expect', 'osascript']);
@@ -45,11 +46,11 @@ const MENTION_SAFE = new Set(['', 'echo', 'printf', 'ls', 'stat', 'file', 'test'
  * take the output path in an option of their own): sudoers, authorized_keys, cron, shell start-up
  * files, PAM, the loader preload list, the account databases, service directories. */
 const SENSITIVE_TARGET = /^\/etc\/sudoers(?:\.d\/.+)?$|(?:^|\/)\.ssh\/authorized_keys2?$|^\/etc\/crontab$|^\/etc\/cron\.[a-z]+\/|^\/var\/spool\/cron\/|^(?:~|\/root|\/home\/[^/]+)\/\.(?:bashrc|bash_profile|profile|zshrc)$|^\/etc\/pam\.d\/|^\/etc\/ld\.so\.preload$|^\/etc\/(?:passwd|shadow|group)$|^\/etc\/systemd\/system\/|^\/etc\/profile\.d\//;
-/** A path inside an argument: the argument itself, after `=`/`@`/`file://`, or one word of a quoted option string (`-C 'Include /etc/shadow'`). */
-const EMBEDDED_PATH = /(?:^|[\s=@:'"(<>,]|file:\/\/)((?:~|\/)[\w.~+\/-]*[\w~])/g;
+/** A path inside an argument: the argument itself, after `=`/`@`/`{`/`file://`, or one word of a quoted option string (`-C 'Include /etc/shadow'`, `\verbatiminput{/etc/shadow}`). */
+const EMBEDDED_PATH = /(?:^|[\s=@:'"(<>,{]|file:\/\/)((?:~|\/)[\w.~+\/-]*[\w~])/g;
 
 /** Code that writes: a write call, a writer class, an output redirection or a write mode. */
-const WRITES_IN_CODE = /\bwrite\w*\s*\(|Writer\b|createWriteStream|\bopen\s*\([^)]*["'][wa]b?\+?["']|\bprint\b[^|;]*>\s*["']|\bdump\s+(?:value|memory|binary)\b|\bfprintf\b|\bopenout\b|\bredir!?\s*>|O_(?:WRONLY|RDWR|CREAT)|\bcopy\w*\s*\(|\bcp\s*\(/;
+const WRITES_IN_CODE = /\bwrite\w*\s*\(|\bf(?:open\s*\([^)]*["'][wa]|puts|write)\b|Writer\b|createWriteStream|\bopen\s*\([^)]*["'][wa]b?\+?["']|\bprint\b[^|;]*>\s*["']|\bdump\s+(?:value|memory|binary)\b|\bfprintf\b|\bopenout\b|\bredir!?\s*>|O_(?:WRONLY|RDWR|CREAT)|\bcopy\w*\s*\(|\bcp\s*\(/;
 
 /** Paths in the code of an interpreter, awk, gdb or make (`open("/etc/shadow")`,
  * `new FileWriter("~/.ssh/authorized_keys")`, `print > "f"`): read, and written when the code writes. */
@@ -79,6 +80,20 @@ function mentionedPaths(cmd: ShellCommand): string[] {
   return out;
 }
 
+/** Programs that read their stdin as a script of their own commands (database shells, file
+ * transfer clients, debuggers, line editors, Java shells), where a path named is a file opened. */
+const STDIN_SCRIPTED = new Set(['sqlite3', 'duckdb', 'mysql', 'mariadb', 'psql', 'redis-cli', 'mongo', 'mongosh', 'ftp', 'sftp', 'lftp', 'tftp', 'gdb', 'lldb', 'ed', 'ex', 'jshell', 'jjs', 'bconsole']);
+
+/** Paths named in the script fed on stdin to a {@link STDIN_SCRIPTED} program
+ * (`sqlite3 <<EOF .import ~/.ssh/id_rsa x EOF`, `echo 'e /etc/shadow' | ed`): read, not taken as written. */
+function stdinPaths(cmd: ShellCommand): string[] {
+  if (!STDIN_SCRIPTED.has(cmd.name)) return [];
+  // a heredoc or herestring, or the literal output of the stage before (`echo 'e /etc/shadow' | ed`)
+  const script = cmd.stdin ?? (cmd.pipeline !== null && cmd.stage > 0 ? literalOutput(cmd.pipeline.stages, cmd.stage - 1) : null);
+  if (script === null) return [];
+  return [...script.matchAll(EMBEDDED_PATH)].filter((m) => m[1]!.length > 1).slice(0, 32).map((m) => resolveIn(cmd.cwd, m[1]!));
+}
+
 /**
  * The effects of one command, computed once per command object.
  * @param cmd a simple command of a parsed command line.
@@ -98,6 +113,7 @@ export function effectsOf(cmd: ShellCommand): Effects {
       if (!reads.includes(p)) reads.push(p);
       if (SENSITIVE_TARGET.test(p) && !writes.includes(p)) writes.push(p);
     }
+    for (const p of stdinPaths(cmd)) if (!reads.includes(p)) reads.push(p);
     const code = codePaths(cmd);
     for (const p of code.reads) if (!reads.includes(p)) reads.push(p);
     for (const p of code.writes) if (!writes.includes(p)) writes.push(p);

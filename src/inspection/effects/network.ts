@@ -66,7 +66,7 @@ export interface Send {
   files: string[];
   /** The command's standard input goes to the host (what its pipeline upstream writes). */
   stdin: boolean;
-  /** How: `http`, `netcat`, `dev-tcp`, `scp`, `rsync`, `ssh`, `ftp`, `smb`, `dns`, `mail`, `tls`. */
+  /** How: `http`, `netcat`, `dev-tcp`, `scp`, `rsync`, `ssh`, `ftp`, `smb`, `dns`, `mail`, `tls`, `rclone`. */
   channel: string;
 }
 
@@ -88,7 +88,7 @@ export function remoteOf(operand: string): string | null {
  * `--post-file`, a body read from stdin `-d @-`), netcat/socat/telnet (stdin, `< file`), a
  * redirect into `/dev/tcp/HOST/PORT`, `scp`/`sftp`/`rsync` to a remote destination, `ssh HOST`
  * fed stdin or a file, `ftp`/`tftp`/`lftp`/`smbclient` puts, `openssl s_client`, mail with an
- * attachment, and DNS lookups (`dig`, `nslookup`, `host`) whose query name is built at run time.
+ * attachment (also PowerShell Send-MailMessage), `rclone copy|sync|move` to a remote, and DNS lookups (`dig`, `nslookup`, `host`) whose query name is built at run time.
  */
 export function sendsOf(cmd: ShellCommand): Send[] {
   const out: Send[] = [];
@@ -111,6 +111,11 @@ export function sendsOf(cmd: ShellCommand): Send[] {
     const listen = args.some((a) => /^-[a-zA-Z]*l/.test(a) || a === '--listen');
     const host = name === 'socat' ? socatHost(args) : args.find((a) => !a.startsWith('-') && !/^\d+$/.test(a)) ?? null;
     if (!listen && host) out.push({ host: host.toLowerCase(), files: inputs, stdin: hasStdinData, channel: 'netcat' });
+  } else if (name === 'sftp' && cmd.stdin !== null && /(?:^|\n)\s*(?:put|mput|reput)\s+\S+/.test(cmd.stdin)) {
+    // `sftp host <<< 'put FILE'`: a batch fed on stdin uploads
+    const host = remoteOf(args.filter((a) => !a.startsWith('-')).pop() ?? '') ?? args.find((a) => !a.startsWith('-'))?.replace(/^[^@]*@/, '') ?? '?';
+    const files = [...cmd.stdin.matchAll(/(?:^|\n)\s*(?:put|mput|reput)\s+(\S+)/g)].map((m) => m[1]!);
+    out.push({ host: host.toLowerCase(), files, stdin: false, channel: 'scp' });
   } else if (name === 'scp' || name === 'sftp' || name === 'rsync') {
     const o = parseOpts(args, { short: name === 'rsync' ? 'eTB' : 'cFiJlPSoDe', long: ['rsh', 'exclude', 'include', 'filter', 'rsync-path'] });
     const dest = o.operands[o.operands.length - 1] ?? '';
@@ -134,6 +139,17 @@ export function sendsOf(cmd: ShellCommand): Send[] {
     const dynamicName = cmd.words.slice(1).some((w) => !w.text.startsWith('-') && !w.text.startsWith('@') && w.dynamic && /\$/.test(w.text));
     const encoded = args.some((a) => /(?:^|\.)[A-Za-z0-9+/=_-]{40,}\./.test(a));
     if (dynamicName || encoded) out.push({ host: '?', files: [], stdin: false, channel: 'dns' });
+  } else if (/^send-mailmessage$/i.test(name)) {
+    // PowerShell Send-MailMessage -Attachments F[,G] -SmtpServer HOST
+    const files = args.flatMap((a, i) => (/^-Attachments?$/i.test(args[i - 1] ?? '') ? a.split(',').map((f) => f.trim()) : []));
+    const host = args.find((a, i) => /^-SmtpServer$/i.test(args[i - 1] ?? '')) ?? '?';
+    if (files.length) out.push({ host: host.toLowerCase(), files, stdin: false, channel: 'mail' });
+  } else if (name === 'rclone' && /^(?:copy|copyto|sync|move|moveto)$/.test(args[0] ?? '')) {
+    // rclone copy SRC REMOTE:PATH: a configured cloud remote (rclone(1)); a local destination sends nothing
+    const ops = args.slice(1).filter((a) => !a.startsWith('-'));
+    const dest = ops[ops.length - 1] ?? '';
+    const m = /^([A-Za-z0-9_][\w.-]*):/.exec(dest);
+    if (ops.length >= 2 && m && !/^[A-Za-z]$/.test(m[1]!)) out.push({ host: m[1]!.toLowerCase(), files: ops.slice(0, -1).filter((p) => !/^[\w.-]+:/.test(p)), stdin: false, channel: 'rclone' });
   } else if (name === 'mail' || name === 'mailx' || name === 'mutt' || name === 'sendmail' || name === 'msmtp') {
     const o = parseOpts(args, { short: 'asbcrAS' });
     const files = [...(o.values.get('-a') ?? []), ...(o.values.get('-A') ?? [])];

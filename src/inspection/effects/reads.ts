@@ -4,6 +4,7 @@
  */
 import type { ShellCommand } from '../shell/model.js';
 import { SHELLS } from '../shell/context.js';
+import { literalOutput } from '../shell/wordexp.js';
 import { parseOpts } from './options.js';
 import { resolveIn } from './paths.js';
 import { uploadedFiles } from './network.js';
@@ -11,6 +12,32 @@ import { WRITERS, writerOutputs } from './writes.js';
 
 /** Commands whose path operands are not read for their contents. */
 const NON_READERS = new Set(['ls', 'stat', 'chmod', 'chown', 'chgrp', 'rm', 'touch', 'test', '[', '[[', 'file', 'ssh', 'ssh-add', 'ssh-keygen', 'mkdir', 'du', 'realpath', 'readlink', 'dirname', 'basename', 'echo', 'printf', 'cd', 'git', 'find', 'which', 'type', 'ln', 'unlink', 'shred', 'wc', 'export']);
+
+/** Options of programs that otherwise only name files, whose value is a file they read and show
+ * (wc(1) `--files0-from`, ssh(1) `-F`: its config, echoed in parse errors). */
+const READ_OPTIONS: Record<string, readonly string[]> = { wc: ['--files0-from'], ssh: ['-F'] };
+
+/** Files read by the options of {@link READ_OPTIONS}, `git diff --no-index` / `git diff /dev/null F`
+ * (prints F whole), and `cpio -o`/`-p` given the names on stdin (`echo ~/.ssh/id_rsa | cpio -o`). */
+function optionReads(cmd: ShellCommand): string[] {
+  const args = cmd.argv.slice(1);
+  const out: string[] = [];
+  for (const opt of READ_OPTIONS[cmd.name] ?? []) {
+    args.forEach((a, i) => {
+      if (a === opt && args[i + 1] !== undefined) out.push(args[i + 1]!);
+      else if (a.startsWith(opt + '=')) out.push(a.slice(opt.length + 1));
+    });
+  }
+  if (cmd.name === 'git' && args[0] === 'diff') {
+    const ops = args.slice(1).filter((a) => !a.startsWith('-'));
+    if (args.includes('--no-index') || ops.includes('/dev/null')) out.push(...ops.filter((a) => a !== '/dev/null'));
+  }
+  if (cmd.name === 'cpio' && args.some((a) => /^-[a-zA-Z]*[op]/.test(a) || a === '--create' || a === '--pass-through') && cmd.pipeline !== null && cmd.stage > 0) {
+    const names = literalOutput(cmd.pipeline.stages, cmd.stage - 1);
+    if (names !== null) out.push(...names.split(/\s+/).filter(Boolean).slice(0, 32));
+  }
+  return out;
+}
 
 /** Paths whose contents a command reads: operands (sources for cp/mv/scp/rsync), `@file` and
  * `-T file` uploads, input redirects. Normalised. */
@@ -22,6 +49,7 @@ export function readSources(cmd: ShellCommand): string[] {
     const o = parseOpts(cmd.argv.slice(1), { short: 'fmeF' });
     out.push(...(o.values.get('-f') ?? []), ...(o.values.get('-m') ?? []));
   }
+  out.push(...optionReads(cmd));
   if (!cmd.name || NON_READERS.has(cmd.name)) return out.map((p) => resolveIn(cmd.cwd, p));
   // `bash -c SCRIPT`: the script is code (analysed as nested commands), not a file read.
   if (SHELLS.has(cmd.name) && cmd.argv.slice(1).some((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a))) return out.map((p) => resolveIn(cmd.cwd, p));

@@ -10,7 +10,7 @@ import { resolveIn } from './paths.js';
 
 const WRITE_OPS = /^\d*(>|>>|>\||&>|&>>|<>)$/;
 
-/** Paths a command writes: output redirects, `tee`, `cp`/`mv`/`install`/`ln`/`rsync` destination,
+/** Paths a command writes: output redirects, `tee`, an editor's files, `cp`/`mv`/`install`/`ln`/`rsync` destination,
  * `sed -i` files, `dd of=`, `curl -o`, `wget -O`, and the output paths of {@link WRITERS}. Normalised. */
 export function writeTargets(cmd: ShellCommand): string[] {
   const out: string[] = [];
@@ -21,6 +21,20 @@ export function writeTargets(cmd: ShellCommand): string[] {
   switch (cmd.name) {
     case 'tee':
       out.push(...parseOpts(args).operands);
+      break;
+    case 'vi':
+    case 'vim':
+    case 'nvim':
+    case 'nano':
+    case 'pico':
+    case 'ee':
+    case 'emacs':
+    case 'joe':
+    case 'mcedit':
+    case 'micro':
+    case 'sudoedit':
+      // an editor opened on a file is there to change it (`sudo ee /usr/local/etc/sudoers`); `+N` is a line number
+      out.push(...parseOpts(args, { short: cmd.name.startsWith('v') || cmd.name === 'nvim' ? 'cStTuUiwW' : '' }).operands.filter((a) => !a.startsWith('+')));
       break;
     case 'cp':
     case 'mv':
@@ -141,6 +155,12 @@ export const WRITERS: Record<string, WriterSpec> = {
   'move-item': { valued: { short: '' }, options: ['-Destination', '-destination'] },
   'new-item': { valued: { short: '' }, options: ['-Path', '-path'] },
   'tee-object': { valued: { short: '' }, options: ['-FilePath', '-filepath'] },
+  // find(1) -fprint FILE, -fprint0 FILE, -fprintf FILE FORMAT, -fls FILE
+  find: { valued: { short: '' }, options: ['-fprint', '-fprint0', '-fprintf', '-fls'] },
+  // gcc/cc/clang -o FILE, ld -o FILE
+  gcc: { valued: { short: 'oIlLDUx' }, options: ['-o'] },
+  cc: { valued: { short: 'oIlLDUx' }, options: ['-o'] },
+  clang: { valued: { short: 'oIlLDUx' }, options: ['-o'] },
 };
 
 /** The paths one {@link WriterSpec} names in an argv tail (and the command's literal stdin). */
@@ -170,6 +190,7 @@ export function writerOutputs(spec: WriterSpec, args: string[], stdin: string | 
 }
 
 /** Paths a command deletes or empties: `rm`/`unlink`/`rmdir`/`shred`/`srm`/`wipe` operands,
+ * a redirect of a descriptor nothing writes (`echo 0> F`), `dd if=/dev/zero of=F`,
  * `truncate` operands, `find` start points with `-delete`, a file emptied by a redirect of no
  * output (`> f`, `: > f`, `cat /dev/null > f`, `echo -n > f`), or replaced by `ln -sf /dev/null f`
  * or `cp /dev/null f`. Normalised and resolved like {@link writeTargets}. */
@@ -217,5 +238,9 @@ export function deleteTargets(cmd: ShellCommand): string[] {
   }
   const empty = cmd.name === '' || cmd.name === ':' || cmd.name === 'true' || (cmd.name === 'cat' && args.length === 1 && args[0] === '/dev/null') || (cmd.name === 'echo' && args.every((a) => a === '-n' || a === '')) || (cmd.name === 'printf' && args.every((a) => a === ''));
   if (empty && cmd.stdin === null) for (const r of cmd.redirects) if (/^1?(?:>|>\|)$|^&>$/.test(r.op) && r.target) out.push(r.target);
+  // `echo 0> /var/log/secure`: a descriptor nothing writes to (not stdout or stderr) truncates its file
+  for (const r of cmd.redirects) if (/^(?:0|[3-9])>\|?$/.test(r.op) && r.target && !r.target.startsWith('/dev/')) out.push(r.target);
+  // `dd if=/dev/zero of=F`: F overwritten with zeros or noise
+  if (cmd.name === 'dd' && args.some((a) => /^if=\/dev\/(?:zero|u?random|null)$/.test(a))) for (const a of args) if (a.startsWith('of=') && !a.startsWith('of=/dev/')) out.push(a.slice(3));
   return out.filter((p) => p && p !== '-').map((p) => resolveIn(cmd.cwd, p));
 }

@@ -14,7 +14,7 @@ import { idiomRule } from './idioms.js';
  * 100.100.100.200. */
 const METADATA = /(?:^|[^\w.])(?:169\.254\.169\.254|169\.254\.170\.2|\[?fd00:ec2::254\]?|metadata\.google\.internal|metadata\.goog|100\.100\.100\.200|metadata\.azure\.com)(?:[^\w.]|$)|\bAWS_CONTAINER_CREDENTIALS_(?:RELATIVE|FULL)_URI\b/i;
 
-const KEYCHAIN_PATH = /(?:^|\/)Library\/Keychains\/[^/]+\.keychain(?:-db)?$|^\/Library\/Keychains\/|(?:^|\/)\.local\/share\/keyrings\/|(?:^|\/)\.gnome2\/keyrings\//;
+const KEYCHAIN_PATH = /(?:^|\/)Library\/Keychains\/[^/]+\.keychain(?:-db)?$|^~\/Library\/Keychains\/?$|^\/Library\/Keychains\/|(?:^|\/)\.local\/share\/keyrings\/|(?:^|\/)\.gnome2\/keyrings\//;
 const BROWSER_STORE = /(?:Login Data|Web Data|Cookies|Local State|logins\.json|key[34]\.db|cookies\.sqlite|signons\.sqlite|Cookies\.binarycookies)$/;
 const BROWSER_DIR = /(?:Google\/Chrome|google-chrome|chromium|BraveSoftware|Microsoft\/Edge|microsoft-edge|Vivaldi|Opera|Mozilla\/Firefox|\.mozilla\/firefox|Firefox\/Profiles|Safari|Containers\/com\.apple\.Safari|AppData\/(?:Local|Roaming)\/(?:Google|Mozilla|Microsoft\/Edge))/i;
 const HISTORY_FILE = /(?:^|\/)\.(?:bash_history|zsh_history|sh_history|history|mysql_history|psql_history|python_history)$/;
@@ -158,10 +158,10 @@ export const CREDENTIAL_RULES: Rule[] = [
     category: 'credential-access',
     action: 'record',
     attack: 'T1552.001',
-    description: 'Searching the whole disk or home for passwords and keys: grep -r password / (or /home, /etc, ~), find / -name id_rsa / credentials / .netrc / *.pem, locate id_rsa.',
+    description: 'Searching the whole disk or home for passwords and keys: grep -r password / (or /home, /etc, ~), find / -name id_rsa / credentials / .netrc / *.pem, locate id_rsa; on Windows findstr cpassword in SYSVOL (Group Policy Preferences passwords).',
     help: 'Hunting for secrets outside the project. Check what the agent is looking for.',
     examples: {
-      match: ['grep -ri password / 2>/dev/null', 'find / -name id_rsa 2>/dev/null', 'find /home -type f -name .netrc'],
+      match: ['grep -ri password / 2>/dev/null', 'find / -name id_rsa 2>/dev/null', 'find /home -type f -name .netrc', 'findstr /S cpassword \\\\dc\\sysvol\\*.xml'],
       not_match: ['grep -rn password src/', 'find . -name "*.pem"', 'grep -r TODO ~/project'],
     },
     match: {
@@ -183,6 +183,8 @@ export const CREDENTIAL_RULES: Rule[] = [
           return recursive && term && o.operands.slice(1).some(broad);
         }
         if (c.name === 'locate' || c.name === 'mlocate' || c.name === 'plocate') return c.argv.slice(1).some((a) => /id_rsa|\.netrc|credentials|\.pem$|\.kdbx$|password/i.test(a));
+        // Windows: Group Policy Preferences passwords in SYSVOL (`findstr /S cpassword …\sysvol\*.xml`)
+        if (/^findstr$/i.test(c.name)) return c.argv.slice(1).some((a) => /^cpassword$/i.test(a)) && c.argv.slice(1).some((a) => /sysvol|\.xml$/i.test(a));
         return false;
       },
     },

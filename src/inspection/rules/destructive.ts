@@ -25,8 +25,8 @@ function recursiveRmTargets(cmd: ShellCommand): string[] | null {
   return o.operands.map((p) => {
     // `~+` is $PWD (`cd / && rm -rf ~+`); `~name` another user's home
     if (/^~\+(?:\/|$)/.test(p)) return resolveIn(cmd.cwd, p.replace(/^~\+/, cmd.cwd ?? '.'));
-    // `/$NOPE`, `/$(true)`: a root-anchored operand whose rest is only known at run time is / when empty
-    if (/^\/+(?:\$\{?[A-Za-z_][\w]*\}?|\$\([^)]*\)|`[^`]*`)+\/?\*?$/.test(p)) return p.endsWith('*') ? '/*' : '/';
+    // `/$NOPE`, `/$(true)`, `"/$@"`: a root-anchored operand whose rest is only known at run time is / when empty
+    if (/^\/+(?:\$\{?(?:[A-Za-z_]\w*|[@*#?!$0-9-])\}?|\$\([^)]*\)|`[^`]*`)+\/?\*?$/.test(p)) return p.endsWith('*') ? '/*' : '/';
     return resolveIn(cmd.cwd, /^~[a-z_][\w.-]*(?=\/|$)/i.test(p) && !p.startsWith('~/') ? p.replace(/^~[^/]*/, '~') : p);
   });
 }
@@ -56,6 +56,50 @@ function runsDelete(exec: string[]): boolean {
   if (/^(?:rm|shred|unlink)$/.test(name)) return true;
   const c = exec.indexOf('-c');
   return SHELLS.has(name) && c > 0 && /(?:^|[\s;&|(])(?:\S*\/)?(?:rm|shred|unlink)\s/.test(exec[c + 1] ?? '');
+}
+
+/** True when a path is /, a home directory, a top-level system directory, or (with `contents`)
+ * what they hold (`/*`, `~/*`). */
+function isVitalTree(p: string, contents = true): boolean {
+  if (p === '/' || p === '~' || /^\/(?:home|Users)\/[^/*?[\]]+$/.test(p)) return true;
+  if (p === '/*' || p === '/.*') return contents;
+  if (/^(?:~|\/(?:home|Users)\/[^/*?[\]]+)\/\.?\*$/.test(p)) return contents;
+  return isSystemTarget(p) && (contents || !p.endsWith('/*'));
+}
+
+/** A command's operands resolved against the working directory a `cd` moved to. */
+function resolvedOperands(c: ShellCommand, from = 0): string[] {
+  return opts(c).operands.slice(from).map((p) => resolveIn(c.cwd, p));
+}
+
+/** Tree-wide permission changes that leave the system unusable: chmod/chown/chgrp/setfacl -R of
+ * /, a system directory (a home directory too for chmod, whose modes lock its owner out; chown of
+ * one's own home is a common repair). */
+function recursivePermissionTarget(c: ShellCommand): boolean {
+  if (!/^(?:chmod|chown|chgrp|setfacl)$/.test(c.name)) return false;
+  const o = opts(c);
+  if (!(o.short.has('R') || o.long.has('recursive'))) return false;
+  // the mode, owner or ACL spec comes first (setfacl -m SPEC)
+  const from = c.name === 'setfacl' || o.long.has('reference') ? 0 : 1;
+  return resolvedOperands(c, from).some((p) => (c.name === 'chmod' ? isVitalTree(p) : isVitalTree(p) && !/^(?:~|\/(?:home|Users)\/[^/]+)(?:\/\.?\*)?$/.test(p)));
+}
+
+/** `mv` taking /, a home or a system directory away, or `rsync --delete` making one a copy of
+ * another tree (`rsync -a --delete /empty/ /` deletes everything the source lacks). */
+function treeReplaced(c: ShellCommand): boolean {
+  if (c.name === 'mv') {
+    const o = opts(c, { short: 'tS', long: ['target-directory', 'suffix'] });
+    const ops = o.operands.map((p) => resolveIn(c.cwd, p));
+    const target = o.values.has('-t') || o.values.has('--target-directory');
+    return (target ? ops : ops.slice(0, -1)).some((p) => isVitalTree(p, p.startsWith('/') && !/^\/(?:home|Users)\//.test(p)));
+  }
+  if (c.name === 'rsync') {
+    if (!c.argv.slice(1).some((a) => /^--del(?:ete(?:-[a-z]+)?)?$/.test(a))) return false;
+    const ops = resolvedOperands(c);
+    const dest = ops[ops.length - 1];
+    return ops.length >= 2 && dest !== undefined && isVitalTree(normalizePath(dest.replace(/^[^/:~]*:/, '') || '~'));
+  }
+  return false;
 }
 
 const SYSTEM_DIR = /^\/(?:etc|usr|var|bin|sbin|boot|lib|lib32|lib64|libx32|home|root|opt|srv|dev|proc|sys|snap|System|Library|Applications|Users|Volumes|private\/etc|private\/var)(?:\/\*)?$/;
@@ -132,6 +176,37 @@ export const DESTRUCTIVE_RULES: Rule[] = [
         return c.words.slice(1).some((w) => w.dynamic && UNKNOWN_TARGET.test(w.text));
       },
     },
+  },
+  {
+    id: 'recursive-permission-root',
+    name: 'Recursive permission change of / or a system directory',
+    category: 'destructive-fs',
+    action: 'block',
+    attack: 'T1222.002',
+    description: 'chmod -R, chown -R, chgrp -R or setfacl -R of /, a top-level system directory (/etc, /usr, /var, /bin, …) or its contents, or chmod -R of a home directory.',
+    help: 'Rewrites the modes or owners of every file below it: setuid programs, keys and services stop working and the host may not boot. Check which project directory was meant.',
+    examples: {
+      match: ['chmod -R 000 /', 'sudo chown -R nobody /', 'chmod -R 777 /etc', 'cd / && chgrp -R staff *'],
+      not_match: ['chmod -R 755 ./dist', 'sudo chown -R $(whoami) /usr/local/lib/node_modules', 'sudo chown -R "$USER" ~', 'chmod 000 /tmp/x'],
+    },
+    match: {
+      command: recursivePermissionTarget,
+      raw: new RegExp(String.raw`\b(?:chmod|chown|chgrp)\s+(?:-[\w-]+\s+)*-\w*R\w*\s+(?:-[\w-]+\s+)*\S+\s+\\?["']?\/+(?:\*|etc|usr|var|bin|sbin|boot|lib\w*)?\/?` + END + String.raw`|\bchmod\s+(?:-[\w-]+\s+)*-\w*R\w*\s+(?:-[\w-]+\s+)*\S+\s+\\?["']?~\/?` + END),
+    },
+  },
+  {
+    id: 'tree-move-or-sync-delete',
+    name: 'Moving / or a system directory away, or syncing over one',
+    category: 'destructive-fs',
+    action: 'block',
+    attack: 'T1485',
+    description: 'mv with /, a home directory or a top-level system directory as a source, or rsync --delete (any --delete-* form) whose destination is one of them (locally or on a host).',
+    help: 'The tree disappears from where everything expects it, or is made a copy of another one (rsync deletes whatever the source lacks). Check the source and destination.',
+    examples: {
+      match: ['mv / /tmp/x', 'sudo mv /etc /etc.old', 'rsync -a --delete /empty/ /', 'rsync -a --delete-before ./site/ host:/var'],
+      not_match: ['mv ./build /tmp/old-build', 'rsync -a --delete ./site/ /var/www/html/', 'rsync -a /backup/ /', 'mv /tmp/x /etc/myapp.conf'],
+    },
+    match: { command: treeReplaced },
   },
   {
     id: 'find-delete-root',

@@ -3,19 +3,25 @@
  * of the effects model (what it deletes, empties or writes) and of the command's options.
  * Techniques: https://attack.mitre.org/tactics/TA0005/.
  */
-import type { Rule } from '../rule.js';
+import { written, type Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
 import { deleteTargets, opts, writeTargets } from '../effects/index.js';
+import { SHELLS } from '../shell/context.js';
+import { INTERPRETERS } from '../shell/interp.js';
 import { idiomRule } from './idioms.js';
 
 /** Shell history files (bash, zsh, sh, fish, python, mysql, psql, less, PowerShell PSReadLine). */
 const HISTORY_FILE = /(?:^|\/)\.(?:bash_history|zsh_history|zhistory|sh_history|history|ash_history|python_history|mysql_history|psql_history|lesshst|node_repl_history)$|(?:^|\/)\.local\/share\/fish\/fish_history$|ConsoleHost_history\.txt$/i;
-/** Log files and directories: /var/log/…, macOS unified logs, the audit log, login records. */
-const LOG_PATH = /^\/var\/log(?:\/|$)|^\/var\/adm\/|^\/private\/var\/log\/|^\/var\/audit\/|^\/Library\/Logs\/|^~\/Library\/Logs\/|^\/var\/db\/diagnostics|^\/var\/run\/utmp$|^\/run\/utmp$|^\/var\/(?:log\/)?[uw]tmp$|^\/var\/log\/(?:lastlog|btmp|wtmp)$/;
+/** Log files and directories: /var/log/…, Docker's container logs, macOS unified logs, the audit log, login records. */
+const LOG_PATH = /^\/var\/log(?:\/|$)|^\/var\/lib\/docker\/containers\/[^/]+\/[^/]*-json\.log(?:\.\d+)?$|^\/var\/adm\/|^\/private\/var\/log\/|^\/var\/audit\/|^\/Library\/Logs\/|^~\/Library\/Logs\/|^\/var\/db\/diagnostics|^\/var\/run\/utmp$|^\/run\/utmp$|^\/var\/(?:log\/)?[uw]tmp$|^\/var\/log\/(?:lastlog|btmp|wtmp)$/;
 
 function historyTamper(c: ShellCommand): boolean {
   const args = c.argv.slice(1);
-  if (c.name === 'history') return args.some((a) => /^-[a-zA-Z]*c/.test(a)) || (args.includes('-w') && args.includes('/dev/null'));
+  // `history -c` clears, `history -d N` deletes entries, `history -w /dev/null` writes them nowhere
+  if (c.name === 'history') return args.some((a) => /^-[a-zA-Z]*[cd]/.test(a)) || (args.includes('-w') && args.includes('/dev/null'));
+  // PowerShell's PSReadLine history: switched off, or its file removed
+  if (/^set-psreadlineoption$/i.test(c.name)) return /-HistorySaveStyle\s+SaveNothing/i.test(args.join(' '));
+  if (/^(?:remove-item|rm|del|ri)$/i.test(c.name) && /HistorySavePath/i.test(args.join(' '))) return true;
   if (c.name === 'unset') return args.some((a) => /^HIST(?:FILE|SIZE|FILESIZE)$/.test(a));
   if (c.name === 'set') return args.some((a, i) => (a === '+o' && args[i + 1] === 'history') || a === '+H');
   if (c.name === 'export' || c.name === 'declare' || c.name === 'typeset' || c.name === 'setopt' || c.name === 'unsetopt') {
@@ -29,8 +35,39 @@ function historyTamper(c: ShellCommand): boolean {
 /** Assignments at the top of a line (`HISTFILE=/dev/null` alone) are not commands: the line's text is checked. */
 const HISTORY_ASSIGN = /(?:^|[\s;&|(])(?:export\s+)?(?:HISTFILE=(?:\/dev\/null|["']{2}|(?=[\s;&|]|$))|HIST(?:FILE)?SIZE=0\b|SAVEHIST=0\b)/;
 
+/** A shell, an interpreter or a Windows script host by path (`/bin/sh`, `/usr/bin/python3`,
+ * `…\System32\cmd.exe`: Windows paths may reach here with their backslashes read as escapes). */
+const SHELL_BINARY = /^(?:\/usr)?(?:\/local)?\/s?bin\/(?:(?:ba|da|z|k|c|tc|mk|a|fi|y|r)?sh|busybox|python[0-9.]*|perl[0-9.]*|ruby[0-9.]*|node|php[0-9.]*)$|(?:cmd|powershell|pwsh|cscript|wscript|mshta)\.exe$/i;
+
+/** The name a program is known by: the basename, lower-cased, `.exe` dropped. */
+const programName = (p: string) => p.replace(/\\/g, '/').replace(/^.*[/%]/, '').toLowerCase().replace(/\.exe$/, '');
+
+/**
+ * True when a shell or interpreter binary is copied, linked or bind-mounted under another name
+ * (`cp /bin/sh /tmp/crond`, `ln -fs /bin/sh /bin/ln`, `mount -o bind /bin/sh /bin/mount`,
+ * `copy cmd.exe lsass.exe`): whatever runs that name next, a cron job, sudo rule or service,
+ * gets a shell. A destination named as a shell or interpreter itself (`ln -s /usr/bin/python3
+ * ~/bin/python`, `ln -sf /bin/bash /bin/sh`) and a copy keeping its name are left alone.
+ */
+function plantsShell(c: ShellCommand): boolean {
+  const name = c.name.toLowerCase();
+  const bind = name === 'mount' && c.argv.some((a) => a === '--bind' || a === '-B' || /(?:^|,)r?bind(?:,|$)/.test(a));
+  if (!bind && !/^(?:cp|ln|install|copy|copy-item|cpi|xcopy)$/.test(name)) return false;
+  const ops = opts(c, { short: name === 'mount' ? 'oto' : 'tSmogb', long: ['target-directory', 'suffix', 'mode', 'owner', 'group'] }).operands.filter((a) => !/^\/[A-Za-z]$/.test(a));
+  if (ops.length < 2) return false;
+  const dest = programName(ops[ops.length - 1]!.replace(/[\\/]+$/, ''));
+  return ops.slice(0, -1).some((src) => {
+    if (!SHELL_BINARY.test(src)) return false;
+    if (bind) return true;
+    return dest !== programName(src) && !SHELLS.has(dest) && !INTERPRETERS.test(dest) && !/\.(?:d|dir)$/.test(dest) && !/\/$/.test(ops[ops.length - 1]!);
+  });
+}
+
+/** Configuration of auditing, system logging, the firewall and mandatory access control. */
+const SECURITY_CONFIG = /^\/etc\/(?:audit\/|audisp\/|libaudit\.conf$|security\/audit_(?:event|control|user|class)$|rsyslog\.conf$|rsyslog\.d\/|syslog\.conf$|syslog-ng\/|systemd\/journald\.conf(?:\.d\/|$)|asl\.conf$|asl\/|ufw\/|default\/ufw$|iptables\/|sysconfig\/ip6?tables$|nftables\.conf$|pf\.conf$|pf\.anchors\/|firewalld\/|selinux\/config$|apparmor(?:\.d)?\/)|^\/private\/etc\/(?:security\/audit_|asl\.conf$|pf\.conf$)/;
+
 /** Security services and agents whose stop or removal blinds the host. */
-const SECURITY_SERVICE = /^(?:auditd?|syslogd|rsyslogd|littlesnitch\w*|at\.obdev\.littlesnitch\w*|com\.crowdstrike\.\w+|com\.objective-see\.\w+|apparmor|selinux|firewalld|ufw|iptables|ip6tables|nftables|netfilter-persistent|falcon-sensor|falcond|cbagentd|carbonblack|cb|sentinelone|sentinelagent|s1-agent|osqueryd?|sysmon(?:forlinux)?|wazuh-agent|ossec|clamav-daemon|clamd|freshclam|elastic-agent|filebeat|auditbeat|rsyslog|syslog|syslog-ng|systemd-journald|mdatp|mdatp_audisp_plugin|xagt|cylancesvc|taniumclient|qualys-cloud-agent|splunkd?|SplunkForwarder|td-agent|fluentd|fluent-bit|aide|tripwire|snort|suricata|zeek|crowdstrike|tmcmd|ds_agent|eset|esets|sophos|sav-protect|mcafee|ma|nessusd|lynis|rkhunter|chkrootkit|logrotate|com\.apple\.auditd|com\.apple\.syslogd)(?:\.service)?$/i;
+const SECURITY_SERVICE = /^(?:auditd?|syslogd|rsyslogd|littlesnitch\w*|at\.obdev\.littlesnitch\w*|com\.crowdstrike\.\w+|com\.objective-see\.\w+|apparmor|selinux|firewalld|ufw|iptables|ip6tables|nftables|netfilter-persistent|falcon-sensor|falcond|cbagentd|cbdaemon|carbonblack|com\.carbonblack\.[\w.]+|com\.opendns\.[\w.]+|pf|cb|sentinelone|sentinelagent|s1-agent|osqueryd?|sysmon(?:forlinux)?|wazuh-agent|ossec|clamav-daemon|clamd|freshclam|elastic-agent|filebeat|auditbeat|rsyslog|syslog|syslog-ng|systemd-journald|mdatp|mdatp_audisp_plugin|xagt|cylancesvc|taniumclient|qualys-cloud-agent|splunkd?|SplunkForwarder|td-agent|fluentd|fluent-bit|aide|tripwire|snort|suricata|zeek|crowdstrike|tmcmd|ds_agent|eset|esets|sophos|sav-protect|mcafee|ma|nessusd|lynis|rkhunter|chkrootkit|logrotate|com\.apple\.auditd|com\.apple\.syslogd)(?:\.service)?$/i;
 
 function disablesDefence(c: ShellCommand): boolean {
   const args = c.argv.slice(1);
@@ -96,6 +133,9 @@ function timestomps(c: ShellCommand): boolean {
   const args = c.argv.slice(1);
   if (c.name === 'touch') return args.some((a) => /^-[a-zA-Z]*[tdrB]$|^--(?:date|reference)(?:=|$)|^-[a-zA-Z]*[tdr]\d/.test(a)) && !args.some((a) => /^(?:1970|197\d)/.test(a) && args.length === 1);
   if (c.name === 'setfile' || c.name === 'SetFile') return args.some((a) => a === '-d' || a === '-m');
+  // the system clock set back or forth, so files touched meanwhile get that time (`date -s …`, `date 010100001971`)
+  if (c.name === 'date') return args.some((a, i) => /^(?:-s|--set)$/.test(a) || a.startsWith('--set=') || (/^\d{8}(?:\d{2}|\d{4})?(?:\.\d{2})?$/.test(a) && !args[i - 1]?.startsWith('-')));
+  if (/^set-date$/i.test(c.name)) return true;
   return false;
 }
 
@@ -106,7 +146,7 @@ export const EVASION_RULES: Rule[] = [
     category: 'defense-evasion',
     action: 'record',
     attack: 'T1070.003',
-    description: 'Clearing or disabling shell history: history -c, unset HISTFILE, HISTFILESIZE=0/HISTSIZE=0, set +o history, deleting, emptying or linking to /dev/null a history file.',
+    description: 'Clearing or disabling shell history: history -c/-d, unset HISTFILE, HISTFILE=/dev/null, HISTFILESIZE=0/HISTSIZE=0, set +o history, deleting, emptying or linking to /dev/null a history file, PSReadLine SaveNothing or its history file removed.',
     help: 'Hides what was typed from whoever reviews the host. Check why the agent needs to.',
     examples: {
       match: ['unset HISTFILE; export HISTFILESIZE=0; history -c', 'rm -f ~/.bash_history', 'ln -sf /dev/null ~/.bash_history'],
@@ -118,7 +158,7 @@ export const EVASION_RULES: Rule[] = [
         const m = HISTORY_ASSIGN.exec(line.text);
         return m ? { source: line.text, start: m.index, end: m.index + m[0].length } : null;
       },
-      raw: /\bhistory\s+-c\b|\bunset\s+HISTFILE\b|\bHIST(?:FILE)?SIZE=0\b|\bset\s+\+o\s+history\b/,
+      raw: /\bhistory\s+-c\b|\bunset\s+HISTFILE\b|\bHIST(?:FILE)?SIZE=0\b|\bset\s+\+o\s+history\b|-HistorySaveStyle\s+SaveNothing\b|\bRemove-Item\b[^\n;|]*HistorySavePath\b/i,
     },
   },
   {
@@ -127,7 +167,7 @@ export const EVASION_RULES: Rule[] = [
     category: 'defense-evasion',
     action: 'block',
     attack: 'T1070.002',
-    description: 'Deleting, shredding, truncating or emptying system logs (/var/log/…, login records, the audit log), journalctl --vacuum/--rotate, macOS log erase.',
+    description: 'Deleting, shredding, truncating or emptying system logs (/var/log/…, login records, the audit log, Docker container logs), journalctl --vacuum/--rotate, macOS log erase.',
     help: 'Destroys the record of what happened on the host.',
     examples: {
       match: ['rm -rf /var/log/messages', 'truncate -s 0 /var/log/auth.log', 'sudo log erase --all', '> /var/log/syslog'],
@@ -155,6 +195,34 @@ export const EVASION_RULES: Rule[] = [
       not_match: ['auditctl -l', 'getenforce', 'systemctl stop nginx', 'ufw status', 'iptables -L -n'],
     },
     match: { command: disablesDefence },
+  },
+  {
+    id: 'security-config-write',
+    name: 'Audit, logging or firewall configuration changed',
+    category: 'defense-evasion',
+    action: 'record',
+    attack: 'T1562',
+    description: 'A write to the configuration of auditing (/etc/audit/, audisp, libaudit.conf, the BSM audit files), system logging (rsyslog, syslog, syslog-ng, journald, asl), the firewall (/etc/ufw/, /etc/default/ufw, iptables and nftables rule files, pf.conf, firewalld) or mandatory access control (SELinux config, AppArmor profiles).',
+    help: 'Such an edit can silence auditing and logging or open the firewall from the next reload on. Check what the change does.',
+    examples: {
+      match: ["echo '-e 0' >> /etc/audit/rules.d/audit.rules", "sudo sed -i 's/^SELINUX=enforcing/SELINUX=disabled/' /etc/selinux/config", 'echo "# c" | sudo tee -a /etc/ufw/user.rules'],
+      not_match: ['cat /etc/audit/auditd.conf', 'sudo ufw allow 22/tcp', 'echo "127.0.0.1 app.local" | sudo tee -a /etc/hosts'],
+    },
+    match: { path: written(SECURITY_CONFIG) },
+  },
+  {
+    id: 'shell-binary-planted',
+    name: 'Shell planted under another name',
+    category: 'defense-evasion',
+    action: 'record',
+    attack: 'T1036.003',
+    description: 'A shell, interpreter or Windows script host (/bin/sh, /bin/bash, python, cmd.exe, powershell.exe, cscript.exe) copied, linked or bind-mounted under another name: cp /bin/sh /tmp/crond, ln -fs /bin/sh /bin/ln, mount -o bind /bin/sh /bin/mount, copy cmd.exe lsass.exe.',
+    help: 'The next thing that runs the name (a sudo rule, a cron job, a service, a user) gets a shell, and process lists show an innocent name. Check why the binary was copied.',
+    examples: {
+      match: ['cp /bin/sh /tmp/crond', 'sudo ln -fs /bin/sh /bin/ln', 'sudo mount -o bind /bin/sh /bin/mount'],
+      not_match: ['ln -s /usr/bin/python3 ~/.local/bin/python', 'sudo ln -sf /bin/bash /bin/sh', 'cp /bin/bash ./rootfs/bin/'],
+    },
+    match: { command: plantsShell },
   },
   {
     id: 'root-ca-install',
@@ -197,7 +265,7 @@ export const EVASION_RULES: Rule[] = [
     category: 'defense-evasion',
     action: 'record',
     attack: 'T1070.006',
-    description: "Setting a file's timestamps to a chosen value (touch -t/-d/-r/--date/--reference, SetFile -d/-m, PowerShell .LastWriteTime/.CreationTime assignment).",
+    description: "Setting a file's timestamps to a chosen value (touch -t/-d/-r/--date/--reference, SetFile -d/-m, PowerShell .LastWriteTime/.CreationTime assignment), or setting the system clock (date -s, date MMDDhhmm, Set-Date).",
     help: 'Makes a changed file look old. Check which file and why.',
     examples: {
       match: ['touch -t 202001010000 /usr/bin/x', 'touch -r /bin/ls /tmp/backdoor', "powershell -c \"(Get-Item x.exe).LastWriteTime = '01/01/2020'\""],
@@ -243,7 +311,7 @@ export const EVASION_IDIOM_RULES: Rule[] = [
     category: 'defense-evasion',
     action: 'record',
     attack: 'T1574.006',
-    description: 'A program made to load a shared library from outside the system library directories: dlopen/LoadLibrary/CDLL/Fiddle.dlopen/ffi.load in code, openssl -engine, ssh-keygen -D, ssh -I, nginx load_module, mysql --plugin-dir/--default-auth, a `.so` from ./, /tmp, /dev/shm or the home directory.',
+    description: 'A program made to load a shared library from outside the system library directories: dlopen/LoadLibrary/CDLL/Fiddle.dlopen/ffi.load in code, openssl -engine, curl --engine, ssh-keygen -D, ssh -I, nginx load_module, mysql --plugin-dir/--default-auth, bash enable -f, ffmpeg ladspa, ldconfig -f, a `.so` from ./, /tmp, /dev/shm or the home directory.',
     help: 'Code in the library runs inside the program (with its privileges) and out of sight of allow-lists. Check where the library comes from.',
     examples: {
       match: ['openssl req -engine ./lib.so', "python -c 'from ctypes import cdll; cdll.LoadLibrary(\"/tmp/x.so\")'", 'ssh-keygen -D /tmp/evil.so'],
@@ -253,6 +321,12 @@ export const EVASION_IDIOM_RULES: Rule[] = [
       { re: /\b(?:dlopen|LoadLibrary(?:Ex)?[AW]?|CDLL|cdll\.\w+|WinDLL|Fiddle\.dlopen|ffi\.load|load_extension|DynaLoader::dl_load_file|System\.load(?:Library)?)\s*\(\s*["'][^"']*\.(?:so|dylib|dll)(?:\.\d+)*["']/ },
       { re: /(?:^|\s)(?:-engine|-D|-I|--plugin(?:-dir)?|--default-auth|-load|--load-extension|load_module)\s+["']?(?:\.{1,2}\/|\/tmp\/|\/dev\/shm\/|\/var\/tmp\/|~\/|\/path\/)[^\s"']*(?:\.(?:so|dylib)|lib)\b/ },
       { re: /\bload_module\s+\S+\.so\b/ },
+      // bash's `enable -f LIB NAME` loads a builtin from a shared object; curl --engine; ffmpeg's LADSPA filter
+      { re: /^enable\s+(?:-\w+\s+)*-\w*f\w*\s+\S+/, names: ['enable'] },
+      { re: /(?:^|\s)--engine[=\s]+["']?[^\s"']*\.(?:so|dylib|dll)\b/, names: ['curl'] },
+      { re: /\bladspa=(?:[^\s:]*:)*file=[^\s:"']*\.so\b/, names: ['ffmpeg'] },
+      // ldconfig -f FILE: a loader cache built from another list of directories
+      { re: /^ldconfig\s+(?:-\w+\s+)*-f\s+\S+/, names: ['ldconfig'] },
     ],
   }),
   idiomRule({
@@ -261,7 +335,7 @@ export const EVASION_IDIOM_RULES: Rule[] = [
     category: 'defense-evasion',
     action: 'record',
     attack: 'T1564',
-    description: 'Hiding files, users or processes: chflags hidden, a hidden user (dscl IsHidden / Hide500Users), mounting over /proc/PID, clearing the kernel ring buffer (dmesg -c/-C), editing entries out of logs (sed -i on /var/log).',
+    description: 'Hiding files, users or processes: chflags hidden, attrib +h/+s, SetFile -a V, a hidden user (dscl IsHidden / Hide500Users), mounting over /proc/PID or /proc with hidepid, clearing the kernel ring buffer (dmesg -c/-C), editing entries out of logs (sed -i on /var/log).',
     help: 'Makes what was done harder to find. Check what is hidden.',
     examples: {
       match: ['chflags hidden ~/payload', 'mount -o bind /tmp/empty /proc/1234', 'sudo dmesg -C'],
@@ -273,6 +347,10 @@ export const EVASION_IDIOM_RULES: Rule[] = [
       { re: /\bmount\b.*\bbind\b.*\/proc\/\d+|\bmount\b.*\/proc\/\d+\s*$/, names: ['mount'] },
       { re: /^dmesg\s+(?:-\w*[cC]\b|--clear|--read-clear)/, names: ['dmesg'] },
       { re: /\bsed\b.*-i.*\/var\/log\//, names: ['sed'] },
+      // Windows hidden/system attributes, macOS SetFile -a V (invisible), /proc mounted with hidepid
+      { re: /^\S*attrib(?:\.exe)?\s+(?:\S+\s+)*\+[hs]\b/i, names: ['attrib'] },
+      { re: /^[Ss]et[Ff]ile\s+(?:-\w+\s+)*-a\s+\w*V/, names: ['setfile'] },
+      { re: /\bhidepid=[12]\b|\bhidepid=(?:noaccess|invisible)\b/, names: ['mount'] },
     ],
   }),
 ];

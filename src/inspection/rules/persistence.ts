@@ -1,5 +1,5 @@
 /** persistence, exfiltration and privilege rules (docs/rules.md "Rule origins"). */
-import type { PathAccess, Rule } from '../rule.js';
+import { written, type PathAccess, type Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
 import { findSecrets } from '../../base/redact.js';
 import { normalizePath } from '../shell/words.js';
@@ -9,11 +9,14 @@ import { anyUpstream } from './pipeline.js';
 // A startup file in a home directory (~/, /root/, /home/U/, /Users/U/) or bare (the working
 // directory may be home); `test/fixtures/.bashrc` or `dotfiles/.bashrc` is not one. Case-insensitive:
 // macOS and Windows file systems are (`~/.BASHRC` is `~/.bashrc` there).
-const RC_FILE = /^(?:~\/|\/root\/|\/home\/[^/]+\/|\/Users\/[^/]+\/)?\.(?:bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zshenv|zprofile|zlogin|zlogout|kshrc|mkshrc|cshrc|tcshrc|login|inputrc)$|^\/etc\/(?:profile|bash\.bashrc|bashrc|zshrc|zshenv|zprofile|zsh\/.+|profile\.d\/.+|environment)$|^(?:~\/|\/root\/|\/home\/[^/]+\/|\/Users\/[^/]+\/)?\.config\/fish\/(?:config\.fish|conf\.d\/.+)$/i;
+const RC_FILE = /^(?:~\/|\/root\/|\/home\/[^/]+\/|\/Users\/[^/]+\/)?\.(?:bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zshenv|zprofile|zlogin|zlogout|kshrc|mkshrc|shrc|cshrc|tcshrc|login|inputrc)$|^\/etc\/(?:profile|bash\.bashrc|bashrc|zshrc|zshenv|zprofile|zsh\/.+|profile\.d\/.+|environment)$|^(?:~\/|\/root\/|\/home\/[^/]+\/|\/Users\/[^/]+\/)?\.config\/fish\/(?:config\.fish|conf\.d\/.+)$/i;
+/** APT's configuration, and the options in it that run a command at every package operation. */
+const APT_CONF = /^\/etc\/apt\/apt\.conf(?:\.d\/.+)?$/;
+const APT_HOOK = /\b(?:Pre|Post)-Invoke(?:-Success)?\b|\bPre-Install-Pkgs\b/i;
 const GIT_HOOK = /(?:^|\/)\.git\/hooks\/[^/]+$|(?:^|\/)\.git\/hooks$/i;
 const AUTH_KEYS = /(?:^|\/)authorized_keys2?$/i;
 const CRON_PATH = /^\/etc\/crontab$|^\/etc\/cron\.(?:d|hourly|daily|weekly|monthly)(?:\/|$)|^\/var\/spool\/cron(?:\/|$)|^\/var\/cron\/tabs(?:\/|$)/;
-const SERVICE_PATH = /(?:^|\/)Library\/Launch(?:Agents|Daemons)\/|^\/etc\/systemd\/|(?:^~|^\/root|^\/home\/[^/]+)\/\.config\/systemd\/|^\/(?:usr\/)?lib\/systemd\/(?:system|user)\/|^\/etc\/init\.d\/|^\/etc\/init\/|^\/etc\/rc\.local$|^\/etc\/rc\.d\/|^\/usr\/local\/etc\/rc\.d\/|^\/etc\/rc\.common$|^\/etc\/rc[0-6S]\.d\/|^\/etc\/update-motd\.d\/|(?:^~|^\/root|^\/home\/[^/]+)\/\.config\/autostart\/|^\/etc\/xdg\/autostart\/|(?:^~|^\/root|^\/home\/[^/]+)\/\.local\/share\/applications\/.*\.desktop$|^\/Library\/StartupItems\/|^\/etc\/emond\.d\/|^\/private\/etc\/emond\.d\/|(?:^|\/)\.ssh\/rc$|^\/etc\/ssh\/sshrc$|^\/etc\/periodic\/|^\/etc\/anacrontab$|^\/var\/spool\/anacron\/|(?:^~|^\/Users\/[^/]+)\/Library\/Application Support\/com\.apple\.backgroundtaskmanagementagent\//;
+const SERVICE_PATH = /(?:^|\/)Library\/Launch(?:Agents|Daemons)\/|^\/etc\/systemd\/|(?:^~|^\/root|^\/home\/[^/]+)\/\.config\/systemd\/|^\/(?:usr\/)?lib\/systemd\/(?:system|user)\/|^\/etc\/init\.d\/|^\/etc\/init\/|^\/etc\/rc\.local$|^\/etc\/rc\.d\/|^\/usr\/local\/etc\/rc\.d\/|^\/etc\/rc\.common$|^\/etc\/rc[0-6S]\.d\/|^\/etc\/update-motd\.d\/|(?:^~|^\/root|^\/home\/[^/]+)\/\.config\/autostart\/|^\/etc\/xdg\/autostart\/|(?:^~|^\/root|^\/home\/[^/]+)\/\.local\/share\/applications\/.*\.desktop$|^\/Library\/StartupItems\/|^\/etc\/emond\.d\/|^\/private\/etc\/emond\.d\/|(?:^|\/)\.ssh\/rc$|^\/etc\/ssh\/sshrc$|^\/etc\/periodic\/|^\/etc\/anacrontab$|^\/var\/spool\/anacron\/|(?:^~|^\/Users\/[^/]+)\/Library\/Application Support\/com\.apple\.backgroundtaskmanagementagent\/|^\/etc\/network\/if-(?:up|down|pre-up|post-down)\.d\/|^\/etc\/NetworkManager\/dispatcher\.d\/|^\/etc\/udev\/rules\.d\/|(?:^~|^\/Users\/[^/]+)\/Library\/Preferences\/(?:ByHost\/)?com\.apple\.loginwindow[^/]*\.plist$/;
 const SUDOERS = /^\/etc\/sudoers(?:\.d\/.+)?$|^\/private\/etc\/sudoers(?:\.d\/.+)?$/;
 
 /** Private credential files (after ThinkWatch `ssh-key-read` and claude-code-damage-control
@@ -74,7 +77,6 @@ function redirectsHooks(c: ShellCommand): boolean {
   return value !== undefined && outside(value) && !args.some((a) => /^--(?:get|unset|get-all|list)/.test(a));
 }
 
-const written = (re: RegExp) => (a: PathAccess) => a.mode === 'write' && re.test(a.path);
 
 /** Whole-environment dumps: `env`, `printenv`, `set`, `export -p`, `declare -p`, `/proc/N/environ`. */
 function isEnvDump(c: ShellCommand): boolean {
@@ -159,14 +161,15 @@ export const PERSISTENCE_RULES: Rule[] = [
     category: 'persistence',
     action: 'block',
     attack: 'T1543',
-    description: 'Writes into LaunchAgents/LaunchDaemons, systemd, init.d, rc.local/rc.common/rc.d, update-motd.d, XDG autostart, StartupItems, emond, ~/.ssh/rc; launchctl load/bootstrap; systemctl enable; systemd-run --on-calendar timers; macOS login items and login hooks.',
+    description: 'Writes into LaunchAgents/LaunchDaemons, systemd, init.d, rc.local/rc.common/rc.d, update-motd.d, XDG autostart, StartupItems, emond, ~/.ssh/rc, network if-up.d and NetworkManager dispatcher scripts, udev rules, APT Pre-/Post-Invoke hooks, the loginwindow plist; launchctl load/bootstrap; systemctl enable; systemd-run --on-calendar timers; macOS login items and login hooks.',
     help: 'Starts a program at every boot or login. Review the unit or plist.',
     examples: {
       match: ['cp evil.plist ~/Library/LaunchAgents/com.apple.updater.plist', 'systemctl --user enable --now miner.service', 'launchctl load -w ~/Library/LaunchAgents/x.plist'],
       not_match: ['ls ~/Library/LaunchAgents', 'systemctl status nginx', 'launchctl list'],
     },
     match: {
-      path: written(SERVICE_PATH),
+      // APT configuration is persistence only when it sets a hook (a proxy or -y default is not)
+      path: (a) => written(SERVICE_PATH)(a) || (written(APT_CONF)(a) && APT_HOOK.test(a.content ?? '')),
       command: (c) => {
         const o = opts(c);
         if (c.name === 'systemctl') return o.operands[0] === 'enable' || o.operands[0] === 'link' || o.operands[0] === 'reenable';

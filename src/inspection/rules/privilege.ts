@@ -1,22 +1,48 @@
 /**
- * privilege rules beyond those in persistence.ts: accounts with uid 0 or an admin group, file
+ * privilege rules beyond those in persistence.ts: commands run as root through another program's
+ * hooks, accounts with uid 0 or an admin group, file
  * capabilities, PAM, any write to sudoers, and shell escapes run with sudo (GTFOBins' `sudo`
  * entries: https://gtfobins.github.io/). Techniques: https://attack.mitre.org/tactics/TA0004/.
  */
-import type { PathAccess, Rule } from '../rule.js';
+import { written, type PathAccess, type Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
 import { opts, writeTargets } from '../effects/index.js';
 import { INTERPRETERS } from '../shell/interp.js';
 import { escapeLine, spawnsShell } from './execution.js';
+import { commandValues } from '../shell/carriers.js';
+
+/** Commands a program's hook is ordinarily set to (`rsync -e ssh`, `GIT_SSH_COMMAND='ssh -i k'`,
+ * `PAGER=cat`): the transport or pager the option exists for. */
+const ORDINARY_HOOK = /^(?:ssh|cat|less|more|most|vim?|nvim|nano|emacs|code|true|:|gpg|pass|op|security|keyring|git-credential-\S+)$/;
+
+/** True when a command run as root (sudo, doas, pkexec, run0) is told through an option or its
+ * environment to run another command line (`sudo restic --password-command=CMD`, `sudo tar -I CMD`,
+ * `sudo rsync -e CMD`, `sudo git -c core.pager=CMD`): CMD runs as root too, whatever the sudoers
+ * entry meant to allow (GTFOBins' sudo entries). Hooks set to their ordinary command are left alone. */
+function elevatedHook(c: ShellCommand): boolean {
+  if (!c.wrappers.some((w) => /^(?:sudo|doas|pkexec|run0|sudo-rs)$/.test(w))) return false;
+  return commandValues(c).some(([text]) => {
+    const first = text.trim().split(/\s+/)[0] ?? '';
+    return !ORDINARY_HOOK.test(first.replace(/^.*\//, ''));
+  });
+}
 
 const SUDOERS = /^\/etc\/sudoers(?:\.d\/.+)?$|^\/private\/etc\/sudoers(?:\.d\/.+)?$|^\/usr\/local\/etc\/sudoers(?:\.d\/.+)?$/;
 const PAM = /^\/etc\/pam\.d\/|^\/etc\/pam\.conf$|^\/etc\/security\/(?:pam_|access\.conf|limits\.conf)|(?:^|\/)pam_[\w-]+\.so$|^\/(?:usr\/)?lib(?:64)?\/(?:x86_64-linux-gnu\/)?security\//;
 const ACCOUNT_DB = /^\/etc\/(?:passwd|shadow|group|gshadow|master\.passwd)$/;
+/** System accounts that own services and never log in. */
+const SERVICE_ACCOUNT = /^(?:nobody|daemon|bin|sys|sync|games|man|lp|mail|news|uucp|proxy|www-data|backup|list|irc|gnats|systemd-\w+|messagebus|sshd|_\w+)$/;
 const ADMIN_GROUPS = /^(?:0|root|sudo|wheel|admin|adm|docker|lxd|disk|shadow|staff)$/;
 
 /** useradd/adduser/usermod/groupmod creating uid 0 or joining an admin group; dscl/dseditgroup on macOS. */
 function privilegedAccount(c: ShellCommand): boolean {
   const a = c.argv.slice(1);
+  // a service account given a login shell (`chsh -s /bin/bash nobody`, `usermod -s /bin/sh www-data`)
+  if (c.name === 'chsh' || (c.name === 'usermod' && a.some((x) => x === '-s' || x.startsWith('--shell')))) {
+    const o = opts(c, { short: 's', long: ['shell'] });
+    const shell = [...(o.values.get('-s') ?? []), ...(o.values.get('--shell') ?? [])][0] ?? '';
+    if (/\/(?:ba|da|z|k|c|tc|fi)?sh$/.test(shell) && o.operands.some((u) => SERVICE_ACCOUNT.test(u))) return true;
+  }
   if (c.name === 'useradd' || c.name === 'adduser' || c.name === 'usermod' || c.name === 'luseradd' || c.name === 'pw') {
     const o = opts(c, { short: 'ugGsdcepkK', long: ['uid', 'gid', 'groups', 'shell', 'home', 'comment', 'ingroup', 'group'] });
     const uid = [...(o.values.get('-u') ?? []), ...(o.values.get('--uid') ?? [])];
@@ -29,27 +55,43 @@ function privilegedAccount(c: ShellCommand): boolean {
   if (c.name === 'gpasswd') return a.includes('-a') && ADMIN_GROUPS.test(a[a.length - 1] ?? '');
   if (c.name === 'dscl') return /(?:^|\s)-(?:append|create|merge)\b/.test(a.join(' ')) && /\/Groups\/admin\b|UniqueID\s+0\b|PrimaryGroupID\s+(?:0|80)\b/.test(a.join(' '));
   if (c.name === 'dseditgroup') return a.includes('edit') && a.includes('-a') && a.includes('admin');
+  // macOS: the root account enabled (dsenableroot without -d), the guest account switched on
+  if (c.name === 'dsenableroot') return !a.includes('-d');
+  if (c.name === 'sysadminctl') return (/^-guestAccount$/i.test(a[0] ?? '') && /^on$/i.test(a[1] ?? '')) || (a.some((x) => /^-addUser$/i.test(x)) && a.some((x) => /^-admin$/i.test(x)));
   if (c.name === 'sysadminctl') return a.includes('-addUser') && a.includes('-admin');
   if (c.name === 'chpasswd' || c.name === 'passwd') return c.wrappers.length > 0 && /\broot\b/.test([a.join(' '), c.stdin ?? ''].join(' '));
   return false;
 }
 
-const writtenTo = (re: RegExp) => (a: PathAccess) => a.mode === 'write' && re.test(a.path);
 
 export const PRIVILEGE_RULES: Rule[] = [
+  {
+    id: 'sudo-command-hook',
+    name: 'Command run as root through another program',
+    category: 'privilege',
+    action: 'record',
+    attack: 'T1548.003',
+    description: 'A program run with sudo/doas/pkexec that is told, by an option or a variable, to run another command line (restic --password-command, tar -I/--checkpoint-action, rsync -e, git -c core.pager/alias, ssh -o ProxyCommand, vim -c, aria2c --on-download-error, PAGER=…): that command runs as root too.',
+    help: 'A sudoers entry for one program becomes a root shell this way (GTFOBins). Check what the hook runs and why it needs root.',
+    examples: {
+      match: ["sudo restic --password-command='/tmp/x' backup", "sudo tar xf /dev/null -I '/tmp/x.sh'", "sudo git -c core.pager='/tmp/p' log"],
+      not_match: ['sudo rsync -a -e ssh ./site/ host:/var/www/', "sudo GIT_SSH_COMMAND='ssh -i /root/.ssh/deploy' git pull", "restic --password-command='/tmp/x' backup"],
+    },
+    match: { command: elevatedHook },
+  },
   {
     id: 'privileged-account',
     name: 'Root-equivalent account created',
     category: 'privilege',
     action: 'block',
     attack: 'T1136.001',
-    description: 'An account with uid 0 or put in an administrative group (useradd -o -u 0, -g 0, -G sudo/wheel/admin, usermod -aG sudo, adduser U sudo, gpasswd -a U wheel, dscl/dseditgroup admin), or a line appended to /etc/passwd, /etc/shadow or /etc/group.',
+    description: 'An account with uid 0 or put in an administrative group (useradd -o -u 0, -g 0, -G sudo/wheel/admin, usermod -aG sudo, adduser U sudo, gpasswd -a U wheel, dscl/dseditgroup admin), the macOS root or guest account enabled or an admin added (dsenableroot, sysadminctl -guestAccount on, sysadminctl -addUser … -admin), a service account given a login shell (chsh -s /bin/bash nobody), or a line appended to /etc/passwd, /etc/shadow or /etc/group.',
     help: 'Creates a lasting root login. Check who asked for the account.',
     examples: {
       match: ['useradd -o -u 0 -g 0 -M -d /root -s /bin/bash backdoor', 'usermod -aG sudo dev', "echo 'x:$1$x$y:0:0::/root:/bin/bash' >> /etc/passwd"],
       not_match: ['useradd -m -s /bin/bash appuser', 'id -u', 'cat /etc/passwd'],
     },
-    match: { command: privilegedAccount, path: writtenTo(ACCOUNT_DB) },
+    match: { command: privilegedAccount, path: written(ACCOUNT_DB) },
   },
   {
     id: 'file-capability-set',
@@ -77,7 +119,7 @@ export const PRIVILEGE_RULES: Rule[] = [
       match: ["echo 'auth sufficient pam_permit.so' >> /etc/pam.d/sshd", 'cp pam_evil.so /lib/x86_64-linux-gnu/security/', "sed -i 's/nullok_secure/nullok/' /etc/pam.d/common-auth"],
       not_match: ['cat /etc/pam.d/sshd', 'grep pam_unix /etc/pam.d/common-auth'],
     },
-    match: { path: writtenTo(PAM) },
+    match: { path: written(PAM) },
   },
   {
     id: 'sudoers-write',
@@ -92,7 +134,7 @@ export const PRIVILEGE_RULES: Rule[] = [
       not_match: ['sudo cat /etc/sudoers', 'visudo -c', 'ls /etc/sudoers.d'],
     },
     match: {
-      path: writtenTo(SUDOERS),
+      path: written(SUDOERS),
       command: (c) => c.name === 'visudo' && c.stdin !== null,
     },
   },
@@ -102,7 +144,7 @@ export const PRIVILEGE_RULES: Rule[] = [
     category: 'privilege',
     action: 'block',
     attack: 'T1548.003',
-    description: "A shell started as root through sudo/doas/pkexec/su: a program's shell escape run with sudo (sudo vim -c ':!/bin/sh', sudo find . -exec /bin/sh \\; -quit, sudo awk 'BEGIN {system(\"/bin/sh\")}'), or sudo -s/-i, sudo su, sudo sh.",
+    description: "A shell started as root through sudo/doas/pkexec/su: a program's shell escape run with sudo (sudo vim -c ':!/bin/sh', sudo find . -exec /bin/sh \\; -quit, sudo awk 'BEGIN {system(\"/bin/sh\")}'), or sudo -s/-i, sudo su, sudo sh (also sash, rc, script without -c, ansible-test shell).",
     help: 'Gives an interactive root shell, past whatever sudo rules meant to allow.',
     examples: {
       match: ["sudo vim -c ':!/bin/sh'", 'sudo find . -exec /bin/sh \\; -quit', 'sudo awk \'BEGIN {system("/bin/sh")}\'', 'sudo su -'],
@@ -117,6 +159,9 @@ export const PRIVILEGE_RULES: Rule[] = [
         // programs that are shells in all but name: terminal multiplexers, systemd-run -S, an interpreter's prompt
         if (/^(?:screen|tmux|byobu|dtach|abduco|zellij)$/.test(c.name) && c.argv.length <= 2) return true;
         if (c.name === 'systemd-run' && c.argv.some((a) => a === '-S' || a === '--shell')) return true;
+        // script(1) with no -c starts a shell; ansible-test shell
+        if (c.name === 'script' && !c.argv.slice(1).some((a) => /^-[a-zA-Z]*c$|^--command\b/.test(a))) return true;
+        if (c.name === 'ansible-test' && c.argv[1] === 'shell') return true;
         if (c.name === 'machinectl' && c.argv[1] === 'shell') return true;
         if (INTERPRETERS.test(c.name)) {
           const rest = c.argv.slice(1);

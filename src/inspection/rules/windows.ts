@@ -107,7 +107,7 @@ export const WINDOWS_RULES: Rule[] = [
     category: 'defense-evasion',
     action: 'block',
     attack: 'T1562.001',
-    description: 'Switching off or blinding Defender (Set-MpPreference -Disable…, exclusions, DisableAntiSpyware, MpCmdRun -RemoveDefinitions), the firewall (netsh advfirewall … off, Set-NetFirewallProfile -Enabled False), auditing (auditpol /clear), AMSI, or stopping security services.',
+    description: 'Switching off or blinding Defender (Set-MpPreference -Disable…, exclusions, DisableAntiSpyware, MpCmdRun -RemoveDefinitions), the firewall (netsh advfirewall … off, Set-NetFirewallProfile -Enabled False), auditing (auditpol /clear), AMSI, LSA protection (RunAsPPL 0), IIS request logging, remote symlink evaluation, hidden file extensions, or stopping security services.',
     help: 'Removes the protections that would notice the next step. Check why the agent touched security settings.',
     examples: {
       match: ['Set-MpPreference -DisableRealtimeMonitoring $true', 'netsh advfirewall set allprofiles state off', 'Add-MpPreference -ExclusionPath C:\\Users\\Public'],
@@ -125,6 +125,9 @@ export const WINDOWS_RULES: Rule[] = [
       { re: /\bUninstall-WindowsFeature\b.*Defender|\bfltmc(?:\.exe)?\s+unload\b|\bAmsiUtils\b|\bamsiInitFailed\b|\bamsi\.dll\b/i },
       { re: /\b(?:reg(?:\.exe)?\s+add|Set-ItemProperty|New-ItemProperty)\b.*\\(?:Windows Defender|Policies\\Microsoft\\Windows Defender|WinDefend|Windows\\System\\?\\?Audit|Policies\\?\\?System\\?\\?Audit|EnableLUA|ConsentPromptBehaviorAdmin|EnableScriptBlockLogging|Lsa\\?\\?DisableRestrictedAdmin)/i },
       { re: /\bbcdedit(?:\.exe)?\b.*\b(?:testsigning\s+on|nointegritychecks\s+on|debug\s+on|disable_integrity_checks|safeboot)\b/i },
+      // LSA protection off (RunAsPPL 0), file extensions hidden, remote symlink evaluation, IIS request logging off
+      { re: /\b(?:reg(?:\.exe)?\s+add|Set-ItemProperty|New-ItemProperty)\b.*\\Control\\+Lsa\b.*\bRunAsPPL\b.*(?:\/d\s+["']?0\b|-Value\s+0\b)|\bHideFileExt\b.*(?:\/d\s+["']?1\b|-Value\s+1\b)|\bfsutil(?:\.exe)?\s+behavior\s+set\s+SymlinkEvaluation\s+R2[LR]:1|\bSymlinkRemoteTo(?:Local|Remote)Evaluation\b/i },
+      { re: /\bappcmd(?:\.exe)?\b.*\/section:httplogging\b.*\/dontLog:(?:true|1)\b|\bhttpLogging\b.*\bdontLog\b.*(?:\$true|\btrue\b)/i },
       { re: /\bicacls(?:\.exe)?\b.*\/grant\s+["']?(?:Everyone|\*S-1-1-0|Users)["']?:\(?[FM]\)?|\btakeown(?:\.exe)?\b.*\/f\b/i },
       { re: /-(?:ExecutionPolicy|ep|exec)\s+["']?(?:Bypass|Unrestricted)\b.*\b(?:-(?:e|enc|EncodedCommand)\b|-w\s+hidden|-WindowStyle\s+Hidden|iex|Invoke-Expression|DownloadString)/i },
     ],
@@ -191,7 +194,7 @@ export const WINDOWS_RULES: Rule[] = [
     category: 'persistence',
     action: 'block',
     attack: 'T1547.001',
-    description: 'Something set to run at logon, boot or on an event: Run/RunOnce/Winlogon/IFEO/AppInit registry values, scheduled tasks (schtasks /create, Register-ScheduledTask), services (sc create, New-Service), the Startup folder, WMI event subscriptions, BITS notify commands, netsh helpers.',
+    description: 'Something set to run at logon, boot or on an event: Run/RunOnce/Winlogon/IFEO/AppInit registry values, scheduled tasks (schtasks /create, Register-ScheduledTask), services (sc create, New-Service, an existing service ImagePath replaced), the Startup folder, WMI event subscriptions, BITS notify commands, netsh helpers.',
     help: 'Starts a program after the session ends. Review what is registered.',
     examples: {
       match: ['reg add HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run /v x /d C:\\x.exe', 'schtasks /create /tn upd /tr C:\\x.exe /sc onlogon', 'sc create evil binpath= C:\\x.exe start= auto'],
@@ -201,6 +204,8 @@ export const WINDOWS_RULES: Rule[] = [
       { re: /\b(?:reg(?:\.exe)?\s+(?:add|import)|New-ItemProperty|Set-ItemProperty|New-Item|Set-Item)\b.*\\(?:CurrentVersion\\?\\?(?:Run|RunOnce|RunServices|RunOnceEx|Policies\\?\\?Explorer\\?\\?Run|Explorer\\?\\?(?:User )?Shell Folders)|Winlogon|Image File Execution Options|AppInit_DLLs|AppCertDlls|Environment.*UserInitMprLogonScript|Control\\?\\?Session Manager|Command Processor|Office test|NetSh|Print\\?\\?Monitors|Lsa\\?\\?(?:Security|Authentication|Notification) Packages|Services\\?\\?\w+\\?\\?Parameters|ms-settings\\?\\?shell|mscfile\\?\\?shell|exefile\\?\\?shell|Classes\\?\\?CLSID)/i },
       { re: /\bschtasks(?:\.exe)?\s+\/(?:create|change)\b|\b(?:Register-ScheduledTask|New-ScheduledTask(?:Action|Trigger)?|Set-ScheduledTask)\b/i },
       { re: /\bsc(?:\.exe)?\s+(?:\\\\\S+\s+)?(?:create|config)\s+\S+.*\bbinpath=|\bNew-Service\b|\bsc(?:\.exe)?\s+(?:\\\\\S+\s+)?create\b/i },
+      // an existing service's program replaced (`reg add …\Services\X /v ImagePath /d …`)
+      { re: /\b(?:reg(?:\.exe)?\s+add|Set-ItemProperty|New-ItemProperty)\b.*\\CurrentControlSet\\+Services\\+[^\\\s"']+["']?\s.*\bImagePath\b/i },
       { re: /\\(?:Start Menu\\?\\?Programs\\?\\?Startup|StartUp)\\|shell:startup/i },
       { re: /__EventFilter|CommandLineEventConsumer|ActiveScriptEventConsumer|__FilterToConsumerBinding|Set-WmiInstance\b.*(?:__EventFilter|Consumer)|Register-WmiEvent|Register-CimIndicationEvent/i },
       { re: /\bWin32_Service\b.*\bCreate\b|\binvoke\s+Create\s+wmicimv2\/Win32_Service\b|\bnetsh(?:\.exe)?\s+add\s+helper\b|\bat(?:\.exe)?\s+\d{1,2}:\d{2}\b/i },

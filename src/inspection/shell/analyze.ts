@@ -67,7 +67,7 @@ const RUNNER: Runner = { enter, walk, makeCommand };
 
 /** The context at the start of a command-bearing value. */
 function rootCtx(line: CommandLine, text: string): Ctx {
-  return { line, env: new Map(), depth: 0, via: null, source: text, offset: 0, launcher: null, aliases: new Map(), funcs: new Map(), files: new Map(), run: RUNNER };
+  return { line, env: new Map(), depth: 0, via: null, source: text, offset: 0, launcher: null, aliases: new Map(), funcs: new Map(), files: new Map(), subVars: new Map(), run: RUNNER };
 }
 
 function emptyLine(text: string): CommandLine {
@@ -260,6 +260,9 @@ function walkNode(node: SyntaxNode, ctx: Ctx): ShellCommand[] {
     case 'variable_assignment':
       assign(node, ctx);
       return [];
+    case 'declaration_command':
+    case 'unset_command':
+      return [buildDeclaration(node, ctx)];
     case 'function_definition': {
       const name = node.childForFieldName('name')?.text ?? '';
       const body = node.childForFieldName('body');
@@ -362,10 +365,16 @@ function buildRedirected(node: SyntaxNode, ctx: Ctx): ShellCommand[] {
   const body = node.childForFieldName('body');
   const redirects: Redirect[] = [];
   const tail: SyntaxNode[] = [];
+  // `sh 0<&2`: the grammar reads a descriptor of 0 written before a redirect as the command's last
+  // word; with no blank between them it is the redirect's descriptor
+  const last = body?.type === 'command' ? body.namedChildren[body.namedChildren.length - 1] : undefined;
+  const first = node.namedChildren.find((c) => c.type === 'file_redirect');
+  const fd = last && first && /^(?:number|word)$/.test(last.type) && /^\d$/.test(last.text) && last.endIndex === first.startIndex && body!.namedChildren.length > 1 && !first.namedChildren.some((c) => c.type === 'file_descriptor') ? last : undefined;
   for (const child of node.namedChildren) {
     if (child === body || child.id === body?.id) continue;
     if (child.type.endsWith('_redirect')) {
-      redirects.push(redirectOf(child, ctx));
+      const r = redirectOf(child, ctx);
+      redirects.push(fd && child.id === first!.id ? { ...r, op: fd.text + r.op } : r);
       // tree-sitter-bash puts the rest of a pipeline after a heredoc start inside the redirect.
       if (child.type === 'heredoc_redirect') {
         for (const c of child.namedChildren) {
@@ -381,7 +390,7 @@ function buildRedirected(node: SyntaxNode, ctx: Ctx): ShellCommand[] {
   }
   let cmds: ShellCommand[];
   if (body.type === 'command') {
-    cmds = [buildCommand(body, redirects, ctx)];
+    cmds = [buildCommand(body, redirects, ctx, fd)];
   } else if (body.type === 'pipeline') {
     // A redirect after a pipeline belongs to its last stage.
     cmds = walk(body, ctx);
@@ -413,24 +422,59 @@ function isWordish(node: SyntaxNode): boolean {
   return ['word', 'string', 'raw_string', 'concatenation', 'simple_expansion', 'expansion', 'number', 'file_descriptor'].includes(node.type);
 }
 
-function assign(node: SyntaxNode, ctx: Ctx): void {
+/** Assigns a variable for the rest of the line; returns the words of the value (none for `x=`). */
+function assign(node: SyntaxNode, ctx: Ctx): Word[] {
   const name = node.childForFieldName('name')?.text;
   const value = node.childForFieldName('value');
-  if (!name) return;
+  if (!name) return [];
   if (!value) {
     ctx.env.set(name, '');
-    return;
+    ctx.subVars.delete(name);
+    return [];
   }
   if (value.type === 'array') {
     // a=(rm -rf /): "${a[@]}" gives the elements as separate words
     const words = value.namedChildren.flatMap((c) => wordsOf(c, ctx));
     if (words.every((w) => !w.dynamic)) ctx.env.set(name, words.map((w) => w.text).join(IFS_MARK));
     else ctx.env.delete(name);
-    return;
+    return words;
   }
   const words = wordsOf(value, ctx);
   if (words.every((w) => !w.dynamic)) ctx.env.set(name, words.map((w) => w.text).join(' '));
   else ctx.env.delete(name);
+  noteSubstitutionVariable(name, words, ctx);
+  return words;
+}
+
+/**
+ * `export X=v Y`, `declare -x X=v`, `local …`, `readonly …`, `typeset …`, `unset X`: a command of
+ * its own (the keyword, then `NAME=value` or the name per operand), and the assignments made for
+ * the rest of the line. Rules read them as commands (`unset HISTFILE`, `export HISTFILE=/dev/null`).
+ */
+function buildDeclaration(node: SyntaxNode, ctx: Ctx): ShellCommand {
+  const words: Word[] = [plainWord(node.children[0]?.text ?? '')];
+  for (const child of node.namedChildren) {
+    if (child.type === 'variable_assignment') {
+      const name = child.childForFieldName('name')?.text ?? '';
+      const value = assign(child, ctx);
+      const w = plainWord(`${name}=${value.map((v) => v.text).join(' ')}`, { quoted: value.some((v) => v.quoted), dynamic: value.some((v) => v.dynamic) });
+      w.subs = value.flatMap((v) => v.subs);
+      words.push(w);
+    } else if (child.type === 'variable_name') {
+      words.push(plainWord(child.text));
+    } else if (child.type !== 'comment') {
+      words.push(...wordsOf(child, ctx));
+    }
+  }
+  return makeCommand(words, [], spanOf(node, ctx), ctx, null);
+}
+
+/** Records (or forgets) that variable `name` now holds the output of the substitutions among
+ * `words` ({@link Ctx.subVars}). */
+function noteSubstitutionVariable(name: string, words: Word[], ctx: Ctx): void {
+  const subs = words.flatMap((w) => w.subs).filter((s) => s.kind === 'command');
+  if (subs.length) ctx.subVars.set(name, subs);
+  else ctx.subVars.delete(name);
 }
 
 function redirectOf(node: SyntaxNode, ctx: Ctx): Redirect {
@@ -466,16 +510,22 @@ function redirectOf(node: SyntaxNode, ctx: Ctx): Redirect {
   return { op: fd && op !== '&>' && op !== '&>>' ? fd + op : op, target: dests[0] ?? '', ...(subs.length ? { subs } : {}) };
 }
 
-/** Builds one simple command from a `command` node plus the redirects around it. */
-function buildCommand(node: SyntaxNode, outer: Redirect[], ctx: Ctx): ShellCommand {
+/** Builds one simple command from a `command` node plus the redirects around it (`skip`: a child
+ * that is not a word of it, the descriptor of the first redirect). */
+function buildCommand(node: SyntaxNode, outer: Redirect[], ctx: Ctx, skip?: SyntaxNode): ShellCommand {
   const words: Word[] = [];
   const redirects: Redirect[] = [];
   const local = new Map<string, string>();
+  const localWords = new Map<string, Word[]>();
   for (const child of node.namedChildren) {
+    if (child.id === skip?.id) continue;
     if (child.type === 'variable_assignment') {
       const n = child.childForFieldName('name')?.text;
       const v = child.childForFieldName('value');
-      if (n) local.set(n, v ? wordsOf(v, ctx).map((w) => w.text).join(' ') : '');
+      if (!n) continue;
+      const value = v ? wordsOf(v, ctx) : [];
+      local.set(n, value.map((w) => w.text).join(' '));
+      localWords.set(n, value);
     } else if (child.type.endsWith('_redirect')) {
       redirects.push(redirectOf(child, ctx));
     } else if (child.type === 'command_name') {
@@ -487,7 +537,10 @@ function buildCommand(node: SyntaxNode, outer: Redirect[], ctx: Ctx): ShellComma
   }
   redirects.push(...outer);
   // `X=rm` alone on a line assigns for the rest of the line.
-  if (words.length === 0) for (const [k, v] of local) ctx.env.set(k, v);
+  if (words.length === 0) {
+    for (const [k, v] of local) ctx.env.set(k, v);
+    for (const [k, w] of localWords) noteSubstitutionVariable(k, w, ctx);
+  }
   return makeCommand(words, redirects, spanOf(node, ctx), ctx, null, [...local]);
 }
 

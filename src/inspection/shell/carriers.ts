@@ -280,6 +280,12 @@ export function expandCarrier(cmd: ShellCommand, ctx: Ctx): void {
       }
       return;
     }
+    case 'plink': {
+      // PuTTY's plink [options] HOST COMMAND…: like ssh, the rest is a command line run remotely
+      const rest = afterPlinkOptions(argv.slice(1));
+      if (rest.length > 1) ctx.run.enter(rest.slice(1).join(' '), ctx, 'plink');
+      return;
+    }
     case 'find': {
       for (const inner of findExecCommands(cmd.words)) {
         const sub: Ctx = { ...ctx, depth: ctx.depth + 1, via: 'find -exec', launcher: 'find' };
@@ -287,9 +293,66 @@ export function expandCarrier(cmd: ShellCommand, ctx: Ctx): void {
       }
       return;
     }
-    default:
+    default: {
+      // `docker exec C rm -rf /`, `kubectl exec POD -- rm -rf /`: the command a container runner starts
+      const inner = containerCommand(cmd.words, name);
+      if (inner.length) {
+        const sub: Ctx = { ...ctx, depth: ctx.depth + 1, via: `${name} exec` };
+        ctx.run.makeCommand(inner, [], cmd.span, sub, null);
+      }
       return;
+    }
   }
+}
+
+/**
+ * Programs that run a command inside a container, pod or VM, as data: the subcommand that does it
+ * and the options of that subcommand that take a value (docker-exec(1), podman-exec(1),
+ * `kubectl exec --help`, `lxc exec --help`, `multipass exec --help`). `dashDash`: the command
+ * follows `--` (kubectl, lxc, incus, multipass); otherwise it follows the container operand.
+ */
+const CONTAINER_RUNNERS: Record<string, { sub: string; valued: ReadonlySet<string>; dashDash: boolean }> = {
+  docker: { sub: 'exec', valued: new Set(['-e', '--env', '-u', '--user', '-w', '--workdir', '--env-file', '--detach-keys']), dashDash: false },
+  podman: { sub: 'exec', valued: new Set(['-e', '--env', '-u', '--user', '-w', '--workdir', '--env-file', '--detach-keys', '--preserve-fd']), dashDash: false },
+  nerdctl: { sub: 'exec', valued: new Set(['-e', '--env', '-u', '--user', '-w', '--workdir', '--env-file']), dashDash: false },
+  kubectl: { sub: 'exec', valued: new Set(['-c', '--container', '-n', '--namespace', '--context', '--kubeconfig', '--pod-running-timeout', '-f', '--filename']), dashDash: true },
+  oc: { sub: 'exec', valued: new Set(['-c', '--container', '-n', '--namespace', '--context', '--kubeconfig']), dashDash: true },
+  lxc: { sub: 'exec', valued: new Set(['--env', '--user', '--group', '--cwd']), dashDash: true },
+  incus: { sub: 'exec', valued: new Set(['--env', '--user', '--group', '--cwd']), dashDash: true },
+  multipass: { sub: 'exec', valued: new Set(['-d', '--working-directory']), dashDash: true },
+};
+
+/** The words of the command a container runner starts (`docker exec -it c sh -c …` → `sh -c …`),
+ * or none. Global options before the subcommand are skipped (`kubectl -n ns exec …`). */
+function containerCommand(words: Word[], name: string): Word[] {
+  const spec = CONTAINER_RUNNERS[name];
+  if (!spec) return [];
+  const at = words.findIndex((w, i) => i > 0 && w.text === spec.sub);
+  if (at < 0 || words.slice(1, at).some((w) => !w.text.startsWith('-') && !spec.valued.has(words[words.indexOf(w) - 1]!.text))) return [];
+  const dd = words.findIndex((w, i) => i > at && w.text === '--');
+  if (dd > 0) return words.slice(dd + 1);
+  let i = at + 1;
+  while (i < words.length && words[i]!.text.startsWith('-')) i += spec.valued.has(words[i]!.text) ? 2 : 1;
+  // `docker exec C CMD…`; kubectl's legacy `kubectl exec POD CMD…` the same
+  return words.slice(i + 1);
+}
+
+/** plink(1)'s options that take a value (PuTTY manual, "Using the command-line connection tool Plink"). */
+const PLINK_VALUED = new Set(['-l', '-pw', '-P', '-i', '-m', '-L', '-R', '-D', '-hostkey', '-sercfg', '-proxycmd', '-load', '-sshlog', '-sshrawlog', '-pwfile']);
+
+/** The operands of a plink command (host first, then the remote command's words); plink takes
+ * its options before and after the host, up to the command. */
+function afterPlinkOptions(args: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (out.length < 2 && a.startsWith('-')) {
+      if (PLINK_VALUED.has(a)) i++;
+      continue;
+    }
+    out.push(a);
+  }
+  return out;
 }
 
 /** The `-c` script of a shell invocation (`bash -lc 'x'` → `x`), or null. */
@@ -389,6 +452,37 @@ function parallelCommand(words: Word[]): Word[] {
   return words.slice(i, end < 0 ? words.length : end);
 }
 
+/** find(1) primaries that only steer the walk, not select files: with nothing else before
+ * `-exec`, a start point itself is among the files `{}` names. */
+const FIND_WALK_OPTIONS = /^-(?:maxdepth|mindepth)$|^-(?:xdev|mount|depth|follow|L|H|P|noleaf|ignore_readdir_race|daystart|print|print0)$/;
+
+/** What `{}` stands for in a find command's `-exec` (at most 4 start points): each start point
+ * itself when no test selects files (`find ~/.ssh/id_rsa -exec cat {} \;`), or a file the first
+ * `-name` pattern names under it (`find /var/log -name 'system.log*' -exec rm {} \;` runs
+ * `rm /var/log/system.log*`); null when a start point is only known at run time or other tests
+ * select the files. */
+function findExecItems(words: Word[], execAt: number): string[] | null {
+  const starts: string[] = [];
+  let i = 1;
+  for (; i < execAt; i++) {
+    const w = words[i]!;
+    if (w.text.startsWith('-') || w.text === '(' || w.text === '!') break;
+    if (w.dynamic) return null;
+    starts.push(w.text);
+  }
+  if (starts.length === 0) starts.push('.');
+  let name: string | null = null;
+  for (; i < execAt; i++) {
+    const t = words[i]!.text;
+    if (/^-(?:maxdepth|mindepth)$/.test(t)) { i++; continue; }
+    if (FIND_WALK_OPTIONS.test(t)) continue;
+    if ((t === '-name' || t === '-iname') && name === null && words[i + 1] && !words[i + 1]!.dynamic) { name = words[++i]!.text; continue; }
+    if (t === '-type') { i++; continue; }
+    return null;
+  }
+  return starts.slice(0, 4).map((p) => (name === null ? p : `${p.replace(/\/+$/, '')}/${name}`));
+}
+
 function findExecCommands(words: Word[]): Word[][] {
   const out: Word[][] = [];
   for (let i = 1; i < words.length; i++) {
@@ -396,7 +490,10 @@ function findExecCommands(words: Word[]): Word[][] {
     if (t === '-exec' || t === '-execdir' || t === '-ok' || t === '-okdir') {
       let j = i + 1;
       while (j < words.length && words[j]!.text !== ';' && words[j]!.text !== '+') j++;
-      out.push(words.slice(i + 1, j));
+      const inner = words.slice(i + 1, j);
+      const items = t === '-exec' || t === '-ok' ? findExecItems(words, i) : null;
+      if (items && inner.some((w) => w.text.includes('{}'))) for (const item of items) out.push(inner.map((w) => (w.text.includes('{}') ? { ...w, text: w.text.split('{}').join(item) } : w)));
+      else out.push(inner);
       i = j;
     }
   }
@@ -497,6 +594,20 @@ export function commandValues(cmd: ShellCommand): [string, string][] {
   for (const a of args) {
     const m = /^--(?:gpu-launcher|renderer-cmd-prefix|utility-cmd-prefix)=([\s\S]+)$/.exec(a);
     if (m) out.push([m[1]!, 'launcher flag']);
+  }
+  // options named for the command they run, in any program (`restic --password-command=…`,
+  // `aria2c --on-download-error=…`, `dnsmasq --conf-script=…`, `sshfs -o ssh_command=…`)
+  args.forEach((a, i) => {
+    const m = /^--((?:[a-z0-9]+[-_])*(?:command|cmd)|on-[a-z-]+|conf-script)(?:=([\s\S]*))?$/.exec(a);
+    const v = m ? (m[2] ?? (args[i + 1]?.startsWith('-') ? undefined : args[i + 1])) : undefined;
+    if (m && v && !(name === 'tar' || name === 'flock' || name === 'runuser' || name === 'su' || name === 'script')) out.push([v, `--${m[1]}`]);
+    const o = args[i - 1] === '-o' ? /(?:^|,)ssh_command=([^,]+)/.exec(a) : null;
+    if (o) out.push([o[1]!, '-o ssh_command']);
+  });
+  // sysctl kernel.core_pattern=|CMD: the kernel runs CMD as root on every crash (core(5))
+  if (name === 'sysctl') for (const a of args) {
+    const m = /^kernel\.core_pattern\s*=\s*\|([\s\S]+)$/.exec(a);
+    if (m) out.push([m[1]!, 'sysctl core_pattern']);
   }
   const valueOf = (i: number, a: string, opt: string): string | null => (a === opt ? (args[i + 1] ?? null) : a.startsWith(opt + '=') ? a.slice(opt.length + 1) : null);
   switch (name) {

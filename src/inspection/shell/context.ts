@@ -5,13 +5,13 @@
  * so they can analyse nested text without importing the walk (no import cycle).
  */
 import type { SyntaxNode } from './parser.js';
-import type { CommandLine, Redirect, ShellCommand, Span, Word } from './model.js';
+import type { CommandLine, Redirect, ShellCommand, Span, Substitution, Word } from './model.js';
 
 /** Deepest nesting of carriers and substitutions followed. */
 export const MAX_DEPTH = 5;
 
 /** Shells that run a `-c` string or a script read from stdin. */
-export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'yash', 'posh', 'rbash', 'oksh', 'loksh', 'elvish', 'xonsh']);
+export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'yash', 'posh', 'rbash', 'oksh', 'loksh', 'elvish', 'xonsh', 'sash', 'rc']);
 
 /** Marks a field split inside a word's text (`$IFS`, an unquoted multi-word value). */
 export const IFS_MARK = '\u0000';
@@ -46,6 +46,10 @@ export interface Ctx {
   funcs: Map<string, string>;
   /** Literal text written to files earlier in the line (path → text), for `. FILE` and `sh FILE`. */
   files: Map<string, string>;
+  /** Variables assigned the output of a substitution earlier in the line (`S=$(curl …)`): name →
+   * the substitutions, carried into every word that expands the variable, so `bash -c "$S"`
+   * runs what `curl` printed as surely as `bash -c "$(curl …)"`. */
+  subVars: Map<string, Substitution[]>;
   run: Runner;
 }
 

@@ -25,14 +25,31 @@ export function interpreterCode(name: string, argv: readonly string[]): string |
         return null;
       }
     }
-    const i = args.findIndex((a) => /^-(?:c|command)$/i.test(a));
-    if (i >= 0) return args.slice(i + 1).join(' ');
+    const i = interpreterCodeIndex(name, argv);
+    if (i > 0) return argv.slice(i).join(' ');
     const rest = args.filter((a) => !a.startsWith('-'));
     return rest.length ? rest.join(' ') : null;
   }
-  const i = args.findIndex((a) => /^-(?:c|e|E|r|p|-eval|-print)$/.test(a) || /^-[a-zA-Z]*[ce]$/.test(a));
-  if (i >= 0 && args[i + 1] !== undefined) return args[i + 1]!;
+  const i = interpreterCodeIndex(name, argv);
+  if (i > 0) return argv[i]!;
+  // ruby/perl take the code attached to the flag: `ruby -rsocket -e'c=TCPSocket.new(…)'`, `perl -e'…'`
+  if (/^(?:ruby|perl)[0-9.]*$/i.test(name)) {
+    // switches that may come before `e` in one word (perlrun(1), ruby(1)); what follows `e` is the code
+    for (const a of args) {
+      const m = /^-[lnpawsTtWXdv0-9]*e([\s\S]+)$/.exec(a);
+      if (m) return m[1]!;
+    }
+  }
   return null;
+}
+
+/** The index in `argv` of the word holding an interpreter's one-liner code (the word after
+ * `-c`/`-e`/`-r`/`--eval`, or PowerShell's `-Command`), or -1. */
+export function interpreterCodeIndex(name: string, argv: readonly string[]): number {
+  if (!INTERPRETERS.test(name)) return -1;
+  const flag = /^(?:pwsh|powershell)/i.test(name) ? (a: string) => /^-(?:c|command)$/i.test(a) : (a: string) => /^-(?:c|e|E|r|p|-eval|-print)$/.test(a) || /^-[a-zA-Z]*[ce]$/.test(a);
+  const i = argv.findIndex((a, k) => k > 0 && flag(a));
+  return i > 0 && argv[i + 1] !== undefined ? i + 1 : -1;
 }
 
 /**

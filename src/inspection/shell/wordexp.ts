@@ -146,6 +146,9 @@ function variable(name: string, ctx: Ctx, w: Word, inDouble: boolean, original: 
     return inDouble ? (name === '*' ? v.split(IFS_MARK).join(' ') : v) : v.replace(/[ \t\n]+/g, IFS_MARK);
   }
   w.dynamic = true;
+  // `S=$(curl …); bash -c "$S"`: the word runs what the substitution printed
+  const subs = ctx.subVars.get(name);
+  if (subs) for (const s of subs) if (!w.subs.includes(s)) w.subs.push(s);
   return original;
 }
 
