@@ -150,7 +150,24 @@ export function readMarkup(text: string, ctx: ParseContext, names: readonly stri
   const found = familyMarkup(text, ctx);
   if (found !== null) return found;
   const spans = shapeSpans(text, names ?? []);
-  return spans.length > 0 ? { ...match('unknown', spans, []), blocks: [] } : null;
+  if (spans.length > 0) return { ...match('unknown', spans, []), blocks: [] };
+  // two or more (one alone at the end is a reply cut at its first token, which a stream may show)
+  const fragments = fragmentLines(text);
+  return fragments.length > 1 ? { ...match('unknown', fragments, [], shape('tool-call tag fragments with no call')), blocks: [] } : null;
+}
+
+/** A line that is nothing but the opening of a tool-call tag: `<function`, `<tool_call`, `</invoke>`. */
+const FRAGMENT_LINE = /^[ \t]*<\/?(?:function|function_calls?|tool_calls?|tool_use|invoke|parameter)(?:[ \t]*>|=[^\s<>]*>?)?[ \t]*$/gm;
+
+/**
+ * The lines of a text that hold only a tool-call tag's opening (a generation that stopped at its
+ * first token, block/goose#9662's two bare `<function` lines): markup no family reads. Linear.
+ */
+export function fragmentLines(text: string): Array<[number, number]> {
+  if (!text.includes('<')) return [];
+  const out: Array<[number, number]> = [];
+  for (const m of text.matchAll(FRAGMENT_LINE)) if (m[0].trim() !== '') out.push([m.index, m.index + m[0].length]);
+  return out;
 }
 
 /** The family markup of a text (no shape fallback), or null when no family token is present. */

@@ -89,6 +89,35 @@ function pointAt(text: string, i: number): string | undefined {
 }
 
 /**
+ * True when the name at [a, end) opens the name of a tag: `<NAME_suffix>` or `</NAME-suffix>` (an
+ * element a model invented after its tool, `<terminal_command>` for a `terminal` tool,
+ * ollama/ollama#16383).
+ */
+function namesTag(text: string, a: number, end: number): boolean {
+  const before = text[a - 1] === '/' ? a - 2 : a - 1;
+  if (text[before] !== '<') return false;
+  let k = end;
+  while (k < text.length && k - end <= 40 && /[\w.:-]/.test(text[k]!)) k++;
+  return text[k] === '>';
+}
+
+/** Words of a line that narrates a call: the act, and what it passes. */
+const CALL_WORD = /\b(?:call(?:s|ing|ed)?|tool|function|invok\w*|execut\w*|running)\b/i;
+const ARGUMENTS_WORD = /\b(?:arguments|args|input|params|parameters)\b/i;
+
+/**
+ * True when the name at [a, end) stands in a bracketed line that narrates a call with a JSON
+ * object (`[Calling tool: terminal with arguments: {…}]`, a harness's own history rendering that
+ * the model imitated, NousResearch/hermes-agent studio#942).
+ */
+function narratesCall(text: string, a: number, end: number): boolean {
+  const start = text.lastIndexOf('\n', a - 1) + 1;
+  const nl = text.indexOf('\n', end);
+  const line = text.slice(start, nl < 0 ? text.length : nl).trim();
+  return line.startsWith('[') && line.endsWith(']') && line.includes('{') && line.length <= 4000 && CALL_WORD.test(line) && ARGUMENTS_WORD.test(line);
+}
+
+/**
  * The lines holding advertised names fenced in symbols, as spans, when the density floor is met;
  * empty when the shape does not fire.
  */
@@ -106,7 +135,7 @@ export function shapeSpans(text: string, names: readonly string[]): Array<[numbe
       while (a > 0 && text[a - 1] === '_') a--;
       let b = at + name.length;
       while (b < text.length && text[b] === '_') b++;
-      if (isSymbol(pointBefore(text, a)) && isSymbol(pointAt(text, b))) {
+      if ((isSymbol(pointBefore(text, a)) && isSymbol(pointAt(text, b))) || namesTag(text, a, at + name.length) || narratesCall(text, a, at + name.length)) {
         for (let nl = sc.find('\n', lineStart); nl >= 0 && nl < a; nl = sc.find('\n', lineStart)) lineStart = nl + 1;
         const nl = sc.find('\n', b);
         spans.push([lineStart, nl < 0 ? text.length : nl]);

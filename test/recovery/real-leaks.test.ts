@@ -45,9 +45,6 @@ const DISPUTED: Record<string, string> = {
 
 /** Real leaks guard still judges "no markup" or a quotation (a blind spot, kept visible here). */
 const KNOWN_SILENT = [
-  'ollama-16383-qwen36-invented-tag', // an invented <terminal_command> tag, no family and no symbol-fenced name
-  'hermes-studio-942-calling-tool-imitation', // a harness's own "[Calling tool: …]" history line
-  'goose-9662-degenerate-function', // a bare "<function" fragment
   'ollama-13519-llama32-fenced-json', // the whole reply is one ```json fence: a fence is a quotation by design
   'chatchat-2836-chatglm3-action-blob', // a LangChain "Action:" blob in a bare fence
 ];
