@@ -5,6 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import SECRET_RULES from '../../src/base/secret-rules.json' with { type: 'json' };
 import { redactSecrets } from '../../src/base/redact.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runGuard } from '../cli/helpers.js';
 
 describe('redaction', () => {
@@ -95,6 +98,19 @@ describe('redaction', () => {
     }
     const raw = await runGuard(['scan', '-f', 'ndjson', '--no-redact', '-'], { stdin });
     for (const secret of secrets) expect(raw.stdout, secret).toContain(secret);
+  });
+  it('masks a token quoted by an SSE error event on the stderr of baseline create and in every ceiling format (no --no-redact there)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'guard-redact-'));
+    const capture = join(dir, 'err.sse');
+    writeFileSync(capture, 'data: {"error":{"message":"upstream \\u001b[2J said: Bearer ghp_abcdefghijklmnopqrstuvwxyz0123456789 is invalid","type":"x"}}\n\n');
+    const base = await runGuard(['baseline', 'create', capture, '-o', join(dir, 'b.json')]);
+    expect(base.stderr).toContain('STREAM_ERROR: API error (x): upstream \\e[2J said: Bearer ghp_abcd***');
+    expect(`${base.stdout}${base.stderr}`).not.toContain('ghp_abcdefghijklmnopqrstuvwxyz0123456789');
+    for (const f of ['text', 'json', 'markdown']) {
+      const r = await runGuard(['ceiling', '--corpus', capture, '-f', f]);
+      expect(r.stderr, f).toContain('Bearer ghp_abcd***');
+      expect(`${r.stdout}${r.stderr}`, f).not.toContain('ghp_abcdefghijklmnopqrstuvwxyz0123456789');
+    }
   });
   it('masks a token quoted by an SSE error event in every format', async () => {
     const stdin = 'data: {"error":{"message":"upstream said: Bearer ghp_abcdefghijklmnopqrstuvwxyz0123456789 is invalid","type":"x"}}\n\n';
