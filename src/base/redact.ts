@@ -69,9 +69,10 @@ const BASIC = /\b(Basic\s+)([A-Za-z0-9+/]{4,}={0,2})(?![A-Za-z0-9+/=*])/g;
 const AUTHORIZATION_BEFORE = /authorization["']?\s*[:=]\s*["']?\s*$/i;
 
 /**
- * Runs that may hide a key under an encoding, each with its decoder (null when the run does not
- * decode). Each regex starts only at the start of a run (a lookbehind), so a long run without the
- * marker costs one pass, never a pass per character.
+ * Runs that may hide a key under an encoding, each with its decoder (the readings of the run, one
+ * or more) and the test a reading must pass for the run to be masked whole. Each regex starts only
+ * at the start of a run (a lookbehind), so a long run without the marker costs one pass, never a
+ * pass per character.
  */
 const ENCODED_RUNS: ReadonlyArray<{ run: RegExp; decode: (run: string, atTextStart: boolean) => string[]; holds: (decoded: string) => boolean }> = [
   // percent escapes: ghp%5F…, sk%2Dproj%2D…
