@@ -4,8 +4,11 @@
  * scripts/update-secret-rules.mjs from https://github.com/gitleaks/gitleaks config/gitleaks.toml,
  * MIT licence: cloud keys, provider API keys and tokens, JWTs, private keys, generic
  * `key = value` secrets with their entropy check), plus the provider prefixes below (which also
- * say where sending a key is expected), PEM private key blocks, passwords in URLs, `Bearer`
- * tokens and `password=` / `AWS_SECRET_ACCESS_KEY=`-style assignments.
+ * say where sending a key is expected), PEM private key blocks, passwords in URLs, `Bearer` and
+ * `Basic` credentials, `password=` / `AWS_SECRET_ACCESS_KEY=`-style assignments, passwords given
+ * as command options (`mysql -pSECRET`, `sshpass -p SECRET`, `--password SECRET`), a bare AWS
+ * secret access key next to its access key id, and tokens hidden by an encoding: percent escapes
+ * (`ghp%5F…`), shell quotes (`gh''p_…`, `"ghp_"'…'`) and base64 (a blob that decodes to a key).
  */
 
 import SECRET_RULES from './secret-rules.json' with { type: 'json' };
@@ -39,10 +42,123 @@ const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@"']+:)([^\s@/"']+)(@)/gi;
 const ASSIGNED = /\b([A-Za-z0-9_]*?(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|client[_-]?secret)[A-Za-z0-9_]*\s*[=:]\s*["']?)([^\s"'&;]{6,})/gi;
 const BEARER = /\b(Bearer\s+)([A-Za-z0-9._~+/-]{12,}=*)/g;
 
+/**
+ * A password given as an option: the mysql/MariaDB clients' `-pSECRET` and `--password=SECRET`
+ * (the value glued to the flag, any length), `sshpass -p SECRET` (after sshpass' own options) and
+ * any `--…password SECRET` given as the next word. Group 1 is kept, group 2 (the value, quoted or
+ * not) is masked.
+ */
+const OPTION_PASSWORDS: readonly RegExp[] = [
+  /\b((?:mysql(?:dump|admin|import|check|show|pump|slap)?|mariadb(?:-dump|-admin|-import|-check|-show)?)(?=[\s"';|&]|$)[^\n;|&]{0,256}?\s(?:-p|--password=))('[^'\n]*'|"[^"\n]*"|[^\s'"]+)/g,
+  /\b(sshpass(?:\s+-(?:[fdP]\s*\S+|[evhV]))*\s+-p\s*)('[^'\n]*'|"[^"\n]*"|[^\s'"]+)/g,
+  /(\s--(?:[A-Za-z0-9]+-)*password\s+)('[^'\n]*'|"[^"\n]*"|[^\s'"-][^\s'"]*)/gi,
+];
+
+/** An AWS access key id, which a bare secret access key is paired with. */
+const AWS_KEY_ID = /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g;
+/** A candidate AWS secret access key: exactly 40 characters of the base64 alphabet, not part of a longer run. */
+const AWS_SECRET = /(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g;
+/** How far (characters, either side) from an access key id a bare secret access key is looked for. */
+const AWS_PAIR_WINDOW = 256;
+
+/**
+ * `Basic` credentials: masked after `Authorization:`, or anywhere when the value decodes to a
+ * printable `user:password` (so "Basic configuration" stays).
+ */
+const BASIC = /\b(Basic\s+)([A-Za-z0-9+/]{4,}={0,2})(?![A-Za-z0-9+/=*])/g;
+const AUTHORIZATION_BEFORE = /authorization["']?\s*[:=]\s*["']?\s*$/i;
+
+/**
+ * Runs that may hide a key under an encoding, each with its decoder (the readings of the run, one
+ * or more) and the test a reading must pass for the run to be masked whole. Each regex starts only
+ * at the start of a run (a lookbehind), so a long run without the marker costs one pass, never a
+ * pass per character.
+ */
+const ENCODED_RUNS: ReadonlyArray<{ run: RegExp; decode: (run: string, atTextStart: boolean) => string[]; holds: (decoded: string) => boolean }> = [
+  // percent escapes: ghp%5F…, sk%2Dproj%2D…
+  {
+    run: /(?<![A-Za-z0-9._~+/%-])[A-Za-z0-9._~+/-]*(?:%[0-9A-Fa-f]{2}[A-Za-z0-9._~+/-]*)+/g,
+    decode: (r) => [r.replace(/%([0-9A-Fa-f]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)))],
+    holds: holdsKey,
+  },
+  // shell quotes and backslashes splitting a word: gh''p_…, "ghp_"'…', gh\p_…
+  { run: /(?<!\S)[^\s'"\\]*(?:['"\\][^\s'"\\]*)+/g, decode: (r) => [r.replace(/['"\\]/g, '')], holds: holdsKey },
+  // base64 (standard, then URL-safe alphabet); a run cut by the text's start is tried at every alignment
+  { run: /(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{24,}={0,2}/g, decode: (r, cut) => base64Readings(r, cut), holds: holdsKeyOrAssignment },
+  { run: /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{24,}={0,2}/g, decode: (r, cut) => base64Readings(r, cut), holds: holdsKeyOrAssignment },
+];
+
+/** A base64 run decoded as Latin-1 text: from its start, or (when it may be cut) from each of the four alignments. */
+function base64Readings(run: string, cut: boolean): string[] {
+  const out: string[] = [];
+  for (let shift = 0; shift < (cut ? 4 : 1); shift++) out.push(Buffer.from(run.slice(shift), 'base64').toString('latin1'));
+  return out;
+}
+
+/** Non-global copies of the provider patterns, for a yes/no test that keeps no state. */
+const KEY_TESTS: readonly RegExp[] = SECRET_PATTERNS.map((p) => new RegExp(p.re.source));
+const PEM_START = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY/;
+
+/** True when a decoded text holds a provider key or a private key block. */
+function holdsKey(decoded: string): boolean {
+  return KEY_TESTS.some((re) => re.test(decoded)) || PEM_START.test(decoded);
+}
+
+/**
+ * {@link holdsKey}, or a `password=`-style assignment: for base64, whose decoding (a `.env` file)
+ * is never ordinary text by chance. Not for quotes and escapes, whose removal turns every JSON
+ * `"token":"…"` into an assignment.
+ */
+function holdsKeyOrAssignment(decoded: string): boolean {
+  if (holdsKey(decoded)) return true;
+  ASSIGNED.lastIndex = 0;
+  return ASSIGNED.test(decoded);
+}
+
+/** Masks each run that an encoding hides a key in (runs already holding a mask are left as they are). */
+function maskEncoded(text: string): string {
+  let out = text;
+  for (const { run, decode, holds } of ENCODED_RUNS) {
+    out = out.replace(run, (m: string, offset: number) => {
+      if (m.includes('***')) return m;
+      return decode(m, offset === 0).some((d) => d !== m && holds(d)) ? mask(m) : m;
+    });
+  }
+  return out;
+}
+
+/** Masks each bare 40-character AWS secret access key within {@link AWS_PAIR_WINDOW} characters of an access key id. */
+function maskAwsSecrets(text: string): string {
+  const ids = Array.from(text.matchAll(AWS_KEY_ID), (m) => m.index);
+  if (ids.length === 0) return text;
+  let next = 0; // the first id not wholly before the current candidate's window
+  return text.replace(AWS_SECRET, (m: string, offset: number) => {
+    while (next < ids.length && ids[next]! + 20 + AWS_PAIR_WINDOW < offset) next++;
+    const near = next < ids.length && ids[next]! <= offset + m.length + AWS_PAIR_WINDOW;
+    // mixed case and a digit or symbol: a hex digest (git SHA, sha1) is never one
+    return near && /[A-Z]/.test(m) && /[a-z]/.test(m) && /[0-9/+]/.test(m) ? mask(m) : m;
+  });
+}
+
+/** Masks `Basic` credentials (see {@link BASIC}). */
+function maskBasic(text: string): string {
+  return text.replace(BASIC, (m: string, a: string, v: string, offset: number) => {
+    if (AUTHORIZATION_BEFORE.test(text.slice(Math.max(0, offset - 32), offset))) return a + mask(v);
+    const d = Buffer.from(v, 'base64').toString('latin1');
+    return /^[\x21-\x7e]+:[\x20-\x7e]*$/.test(d) ? a + mask(v) : m;
+  });
+}
+
 /** Masks one secret: keeps a short prefix so the kind stays visible. */
 function mask(secret: string): string {
   const keep = Math.min(8, Math.floor(secret.length / 4));
   return secret.slice(0, keep) + '***';
+}
+
+/** Masks an option's value, keeping the quotes around it. */
+function maskQuoted(v: string): string {
+  const q = v[0] === "'" || v[0] === '"' ? v[0] : '';
+  return q ? q + mask(v.slice(1, -1)) + q : mask(v);
 }
 
 /** One compiled rule of the gitleaks list. */
@@ -108,10 +224,14 @@ function maskByRules(text: string): string {
 /**
  * Masks secrets in a string: the gitleaks rules (cloud keys, provider API keys and tokens, JWTs,
  * private keys, generic secrets), PEM private key blocks, provider key prefixes, passwords in
- * URLs, `Bearer` tokens and `password=`-style assignments. Returns the masked text; never throws.
+ * URLs, `Bearer` and `Basic` credentials, `password=`-style assignments, option passwords, bare AWS
+ * secret access keys beside their key id, and keys hidden by percent escapes, shell quotes or
+ * base64. Hex digests (git SHAs) and UUIDs stay. Returns the masked text; never throws.
  */
 export function redactSecrets(text: string): string {
   let out = text.replace(PEM_BLOCK, '-----BEGIN PRIVATE KEY----- *** (redacted)');
+  out = maskAwsSecrets(out); // before the id itself is masked
+  for (const re of OPTION_PASSWORDS) out = out.replace(re, (_m, a: string, v: string) => a + maskQuoted(v));
   for (const p of SECRET_PATTERNS) out = out.replace(p.re, (m) => mask(m));
   try {
     out = maskByRules(out);
@@ -120,8 +240,9 @@ export function redactSecrets(text: string): string {
   }
   out = out.replace(URL_PASSWORD, (_m, a: string, _pw: string, at: string) => `${a}***${at}`);
   out = out.replace(BEARER, (_m, a: string, t: string) => a + mask(t));
+  out = maskBasic(out);
   out = out.replace(ASSIGNED, (m, a: string, v: string) => (v.endsWith('***') ? m : a + mask(v)));
-  return out;
+  return maskEncoded(out);
 }
 
 /** The secret literals found in a text, with their formats. */

@@ -19,6 +19,7 @@ import { callSurfaces, type CommandValue } from './extract.js';
 import { readingsOf } from './readings.js';
 import { effectsOf } from './effects/index.js';
 import { redactSecrets } from '../base/redact.js';
+import { work } from '../base/work.js';
 import { compileBuiltinPattern, type TextPattern } from './pattern.js';
 
 /** Longest excerpt, in characters. */
@@ -137,7 +138,9 @@ function inspectReading(call: InspectableCall, rules: readonly Rule[]): RuleHit[
   }
   for (const access of surfaces.paths) {
     for (const rule of active) {
-      if (rule.match.path && guarded(rule, () => rule.match.path!(access))) add(rule, 'path', whole(access.path));
+      if (!rule.match.path) continue;
+      work.ruleChecks++;
+      if (guarded(rule, () => rule.match.path!(access))) add(rule, 'path', whole(access.path));
     }
   }
   if (surfaces.raw !== null) matchRaw(surfaces.raw, active, add, (rule, err) => failures.push(new RuleFailure(rule, reasonOf(err))));
@@ -284,6 +287,7 @@ function matchRule(rule: Rule, line: CommandLine, accesses: PathAccess[][], add:
   }
   for (let i = 0; i < line.commands.length; i++) {
     const c = line.commands[i]!;
+    work.ruleChecks++;
     const byCommand = m.command ? m.command(c, line) : false;
     if (byCommand === 'raw') {
       add(rule, 'raw', c.span);
@@ -304,6 +308,8 @@ function matchRule(rule: Rule, line: CommandLine, accesses: PathAccess[][], add:
  * (the regex engine ran out of memory, say) is reported to `fail`, never taken as a miss. */
 function matchRaw(text: string, rules: Rule[], add: Add, fail: (rule: Rule, err: unknown) => void): void {
   for (const rule of withoutSureMisses(text, rules)) {
+    work.ruleChecks++;
+    if (!rule.match.raw) work.rawChars += text.length; // a custom text pattern (rawFind counts its own)
     try {
       const found = rule.match.raw ? rawFind(rule.match.raw, text) : rule.match.text?.find(text);
       if (found) add(rule, 'raw', { source: text, ...found });
@@ -353,6 +359,7 @@ function withoutSureMisses(text: string, rules: Rule[]): Rule[] {
     }
     let miss = false;
     try {
+      if (union) work.rawChars += text.length;
       miss = !!union && !union.find(text);
     } catch {
       miss = false; // the union failed: each rule of the chunk is tried (and fails closed) alone
@@ -377,6 +384,7 @@ function rawFind(re: RegExp, text: string): { start: number; end: number } | nul
     }
     onRe2.set(re, compiled);
   }
+  work.rawChars += text.length;
   if (compiled) return compiled.find(text);
   re.lastIndex = 0;
   const m = re.exec(text); // a throw (stack or memory) reaches the caller: the rule fails closed

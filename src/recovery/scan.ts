@@ -4,8 +4,10 @@
  * is not taken for a closer) and reports duplicate keys and the root object's member spans.
  *
  * Nothing here uses a backtracking regular expression; every loop moves forward, so a 1 MB reply
- * costs O(n) per family.
+ * costs O(n) per family. What they step over is counted in `work.recoveryScanChars` (base/work.ts).
  */
+
+import { work } from '../base/work.js';
 
 /**
  * `indexOf` with a per-needle memo. A parser that searches the same closer again and again from
@@ -23,6 +25,7 @@ export class Scanner {
     // No occurrence lies in [m.from, m.at), so for from ≥ m.from the memoised answer still holds.
     if (m && from >= m.from && (m.at === -1 || m.at >= from)) return m.at;
     const at = this.text.indexOf(needle, from);
+    work.recoveryScanChars += (at === -1 ? this.text.length : at) - from;
     this.memo.set(needle, { from, at });
     return at;
   }
@@ -97,6 +100,7 @@ export function scanJson(text: string, start: number): JsonScan {
       while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
       if (j >= text.length) {
         out.inString = true; // the text ends inside a string
+        work.recoveryScanChars += j - start;
         return out;
       }
       const top = stack[stack.length - 1];
@@ -122,11 +126,13 @@ export function scanJson(text: string, start: number): JsonScan {
       if (!top || (top.kind === '{') !== (ch === '}')) {
         out.error = `mismatched '${ch}' at offset ${i - start}`;
         out.end = i + 1;
+        work.recoveryScanChars += out.end - start;
         return out;
       }
       if (stack.length === 0) {
         closeMember(i);
         out.end = i + 1;
+        work.recoveryScanChars += out.end - start;
         return out;
       }
     } else if (ch === ':') {
@@ -138,6 +144,7 @@ export function scanJson(text: string, start: number): JsonScan {
     }
     i++;
   }
+  work.recoveryScanChars += i - start;
   return out;
 }
 
@@ -160,8 +167,12 @@ export function indexOutsideStrings(text: string, from: number, needle: string):
       if (ch === '\\') i++;
       else if (ch === '"') inString = false;
     } else if (ch === '"') inString = true;
-    else if (ch === needle[0] && text.startsWith(needle, i)) return i;
+    else if (ch === needle[0] && text.startsWith(needle, i)) {
+      work.recoveryScanChars += i - from;
+      return i;
+    }
   }
+  work.recoveryScanChars += text.length - from;
   return -1;
 }
 

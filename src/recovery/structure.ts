@@ -33,6 +33,7 @@
  * Every search moves forward: linear in the text.
  */
 
+import { work } from '../base/work.js';
 import { normaliseSpans } from './prose.js';
 
 /** [start, end) in UTF-16 code units. */
@@ -282,18 +283,25 @@ function startTag(text: string, i: number): { name: string; attrs: string; end: 
   const name = text.slice(i + 1, j).toLowerCase();
   const c = text[j];
   if (c !== '>' && c !== ' ' && c !== '\t' && c !== '\n' && c !== '\r' && c !== '/') return null;
-  const gt = text.indexOf('>', j);
-  if (gt < 0) return null;
-  // "the <pre tag and <tool_call>…": a `<` before the `>` means the tag never closed
+  // "the <pre tag and <tool_call>…": a `<` before the `>` means the tag never closed. The `>` is
+  // looked for only up to the next `<`, so each character is stepped over for one tag at most
+  // (searching the whole tail made 100 000 unclosed "<code " openers quadratic)
   const lt = text.indexOf('<', j);
-  if (lt >= 0 && lt < gt) return null;
+  const stop = lt < 0 ? text.length : lt;
+  let gt = j;
+  while (gt < stop && text[gt] !== '>') gt++;
+  work.recoveryScanChars += gt - j;
+  if (gt >= stop) return null;
   if (text[gt - 1] === '/') return null;
   return { name, attrs: text.slice(j, gt), end: gt + 1 };
 }
 
-/** The end (after `>`) of the matching end tag of `name` from `from`, outside `skip`, or -1. */
-function endTagEnd(text: string, name: string, from: number, skip: SpanCursor): number {
-  const lower = text.toLowerCase();
+/**
+ * The end (after `>`) of the matching end tag of `name` from `from`, outside `skip`, or -1.
+ * `lower` is `text` lower-cased, once per text (lower-casing it per element made 40 000
+ * `<code>a</code>` pairs quadratic: 24 s).
+ */
+function endTagEnd(text: string, lower: string, name: string, from: number, skip: SpanCursor): number {
   for (let k = lower.indexOf(`</${name}`, from); k >= 0; k = lower.indexOf(`</${name}`, k + 2)) {
     let m = k + 2 + name.length;
     while (m < text.length && /\s/.test(text[m]!)) m++;
@@ -317,6 +325,7 @@ function elementQuotes(name: string, attrs: string): { reason: Region['reason'];
 /** HTML regions: quoting, inert, reasoning and hidden elements, and comments, outside `skip`. */
 function htmlRegions(text: string, skip: SpanCursor): Region[] {
   const out: Region[] = [];
+  let lower: string | null = null;
   for (let i = text.indexOf('<'); i >= 0; i = text.indexOf('<', i + 1)) {
     if (skip.inside(i)) continue;
     if (text.startsWith('<!--', i)) {
@@ -335,7 +344,11 @@ function htmlRegions(text: string, skip: SpanCursor): Region[] {
     if (tag === null) continue;
     const why = elementQuotes(tag.name, tag.attrs);
     if (why === null) continue;
-    const close = endTagEnd(text, tag.name, tag.end, skip);
+    if (lower === null) {
+      lower = text.toLowerCase();
+      work.recoveryScanChars += text.length;
+    }
+    const close = endTagEnd(text, lower, tag.name, tag.end, skip);
     const end = close < 0 ? text.length : close;
     const reasoning = REASONING.has(tag.name) ? { reasoningEnd: close < 0 ? text.length : text.lastIndexOf('<', close - 1) } : {};
     out.push({ span: [i, end], ...why, ...reasoning });

@@ -19,7 +19,7 @@
  */
 
 import { jsonErrorMessage } from '../base/json.js';
-import { isObject } from '../capture/streams/common.js';
+import { continueName, isObject } from '../capture/streams/common.js';
 import { createStreamAccumulator, SSE_FORMAT, sniffStreamPayload, type StreamAccumulator, type StreamApi } from '../capture/streams/index.js';
 import { makeToolCall, parseArguments } from '../capture/toolcall.js';
 import type { CaptureError, Reply, ToolCallKind } from '../capture/types.js';
@@ -399,7 +399,7 @@ export class ReplaySession {
         this.calls.set(u.key, c);
       }
       if (u.id !== undefined) c.id = u.id;
-      if (u.name !== undefined) c.name = u.name;
+      c.name = continueName(c.name || undefined, u.name) ?? '';
       if (u.kind !== undefined) c.kind = u.kind;
       if (u.delta !== undefined) c.args += u.delta;
       if (u.full !== undefined) c.args = typeof u.full === 'string' ? u.full : (JSON.stringify(u.full) ?? '');

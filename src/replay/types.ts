@@ -87,6 +87,7 @@ export type CallUpdate =
       /** Identifies the call within the reply (choice:index, block index, output index). */
       key: string;
       id?: string | undefined;
+      /** The name, or a piece of it: joined with the name so far, a repeat kept once (`continueName`). */
       name?: string | undefined;
       kind?: ToolCallKind;
       /** Argument text appended. */

@@ -5,6 +5,8 @@
  * output. Every captured string in human output goes through {@link printable}.
  */
 
+import { redactSecrets } from '../base/redact.js';
+
 // C0 controls except none, DEL, C1 controls, and the Unicode line/paragraph separators and
 // bidirectional overrides that can reorder what the reader sees.
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
@@ -20,6 +22,16 @@ const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '
  */
 export function printable(s: string): string {
   return s.replace(UNSAFE, (ch) => NAMED[ch] ?? `\\u{${ch.codePointAt(0)!.toString(16)}}`);
+}
+
+/**
+ * Captured text for a command that has no `--no-redact` (baseline, ceiling): secrets masked
+ * (base/redact.ts), then {@link printable}.
+ *
+ * @param s any string from a capture.
+ */
+export function printableMasked(s: string): string {
+  return printable(redactSecrets(s));
 }
 
 // what JSON.stringify leaves raw but a terminal may act on: DEL, C1 controls (U+009B is CSI), the

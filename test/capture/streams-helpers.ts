@@ -11,6 +11,7 @@ import {
   CHUNKS_FORMAT,
   createStreamAccumulator,
   sniffStreamPayload,
+  type CaptureStreamApi,
   type StreamAccumulator,
   type StreamApi,
   type StreamOutput,
@@ -49,7 +50,7 @@ function collect(out: StreamOutput, step: StreamOutput): void {
  * everything its pushes and its finish() gave.
  */
 export function feedPayloads(
-  api: StreamApi,
+  api: CaptureStreamApi,
   format: CaptureFormat,
   payloads: unknown[],
   advertised: { name: string }[] | null = null,

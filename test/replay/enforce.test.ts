@@ -157,3 +157,17 @@ describe('a call the input leaves open', () => {
     expect(r.frames.at(-1)!.data).toBe('[DONE]');
   });
 });
+
+describe('a tool name streamed in pieces (issue 14)', () => {
+  it('enforce: the call named "ba" then "sh" is blocked as bash, its hit names bash', async () => {
+    const chunk = (delta: unknown, finish: string | null = null) => `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: 'qwen', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const text =
+      chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'ba', arguments: '' } }] }) +
+      chunk({ tool_calls: [{ index: 0, function: { name: 'sh', arguments: `{"command":"${CURL}"}` } }] }) +
+      chunk({}, 'tool_calls') +
+      'data: [DONE]\n\n';
+    const r = await replayText(text, { mode: 'enforce' });
+    expect(JSON.parse(r.frames.find((f) => f.data?.includes('guard_blocked'))!.data!).error.message).toBe('guard: the call to "bash" is blocked by rule curl-pipe-shell');
+    expect(r.decisions.filter((d) => d.type === 'hit')).toEqual([expect.objectContaining({ rule: 'curl-pipe-shell', tool: 'bash', call_id: 'call_1' })]);
+  });
+});

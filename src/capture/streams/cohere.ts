@@ -17,6 +17,7 @@ import { COHERE_TRUNCATING } from '../bodies/cohere.js';
 import {
   appendText,
   buildReply,
+  continueName,
   describeApiError,
   emptyOutput,
   isObject,
@@ -144,7 +145,7 @@ export function createCohereAccumulator(ctx: StreamContext): StreamAccumulator {
             msg.calls.set(index, call);
           }
           call.id = nonEmpty(entry['id']) ?? call.id;
-          call.name = nonEmpty(fn['name']) ?? call.name;
+          call.name = continueName(call.name, fn['name']); // tool-call-start names it whole; a repeat in a delta is kept once
           appendText(call.args, fn['arguments']);
           return emptyOutput();
         }

@@ -47,6 +47,27 @@ export function nonEmpty(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
+/**
+ * A streamed call's name after one more delta's `name`: the first non-empty piece sets it, a piece
+ * equal to the name so far is a repeat and is dropped, any other piece continues it.
+ *
+ * OpenAI sends the name once, in the call's first delta, but documents it as a delta: the
+ * openai-python SDK appends every string field of a tool-call delta (`accumulate_delta`,
+ * https://github.com/openai/openai-python/blob/1004d2b2c5892b13a7519becffca6f22c73c9359/src/openai/lib/streaming/_deltas.py)
+ * and an OpenAI maintainer describes `get_` then `weather`
+ * (https://github.com/openai/openai-agents-python/issues/326). Gemini's OpenAI-compatible endpoint
+ * splits names (`edit_ex` + `isting_file`, https://github.com/continuedev/continue/pull/5849),
+ * while MiniMax through NVIDIA NIM and Anthropic through compatible proxies resend the whole name
+ * in every delta (https://github.com/NousResearch/hermes-agent/pull/12230, same continue PR); a
+ * plain set (openai-node) keeps only the last piece of a split name, a plain append doubles a
+ * repeated one. Left ambiguous: a name whose pieces are equal halves (`ba` + `ba`) reads as `ba`.
+ */
+export function continueName(name: string | undefined, piece: unknown): string | undefined {
+  const p = nonEmpty(piece);
+  if (p === undefined || p === name) return name;
+  return name === undefined ? p : name + p;
+}
+
 /** Pushes `v` onto `parts` when it is a non-empty string. */
 export function appendText(parts: string[], v: unknown): void {
   if (typeof v === 'string' && v !== '') parts.push(v);

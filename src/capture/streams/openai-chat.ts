@@ -15,6 +15,7 @@ import { chatContent } from '../bodies/openai-chat.js';
 import {
   appendText,
   buildReply,
+  continueName,
   describeApiError,
   emptyOutput,
   isObject,
@@ -60,8 +61,13 @@ function callFor(choice: ChoiceState, entry: Record<string, unknown>, pos: numbe
   let found: CallState | undefined;
   if (index !== undefined) {
     // the latest call with this index; a different non-empty id at the same index is a new call
+    // when the entry names one (Ollama sends parallel calls at one index), but a nameless entry
+    // continues the call: a call opens with its name, and LM Studio sends a fresh id with every
+    // argument piece (https://github.com/NousResearch/hermes-agent/pull/106943)
     for (const c of choice.calls) if (c.index === index) found = c;
-    if (found && id !== undefined && found.id !== undefined && found.id !== id) found = undefined;
+    const fn = isObject(entry['function']) ? entry['function'] : isObject(entry['custom']) ? entry['custom'] : null;
+    const named = nonEmpty(fn?.['name']) !== undefined;
+    if (found && id !== undefined && found.id !== undefined && found.id !== id && (named || found.name === undefined)) found = undefined;
   } else if (id !== undefined) {
     found = choice.calls.find((c) => c.id === id);
   } else if (count === 1) {
@@ -80,16 +86,17 @@ function callFor(choice: ChoiceState, entry: Record<string, unknown>, pos: numbe
 function mergeToolCall(choice: ChoiceState, entry: unknown, pos: number, count: number): void {
   if (!isObject(entry)) return;
   const call = callFor(choice, entry, pos, count);
-  call.id = nonEmpty(entry['id']) ?? call.id;
+  call.id ??= nonEmpty(entry['id']); // the first id stays (a continuing entry may bring another)
   const fn = isObject(entry['function']) ? entry['function'] : null;
   const custom = isObject(entry['custom']) ? entry['custom'] : null;
   if (entry['type'] === 'custom' || custom) call.kind = 'custom';
   const body = fn ?? custom;
   if (!body) return;
-  // name is set, never concatenated; arguments (custom: input) are appended; a server that sends
-  // the arguments as an object (not the API's JSON string) gets them read as its JSON text, never
-  // dropped as "empty" (a call whose command would then pass uninspected)
-  call.name = nonEmpty(body['name']) ?? call.name;
+  // a name in pieces is joined, a repeated one kept (continueName); arguments (custom: input) are
+  // appended; a server that sends the arguments as an object (not the API's JSON string) gets
+  // them read as its JSON text, never dropped as "empty" (a call whose command would then pass
+  // uninspected)
+  call.name = continueName(call.name, body['name']);
   const args = fn ? body['arguments'] : body['input'];
   appendText(call.args, isObject(args) ? JSON.stringify(args) : args);
 }
@@ -123,7 +130,7 @@ function mergeChoice(stream: ChatStream, c: unknown, pos: number, line: number):
         call = { index: -1, id: undefined, name: undefined, kind: 'function', args: [] };
         choice.calls.push(call);
       }
-      call.name = nonEmpty(legacy['name']) ?? call.name;
+      call.name = continueName(call.name, legacy['name']);
       appendText(call.args, legacy['arguments']);
     }
   }

@@ -13,7 +13,7 @@ import { expandInputs } from '../../capture/files.js';
 import { CAPTURE_FORMATS } from '../../capture/formats.js';
 import type { CaptureFormat } from '../../capture/types.js';
 import { loadConfig } from '../../config/load.js';
-import { printable } from '../../report/printable.js';
+import { printableMasked } from '../../report/printable.js';
 import { judgedReply } from '../../verdict/findings.js';
 import { scanInputs } from '../../scan/scan.js';
 import { resolveEngines, type EngineFlags } from '../engines.js';
@@ -85,7 +85,7 @@ async function createBaseline(paths: string[], flags: BaselineFlags, io: CliIO):
     throw e;
   }
   const failed = problems.filter((p) => p.severity === 'error');
-  for (const p of problems) io.stderr.write(`${printable(p.file)}${p.line === null ? '' : `:${p.line}`}: ${p.severity} ${p.code}: ${printable(p.message)}\n`);
+  for (const p of problems) io.stderr.write(`${printableMasked(p.file)}${p.line === null ? '' : `:${p.line}`}: ${p.severity} ${p.code}: ${printableMasked(p.message)}\n`);
   if (!flags.quiet) {
     const files = new Set(entries.map((e) => e.file)).size;
     io.stderr.write(`guard: baseline ${flags.output}: ${entries.length} finding${entries.length === 1 ? '' : 's'} recorded from ${files} file${files === 1 ? '' : 's'}${failed.length ? `; ${failed.length} input problem${failed.length === 1 ? '' : 's'}, so it may be incomplete` : ''}\n`);

@@ -28,7 +28,8 @@ import {
   type CeilingStyle,
 } from '../../ceiling/index.js';
 import { loadConfig } from '../../config/load.js';
-import { printable } from '../../report/printable.js';
+import { printable, printableMasked } from '../../report/printable.js';
+import { redactSecrets } from '../../base/redact.js';
 import { scanInputs } from '../../scan/scan.js';
 import { resolveEngines } from '../engines.js';
 import { CONFIG_OPTION_HELP, parseRatio } from '../flags.js';
@@ -75,7 +76,8 @@ function problem(file: string, line: number | null, message: string): string {
   return `${file}${line !== null ? `:${line}` : ''}: ${message}`;
 }
 
-const captureProblem = (e: CaptureError): string => problem(e.file, e.line, `${e.code}: ${e.message}`);
+/** A capture problem as ceiling reports it, secrets masked (ceiling has no `--no-redact`). */
+const captureProblem = (e: CaptureError): string => problem(redactSecrets(e.file), e.line, `${e.code}: ${redactSecrets(e.message)}`);
 
 /**
  * Reads the label side file of one capture, if there is one.
@@ -149,8 +151,8 @@ async function ceilingCommand(flags: CeilingFlags, io: CliIO): Promise<number> {
     }
     const text = format !== 'json';
     samples.push({
-      id: text && reply.id !== null ? printable(reply.id) : reply.id,
-      file: text ? printable(reply.source.file) : reply.source.file,
+      id: reply.id === null ? null : text ? printableMasked(reply.id) : redactSecrets(reply.id),
+      file: text ? printableMasked(reply.source.file) : redactSecrets(reply.source.file),
       line: reply.source.line,
       label,
       family: text && recovery.family !== null ? printable(recovery.family) : recovery.family,

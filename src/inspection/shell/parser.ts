@@ -22,6 +22,7 @@
 import { createRequire } from 'node:module';
 import type * as TreeSitter from 'web-tree-sitter';
 import type { Node, Tree } from 'web-tree-sitter';
+import { work } from '../../base/work.js';
 
 export type { Node as SyntaxNode, Tree as SyntaxTree };
 
@@ -207,6 +208,8 @@ export function parseShell(text: string): Tree | null {
     loadSpare();
   }
   if (!active || text.length > MAX_PARSE_CHARS) return null;
+  work.parses++;
+  work.parsedChars += text.length;
   try {
     const tree = active.parser.parse(text);
     if (!tree) throw new Error('the parser returned no tree');
@@ -236,6 +239,8 @@ export function parseCode(language: CodeLanguage, text: string): Tree | null {
     loadSpare();
   }
   if (!active || text.length > MAX_CODE_CHARS) return null;
+  work.parses++;
+  work.parsedChars += text.length;
   try {
     const tree = active.code[language].parse(text);
     if (!tree) throw new Error('the parser returned no tree');

@@ -16,6 +16,8 @@
  * errors) and the raw-text fallback.
  */
 
+import { work } from '../../base/work.js';
+
 /** One top-level statement; `[start, end)` covers it and its trailing separator. */
 export interface Statement {
   start: number;
@@ -60,7 +62,9 @@ export function splitStatements(text: string): Statement[] {
     stmt = fresh(at);
     cmdPos = true;
   };
+  let steps = 0;
   while (i < n) {
+    steps++;
     const c = text[i]!;
     const top = stack[stack.length - 1]!;
     if (top === 'dq') {
@@ -160,6 +164,7 @@ export function splitStatements(text: string): Statement[] {
     stmt.end = n;
     out.push(stmt);
   }
+  work.prescanSteps += steps;
   return out;
 }
 
