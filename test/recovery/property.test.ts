@@ -148,7 +148,10 @@ describe.each(Object.entries(GRAMMARS))('%s', (_key, g) => {
         const r = g.render([c])!;
         const v = judge(w.replace('@', () => r.text), [c]);
         expect(v.outcome).not.toBe('recovered');
-        if (!isAmbiguous(g, c)) expect([v.reason, v.detail]).toEqual([/^<pre/i.test(w) ? 'fenced' : 'quoted', expect.stringMatching(/inside an HTML (comment|<[a-z]+> element)\)$/)]);
+        // (arguments holding backtick runs may be read as inline code first: a quotation either way;
+        // seed -1038209899 drew {"```":"</tool_call>"," ```":false} inside <!-- -->)
+        const detail = r.text.includes('`') ? /inside (an HTML (comment|<[a-z]+> element)|backticks \(inline code\))\)$/ : /inside an HTML (comment|<[a-z]+> element)\)$/;
+        if (!isAmbiguous(g, c)) expect([v.reason, v.detail]).toEqual([/^<pre/i.test(w) ? 'fenced' : 'quoted', expect.stringMatching(detail)]);
         // closed elements before the markup quote nothing of it: same verdict as the same prefix
         // with its `<` made plain text (same prose ratio)
         const prefix = '<kbd>Enter</kbd> <!-- note --> <pre>x</pre>\n';
