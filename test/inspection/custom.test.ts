@@ -78,7 +78,7 @@ describe('regular-expression rules', () => {
         '`command` pattern does not compile: pattern too slow: counted repetitions expand to about 98 KiB of compiled program (budget 32 KiB for a custom pattern); use smaller repetition counts or narrower classes',
       ]);
     }
-    expect(performance.now() - started).toBeLessThan(500);
+    expect(performance.now() - started).toBeLessThan(2000);
   });
 
   test('a rule set can be rebuilt forever when the old one is disposed: the regex heap is freed', () => {
