@@ -7,7 +7,9 @@
  * pipeline as a fresh scan's, so every report format comes out byte for byte the same.
  *
  * Layout of the file (one file, read by offset, so a replay holds one file's events at a time):
- * the magic line {@link CACHE_MAGIC}; the blobs (each `v8.serialize` of one file's event array);
+ * the magic line {@link CACHE_MAGIC}; the blobs (`v8.serialize` of one file's event array, and for
+ * a streaming report format without a baseline, of the report text its events gave, see
+ * {@link CacheEntry.rendered}); 
  * the index (UTF-8 JSON, snake_case keys, {@link CacheIndex}); 8 bytes: the index's offset
  * (big-endian unsigned). The file is written beside its destination and renamed into place.
  *
@@ -25,6 +27,7 @@ import type { JudgeSettings } from '../verdict/engines.js';
 import { eventBytes } from './parallel.js';
 import { slimmed, type ScanEvent } from './scan.js';
 import type { WorkerEvent } from './worker-protocol.js';
+import { RenderingPipeline, type RenderSetup } from './report-pipeline.js';
 
 /** The default `--cache-location`, relative to the current directory. */
 export const DEFAULT_CACHE_LOCATION = '.guard-cache';
@@ -56,10 +59,22 @@ export interface CacheEntry {
   size: number;
   mtime_ms: number;
   sha256: string;
-  /** Where the file's blob is in the cache file, and its length and SHA-256. */
+  /** The blob of the file's scan events (a `ScanEvent[]`). */
+  events: BlobRef;
+  /**
+   * The blob of the file's report as a streaming format writes it (src/scan/report-pipeline.ts
+   * RenderingPipeline: `rendered` events and the `file-end`), for the report options `key` names
+   * (format, redaction, fail-on, allow marks); replayed instead of the events when a scan asks for
+   * the same, which skips rebuilding the verdicts and writing the records again. Null when none.
+   */
+  rendered: (BlobRef & { key: string }) | null;
+}
+
+/** Where a blob is in the cache file, its length and SHA-256. */
+export interface BlobRef {
   offset: number;
   length: number;
-  blob_sha256: string;
+  sha256: string;
 }
 
 /** The index at the end of a cache file. */
@@ -81,6 +96,11 @@ export interface CacheSetup {
   version: string;
   /** {@link configHash} of the scan's effective configuration. */
   configHash: string;
+  /**
+   * The report options of a streaming format without a baseline (the scan's own, as workers get
+   * them): files' rendered reports are then stored and replayed too. Null or absent otherwise.
+   */
+  render?: RenderSetup | null;
   /** Told every problem with the cache (a line of text, without the `guard:` prefix). */
   warn: (message: string) => void;
 }
@@ -148,9 +168,25 @@ function validIndex(v: unknown, end: number): v is CacheIndex {
     if (typeof e !== 'object' || e === null) return false;
     const x = e as Record<string, unknown>;
     const num = (k: string) => Number.isSafeInteger(x[k]) && (x[k] as number) >= 0;
-    return typeof x['path'] === 'string' && typeof x['file'] === 'string' && typeof x['sha256'] === 'string' && typeof x['blob_sha256'] === 'string'
-      && num('size') && typeof x['mtime_ms'] === 'number' && num('offset') && num('length') && (x['offset'] as number) + (x['length'] as number) <= end;
+    return typeof x['path'] === 'string' && typeof x['file'] === 'string' && typeof x['sha256'] === 'string' && num('size') && typeof x['mtime_ms'] === 'number'
+      && validBlob(x['events'], end) && (x['rendered'] === null || (validBlob(x['rendered'], end) && typeof (x['rendered'] as { key?: unknown }).key === 'string'));
   });
+}
+
+/** True when `v` is a blob reference that lies before `end`. */
+function validBlob(v: unknown, end: number): v is BlobRef {
+  if (typeof v !== 'object' || v === null) return false;
+  const x = v as Record<string, unknown>;
+  const num = (k: string) => Number.isSafeInteger(x[k]) && (x[k] as number) >= 0;
+  return num('offset') && num('length') && typeof x['sha256'] === 'string' && (x['offset'] as number) + (x['length'] as number) <= end;
+}
+
+const sha256Of = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
+
+/** A blob to write: the bytes, and for a rendered report the options it was written under. */
+interface NewBlobs {
+  events: Buffer;
+  rendered: { key: string; bytes: Buffer } | null;
 }
 
 /** An input's state before the scan: a cache entry to replay, or the stat to store it against. */
@@ -160,11 +196,14 @@ type Plan = { kind: 'hit'; entry: CacheEntry; stat: Stats } | { kind: 'miss'; st
 export class ScanCache {
   readonly stats: CacheStats = { replayed: 0, scanned: 0, uncached: 0 };
   private readonly abs: string;
+  /** The key of the scan's report options (CacheEntry.rendered), or null without them. */
+  private readonly renderKey: string | null;
   private old: { fd: number; entries: Map<string, CacheEntry> } | null = null;
   private next: { fd: number; temp: string; at: number; entries: CacheEntry[] } | null = null;
 
   private constructor(private readonly setup: CacheSetup) {
     this.abs = resolve(setup.cwd, setup.location);
+    this.renderKey = setup.render ? JSON.stringify(setup.render) : null;
   }
 
   /**
@@ -240,34 +279,60 @@ export class ScanCache {
     return sha === entry.sha256 ? { kind: 'hit', entry, stat } : { kind: 'miss', stat };
   }
 
-  /** The events stored for an entry, or null (with a warning) when its blob is not what the index says. */
-  private replay(entry: CacheEntry): { events: ScanEvent[]; blob: Buffer } | null {
+  /** A blob of the old cache. @throws when it cannot be read or its SHA-256 differs from the index's. */
+  private readBlob(ref: BlobRef): Buffer {
+    const blob = Buffer.alloc(ref.length);
+    if (readSync(this.old!.fd, blob, 0, ref.length, ref.offset) !== ref.length) throw new Error('it is cut short');
+    if (sha256Of(blob) !== ref.sha256) throw new Error('its checksum does not match');
+    return blob;
+  }
+
+  /**
+   * What to replay for an entry: its rendered report when it was written under this scan's report
+   * options, else its events; with the blobs to carry into the next cache. Null (with a warning)
+   * when a blob is not what the index says.
+   */
+  private replay(entry: CacheEntry): { events: WorkerEvent[]; blobs: NewBlobs } | null {
     try {
-      const blob = Buffer.alloc(entry.length);
-      readSync(this.old!.fd, blob, 0, entry.length, entry.offset);
-      if (createHash('sha256').update(blob).digest('hex') !== entry.blob_sha256) throw new Error('its checksum does not match');
-      const events = deserialize(blob) as unknown;
-      if (!Array.isArray(events)) throw new Error('it is not a list of events');
-      return { events: events as ScanEvent[], blob };
+      const events = this.readBlob(entry.events);
+      const rendered = entry.rendered !== null && entry.rendered.key === this.renderKey ? this.readBlob(entry.rendered) : null;
+      const list = deserialize(rendered ?? events) as unknown;
+      if (!Array.isArray(list)) throw new Error('it is not a list of events');
+      if (rendered !== null) return { events: list as WorkerEvent[], blobs: { events, rendered: { key: entry.rendered!.key, bytes: rendered } } };
+      // stored without this scan's report options: rendered now, for the next scan (a scan
+      // without them keeps the stored one)
+      const kept = entry.rendered !== null ? { key: entry.rendered.key, bytes: this.readBlob(entry.rendered) } : null;
+      return { events: list as ScanEvent[], blobs: { events, rendered: this.rendering(list as ScanEvent[], entry.file) ?? kept } };
     } catch (e) {
       this.setup.warn(`the cache ${this.setup.location}: the entry of ${entry.file} is unusable (${(e as Error).message}); the file is scanned`);
       return null;
     }
   }
 
-  /** Appends a blob and its entry to the next cache file (a write failure drops the next cache, with a warning). */
-  private append(entry: Omit<CacheEntry, 'offset' | 'length' | 'blob_sha256'>, blob: Buffer): void {
+  /** The serialised report of a file's events under the scan's report options, or null without them. */
+  private rendering(events: ScanEvent[], file: string): NewBlobs['rendered'] {
+    if (!this.setup.render || this.renderKey === null) return null;
+    return { key: this.renderKey, bytes: serialize(new RenderingPipeline(this.setup.render).render(events, file)) };
+  }
+
+  /** Appends an entry's blobs to the next cache file (a write failure drops the next cache, with a warning). */
+  private append(entry: Omit<CacheEntry, 'events' | 'rendered'>, blobs: NewBlobs): void {
     const next = this.next;
     if (!next) return;
+    const put = (bytes: Buffer): BlobRef => {
+      writeSync(next.fd, bytes);
+      const ref = { offset: next.at, length: bytes.length, sha256: sha256Of(bytes) };
+      next.at += bytes.length;
+      return ref;
+    };
     try {
-      writeSync(next.fd, blob);
+      const events = put(blobs.events);
+      const rendered = blobs.rendered ? { key: blobs.rendered.key, ...put(blobs.rendered.bytes) } : null;
+      next.entries.push({ path: entry.path, file: entry.file, size: entry.size, mtime_ms: entry.mtime_ms, sha256: entry.sha256, events, rendered });
     } catch (e) {
       this.setup.warn(`cannot write the cache ${this.setup.location} (${(e as Error).message}); it is left as it was`);
       this.discard();
-      return;
     }
-    next.entries.push({ ...entry, offset: next.at, length: blob.length, blob_sha256: createHash('sha256').update(blob).digest('hex') });
-    next.at += blob.length;
   }
 
   /** Stores the events of a scanned file, if it can be cached and did not change while read. */
@@ -281,7 +346,7 @@ export class ScanCache {
       const sha256 = await fileSha256(abs);
       const after = statSync(abs);
       if (after.size !== stat.size || after.mtimeMs !== stat.mtimeMs) throw new Error('changed while read');
-      this.append({ path: abs, file, size: stat.size, mtime_ms: stat.mtimeMs, sha256 }, serialize(events));
+      this.append({ path: abs, file, size: stat.size, mtime_ms: stat.mtimeMs, sha256 }, { events: serialize(events), rendered: this.rendering(events, file) });
     } catch {
       this.stats.uncached++;
     }
@@ -309,7 +374,7 @@ export class ScanCache {
           const got = this.replay(plan.entry);
           if (got !== null) {
             this.stats.replayed++;
-            this.append({ ...plan.entry, mtime_ms: plan.stat.mtimeMs }, got.blob);
+            this.append({ ...plan.entry, mtime_ms: plan.stat.mtimeMs }, got.blobs);
             yield* got.events;
             continue;
           }
@@ -365,11 +430,14 @@ export class ScanCache {
           exists = false;
         }
         if (!exists) continue;
-        const blob = Buffer.alloc(entry.length);
-        readSync(this.old!.fd, blob, 0, entry.length, entry.offset);
         // a damaged entry is dropped, never carried over under a fresh checksum
-        if (createHash('sha256').update(blob).digest('hex') !== entry.blob_sha256) continue;
-        this.append(entry, blob);
+        let blobs: NewBlobs;
+        try {
+          blobs = { events: this.readBlob(entry.events), rendered: entry.rendered ? { key: entry.rendered.key, bytes: this.readBlob(entry.rendered) } : null };
+        } catch {
+          continue;
+        }
+        this.append(entry, blobs);
         if (!this.next) return this.closeOld();
       }
       const index: CacheIndex = { guard_version: this.setup.version, v8_version: process.versions.v8, config_hash: this.setup.configHash, entries: next.entries };

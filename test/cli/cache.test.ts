@@ -81,6 +81,25 @@ describe('guard scan --cache', () => {
     expect(cached.stderr.replace(/guard: cache .*\n/, '')).toBe(fresh.stderr);
   });
 
+  it('stores the report text of a streaming format and replays it; other report options replay the events', async () => {
+    const fresh = await scan(['-f', 'ndjson'], 'fresh');
+    await scan(['--cache', '-f', 'ndjson']);
+    const keys = cacheIndex().entries.map((e) => e.rendered && JSON.parse(e.rendered.key));
+    expect(keys).toHaveLength(6);
+    for (const k of keys) expect(k).toEqual({ format: 'ndjson', redact: true, failOn: 'refused', inlineAllow: true });
+    expect((await scan(['--cache', '-f', 'ndjson'])).report).toBe(fresh.report);
+    // SARIF replays the events and leaves the stored NDJSON text in place
+    expect((await scan(['--cache', '-f', 'sarif'])).report).toBe((await scan(['-f', 'sarif'], 'fresh-sarif')).report);
+    expect(cacheIndex().entries.every((e) => e.rendered !== null && JSON.parse(e.rendered.key).format === 'ndjson')).toBe(true);
+    // other report options: the events are replayed, and rendered under them for the next scan
+    const unmasked = await scan(['--cache', '-f', 'ndjson', '--no-redact', '--fail-on', 'flag']);
+    expect(unmasked.report).toBe((await scan(['-f', 'ndjson', '--no-redact', '--fail-on', 'flag'], 'fresh-unmasked')).report);
+    expect(unmasked.stderr).toContain('6 files replayed, 0 files scanned');
+    expect(JSON.parse(cacheIndex().entries[0]!.rendered!.key)).toEqual({ format: 'ndjson', redact: false, failOn: 'flag', inlineAllow: true });
+    expect((await scan(['--cache', '-f', 'github'])).report).toBe((await scan(['-f', 'github'], 'fresh-github')).report);
+    expect((await scan(['--cache', '-f', 'github'])).report).toBe((await scan(['-f', 'github'], 'fresh-github')).report);
+  });
+
   it('replays the same with --jobs 2 (worker threads) as with one thread', async () => {
     const fresh = await scan(['-f', 'ndjson', '--jobs', '1'], 'fresh');
     await scan(['--cache', '-f', 'ndjson', '--jobs', '2'], 'first');
@@ -184,7 +203,7 @@ describe('guard scan --cache', () => {
     const path = join(dir, '.guard-cache');
     const entry = cacheIndex().entries.find((e) => e.file === 'findings.jsonl')!;
     const buf = readFileSync(path);
-    buf[entry.offset + 10] = buf[entry.offset + 10]! ^ 0xff;
+    buf[entry.events.offset + 10] = buf[entry.events.offset + 10]! ^ 0xff;
     writeFileSync(path, buf);
     const again = await scan(['--cache', '-f', 'ndjson']);
     expect(again.stderr).toContain('guard: warning: the cache .guard-cache: the entry of findings.jsonl is unusable (its checksum does not match); the file is scanned');

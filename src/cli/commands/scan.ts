@@ -271,9 +271,11 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
 
   const read = { inputFormat: flags.inputFormat, maxLineBytes };
   // opened before the scan: a problem with it is a warning, and every file is scanned
+  // a streaming format without a baseline: files' report text is stored and replayed as well
+  const renderSetup = isSelfContainedFormat(format) && baseline === null ? { format, redact: flags.redact !== false, failOn, inlineAllow: flags.inlineAllow !== false } : null;
   const cache = cachePath === null
     ? null
-    : ScanCache.open({ location: cachePath, cwd: io.cwd, strategy: flags.cacheStrategy ?? 'metadata', version: VERSION, configHash: configHash(settings, read), warn: (m) => void io.stderr.write(`guard: warning: ${m}\n`) });
+    : ScanCache.open({ location: cachePath, cwd: io.cwd, strategy: flags.cacheStrategy ?? 'metadata', version: VERSION, configHash: configHash(settings, read), render: renderSetup, warn: (m) => void io.stderr.write(`guard: warning: ${m}\n`) });
   let failed = false;
   let stopped = false;
   // listening for the whole scan tells src/cli/main.ts that Ctrl-C is handled here (a command that
@@ -285,7 +287,7 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
     // workers build the same judge from the same settings; for a streaming format without a
     // baseline they also write the report of their replies
     // (not with the cache, which stores events, whatever the format)
-    const render = isSelfContainedFormat(format) && baseline === null && cache === null ? { format, redact: flags.redact !== false, failOn, inlineAllow: flags.inlineAllow !== false } : undefined;
+    const render = cache === null ? renderSetup ?? undefined : undefined;
     const parallel = { jobs, auto: flags.jobs === undefined, setup: { settings, slim: true, render } };
     const onRead = progress ? (f: string, bytes: number) => progress.read(f, bytes) : undefined;
     const scanOptions = { judge, read, stdin: io.stdin, cwd: io.cwd, ...(onRead ? { onRead } : {}) };
