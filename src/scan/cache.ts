@@ -378,7 +378,12 @@ export class ScanCache {
             yield* got.events;
             continue;
           }
-          yield* this.scanned(file, plan.stat, scan([file])[Symbol.asyncIterator]());
+          const alone = scan([file])[Symbol.asyncIterator]();
+          try {
+            yield* this.scanned(file, plan.stat, alone);
+          } finally {
+            await alone.return?.(undefined);
+          }
           continue;
         }
         yield* this.scanned(file, plan.stat, it);
