@@ -3,19 +3,24 @@
  * bytes, one job against several, peak memory, and inspection / recovery against two peers.
  * A script, not a test: CI does not run it. docs/performance.md records its figures.
  *
+ * Runs (a) the floor, (b) `guard scan --jobs 1`, (c) `--jobs N`, (d) `--jobs 1 --cache` into an
+ * empty cache and (e) the same again over the unchanged set (every file replayed), then prints a
+ * line comparing this run's ratios with those recorded in docs/performance.md (bench/compare.mjs).
+ *
  * Usage: node bench/run.mjs [--size 200MB] [--seed 1] [--jobs 2] [--dir DIR] [--peer-seconds 2]
  *        [--no-peers] [--keep]
  * The capture set is generated under DIR (default: $TMPDIR/guard-bench-<size>-<seed>) and
  * removed afterwards unless --keep (a kept set is reused by the next run with the same size and seed).
  */
 
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate, parseSize } from './generate.mjs';
 import { measure } from './measure.mjs';
 import { comparePeers } from './peers.mjs';
+import { compareFigures, recordedFigures } from './compare.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -88,6 +93,22 @@ for (const j of [1, jobs]) {
   rows.push({ name: `(${j === 1 ? 'b' : 'c'}) guard scan --format ndjson --jobs ${j}`, ...r, replies: counts.replies });
 }
 
+// (d) a first scan with --cache (hashing and storing every file), (e) the rescan of the unchanged set
+const cacheDir = mkdtempSync(join(tmpdir(), 'guard-bench-cache-'));
+try {
+  for (const [name, label] of [['d', 'first run, empty cache'], ['e', 'rescan, unchanged']]) {
+    const r = await measure(node, [join(ROOT, 'bin/guard.js'), 'scan', dir, '--format', 'ndjson', '--jobs', '1', '--cache', '--cache-location', join(cacheDir, 'cache')], { stdout: 'ignore' });
+    const counts = summaryCounts(r.stderr);
+    if (!counts) throw new Error(`guard scan --cache (${label}) printed no summary (exit ${r.code}): ${r.stderr.slice(0, 500)}`);
+    if (counts.replies !== set.replies) console.warn(`  warning: guard --cache (${label}) counted ${counts.replies} replies, the generator wrote ${set.replies}`);
+    const cacheLine = /guard: cache .*/.exec(r.stderr)?.[0];
+    if (cacheLine) console.log(`  (${name}) ${cacheLine}`);
+    rows.push({ name: `(${name}) guard scan --jobs 1 --cache (${label})`, ...r, replies: counts.replies });
+  }
+} finally {
+  rmSync(cacheDir, { recursive: true, force: true });
+}
+
 console.log('');
 console.log('| run | wall s | CPU s | MB/s | replies/s | peak RSS MB |');
 console.log('|---|---:|---:|---:|---:|---:|');
@@ -95,12 +116,20 @@ for (const r of rows) {
   const s = r.wallMs / 1000;
   console.log(`| ${r.name} | ${fmt(s, 2)} | ${fmt(r.cpuMs === null ? null : r.cpuMs / 1000, 2)} | ${fmt(mb(set.bytes) / s)} | ${fmt(r.replies / s, 0)} | ${fmt(r.maxRssKb === null ? null : r.maxRssKb / 1024)} |`);
 }
-const [a, b, c] = rows;
+const [a, b, c, d, e] = rows;
 console.log('');
 console.log(`(b)/(a) time: ${fmt(b.wallMs / a.wallMs, 2)}x wall, ${a.cpuMs ? fmt(b.cpuMs / a.cpuMs, 2) : 'n/a'}x CPU (target <= 2.5x)`);
 console.log(`(c) speed-up over (b): ${fmt(b.wallMs / c.wallMs, 2)}x (wall of (b) / wall of (c)) with --jobs ${jobs}, CPU ${c.cpuMs ? fmt(c.cpuMs / b.cpuMs, 2) : 'n/a'}x of (b)'s (target >= 1.7x on two cores)`);
 if (busyBefore !== null && busyBefore > 0.25) console.log(`note: ${(busyBefore * 100).toFixed(0)}% of the cores were busy before the runs: other processes shared the CPU, wall times and scaling are not representative`);
 console.log(`peak RSS (b) ${fmt(b.maxRssKb / 1024)} MB, (c) ${fmt(c.maxRssKb / 1024)} MB (target < 200 MB on 1 GB, flat as size grows)`);
+console.log(`--cache: first run ${fmt(d.wallMs / b.wallMs, 2)}x (b)'s wall (hashing and storing), rescan of the unchanged set ${fmt(e.wallMs / b.wallMs, 3)}x (target <= 0.05x), peak RSS ${fmt(d.maxRssKb / 1024)} / ${fmt(e.maxRssKb / 1024)} MB`);
+const ratios = {
+  b_over_a_cpu: a.cpuMs ? b.cpuMs / a.cpuMs : null,
+  b_over_a_wall: b.wallMs / a.wallMs,
+  c_over_b_cpu: b.cpuMs ? c.cpuMs / b.cpuMs : null,
+  b_over_c_wall: b.wallMs / c.wallMs,
+  rescan_over_b_wall: e.wallMs / b.wallMs,
+};
 
 if (!flag('no-peers')) {
   console.log('');
@@ -108,7 +137,22 @@ if (!flag('no-peers')) {
   const lib = await import('../dist/index.js');
   const p = await comparePeers(lib, peerSeconds);
   console.log(`inspection: guard inspectCalls ${fmt(p.inspection.guardUs)} us/call (${fmt(p.inspection.cachedUs)} us for a repeated command), cc-safety-net checkCommand ${fmt(p.inspection.peerUs)} us/call over ${p.inspection.cases} commands: ratio ${fmt(p.inspection.ratio, 2)} (target <= 1)`);
+  ratios.inspection_ratio = p.inspection.ratio;
+  ratios.recovery_ratio = p.recovery.ratio;
   console.log(`recovery: guard recoverReply ${fmt(p.recovery.guardUs)} us/reply, @ai-sdk-tool/parser hermes ${fmt(p.recovery.peerUs)} us/reply over ${p.recovery.cases} Hermes leaks: ratio ${fmt(p.recovery.ratio, 2)}; same call names on ${p.recovery.agree}/${p.recovery.cases}`);
+}
+
+// this run against the figures recorded in docs/performance.md (the `json bench-figures` block)
+{
+  const recorded = recordedFigures(readFileSync(join(ROOT, 'docs/performance.md'), 'utf8'), sizeArg.toUpperCase());
+  console.log('');
+  if (recorded.error) console.log(`against docs/performance.md: ${recorded.error}`);
+  else {
+    const { line, regressions } = compareFigures(ratios, recorded.figures);
+    console.log(`against docs/performance.md (${sizeArg.toUpperCase()}; now (recorded, change)): ${line}`);
+    console.log(regressions.length ? `regressions beyond 10%: ${regressions.join(', ')}` : 'no ratio worse than recorded by more than 10%');
+  }
+  console.log(`this run's figures, for the block: ${JSON.stringify(Object.fromEntries(Object.entries(ratios).map(([k, v]) => [k, v === null ? null : Number(v.toFixed(3))])))}`);
 }
 
 if (!flag('keep')) {

@@ -209,6 +209,7 @@ function streamIdentity(stream: object): string | null {
  * @param stdin the stream `-` reads (its `fd`, when it has one, names the file behind it).
  * @param others other files read, each with what it is for the message (`path` null when none).
  * @param command what is running, for the message (`scan`, `baseline`).
+ * @param flag the option that names the output, for the message (`--output`, `--cache-location`).
  * @throws UsageError naming the file.
  */
 export function refuseOverwrite(
@@ -218,6 +219,7 @@ export function refuseOverwrite(
   stdin: object,
   others: ReadonlyArray<{ what: string; path: string | null }>,
   command: string,
+  flag = '--output',
 ): void {
   const out = resolve(cwd, output);
   const outId = identity(out);
@@ -226,12 +228,12 @@ export function refuseOverwrite(
     return abs === out || (outId !== null && identity(abs) === outId);
   };
   for (const other of others) {
-    if (other.path !== null && same(other.path)) throw new UsageError(`--output ${output} is the ${other.what} of this ${command} (${other.path}); refusing to overwrite it`);
+    if (other.path !== null && same(other.path)) throw new UsageError(`${flag} ${output} is the ${other.what} of this ${command} (${other.path}); refusing to overwrite it`);
   }
   for (const input of inputs) {
-    if (input !== '-' && same(input)) throw new UsageError(`--output ${output} is an input of this ${command} (${input}); refusing to overwrite it`);
+    if (input !== '-' && same(input)) throw new UsageError(`${flag} ${output} is an input of this ${command} (${input}); refusing to overwrite it`);
     // `guard scan - -o x.jsonl < x.jsonl`: the file would be emptied before stdin is read
-    if (input === '-' && outId !== null && streamIdentity(stdin) === outId) throw new UsageError(`--output ${output} is the file read on stdin; refusing to overwrite it`);
+    if (input === '-' && outId !== null && streamIdentity(stdin) === outId) throw new UsageError(`${flag} ${output} is the file read on stdin; refusing to overwrite it`);
   }
 }
 

@@ -87,6 +87,13 @@ export interface ParallelOptions {
    * (one that fails on purpose); nothing else sets it.
    */
   workerUrl?: URL;
+  /**
+   * `args` are inputs {@link expandInputs} gave already (files and `-`): each is read as it is,
+   * not expanded again, so every one yields its events ending with its `file-end` (a file that
+   * vanished meanwhile is an UNREADABLE problem of that file). The scan cache relies on it
+   * (src/scan/cache.ts).
+   */
+  expanded?: boolean;
   /** The worker setup: the same engine settings the main thread's judge came from. */
   setup: Omit<WorkerSetup, 'read' | 'batch'> & { batch?: number };
 }
@@ -149,7 +156,7 @@ export function workerFailure(file: string, what: string): CaptureError {
  *   place; files read in this thread (stdin, or a scan without workers) still yield events.
  */
 export async function* scanInputsParallel(args: string[], options: ScanOptions, parallel: ParallelOptions): AsyncGenerator<WorkerEvent> {
-  const { inputs, errors } = await expandInputs(args, options.cwd);
+  const { inputs, errors } = parallel.expanded ? { inputs: args, errors: [] } : await expandInputs(args, options.cwd);
   for (const error of errors) yield { kind: 'error', error };
   const remote = inputs.filter((f) => f !== '-');
   let threads = Math.min(parallel.jobs, remote.length);

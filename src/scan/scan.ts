@@ -70,6 +70,18 @@ export function replyEvents(reply: Reply, options: JudgeOptions): ScanEvent[] {
   return note === null ? [verdict] : [{ kind: 'error', error: note }, verdict];
 }
 
+/**
+ * The event with the texts (`text`, `reasoning`) of a reply in which recovery found no markup
+ * (outcome `none`) dropped, when `slim`: no report reads them (a leak's fingerprint reads the
+ * text only when there is a leak), and they are most of the bytes a worker clones and the scan
+ * cache stores (src/scan/worker-protocol.ts WorkerSetup.slim, src/scan/cache.ts). Any other
+ * event is returned as it is.
+ */
+export function slimmed(ev: ScanEvent, slim = true): ScanEvent {
+  if (!slim || ev.kind !== 'reply' || ev.verdict.recovery.outcome !== 'none') return ev;
+  return { kind: 'reply', verdict: { ...ev.verdict, reply: { ...ev.verdict.reply, text: '', reasoning: '' } } };
+}
+
 /** An INTERNAL_ERROR problem: guard failed on this record; the message names what failed. */
 export function internalError(file: string, line: number | null, e: unknown): CaptureError {
   const what = e instanceof Error ? `${e.name}: ${e.message}` : String(e);

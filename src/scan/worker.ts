@@ -14,7 +14,7 @@ import { readCaptureBatches } from '../capture/read.js';
 import { createJudge } from '../verdict/engines.js';
 import type { JudgeOptions } from '../verdict/judge.js';
 import { RenderingPipeline } from './report-pipeline.js';
-import { READ_CHUNK_BYTES, replyEvents, type ScanEvent } from './scan.js';
+import { READ_CHUNK_BYTES, replyEvents, slimmed, type ScanEvent } from './scan.js';
 import { AckWindow, PROGRESS_MS, type FromWorker, type ToWorker, type WorkerSetup } from './worker-protocol.js';
 
 /** Sends a message to the main thread. */
@@ -22,12 +22,6 @@ function send(msg: FromWorker): void {
   parentPort!.postMessage(msg);
 }
 
-
-/** The event with the texts of a reply without markup dropped, when `slim` (see WorkerSetup.slim). */
-function slimmed(ev: ScanEvent, slim: boolean): ScanEvent {
-  if (!slim || ev.kind !== 'reply' || ev.verdict.recovery.outcome !== 'none') return ev;
-  return { kind: 'reply', verdict: { ...ev.verdict, reply: { ...ev.verdict.reply, text: '', reasoning: '' } } };
-}
 
 async function runTask(task: number, file: string, abs: string, setup: WorkerSetup, judge: JudgeOptions, window: AckWindow): Promise<void> {
   let batch: ScanEvent[] = [];

@@ -111,9 +111,9 @@ describe('scanInputsParallel', () => {
     const slim = (await collectEvents(scanInputsParallel(args, options, { jobs: 2, localJob: false, setup: { settings: resolveSettings(config, {}), slim: true } }))).flatMap((e) =>
       e.kind === 'reply' ? [e.verdict] : [],
     );
-    expect(slim).toHaveLength(51);
+    expect(slim).toHaveLength(53);
     const count = (o: string) => slim.filter((v) => v.recovery.outcome === o).length;
-    expect([count('none'), count('refused'), count('recovered')]).toEqual([4, 33, 14]);
+    expect([count('none'), count('refused'), count('recovered')]).toEqual([4, 33, 16]);
     slim.forEach((v, i) => {
       const text = v.recovery.outcome === 'none' ? '' : full[i]!.reply.text;
       expect(v).toEqual({ ...full[i]!, reply: { ...full[i]!.reply, text, reasoning: v.recovery.outcome === 'none' ? '' : full[i]!.reply.reasoning } });

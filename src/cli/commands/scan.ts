@@ -12,7 +12,7 @@
  */
 
 import { once } from 'node:events';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { OutputBatcher } from '../batch.js';
@@ -30,6 +30,8 @@ import { formatSummary } from '../../report/text.js';
 import { defaultJobs, scanInputsParallel } from '../../scan/parallel.js';
 import { isSelfContainedFormat, ReportPipeline, type UnusedAllow } from '../../scan/report-pipeline.js';
 import { SummaryBuilder } from '../../verdict/summary.js';
+import { CACHE_STRATEGIES, configHash, DEFAULT_CACHE_LOCATION, ScanCache, type CacheStats, type CacheStrategy } from '../../scan/cache.js';
+import { join } from 'node:path';
 import { resolveSettings, type EngineFlags } from '../engines.js';
 import { findingRules } from '../../verdict/catalogue.js';
 import { createJudge } from '../../verdict/engines.js';
@@ -56,6 +58,9 @@ interface ScanFlags extends EngineFlags {
   verbose?: boolean;
   printConfig?: boolean;
   color?: boolean;
+  cache?: boolean;
+  cacheLocation?: string;
+  cacheStrategy?: CacheStrategy;
 }
 
 /**
@@ -96,6 +101,9 @@ export function registerScan(program: Command, io: CliIO, state: CommandState): 
     .option('--no-redact', 'show secrets in excerpts instead of masking them')
     .option('--max-line-bytes <bytes>', 'longest input line read; longer lines are reported and skipped (default: 256 MiB)')
     .option('-j, --jobs <n>', `worker threads reading files in parallel; 1 reads in this thread (default: the number of cores, fewer for small inputs; at most ${MAX_JOBS_PER_CORE} per core)`)
+    .option('--cache', `replay unchanged files from a cache of their results instead of reading them again (default file: ${DEFAULT_CACHE_LOCATION}); never for stdin`)
+    .option('--cache-location <path>', `the cache file, or a directory to keep ${DEFAULT_CACHE_LOCATION} in (needs --cache)`)
+    .addOption(new Option('--cache-strategy <strategy>', 'how a file is known unchanged: metadata (size and mtime; a changed mtime is confirmed by content) or content (size and SHA-256) (needs --cache; default: metadata)').choices([...CACHE_STRATEGIES]))
     .option('-v, --verbose', 'text: list every reply with its verdict, not only the findings')
     .option('-q, --quiet', 'no progress and no summary on stderr')
     .action(async (paths: string[], flags: ScanFlags) => {
@@ -144,6 +152,34 @@ function nextOrAbort<T>(it: AsyncIterator<T>, signal: AbortSignal | undefined): 
   });
 }
 
+/**
+ * The cache file of `--cache-location` (relative to `cwd`): the path, or `.guard-cache` inside it
+ * when it names a directory; `.guard-cache` when not given.
+ * @throws UsageError for `--cache-location` or `--cache-strategy` without `--cache`.
+ */
+export function cacheLocation(flags: Pick<ScanFlags, 'cache' | 'cacheLocation' | 'cacheStrategy'>, cwd: string): string | null {
+  if (!flags.cache) {
+    if (flags.cacheLocation !== undefined) throw new UsageError('--cache-location needs --cache');
+    if (flags.cacheStrategy !== undefined) throw new UsageError('--cache-strategy needs --cache');
+    return null;
+  }
+  const given = flags.cacheLocation ?? DEFAULT_CACHE_LOCATION;
+  let dir = false;
+  try {
+    dir = statSync(resolve(cwd, given)).isDirectory();
+  } catch {
+    dir = false;
+  }
+  return dir ? join(given, DEFAULT_CACHE_LOCATION) : given;
+}
+
+/** The cache's line for stderr: files replayed, scanned, and scanned but not stored. */
+export function cacheLine(location: string, s: CacheStats): string {
+  const files = (n: number) => `${n} file${n === 1 ? '' : 's'}`;
+  const uncached = s.uncached > 0 ? ` (${files(s.uncached)} not cached: unreadable, changed while read, or results over 16 MiB)` : '';
+  return `guard: cache ${printable(location)}: ${files(s.replayed)} replayed, ${files(s.scanned)} scanned${uncached}\n`;
+}
+
 /** Unused allow marks, by file and line, for stderr. */
 function unusedAllowLines(list: readonly UnusedAllow[], total: number): string {
   if (list.length === 0) return '';
@@ -172,16 +208,25 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
 
   // With a report file or a progress bar, the inputs are expanded first: a report file is then
   // never read as an input, and the bar knows how many files there are.
+  // With the cache too: it plans per file, and is never an input or the report.
   const toFile = flags.output !== undefined && flags.output !== '-';
   const showProgress = progressWanted(io, flags.quiet === true);
+  const cachePath = cacheLocation(flags, io.cwd);
   let expansionErrors: CaptureError[] = [];
-  if (toFile || showProgress) {
+  if (toFile || showProgress || cachePath !== null) {
     const expanded = await expandInputs(args, io.cwd);
     if (toFile) {
       refuseOverwrite(flags.output!, io.cwd, expanded.inputs, io.stdin, [
         { what: 'configuration file', path: config.path },
         { what: '--baseline file', path: flags.baseline ?? null },
+        { what: '--cache-location file', path: cachePath },
       ], 'scan');
+    }
+    if (cachePath !== null) {
+      refuseOverwrite(cachePath, io.cwd, expanded.inputs, io.stdin, [
+        { what: 'configuration file', path: config.path },
+        { what: '--baseline file', path: flags.baseline ?? null },
+      ], 'scan', '--cache-location');
     }
     args = expanded.inputs;
     expansionErrors = expanded.errors;
@@ -224,6 +269,13 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
   const summary = new SummaryBuilder(failOn);
   const pipeline = new ReportPipeline(reporter, summary, { failOn, inlineAllow: flags.inlineAllow !== false, baseline }, flags.redact !== false);
 
+  const read = { inputFormat: flags.inputFormat, maxLineBytes };
+  // opened before the scan: a problem with it is a warning, and every file is scanned
+  // a streaming format without a baseline: files' report text is stored and replayed as well
+  const renderSetup = isSelfContainedFormat(format) && baseline === null ? { format, redact: flags.redact !== false, failOn, inlineAllow: flags.inlineAllow !== false } : null;
+  const cache = cachePath === null
+    ? null
+    : ScanCache.open({ location: cachePath, cwd: io.cwd, strategy: flags.cacheStrategy ?? 'metadata', version: VERSION, configHash: configHash(settings, read), render: renderSetup, warn: (m) => void io.stderr.write(`guard: warning: ${m}\n`) });
   let failed = false;
   let stopped = false;
   // listening for the whole scan tells src/cli/main.ts that Ctrl-C is handled here (a command that
@@ -234,12 +286,16 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
     for (const error of expansionErrors) pipeline.error(error);
     // workers build the same judge from the same settings; for a streaming format without a
     // baseline they also write the report of their replies
-    const render = isSelfContainedFormat(format) && baseline === null ? { format, redact: flags.redact !== false, failOn, inlineAllow: flags.inlineAllow !== false } : undefined;
+    // (not with the cache, which stores events, whatever the format)
+    const render = cache === null ? renderSetup ?? undefined : undefined;
     const parallel = { jobs, auto: flags.jobs === undefined, setup: { settings, slim: true, render } };
     const onRead = progress ? (f: string, bytes: number) => progress.read(f, bytes) : undefined;
-    const events = args.length
-      ? scanInputsParallel(args, { judge, read: { inputFormat: flags.inputFormat, maxLineBytes }, stdin: io.stdin, cwd: io.cwd, ...(onRead ? { onRead } : {}) }, parallel)
-      : (async function* () {})();
+    const scanOptions = { judge, read, stdin: io.stdin, cwd: io.cwd, ...(onRead ? { onRead } : {}) };
+    const events = args.length === 0
+      ? (async function* () {})()
+      : cache
+        ? cache.events(args, (files) => scanInputsParallel(files, scanOptions, { ...parallel, expanded: true }))
+        : scanInputsParallel(args, scanOptions, parallel);
     const it = events[Symbol.asyncIterator]();
     for (;;) {
       const next = await nextOrAbort(it, io.signal);
@@ -267,6 +323,8 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
       if (sink.writableNeedDrain) await drained();
     }
     const interrupted = stopped && io.signal?.reason === 'interrupt';
+    // an interrupted scan leaves the old cache as it was
+    if (cache && !stopped) cache.commit();
     if (baseline && !stopped) {
       const read = new Set(summary.summary.files.map((f) => resolve(io.cwd, f.file)));
       summary.setBaseline({ file: flags.baseline!, matched: baseline.matched, stale: baseline.stale((file) => read.has(resolve(io.cwd, file))) });
@@ -278,6 +336,7 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
     failed = true;
     throw e;
   } finally {
+    cache?.discard();
     io.signal?.removeEventListener('abort', listening);
     output.flush();
     progress?.stop();
@@ -298,6 +357,7 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
     if (!textOnStdout) io.stderr.write(formatSummary(summary.summary, err, config.path, { interrupted }));
     else if (config.path !== null) io.stderr.write(`guard: configuration ${printable(config.path)}\n`);
     io.stderr.write(unused);
+    if (cache) io.stderr.write(cacheLine(cachePath!, cache.stats));
   }
   if (interrupted) io.stderr.write('guard: interrupted (Ctrl-C): the report above is partial; exit 130\n');
   return interrupted ? EXIT_INTERRUPTED : summary.exitCode();
