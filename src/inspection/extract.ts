@@ -24,7 +24,34 @@ export interface CallSurfaces {
   raw: string | null;
 }
 
-const COMMAND_KEYS = new Set(['command', 'cmd', 'cmds', 'commands', 'script', 'shell', 'bash', 'sh', 'argv', 'command_line', 'commandline']);
+/** Words that name a command in an argument key (`command`, `shell_command`, `cmdLine`, `exec`, `run`). */
+const COMMAND_WORDS = new Set(['command', 'commands', 'cmd', 'cmds', 'cmdline', 'commandline', 'script', 'shell', 'bash', 'sh', 'zsh', 'argv', 'exec', 'execute', 'run', 'powershell', 'pwsh']);
+/** Words that may qualify a command word in a key without changing what it holds (`cmd_str`,
+ * `command_line`, `command_to_run`, `full_command`, `raw_cmd`). */
+const COMMAND_QUALIFIERS = new Set(['str', 'string', 'text', 'line', 'value', 'to', 'full', 'raw', 'the', 'os', 'system', 'terminal', 'console', 'input', 'src']);
+/** Keys of a command's wrapper object (`{"command": {"value": "rm -rf /"}}`), read as its command. */
+const WRAPPER_KEYS = new Set(['value', 'text', 'raw', 'string', 'content', 'source', 'body', 'data', 'input', 'line']);
+const commandKeyMemo = new Map<string, boolean>();
+
+/**
+ * Whether an argument key holds a command: made only of command words ({@link COMMAND_WORDS}),
+ * at least one, and qualifiers ({@link COMMAND_QUALIFIERS}), split at `_`, `-`, `.`, spaces and
+ * camelCase humps (`shell_command`, `bash_command`, `cmdline`, `cmd_str`, `commandToRun`, `exec`,
+ * `run`). A key naming something about a command (`run_id`, `cmd_timeout`, `script_path`,
+ * `shell_type`) is not one.
+ */
+export function isCommandKey(key: string): boolean {
+  let known = commandKeyMemo.get(key);
+  if (known !== undefined) return known;
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[\s_.-]+/)
+    .filter(Boolean);
+  known = words.length > 0 && words.length <= 4 && words.some((w) => COMMAND_WORDS.has(w)) && words.every((w) => COMMAND_WORDS.has(w) || COMMAND_QUALIFIERS.has(w));
+  if (commandKeyMemo.size < 4096) commandKeyMemo.set(key, known);
+  return known;
+}
 const CODE_KEYS = new Set(['code', 'source', 'program']);
 /** SQL-bearing keys of database tools (MCP postgres/sqlite/mysql servers: `query`, `sql`). */
 const SQL_KEYS = new Set(['query', 'sql', 'statement', 'statements']);
@@ -136,7 +163,7 @@ function unreadValues(args: unknown, tool: string, out: CallSurfaces): void {
   const shellish = SHELLISH.test(tool) && !/patch/i.test(tool);
   // another tool's content keys hold a document (an issue body, a message), not a command
   const content = shellish ? [] : CONTENT_KEYS;
-  const known = new Set<string>([...PATH_KEYS, ...content, ...SQL_KEYS, ...CODE_KEYS, ...COMMAND_KEYS, ...PROSE_KEYS, ...ARGUMENT_CONVENTIONS.cwd, ...ARGUMENT_CONVENTIONS.stdin, ...ARGUMENT_CONVENTIONS.language, ...ARGUMENT_CONVENTIONS.readPatterns.keys]);
+  const known = new Set<string>([...PATH_KEYS, ...content, ...SQL_KEYS, ...CODE_KEYS, ...PROSE_KEYS, ...ARGUMENT_CONVENTIONS.cwd, ...ARGUMENT_CONVENTIONS.stdin, ...ARGUMENT_CONVENTIONS.language, ...ARGUMENT_CONVENTIONS.readPatterns.keys]);
   const found: string[] = [];
   let size = 0;
   const visit = (v: unknown, depth: number): void => {
@@ -149,7 +176,7 @@ function unreadValues(args: unknown, tool: string, out: CallSurfaces): void {
     } else if (Array.isArray(v)) {
       for (const x of v) visit(x, depth + 1);
     } else if (v !== null && typeof v === 'object') {
-      for (const [k, x] of Object.entries(v as Record<string, unknown>)) if (!known.has(k.toLowerCase())) visit(x, depth + 1);
+      for (const [k, x] of Object.entries(v as Record<string, unknown>)) if (!known.has(k.toLowerCase()) && !isCommandKey(k)) visit(x, depth + 1);
     }
   };
   if (Array.isArray(args) || (args !== null && typeof args === 'object')) visit(args, 0);
@@ -176,7 +203,11 @@ function topLevelArgv(raw: string): string[] | null {
  * lexical scan of the JSON text (strings, `:`), linear in its length.
  */
 function duplicateKeyValues(raw: string | null | undefined, out: CallSurfaces): void {
-  if (!raw || raw.length > 1 << 20 || !/"(?:command|cmd|script|code|input|program)"\s*:[\s\S]*"(?:command|cmd|script|code|input|program)"\s*:/i.test(raw)) return;
+  if (!raw || raw.length > 1 << 20) return;
+  // only when two command keys are present (bounded key names keep this linear)
+  let keys = 0;
+  for (const m of raw.matchAll(/"([\w .-]{1,40})"\s*:/g)) if (isCommandKey(m[1]!) || /^(?:code|input|program)$/i.test(m[1]!)) if (++keys > 1) break;
+  if (keys < 2) return;
   const seen = new Set(out.commands.map((c) => (c.kind === 'text' ? c.text : c.argv.join(' '))));
   let key: string | null = null;
   for (const m of raw.matchAll(/"((?:[^"\\]|\\.)*)"\s*(:)?/g)) {
@@ -190,7 +221,7 @@ function duplicateKeyValues(raw: string | null | undefined, out: CallSurfaces): 
       key = text.toLowerCase();
       continue;
     }
-    if (key !== null && COMMAND_KEYS.has(key) && !seen.has(text)) {
+    if (key !== null && isCommandKey(key) && !seen.has(text)) {
       seen.add(text);
       out.commands.push({ kind: 'text', text });
     }
@@ -198,33 +229,39 @@ function duplicateKeyValues(raw: string | null | undefined, out: CallSurfaces): 
   }
 }
 
-function walk(value: unknown, tool: string, out: CallSurfaces, depth: number): void {
+/**
+ * Collects the command values under command keys ({@link isCommandKey}), database tools'
+ * statements and code keys, at any depth up to {@link MAX_DEPTH}. Inside a command key's object
+ * (`inCommand`), a wrapper key (`{"command": {"value": "rm -rf /"}}`, {@link WRAPPER_KEYS}) holds
+ * the command too.
+ */
+function walk(value: unknown, tool: string, out: CallSurfaces, depth: number, inCommand = false): void {
   if (depth > MAX_DEPTH || value === null || typeof value !== 'object') return;
   if (Array.isArray(value)) {
-    for (const v of value) walk(v, tool, out, depth + 1);
+    for (const v of value) walk(v, tool, out, depth + 1, inCommand);
     return;
   }
   const obj = value as Record<string, unknown>;
   // {"command": "rm", "args": ["-rf", "/"]}, {"program": "rm", "args": [...]}
-  const head = ['command', 'cmd', 'program', 'executable', 'exe'].map((k) => obj[k]).find((v): v is string => typeof v === 'string');
+  const head = Object.entries(obj).find(([k, v]) => typeof v === 'string' && (isCommandKey(k) || /^(?:program|executable|exe)$/i.test(k)))?.[1] as string | undefined;
   const rest = ARGS_KEYS.map((k) => obj[k]).find((v): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string'));
   if (head !== undefined && rest !== undefined) out.commands.push({ kind: 'argv', argv: [head, ...rest] });
   // {"input": "rm -rf /"} on a shell tool with no command key
-  if (typeof obj['input'] === 'string' && SHELLISH.test(tool) && !/patch/i.test(tool) && !Object.keys(obj).some((k) => COMMAND_KEYS.has(k.toLowerCase()))) out.commands.push({ kind: 'text', text: obj['input'] });
+  if (typeof obj['input'] === 'string' && SHELLISH.test(tool) && !/patch/i.test(tool) && !Object.keys(obj).some((k) => isCommandKey(k))) out.commands.push({ kind: 'text', text: obj['input'] });
   for (const [key, v] of Object.entries(obj)) {
     const k = key.toLowerCase();
-    if (COMMAND_KEYS.has(k)) {
+    if (isCommandKey(key) || (inCommand && WRAPPER_KEYS.has(k))) {
       if (typeof v === 'string') {
         // str_replace_based_edit_tool's `command` is a verb (view/create/…), not shell.
         if (!(k === 'command' && /^(?:view|create|str_replace|insert|undo_edit)$/.test(v) && ('path' in obj || 'file_path' in obj))) out.commands.push({ kind: 'text', text: v });
       } else if (Array.isArray(v) && v.every((x) => typeof x === 'string')) {
-        if (k === 'commands' || k === 'cmds') for (const s of v as string[]) out.commands.push({ kind: 'text', text: s });
+        if (/(?:commands|cmds)$/.test(k)) for (const s of v as string[]) out.commands.push({ kind: 'text', text: s });
         else if (v.length) out.commands.push({ kind: 'argv', argv: v as string[] });
       } else if (Array.isArray(v) && v.length && v.every((x) => Array.isArray(x) && x.length > 0 && x.every((y) => typeof y === 'string'))) {
         // {"commands": [["rm", "-rf", "/"], ["ls"]]}: a list of argv arrays
         for (const a of v as string[][]) out.commands.push({ kind: 'argv', argv: a });
       } else {
-        walk(v, tool, out, depth + 1);
+        walk(v, tool, out, depth + 1, true);
       }
     } else if (SQL_KEYS.has(k) && typeof v === 'string' && DB_TOOL.test(tool)) {
       // a database tool's statement: read like `psql -c STATEMENT`

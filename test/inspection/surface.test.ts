@@ -86,6 +86,31 @@ describe('argv-array tools', () => {
   });
 });
 
+describe('keys that hold commands, by their words', () => {
+  const call = (name: string, args: Record<string, unknown>): InspectableCall => ({ id: 'k1', name, arguments: args, argumentsRaw: JSON.stringify(args), origin: 'structured' });
+  test.each([
+    ['shell_command on an MCP execute tool', 'mcp__desktop__execute', { shell_command: 'rm -rf /' }, [['rm-rf-root', 'shell']]],
+    ['bash_command', 'run_task', { bash_command: 'rm -rf /' }, [['rm-rf-root', 'shell']]],
+    ['cmdline on a tool that names no shell', 'launcher', { cmdline: 'rm -rf /' }, [['rm-rf-root', 'shell']]],
+    ['exec', 'tool', { exec: 'rm -rf /' }, [['rm-rf-root', 'shell']]],
+    ['run', 'tool', { run: 'rm -rf /' }, [['rm-rf-root', 'shell']]],
+    ['cmd_str', 'tool', { cmd_str: 'rm -rf /' }, [['rm-rf-root', 'shell']]],
+    ['camelCase commandToRun beside a path', 'tool', { commandToRun: 'rm -rf /', path: '/tmp' }, [['rm-rf-root', 'shell']]],
+    ['a command key beside a file tool\'s path and content', 'write_file', { path: 'a.txt', content: 'x', shell_command: 'rm -rf /' }, [['rm-rf-root', 'shell']]],
+    ['a list under shell_commands', 'tool', { shell_commands: ['ls', 'rm -rf /'] }, [['rm-rf-root', 'shell']]],
+    ['{"command": {"value": …}}', 'Bash', { command: { value: 'rm -rf /' } }, [['rm-rf-root', 'shell']]],
+    ['{"command": {"value": argv}}', 'mcp__x__execute', { command: { value: ['rm', '-rf', '/'] } }, [['rm-rf-root', 'shell']]],
+    ['a program key with args', 'tool', { exec: 'rm', args: ['-rf', '/'] }, [['rm-rf-root', 'shell']]],
+    // near misses: a key about a command is not one; a value under it only reaches the raw fallback
+    ['run_id is a name', 'tool', { run_id: 'rm -rf /' }, [['rm-rf-root', 'raw']]],
+    ['cmd_timeout holds a number', 'mcp__desktop__execute', { command: 'ls -la', cmd_timeout: 30 }, []],
+    ['script_path is a path', 'tool', { script_path: 'scripts/rm-rf.sh' }, []],
+    ['a wrapper key outside a command is data', 'tool', { value: 'rm -rf /tmp/cache' }, []],
+  ])('%s', (_, name, args, expected) => {
+    expect(hits(call(name, args))).toEqual(expected);
+  });
+});
+
 describe('file-writing tools', () => {
   const write = (name: string, args: Record<string, unknown>): InspectableCall => ({ id: 'w1', name, arguments: args, argumentsRaw: JSON.stringify(args), origin: 'structured' });
   test.each([

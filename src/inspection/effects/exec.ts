@@ -7,7 +7,7 @@ import type { ShellCommand, Word } from '../shell/model.js';
 import { SHELLS } from '../shell/context.js';
 import { INTERPRETERS, interpreterCodeIndex } from '../shell/interp.js';
 import { baseName } from '../shell/words.js';
-import { shellScriptArg } from '../shell/carriers.js';
+import { shellNoExec, shellScriptArg } from '../shell/carriers.js';
 import { CURL_VALUED, WGET_VALUED, opts, parseOpts } from './options.js';
 
 /** Script operands that name the standard input. */
@@ -21,7 +21,7 @@ export function runsStdin(cmd: ShellCommand): boolean {
   const args = cmd.argv.slice(1);
   if (SHELLS.has(cmd.name)) {
     if (args.some((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a))) return false;
-    if (args.some((a) => /^-[a-zA-Z]*n[a-zA-Z]*$/.test(a) || a === '--noexec') || args.some((a, i) => a === '-o' && args[i + 1] === 'noexec')) return false;
+    if (shellNoExec(args)) return false;
     const o = parseOpts(args, { short: 'oO' });
     return o.operands.length === 0 || STDIN_FILE.test(o.operands[0]!) || o.short.has('s');
   }
@@ -85,7 +85,8 @@ function runsWhole(w: Word): boolean {
 }
 
 /** Commands whose output a command runs as code: `sh -c "$(…)"`, `eval "$(…)"`, `bash <(…)`,
- * `source <(…)`, `. <(…)`, an interpreter's `-c "$(…)"` or `<(…)` script. Each entry is the commands of one substitution. */
+ * `source <(…)`, `. <(…)`, an interpreter's `-c "$(…)"` or `<(…)` script, a substitution fed on the
+ * stdin of a command that runs its stdin (`bash <<< "$(…)"`, `. /dev/stdin <<< "$(…)"`). Each entry is the commands of one substitution. */
 export function executedSubstitutions(c: ShellCommand): ShellCommand[][] {
   const out: ShellCommand[][] = [];
   if (SHELLS.has(c.name)) {
@@ -97,8 +98,6 @@ export function executedSubstitutions(c: ShellCommand): ShellCommand[][] {
         if (idx < 0 && s.kind === 'process-in') out.push(s.commands);
       }
     });
-    // `sh < <(curl …)` and `bash <<< "$(curl …)"` feed the output on stdin.
-    if (idx < 0) for (const r of c.redirects) for (const s of r.subs ?? []) if (r.op === '<' || r.op === '<<<') out.push(s.commands);
   } else if (INTERPRETERS.test(c.name)) {
     // `python3 -c "$(curl …)"`: the code word; `python3 <(curl …)`: the script operand;
     // `python3 - < <(curl …)`, `node <<< "$(curl …)"`: the code read from stdin
@@ -107,10 +106,12 @@ export function executedSubstitutions(c: ShellCommand): ShellCommand[][] {
     c.words.forEach((w, i) => {
       for (const s of w.subs) if ((i === idx && s.kind === 'command' && runsWhole(w)) || (i === script && s.kind === 'process-in')) out.push(s.commands);
     });
-    if (runsStdin(c)) for (const r of c.redirects) for (const s of r.subs ?? []) if (r.op === '<' || r.op === '<<<') out.push(s.commands);
   } else if (c.name === 'eval' || c.name === 'source' || c.name === '.') {
     for (const w of c.words.slice(1)) for (const s of w.subs) if (s.kind !== 'process-out') out.push(s.commands);
   }
+  // `sh < <(curl …)`, `bash <<< "$(curl …)"`, `node <<< "$(curl …)"`, `. /dev/stdin <<< "$(curl …)"`:
+  // what the substitution prints is fed on stdin to a command that runs its stdin
+  if (runsStdin(c)) for (const r of c.redirects) for (const s of r.subs ?? []) if (r.op === '<' || r.op === '<<<') out.push(s.commands);
   // `$(curl …)` or a backtick substitution as the command word: its output is run as a command.
   for (const s of c.words[0]?.subs ?? []) if (s.kind === 'command' && c.words[0]!.dynamic) out.push(s.commands);
   return out;

@@ -66,7 +66,7 @@ export interface Send {
   files: string[];
   /** The command's standard input goes to the host (what its pipeline upstream writes). */
   stdin: boolean;
-  /** How: `http`, `netcat`, `dev-tcp`, `scp`, `rsync`, `ssh`, `ftp`, `smb`, `dns`, `mail`, `tls`, `rclone`. */
+  /** How: `http`, `netcat`, `dev-tcp`, `scp`, `rsync`, `ssh`, `ftp`, `smb`, `dns`, `mail`, `tls`, `rclone`, `cloud`. */
   channel: string;
 }
 
@@ -88,7 +88,9 @@ export function remoteOf(operand: string): string | null {
  * `--post-file`, a body read from stdin `-d @-`), netcat/socat/telnet (stdin, `< file`), a
  * redirect into `/dev/tcp/HOST/PORT`, `scp`/`sftp`/`rsync` to a remote destination, `ssh HOST`
  * fed stdin or a file, `ftp`/`tftp`/`lftp`/`smbclient` puts, `openssl s_client`, mail with an
- * attachment (also PowerShell Send-MailMessage), `rclone copy|sync|move` to a remote, and DNS lookups (`dig`, `nslookup`, `host`) whose query name is built at run time.
+ * attachment (also PowerShell Send-MailMessage), cloud storage CLIs copying to a bucket or remote
+ * (`aws s3 cp`, `gsutil cp`, `gcloud storage cp`, `az storage blob upload`, `azcopy`, `s3cmd`,
+ * `rclone`; {@link cloudCopySend}), and DNS lookups (`dig`, `nslookup`, `host`) whose query name is built at run time.
  */
 export function sendsOf(cmd: ShellCommand): Send[] {
   const out: Send[] = [];
@@ -144,18 +146,60 @@ export function sendsOf(cmd: ShellCommand): Send[] {
     const files = args.flatMap((a, i) => (/^-Attachments?$/i.test(args[i - 1] ?? '') ? a.split(',').map((f) => f.trim()) : []));
     const host = args.find((a, i) => /^-SmtpServer$/i.test(args[i - 1] ?? '')) ?? '?';
     if (files.length) out.push({ host: host.toLowerCase(), files, stdin: false, channel: 'mail' });
-  } else if (name === 'rclone' && /^(?:copy|copyto|sync|move|moveto)$/.test(args[0] ?? '')) {
-    // rclone copy SRC REMOTE:PATH: a configured cloud remote (rclone(1)); a local destination sends nothing
-    const ops = args.slice(1).filter((a) => !a.startsWith('-'));
-    const dest = ops[ops.length - 1] ?? '';
-    const m = /^([A-Za-z0-9_][\w.-]*):/.exec(dest);
-    if (ops.length >= 2 && m && !/^[A-Za-z]$/.test(m[1]!)) out.push({ host: m[1]!.toLowerCase(), files: ops.slice(0, -1).filter((p) => !/^[\w.-]+:/.test(p)), stdin: false, channel: 'rclone' });
+  } else if (name === 'az' || CLOUD_COPIERS.some((c) => c.name === name)) {
+    const send = cloudCopySend(cmd);
+    if (send) out.push(send);
   } else if (name === 'mail' || name === 'mailx' || name === 'mutt' || name === 'sendmail' || name === 'msmtp') {
     const o = parseOpts(args, { short: 'asbcrAS' });
     const files = [...(o.values.get('-a') ?? []), ...(o.values.get('-A') ?? [])];
     if (files.length || inputs.length) out.push({ host: '?', files: [...files, ...inputs], stdin: hasStdinData, channel: 'mail' });
   }
   return out;
+}
+
+/**
+ * Cloud storage CLIs that copy local files to a bucket, as data: the program, the subcommand
+ * words that copy (`aws s3 cp`), how a bucket operand is written (its first group names the
+ * bucket, account or remote) and the options that take a value. A new CLI is one entry.
+ */
+const CLOUD_COPIERS: { name: string; verbs: string[][]; bucket: RegExp; valued: Set<string> }[] = [
+  { name: 'aws', verbs: [['s3', 'cp'], ['s3', 'mv'], ['s3', 'sync']], bucket: /^s3:\/\/([^/]+)/i, valued: new Set(['--profile', '--region', '--endpoint-url', '--exclude', '--include', '--acl', '--storage-class', '--content-type', '--sse', '--sse-kms-key-id', '--cache-control', '--expires', '--metadata', '--metadata-directive', '--grants', '--output', '--query']) },
+  { name: 'gsutil', verbs: [['cp'], ['mv'], ['rsync']], bucket: /^gs:\/\/([^/]+)/i, valued: new Set(['-h', '-o', '-x', '-z', '-a', '-p', '-u']) },
+  { name: 'gcloud', verbs: [['storage', 'cp'], ['storage', 'mv'], ['storage', 'rsync']], bucket: /^gs:\/\/([^/]+)/i, valued: new Set(['--project', '--account', '--exclude', '--content-type', '--storage-class']) },
+  { name: 's3cmd', verbs: [['put'], ['sync'], ['mv']], bucket: /^s3:\/\/([^/]+)/i, valued: new Set(['-c', '--config', '--exclude', '--include', '--mime-type', '--storage-class']) },
+  { name: 'azcopy', verbs: [['copy'], ['cp'], ['sync']], bucket: /^https:\/\/([^/]+\.(?:blob|dfs|file)\.core\.windows\.net)/i, valued: new Set(['--include-pattern', '--exclude-pattern', '--log-level', '--from-to']) },
+  // rclone copy SRC REMOTE:PATH: a configured cloud remote (rclone(1)); `C:` is a drive, not a remote
+  { name: 'rclone', verbs: [['copy'], ['copyto'], ['sync'], ['move'], ['moveto']], bucket: /^([A-Za-z0-9_][\w.-]+):/, valued: new Set(['--config', '--exclude', '--include', '--filter', '--transfers', '--checkers', '--bwlimit', '--max-age', '--min-age']) },
+];
+
+/**
+ * The upload a cloud storage CLI makes ({@link CLOUD_COPIERS}): its copy subcommand with a bucket
+ * as the last operand and local sources before it (`aws s3 cp ./db.sql s3://b/`, `gsutil -m cp -r
+ * dir gs://b`, `rclone copy ~/Documents mega:backup`; `-` is stdin), or `az storage blob upload
+ * -f FILE` / `upload-batch -s DIR`. A download (a bucket source, a local destination) sends nothing.
+ */
+function cloudCopySend(cmd: ShellCommand): Send | null {
+  const args = cmd.argv.slice(1);
+  if (cmd.name === 'az') {
+    if (args[0] !== 'storage' || args[1] !== 'blob' || !/^upload(?:-batch)?$/.test(args[2] ?? '')) return null;
+    const files = args.filter((_, i) => /^(?:-f|--file|-s|--source)$/.test(args[i - 1] ?? ''));
+    const account = args.find((_, i) => args[i - 1] === '--account-name') ?? '?';
+    return files.length ? { host: account.toLowerCase(), files, stdin: false, channel: 'cloud' } : null;
+  }
+  const entry = CLOUD_COPIERS.find((c) => c.name === cmd.name);
+  if (!entry) return null;
+  const words = args.filter((a, i) => (a === '-' || !a.startsWith('-')) && !entry.valued.has(args[i - 1] ?? ''));
+  // the subcommand: the first operand words (global options such as `aws --profile p` left out)
+  const verb = entry.verbs.find((v) => v.every((w, i) => words[i] === w));
+  if (!verb) return null;
+  const ops = words.slice(verb.length);
+  const dest = ops[ops.length - 1] ?? '';
+  const m = entry.bucket.exec(dest);
+  if (ops.length < 2 || !m) return null;
+  const sources = ops.slice(0, -1).filter((p) => p !== '-' && !entry.bucket.test(p));
+  const stdin = ops.includes('-') && cmd.pipeline !== null && cmd.stage > 0;
+  if (!sources.length && !stdin) return null;
+  return { host: m[1]!.toLowerCase(), files: sources, stdin, channel: cmd.name === 'rclone' ? 'rclone' : 'cloud' };
 }
 
 /** The host of socat's network address (`TCP:host:port`, `TCP4:…`, `OPENSSL:…`, `UDP:…`). */

