@@ -187,7 +187,8 @@ export function judgeRecovery(input: RecoveryInput, options: RecoveryOptions, re
   // not prose around a quotation, so the ratio leaves it out (only when nothing frames the markup)
   // (enveloped markup only: a bare JSON or pythonic call is recovered only as the whole reply)
   const enveloped = (from: number) => m.family === 'unknown' || ALL_MARKER_TOKENS.some((t) => text.includes(t, from));
-  const preface = quoted === null && envelope.length > 0 && enveloped(envelope[0]![0]) ? announcingPreface(text, envelope[0]![0]) : 0;
+  const announced = quoted === null && envelope.length > 0 ? announcingPreface(text, envelope[0]![0]) : 0;
+  const preface = announced > 0 && enveloped(announced) ? announced : 0;
   const ratio = proseRatio(text.slice(preface), envelope.map(([a, b]) => [a - preface, b - preface] as [number, number]), m.calls);
   const refuse = (reason: ReasonCode, detail: string): RecoveryVerdict => ({ ...verdict(reason, m.family, ratio, detail), candidates: candidatesOf(m.calls, seed, maxCalls) });
   if (quoted !== null && quoted.reason !== 'interleaved') {

@@ -26,7 +26,7 @@
  * were made (the model did produce them). Advertised tools are not recorded: `advertised` null.
  */
 
-import { hexDigest } from '../../base/digest.js';
+import { jsonDigest } from '../../base/digest.js';
 import { arr, captureError, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
 import { makeToolCall } from '../toolcall.js';
 import { contextAt, emptyParts, partsReply } from './common.js';
@@ -208,10 +208,5 @@ export class GeminiCliReader {
 /** A digest of what the model wrote in a message: its content, thoughts and calls' names and arguments (not their status or results). */
 function modelDigest(m: JsonObject): string {
   const calls = arr(m['toolCalls']).map((c) => (isObject(c) ? [c['id'], c['name'], c['args']] : c));
-  try {
-    return hexDigest('sha1', JSON.stringify([m['content'], m['thoughts'], calls]) ?? '');
-  } catch {
-    return `unhashable:${++unhashable}`; // nested past the stack: never taken for a repeat
-  }
+  return jsonDigest([m['content'], m['thoughts'], calls]);
 }
-let unhashable = 0;

@@ -25,7 +25,7 @@
  */
 
 import { isChatCompletion, readChatCompletion } from '../bodies/openai-chat.js';
-import { hexDigest } from '../../base/digest.js';
+import { jsonDigest } from '../../base/digest.js';
 import { arr, captureError, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
 import { makeToolCall } from '../toolcall.js';
 import { contextAt, emptyParts, partsReply } from './common.js';
@@ -65,7 +65,7 @@ export class OpenHandsReader {
       // an action whose call the response does not hold ran something the response does not show
       const holdsCall = !known || callId === undefined || arr(response['choices']).some((c) => isObject(c) && isObject(c['message']) && arr(c['message']['tool_calls']).some((t) => isObject(t) && t['id'] === callId));
       // the response is repeated on each of its actions and their observations: read once per id and content
-      const key = `${str(response['id']) ?? ''}\u0000${fingerprint(response)}`;
+      const key = `${str(response['id']) ?? ''}\u0000${jsonDigest(response)}`;
       if (!this.responses.has(key)) {
         this.responses.add(key);
         if (known) {
@@ -115,13 +115,3 @@ export class OpenHandsReader {
     return { replies: [], errors: [] };
   }
 }
-
-/** A digest of a model response's JSON: two responses under one id that differ are both read. */
-function fingerprint(response: JsonObject): string {
-  try {
-    return hexDigest('sha1', JSON.stringify(response) ?? '');
-  } catch {
-    return `unhashable:${++unhashable}`; // nested past the stack: never taken for a repeat
-  }
-}
-let unhashable = 0;
