@@ -160,3 +160,16 @@ export function jsonErrorMessage(e: unknown): string {
   const message = e instanceof Error ? e.message : String(e);
   return message.replace(/, ".*"(?:\.\.\.)? is not valid JSON$/s, ' (the text is not valid JSON)');
 }
+
+/**
+ * Names keys taken from a capture in a message: each JSON-quoted and cut to 40 characters, at
+ * most `max` of them, then how many more.
+ *
+ * @param keys the key names, in the order to show.
+ * @param max how many to name (default 5).
+ * @returns e.g. `"input", "extra" and 2 more`; '' for no keys.
+ */
+export function quotedKeys(keys: readonly string[], max = 5): string {
+  const shown = keys.slice(0, max).map((k) => JSON.stringify(k.length > 40 ? `${k.slice(0, 40)}…` : k));
+  return keys.length > max ? `${shown.join(', ')} and ${keys.length - max} more` : shown.join(', ');
+}

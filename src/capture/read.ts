@@ -35,7 +35,7 @@ import { BINARY_SNIFF_BYTES, DEFAULT_MAX_LINE_BYTES, readLineBatches, type Line 
 import { describeShape, RecordReader, type RecordStep } from './records.js';
 import { SseLineReader } from './sse.js';
 import { streamFormatApi } from './streams/index.js';
-import { argumentsTooDeep, MAX_ARGUMENT_DEPTH } from './toolcall.js';
+import { argumentsTooDeep, argumentsUnderUnreadKey, MAX_ARGUMENT_DEPTH } from './toolcall.js';
 import type { CaptureError, CaptureFormat, CaptureItem, Reply } from './types.js';
 
 export interface ReadOptions {
@@ -172,18 +172,21 @@ class UnknownGate {
 const unknownMessage = (shape: string): string => `record is in no known capture format (${shape})`;
 
 /**
- * The INVALID_RECORD errors for the tool calls of `reply` whose arguments nest too deep to read
- * (src/capture/toolcall.ts {@link MAX_ARGUMENT_DEPTH}): the call is kept with `arguments` null.
+ * The INVALID_RECORD errors for the tool calls of `reply` whose arguments were not read: nested
+ * too deep (src/capture/toolcall.ts {@link MAX_ARGUMENT_DEPTH}), or absent where the format keeps
+ * them while the call holds keys guard does not read. The call is kept with `arguments` null.
  */
-function tooDeepErrors(reply: Reply): CaptureError[] {
-  return reply.toolCalls.filter(argumentsTooDeep).map((call) =>
-    captureError(
-      reply.source.file,
-      reply.source.line,
-      'INVALID_RECORD',
-      `the arguments of tool call ${call.id ?? '(no id)'} (${call.name || 'no name'}) nest deeper than ${MAX_ARGUMENT_DEPTH} levels; they were not read`,
-    ),
-  );
+function unreadArgumentErrors(reply: Reply): CaptureError[] {
+  const out: CaptureError[] = [];
+  for (const call of reply.toolCalls) {
+    const which = `tool call ${call.id ?? '(no id)'} (${call.name || 'no name'})`;
+    if (argumentsTooDeep(call)) out.push(captureError(reply.source.file, reply.source.line, 'INVALID_RECORD', `the arguments of ${which} nest deeper than ${MAX_ARGUMENT_DEPTH} levels; they were not read`));
+    else if (argumentsUnderUnreadKey(call)) {
+      const keys = call.argumentsError!.slice(call.argumentsError!.indexOf(':') + 1).trim();
+      out.push(captureError(reply.source.file, reply.source.line, 'INVALID_RECORD', `${which} has no arguments where its format keeps them, but holds keys guard does not read (${keys}); they may be its arguments, so the call was inspected as unreadable`));
+    }
+  }
+  return out;
 }
 
 /** Orders items by line (a stable sort keeps the order of items on one line). */
@@ -249,7 +252,7 @@ export async function* readCaptureBatches(file: string, input: Readable, options
       const out: CaptureItem[] = [];
       for (const item of batch) {
         out.push(tally.count(item));
-        if (item.kind === 'reply' && item.reply.toolCalls.length > 0) for (const e of tooDeepErrors(item.reply)) out.push(tally.count(errorItem(e)));
+        if (item.kind === 'reply' && item.reply.toolCalls.length > 0) for (const e of unreadArgumentErrors(item.reply)) out.push(tally.count(errorItem(e)));
       }
       if (out.length > 0) yield out;
     }

@@ -2,7 +2,7 @@
  * Building normalised tool calls and reading advertised tools, shared by every reader.
  */
 
-import { ARGUMENTS_TOO_DEEP, jsonDepthExceeds, MAX_ARGUMENT_DEPTH, parseArguments } from '../base/json.js';
+import { ARGUMENTS_TOO_DEEP, jsonDepthExceeds, MAX_ARGUMENT_DEPTH, parseArguments, quotedKeys } from '../base/json.js';
 import type { AdvertisedTool, JsonSchema, ToolCall, ToolCallKind } from './types.js';
 
 export { ARGUMENTS_TOO_DEEP, jsonDepthExceeds, MAX_ARGUMENT_DEPTH, parseArguments };
@@ -16,6 +16,51 @@ export function argumentsTooDeep(call: ToolCall): boolean {
   return call.argumentsError === ARGUMENTS_TOO_DEEP;
 }
 
+/** How the `argumentsError` of a call whose arguments may sit under a key guard does not read starts. */
+export const ARGUMENTS_UNDER_UNREAD_KEY = 'no arguments under the key guard reads; the call holds keys guard does not read:';
+
+/**
+ * True when `call` has no arguments where its format keeps them but holds other keys guard does
+ * not read (a renamed or misspelt arguments key, such as `input` for Gemini CLI's `args`): what a
+ * dispatcher would run may be there, so the call is reported and inspection fails closed on it.
+ */
+export function argumentsUnderUnreadKey(call: ToolCall): boolean {
+  return call.argumentsError?.startsWith(ARGUMENTS_UNDER_UNREAD_KEY) ?? false;
+}
+
+/** True when the arguments of `call` were not read at all: nested too deep, or under a key guard does not read. */
+export function argumentsUnread(call: ToolCall): boolean {
+  return argumentsTooDeep(call) || argumentsUnderUnreadKey(call);
+}
+
+/**
+ * Keys that name or describe a call in some format and never hold its arguments: ids, names,
+ * types, state and the tool's result. A key outside these and outside the reader's own list,
+ * on a call without arguments, is reported (see {@link makeToolCall} `from`).
+ */
+const CALL_METADATA_KEYS = new Set([
+  'id', 'name', 'type', 'kind', 'index', 'status', 'call_id', 'callId', 'callID', 'tool_call_id', 'toolCallId',
+  'toolUseId', 'tool_use_id', 'toolName', 'tool_name', 'displayName', 'display_name', 'description', 'timestamp',
+  'created_at', 'createdAt', 'result', 'resultDisplay', 'output', 'error', 'state', 'title', 'cache_control',
+  'caller', 'thoughtSignature', 'thought_signature', 'renderOutputAsMarkdown', 'metadata',
+]);
+
+/** The call object a reader took a call from, and the keys it reads on it (see {@link makeToolCall}). */
+export interface CallSource {
+  entry: Record<string, unknown>;
+  read: readonly string[];
+  /** The format may leave the arguments out of a call that takes none (Gemini `args`): absent arguments are `{}`. */
+  optional?: boolean;
+}
+
+function unreadCallKeys(from: CallSource): string[] {
+  return Object.keys(from.entry).filter((k) => {
+    if (from.read.includes(k) || CALL_METADATA_KEYS.has(k)) return false;
+    const v = from.entry[k];
+    return v !== null && v !== undefined && v !== '' && typeof v !== 'boolean' && typeof v !== 'number';
+  });
+}
+
 /**
  * Makes a {@link ToolCall} from captured arguments.
  *
@@ -25,15 +70,28 @@ export function argumentsTooDeep(call: ToolCall): boolean {
  *   Arguments nested deeper than {@link MAX_ARGUMENT_DEPTH} levels are not serialised or parsed:
  *   `arguments` null, `argumentsError` {@link ARGUMENTS_TOO_DEEP}, and `argumentsRaw` the string
  *   as captured, or '' for a decoded value (readCapture also reports such a call as INVALID_RECORD).
+ * @param from the call object `args` was taken from and the keys the reader reads on it. When
+ *   `args` is absent and the object holds other keys (outside {@link CALL_METADATA_KEYS}) with a
+ *   value, the arguments may be under one of them: `argumentsError` starts with
+ *   {@link ARGUMENTS_UNDER_UNREAD_KEY} and names them, readCapture reports the call as
+ *   INVALID_RECORD and inspection fails closed on it. `argumentsRaw` then holds the JSON of those
+ *   keys and their values, so the raw-text rules still read them.
  * @returns the call. Never throws.
  */
-export function makeToolCall(id: string | null | undefined, name: string, kind: ToolCallKind, args: unknown): ToolCall {
+export function makeToolCall(id: string | null | undefined, name: string, kind: ToolCallKind, args: unknown, from?: CallSource): ToolCall {
   const callId = typeof id === 'string' && id !== '' ? id : null;
   if (typeof args === 'string') {
     const { value, error } = parseArguments(args);
     return { id: callId, name, kind, argumentsRaw: args, arguments: value, argumentsError: error };
   }
   if (args === undefined || args === null) {
+    const unread = from ? unreadCallKeys(from) : [];
+    if (unread.length > 0) {
+      const held = Object.fromEntries(unread.map((k) => [k, from!.entry[k]]));
+      const raw = jsonDepthExceeds(held, MAX_ARGUMENT_DEPTH) ? '' : JSON.stringify(held);
+      return { id: callId, name, kind, argumentsRaw: raw, arguments: null, argumentsError: `${ARGUMENTS_UNDER_UNREAD_KEY} ${quotedKeys(unread)}` };
+    }
+    if (from?.optional) return { id: callId, name, kind, argumentsRaw: '{}', arguments: {}, argumentsError: null };
     return { id: callId, name, kind, argumentsRaw: '', arguments: null, argumentsError: 'no arguments captured' };
   }
   // measured before JSON.stringify, which would overflow the stack on a very deep value

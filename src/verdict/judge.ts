@@ -4,7 +4,7 @@
  */
 
 import type { Reply } from '../capture/types.js';
-import { argumentsTooDeep } from '../capture/toolcall.js';
+import { argumentsUnread } from '../capture/toolcall.js';
 import { inspectCalls, type RuleSet } from '../inspection/index.js';
 import type { InspectableCall, InspectionMode, InspectionVerdict } from '../inspection/types.js';
 import { recoverReply } from '../recovery/index.js';
@@ -44,8 +44,9 @@ export function callsToInspect(reply: Reply, recovery: RecoveryVerdict): Inspect
     arguments: c.arguments,
     argumentsRaw: c.argumentsRaw,
     origin: 'structured',
-    // arguments nested too deep to walk were never read: inspection reports the call (fail closed)
-    ...(argumentsTooDeep(c) ? { unreadable: c.argumentsError } : {}),
+    // arguments nested too deep to walk, or under a key guard does not read, were never read:
+    // inspection reports the call (fail closed)
+    ...(argumentsUnread(c) ? { unreadable: c.argumentsError } : {}),
   }));
   const recovered: InspectableCall[] = recovery.calls.map((c) => ({
     id: c.id,

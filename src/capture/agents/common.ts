@@ -73,7 +73,7 @@ export function readMessageInto(message: JsonObject, parts: MessageParts, ctx: R
       } else if (anthropicToolKind(type) !== null) {
         const name = str(block['name']);
         if (!name) out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `a ${type} block has no name; it was skipped`));
-        else parts.toolCalls.push(makeToolCall(str(block['id']), name, anthropicToolKind(type)!, block['input']));
+        else parts.toolCalls.push(makeToolCall(str(block['id']), name, anthropicToolKind(type)!, block['input'], { entry: block, read: ['input'] }));
       } else if (INERT_BLOCKS.has(type) || type.endsWith('_tool_result')) continue;
       else skipped.push(type);
     }

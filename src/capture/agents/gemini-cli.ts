@@ -179,7 +179,7 @@ export class GeminiCliReader {
         const fc = part['functionCall'];
         const name = str(fc['name']);
         if (!name) out.errors.push(captureError(this.file, line, 'INVALID_RECORD', 'a functionCall part has no name; it was skipped'));
-        else if (!callIds.has(str(fc['id']) ?? '')) parts.toolCalls.push(makeToolCall(str(fc['id']), name, 'function', fc['args'] ?? {}));
+        else if (!callIds.has(str(fc['id']) ?? '')) parts.toolCalls.push(makeToolCall(str(fc['id']), name, 'function', fc['args'], { entry: fc, read: ['args'], optional: true }));
       } else if (!INERT_PART_KEYS.some((k) => k in part) && !('thoughtSignature' in part && Object.keys(part).length === 1)) {
         skipped.add(Object.keys(part)[0] ?? '(empty part)');
       }
@@ -195,7 +195,7 @@ export class GeminiCliReader {
         out.errors.push(captureError(this.file, line, 'INVALID_RECORD', 'a toolCalls entry has no name; it was skipped'));
         continue;
       }
-      calls.push(makeToolCall(str(c['id']), str(c['name'])!, 'function', c['args']));
+      calls.push(makeToolCall(str(c['id']), str(c['name'])!, 'function', c['args'], { entry: c, read: ['args', 'response'] }));
     }
     parts.toolCalls.unshift(...calls);
     if (skipped.size > 0) {

@@ -110,7 +110,7 @@ export class GooseReader {
         const value = isObject(call['value']) ? call['value'] : call;
         const name = str(value['name']);
         if (!name) out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `a ${type} has no tool name; it was skipped`));
-        else parts.toolCalls.push(makeToolCall(str(c['id']), name, 'function', value['arguments'] ?? {}));
+        else parts.toolCalls.push(makeToolCall(str(c['id']), name, 'function', value['arguments'], { entry: value, read: ['arguments'], optional: true }));
       } else if (!INERT.has(type)) skipped.add(type || '(no type)');
     }
     flushText();

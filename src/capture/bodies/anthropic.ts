@@ -67,7 +67,7 @@ export function readContentBlock(block: unknown, parts: BlockParts, ctx: { file:
     out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `a ${type} block has no name; it was skipped`));
     return;
   }
-  parts.toolCalls.push(makeToolCall(str(block['id']), name, kind, block['input']));
+  parts.toolCalls.push(makeToolCall(str(block['id']), name, kind, block['input'], { entry: block, read: ['input'] }));
 }
 
 /** Joins block parts into the text (with its block boundaries) / reasoning / toolCalls of a {@link Reply}. */

@@ -53,7 +53,7 @@ export function readConverse(body: JsonObject, ctx: RecordContext): RecordOutput
       const tu = block['toolUse'];
       const name = str(tu['name']);
       if (!name) out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', 'a toolUse block has no name; it was skipped'));
-      else calls.push(makeToolCall(str(tu['toolUseId']), name, bedrockToolKind(tu['type']), tu['input']));
+      else calls.push(makeToolCall(str(tu['toolUseId']), name, bedrockToolKind(tu['type']), tu['input'], { entry: tu, read: ['input'] }));
     } else if (isObject(block['citationsContent'])) {
       for (const c of arr(block['citationsContent']['content'])) if (isObject(c) && typeof c['text'] === 'string') text.add(c['text']);
     } else {

@@ -52,7 +52,7 @@ export function readCohereChat(body: JsonObject, ctx: RecordContext): RecordOutp
       out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', 'a tool call has no function name; it was skipped'));
       continue;
     }
-    calls.push(makeToolCall(isObject(entry) ? str(entry['id']) : undefined, name, 'function', fn['arguments']));
+    calls.push(makeToolCall(isObject(entry) ? str(entry['id']) : undefined, name, 'function', fn['arguments'], { entry: fn, read: ['arguments'] }));
   }
   const finish = str(body['finish_reason']);
   const reply: Reply = {

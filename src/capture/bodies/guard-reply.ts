@@ -6,15 +6,33 @@
  * "arguments": object | JSON string}], "label"?: "leak" | "quotation", "reasoning"?,
  * "guard"?: {"allow": [{"rule", "reason"}]}}`; `guard` is metadata the harness writes, never
  * the model.
- * Unknown fields are ignored. Tool definitions may take any shape `advertisedFromRequest` reads.
+ * Other fields are metadata (`source`, `model`, notes) and ignored, except one that holds what
+ * looks like a tool call (`toolCalls`, `function_call`, …): that is an INVALID_RECORD error, for
+ * calls are read from `tool_calls` only. Tool definitions may take any shape `advertisedFromRequest` reads.
  */
 
+import { quotedKeys } from '../../base/json.js';
 import { advertisedFromRequest, makeToolCall } from '../toolcall.js';
 import type { Reply, ToolCall } from '../types.js';
 import { arr, captureError, isObject, str, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
 
 /** Keys that belong to API bodies or transcripts; a record with any of them is not a guard reply. */
 const FOREIGN_KEYS = ['object', 'type', 'choices', 'content', 'message', 'payload', 'output', 'request', 'response'];
+
+/** The keys of a guard reply record that are read. */
+const READ_KEYS = new Set(['id', 'tools', 'text', 'tool_calls', 'label', 'reasoning', 'guard']);
+
+/**
+ * True for a value shaped like a tool call, or a list holding one: an object with a string `name`
+ * and `arguments` / `args` / `input`, or a `function` / `functionCall` object. Tool definitions
+ * (`name` and `parameters`) are not calls.
+ */
+function callLike(v: unknown): boolean {
+  if (Array.isArray(v)) return v.some((e) => isObject(e) && callLike(e));
+  if (!isObject(v)) return false;
+  if (isObject(v['function']) || isObject(v['functionCall'])) return true;
+  return typeof v['name'] === 'string' && ['arguments', 'args', 'input'].some((k) => v[k] !== undefined);
+}
 
 /**
  * True for a guard reply record: a string `text` and none of the keys that mark API bodies or
@@ -45,7 +63,11 @@ export function readGuardReply(record: JsonObject, ctx: RecordContext): RecordOu
       out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', 'a tool_calls entry has no name; it was skipped'));
       continue;
     }
-    toolCalls.push(makeToolCall(str(entry['id']), name, 'function', entry['arguments']));
+    toolCalls.push(makeToolCall(str(entry['id']), name, 'function', entry['arguments'], { entry, read: ['arguments'] }));
+  }
+  for (const [key, value] of Object.entries(record)) {
+    if (READ_KEYS.has(key) || !callLike(value)) continue;
+    out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `key ${quotedKeys([key])} holds what looks like a tool call, but a guard reply record keeps its calls in "tool_calls": it was not read, and what it holds is not judged`));
   }
   const rawId = record['id'];
   const reply: Reply = {

@@ -66,7 +66,7 @@ export class OllamaReader {
         out.errors.push(captureError(this.file, line, 'INVALID_RECORD', 'an Ollama tool call has no function name; it was skipped'));
         continue;
       }
-      r.calls.push(makeToolCall(isObject(entry) ? str(entry['id']) : undefined, name, 'function', fn['arguments']));
+      r.calls.push(makeToolCall(isObject(entry) ? str(entry['id']) : undefined, name, 'function', fn['arguments'], { entry: fn, read: ['arguments'] }));
     }
     if (record['done'] === true) this.close(out, str(record['done_reason']), false);
     return out;

@@ -105,7 +105,7 @@ export function chatToolCalls(message: JsonObject, ctx: RecordContext, out: Reco
         out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', 'a custom tool call has no name; it was skipped'));
         continue;
       }
-      calls.push(makeToolCall(id, name, 'custom', custom?.['input']));
+      calls.push(makeToolCall(id, name, 'custom', custom?.['input'], custom ? { entry: custom, read: ['input'] } : undefined));
       continue;
     }
     const name = fn ? str(fn['name']) : undefined;
@@ -113,12 +113,12 @@ export function chatToolCalls(message: JsonObject, ctx: RecordContext, out: Reco
       out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', 'a tool call has no function name; it was skipped'));
       continue;
     }
-    calls.push(makeToolCall(id, name, 'function', fn?.['arguments']));
+    calls.push(makeToolCall(id, name, 'function', fn?.['arguments'], fn ? { entry: fn, read: ['arguments'] } : undefined));
   }
   const legacy = message['function_call'];
   if (isObject(legacy)) {
     const name = str(legacy['name']);
-    if (name) calls.push(makeToolCall(null, name, 'function', legacy['arguments']));
+    if (name) calls.push(makeToolCall(null, name, 'function', legacy['arguments'], { entry: legacy, read: ['arguments'] }));
     else out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', 'function_call has no name; it was skipped'));
   }
   return calls;

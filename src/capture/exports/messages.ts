@@ -64,21 +64,21 @@ function readPart(p: unknown, into: OutputParts): void {
       into.reasoning.push(str(p['content']) ?? str(p['thinking']) ?? str(p['text']) ?? '');
       return;
     case 'tool_call': // OTel
-      into.calls.push(makeToolCall(str(p['id']), str(p['name']) ?? '', 'function', p['arguments'] ?? {}));
+      into.calls.push(makeToolCall(str(p['id']), str(p['name']) ?? '', 'function', p['arguments'], { entry: p, read: ['arguments'], optional: true }));
       return;
     case 'server_tool_call': // OTel: a tool the provider runs
-      into.calls.push(makeToolCall(str(p['id']), str(p['name']) ?? '', 'server_tool_use', p['arguments'] ?? {}));
+      into.calls.push(makeToolCall(str(p['id']), str(p['name']) ?? '', 'server_tool_use', p['arguments'], { entry: p, read: ['arguments'], optional: true }));
       return;
     case 'tool-call': // AI SDK
-      into.calls.push(makeToolCall(str(p['toolCallId']), str(p['toolName']) ?? '', 'function', p['input'] ?? p['args'] ?? {}));
+      into.calls.push(makeToolCall(str(p['toolCallId']), str(p['toolName']) ?? '', 'function', p['input'] ?? p['args'], { entry: p, read: ['input', 'args', 'providerExecuted', 'providerOptions', 'providerMetadata'], optional: true }));
       return;
     case 'function': // OpenAI tool_calls entries
-      if (isObject(p['function'])) into.calls.push(makeToolCall(str(p['id']), str(p['function']['name']) ?? '', 'function', p['function']['arguments']));
+      if (isObject(p['function'])) into.calls.push(makeToolCall(str(p['id']), str(p['function']['name']) ?? '', 'function', p['function']['arguments'], { entry: p['function'], read: ['arguments'] }));
       return;
     default: {
       const kind = anthropicToolKind(type);
       if (kind) {
-        into.calls.push(makeToolCall(str(p['id']), str(p['name']) ?? '', kind, p['input']));
+        into.calls.push(makeToolCall(str(p['id']), str(p['name']) ?? '', kind, p['input'], { entry: p, read: ['input'] }));
         return;
       }
       if (type === undefined && typeof p['text'] === 'string') into.text.add(p['text']);
@@ -96,7 +96,7 @@ function readMessage(m: Record<string, unknown>, into: OutputParts): void {
   else for (const p of arr(content)) readPart(p, into);
   for (const key of ['reasoning_content', 'reasoning']) if (typeof m[key] === 'string' && m[key] !== '') into.reasoning.push(m[key] as string);
   for (const tc of arr(m['tool_calls'])) {
-    if (isObject(tc) && isObject(tc['function'])) into.calls.push(makeToolCall(str(tc['id']), str(tc['function']['name']) ?? '', 'function', tc['function']['arguments']));
+    if (isObject(tc) && isObject(tc['function'])) into.calls.push(makeToolCall(str(tc['id']), str(tc['function']['name']) ?? '', 'function', tc['function']['arguments'], { entry: tc['function'], read: ['arguments'] }));
     else readPart(tc, into);
   }
   const finish = str(m['finish_reason']);
@@ -129,7 +129,7 @@ export function readOutputValue(value: unknown, into: OutputParts, depth = 0): v
       }
       if (typeof el['toolCallId'] === 'string' || typeof el['toolName'] === 'string') {
         into.found = true;
-        into.calls.push(makeToolCall(str(el['toolCallId']), str(el['toolName']) ?? '', 'function', el['input'] ?? el['args'] ?? {}));
+        into.calls.push(makeToolCall(str(el['toolCallId']), str(el['toolName']) ?? '', 'function', el['input'] ?? el['args'], { entry: el, read: ['input', 'args', 'providerExecuted', 'providerOptions', 'providerMetadata'], optional: true }));
       } else if (Array.isArray(el['parts']) || 'role' in el) {
         if (isAssistant(el)) readMessage(el, into);
         else into.found = true;

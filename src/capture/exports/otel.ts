@@ -21,6 +21,7 @@
  * Other spans (HTTP, tools, agents) hold no reply and are skipped.
  */
 
+import { quotedKeys } from '../../base/json.js';
 import { makeToolCall } from '../toolcall.js';
 import type { Reply } from '../types.js';
 import { arr, captureError, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
@@ -75,19 +76,40 @@ function indexed(attrs: Record<string, unknown>, prefix: string): Map<number, Re
   return new Map([...out.entries()].sort((a, b) => a[0] - b[0]));
 }
 
-/** Reads flattened messages (`gen_ai.completion.N.*`, `llm.output_messages.N.message.*`). */
-function readFlattened(groups: Map<number, Record<string, unknown>>, base: string, callBase: string, parts: OutputParts): void {
-  for (const g of groups.values()) {
+/**
+ * The keys of one flattened message that {@link readFlattened} reads, after its base: OpenLLMetry
+ * `role`, `content`, `finish_reason`, `tool_calls.N.*` and the legacy `function_call.*`;
+ * OpenInference `message.role`, `message.content`, `message.contents.N.*`, `message.tool_calls.N.*`,
+ * `message.function_call_name` / `message.function_call_arguments_json`. Reasoning and refusal keys
+ * some instrumentations add are read as reasoning and text.
+ */
+const FLATTENED_KEY = /^(?:role|content|finish_reason|tool_calls\.\d+\..+|function_call\.(?:name|arguments)|function_call_name|function_call_arguments_json|contents\.\d+\..+|reasoning|reasoning_content|refusal|name|tool_call_id)$/;
+
+/** Reads flattened messages (`gen_ai.completion.N.*`, `llm.output_messages.N.message.*`); a key it does not know is an unread attribute. */
+function readFlattened(groups: Map<number, Record<string, unknown>>, prefix: string, base: string, callBase: string, parts: OutputParts): void {
+  for (const [n, g] of groups) {
     const role = g[`${base}role`];
     if (role !== undefined && role !== 'assistant') continue;
     parts.found = true;
     if (typeof g[`${base}content`] === 'string') parts.text.add(g[`${base}content`] as string);
+    else for (const [k, v] of Object.entries(g)) {
+      // OpenInference content parts: `message.contents.N.message_content.text`
+      if (k.startsWith(`${base}contents.`) && k.endsWith('.text') && typeof v === 'string') parts.text.add(v);
+    }
+    if (typeof g[`${base}refusal`] === 'string') parts.text.add(g[`${base}refusal`] as string);
+    for (const key of ['reasoning', 'reasoning_content']) if (typeof g[`${base}${key}`] === 'string') parts.reasoning.push(g[`${base}${key}`] as string);
     if (typeof g[`${base}finish_reason`] === 'string') parts.finishReason = g[`${base}finish_reason`] as string;
     const calls = indexed(g, `${base}tool_calls.`);
     for (const c of calls.values()) {
       const name = str(c[`${callBase}name`]) ?? str(c[`${callBase}function.name`]) ?? '';
       const args = c[`${callBase}arguments`] ?? c[`${callBase}function.arguments`] ?? '';
       parts.calls.push(makeToolCall(str(c[`${callBase}id`]), name, 'function', args));
+    }
+    // the legacy single function call
+    const legacyName = str(g[`${base}function_call.name`]) ?? str(g[`${base}function_call_name`]);
+    if (legacyName !== undefined) parts.calls.push(makeToolCall(null, legacyName, 'function', g[`${base}function_call.arguments`] ?? g[`${base}function_call_arguments_json`] ?? ''));
+    for (const k of Object.keys(g)) {
+      if (!k.startsWith(base) || !FLATTENED_KEY.test(k.slice(base.length))) parts.skipped.add(`attribute ${prefix}${n}.${k}`);
     }
   }
 }
@@ -100,8 +122,8 @@ function spanOutput(span: JsonObject, attrs: Record<string, unknown>, wrapperAsC
   const aiCall = /\.do(?:Generate|Stream)$/.test(op) || (wrapperAsCall && aiSpan);
   if (aiSpan && !aiCall) return null; // an AI SDK wrapper span: its doGenerate / doStream child is the call
   if (attrs['gen_ai.output.messages'] !== undefined) readOutputValue(attrs['gen_ai.output.messages'], parts);
-  else if (Object.keys(attrs).some((k) => k.startsWith('gen_ai.completion.'))) readFlattened(indexed(attrs, 'gen_ai.completion.'), '', '', parts);
-  else if (Object.keys(attrs).some((k) => k.startsWith('llm.output_messages.'))) readFlattened(indexed(attrs, 'llm.output_messages.'), 'message.', 'tool_call.', parts);
+  else if (Object.keys(attrs).some((k) => k.startsWith('gen_ai.completion.'))) readFlattened(indexed(attrs, 'gen_ai.completion.'), 'gen_ai.completion.', '', '', parts);
+  else if (Object.keys(attrs).some((k) => k.startsWith('llm.output_messages.'))) readFlattened(indexed(attrs, 'llm.output_messages.'), 'llm.output_messages.', 'message.', 'tool_call.', parts);
   // OpenInference without output messages: `output.value`, the raw response as JSON text
   else if (attrs['openinference.span.kind'] === 'LLM' && typeof attrs['output.value'] === 'string') readOutputValue(attrs['output.value'], parts);
   else if (aiCall && (attrs['ai.response.text'] !== undefined || attrs['ai.response.toolCalls'] !== undefined)) {
@@ -155,7 +177,10 @@ export function otelReader(file: string) {
       return;
     }
     const p = o.parts;
-    if (p.skipped.size > 0) out.errors.push(captureError(file, line, 'INVALID_RECORD', `output parts of type ${[...p.skipped].map((t) => JSON.stringify(t)).join(', ')} in span ${JSON.stringify(name)} were not read: what they hold (a call, its arguments) is not judged`));
+    const unreadAttributes = [...p.skipped].filter((t) => t.startsWith('attribute ')).map((t) => t.slice('attribute '.length));
+    const unreadTypes = [...p.skipped].filter((t) => !t.startsWith('attribute '));
+    if (unreadTypes.length > 0) out.errors.push(captureError(file, line, 'INVALID_RECORD', `output parts of type ${unreadTypes.map((t) => JSON.stringify(t)).join(', ')} in span ${JSON.stringify(name)} were not read: what they hold (a call, its arguments) is not judged`));
+    if (unreadAttributes.length > 0) out.errors.push(captureError(file, line, 'INVALID_RECORD', `output attributes ${quotedKeys(unreadAttributes)} of span ${JSON.stringify(name)} are not read: what they hold (a call, its arguments) is not judged`));
     const finishReasons = maybeJson(attrs['gen_ai.response.finish_reasons']);
     const finish = p.finishReason ?? (Array.isArray(finishReasons) && typeof finishReasons[0] === 'string' ? finishReasons[0] : undefined) ?? str(attrs['ai.response.finishReason']);
     const advertised = advertisedFromList(attrs['gen_ai.tool.definitions']) ?? advertisedFromList(attrs['ai.prompt.tools']);

@@ -212,10 +212,9 @@ export function createGeminiAccumulator(ctx: StreamContext): StreamAccumulator {
         if (fc['willContinue'] === true || partial !== null) {
           c.streamed = { name, id: nonEmpty(fc['id']), args: isObject(fc['args']) ? { ...fc['args'] } : {}, openString: null };
         } else {
-          // FunctionCall holds its arguments in `args`; another key beside the name is not read
-          const other = Object.keys(fc).filter((k) => !FUNCTION_CALL_KEYS.has(k));
-          if (fc['args'] === undefined && other.length > 0) out.errors.push(invalidRecord(ctx, line, `a functionCall of ${name} has no args but ${other.map((k) => JSON.stringify(k)).join(', ')}: not read, its arguments are not judged`, 'error'));
-          c.calls.push(makeToolCall(nonEmpty(fc['id']), name, 'function', fc['args'] ?? {}));
+          // FunctionCall holds its arguments in `args` (absent for a call that takes none); a call
+          // without them but with another key is reported by readCapture and inspected as unreadable
+          c.calls.push(makeToolCall(nonEmpty(fc['id']), name, 'function', fc['args'], { entry: fc, read: [...FUNCTION_CALL_KEYS], optional: true }));
           return;
         }
       }

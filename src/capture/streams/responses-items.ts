@@ -102,19 +102,19 @@ function readItem(item: unknown): ItemContent {
       return { ...none, reasoning: content !== '' ? content : joinParts(item['summary'], ['summary_text'], (p) => p['text']) };
     }
     case 'function_call':
-      return { ...none, toolCall: makeToolCall(id, name, 'function', item['arguments']) };
+      return { ...none, toolCall: makeToolCall(id, name, 'function', item['arguments'], { entry: item, read: ['arguments'] }) };
     case 'custom_tool_call':
-      return { ...none, toolCall: makeToolCall(id, name, 'custom_tool_call', item['input']) };
+      return { ...none, toolCall: makeToolCall(id, name, 'custom_tool_call', item['input'], { entry: item, read: ['input'] }) };
     case 'mcp_call':
     // the model's MCP call waiting for the user's approval: the call it asks to make, inspected like one
     case 'mcp_approval_request':
-      return { ...none, toolCall: makeToolCall(nonEmpty(item['id']) ?? id, name, 'mcp_call', item['arguments']) };
+      return { ...none, toolCall: makeToolCall(nonEmpty(item['id']) ?? id, name, 'mcp_call', item['arguments'], { entry: item, read: ['arguments', 'server_label', 'approval_request_id'] }) };
     case 'shell_call':
-      return { ...none, toolCall: makeToolCall(id, 'shell', 'shell_call', item['action']) };
+      return { ...none, toolCall: makeToolCall(id, 'shell', 'shell_call', item['action'], { entry: item, read: ['action'] }) };
     case 'local_shell_call':
-      return { ...none, toolCall: makeToolCall(id, 'local_shell', 'local_shell_call', item['action']) };
+      return { ...none, toolCall: makeToolCall(id, 'local_shell', 'local_shell_call', item['action'], { entry: item, read: ['action'] }) };
     case 'apply_patch_call':
-      return { ...none, toolCall: makeToolCall(id, 'apply_patch', 'apply_patch_call', item['operation']) };
+      return { ...none, toolCall: makeToolCall(id, 'apply_patch', 'apply_patch_call', item['operation'], { entry: item, read: ['operation'] }) };
     default: {
       const type = typeof item['type'] === 'string' ? item['type'] : '(no type)';
       return CONTENTLESS_ITEMS.has(type) ? none : { ...none, unread: `an output item of type ${JSON.stringify(type.slice(0, 60))}` };
