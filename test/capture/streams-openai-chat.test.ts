@@ -224,12 +224,57 @@ describe('a second stream after [DONE] under the same chunk id (found by a fresh
     ]);
   });
 
-  it('still ignores chunks of the ended stream after [DONE] (no role: not an opening chunk)', () => {
+  it('still ignores chunks of the ended stream after [DONE] (no role: not an opening chunk), and says so when one carries content', () => {
     const trailing = chunk([{ index: 0, delta: { content: ' ignored' }, finish_reason: null }], 'chatcmpl-A');
     const usage = { id: 'chatcmpl-A', object: 'chat.completion.chunk', choices: [], usage: { total_tokens: 3 } };
     const out = run([...first, trailing, usage]);
     expect(out.replies.map((r) => r.text)).toEqual(['hi']);
-    expect(out.errors).toEqual([]);
+    expect(out.errors.map((e) => [e.code, e.line, e.severity])).toEqual([['INVALID_RECORD', 4, 'warning']]);
+    // near miss: a usage chunk or an empty delta after [DONE] carries nothing
+    expect(run([...first, usage, chunk([{ index: 0, delta: {}, finish_reason: null }], 'chatcmpl-A')]).errors).toEqual([]);
+  });
+});
+
+describe('chunk shapes outside the API are reported, never dropped (issue 15)', () => {
+  const rm = '{"command":"rm -rf /"}';
+  const codes = (out: StreamOutput) => out.errors.map((e) => [e.code, e.line, e.severity]);
+  it('a delta key guard does not read is an error once per stream; inert keys (Groq channel, OpenRouter reasoning_details) are not', () => {
+    const out = run([
+      chunk([{ index: 0, delta: { role: 'assistant', tool_use: { name: 'bash', input: { command: 'rm -rf /' } } }, finish_reason: null }]),
+      chunk([{ index: 0, delta: { tool_use: { name: 'bash' } }, finish_reason: null }]),
+      chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]),
+    ]);
+    expect(codes(out)).toEqual([['INVALID_RECORD', 1, 'error']]);
+    expect(out.errors[0]!.message).toContain('delta key "tool_use" is not read');
+    const inert = run([chunk([{ index: 0, delta: { role: 'assistant', reasoning: 'We', channel: 'analysis', reasoning_details: [{ type: 'reasoning.text', text: 'We' }], annotations: [] }, finish_reason: 'stop' }])]);
+    expect([codes(inert), inert.replies[0]!.reasoning]).toEqual([[], 'We']);
+  });
+  it('audio transcripts are the visible text', () => {
+    const out = run([chunk([{ index: 0, delta: { role: 'assistant', audio: { id: 'a', transcript: 'Hello there' } }, finish_reason: 'stop' }])]);
+    expect([codes(out), out.replies[0]!.text]).toEqual([[], 'Hello there']);
+  });
+  it('a tool_calls entry without a function object, or not an object, is an error, not a nameless call', () => {
+    const flat = run([chunk([{ index: 0, delta: { role: 'assistant', tool_calls: [{ index: 0, id: 't', type: 'function', name: 'bash', arguments: rm }] }, finish_reason: 'tool_calls' }])]);
+    expect(codes(flat)).toEqual([['INVALID_RECORD', 1, 'error']]);
+    expect(flat.replies[0]!.toolCalls).toEqual([]);
+    const bad = run([chunk([{ index: 0, delta: { role: 'assistant', tool_calls: ['bash'] }, finish_reason: 'tool_calls' }])]);
+    expect(codes(bad)).toEqual([['INVALID_RECORD', 1, 'error']]);
+    // near miss: an entry holding only its index and id opens the call its next piece names
+    const opening = run([
+      chunk([{ index: 0, delta: { role: 'assistant', tool_calls: [{ index: 0, id: 't', type: 'function' }] }, finish_reason: null }]),
+      chunk([{ index: 0, delta: { tool_calls: [{ index: 0, function: { name: 'bash', arguments: rm } }] }, finish_reason: 'tool_calls' }]),
+    ]);
+    expect([codes(opening), opening.replies[0]!.toolCalls.map((c) => [c.id, c.name, c.argumentsRaw])]).toEqual([[], [['t', 'bash', rm]]]);
+  });
+  it('a whole message in a chunk is read when no delta came before it, ignored when it repeats them, reported when it differs', () => {
+    const message = { role: 'assistant', content: null, tool_calls: [{ id: 't', type: 'function', function: { name: 'bash', arguments: rm } }] };
+    const only = run([chunk([{ index: 0, message, finish_reason: 'tool_calls' }])]);
+    expect([codes(only), only.replies[0]!.toolCalls.map((c) => [c.name, c.arguments])]).toEqual([[], [['bash', { command: 'rm -rf /' }]]]);
+    const deltas = [chunk([{ index: 0, delta: { role: 'assistant', content: 'hi' }, finish_reason: null }])];
+    const repeat = run([...deltas, chunk([{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }])]);
+    expect([codes(repeat), repeat.replies.map((r) => r.text)]).toEqual([[], ['hi']]);
+    const differs = run([...deltas, chunk([{ index: 0, message, finish_reason: 'tool_calls' }])]);
+    expect(codes(differs)).toEqual([['INVALID_RECORD', 2, 'error']]);
   });
 });
 

@@ -34,6 +34,8 @@ import { chatReasoning } from '../bodies/openai-chat.js';
 import { arr, captureError, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
 import { contextAt, emptyParts, partsReply, readMessageInto } from './common.js';
 import { miniSweAgentAction, sweAgentThoughtAction, textCommandCall } from './text-command.js';
+import { quotedKeys } from '../../base/json.js';
+import type { ToolCall } from '../types.js';
 
 /** The top-level keys SWE-agent writes. */
 const SWE_KEYS: ReadonlySet<string> = new Set(['environment', 'trajectory', 'history', 'info', 'replay_config', 'attempts']);
@@ -170,6 +172,23 @@ export class MiniSweAgentReader {
     return { replies: [], errors: [] };
   }
 
+  /**
+   * The commands of a message's `extra.actions` (mini-swe-agent 2.x: `[{command, tool_call_id?}]`)
+   * as text-command calls; an entry without a string `command` is an INVALID_RECORD error (its
+   * command may be under another key: it is not judged).
+   */
+  private actionCalls(actions: unknown, line: number, out: RecordOutput): ToolCall[] {
+    const calls: ToolCall[] = [];
+    arr(actions).forEach((a, i) => {
+      if (isObject(a) && typeof a['command'] === 'string') calls.push(textCommandCall(a['command'], str(a['tool_call_id']) ?? null));
+      else {
+        const keys = isObject(a) ? `keys ${quotedKeys(Object.keys(a))}` : a === null ? 'null' : `a JSON ${Array.isArray(a) ? 'array' : typeof a}`;
+        out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `extra.actions[${i}] has no string "command" (${keys}): it was not read, and what it would run is not judged`));
+      }
+    });
+    return calls;
+  }
+
   private message(m: unknown, line: number, out: RecordOutput): void {
     if (!isObject(m)) {
       out.errors.push(captureError(this.file, line, 'INVALID_RECORD', 'a message that is not an object; skipped'));
@@ -182,7 +201,7 @@ export class MiniSweAgentReader {
       const r = readResponsesObject(m, ctx);
       for (const e of r.errors) out.errors.push(e);
       for (const reply of r.replies) {
-        if (reply.toolCalls.length === 0) for (const a of arr(extra['actions'])) if (isObject(a) && typeof a['command'] === 'string') reply.toolCalls.push(textCommandCall(a['command'], str(a['tool_call_id']) ?? null));
+        if (reply.toolCalls.length === 0) reply.toolCalls.push(...this.actionCalls(extra['actions'], line, out));
         out.replies.push(reply);
       }
       return;
@@ -200,10 +219,8 @@ export class MiniSweAgentReader {
       if (r && !parts.reasoning.includes(r)) parts.reasoning.push(r);
     }
     if (parts.toolCalls.length === 0) {
-      const actions = Array.isArray(extra['actions']) ? extra['actions'] : null;
-      if (actions) {
-        for (const a of actions) if (isObject(a) && typeof a['command'] === 'string') parts.toolCalls.push(textCommandCall(a['command'], str(a['tool_call_id']) ?? null));
-      } else {
+      if (Array.isArray(extra['actions'])) parts.toolCalls.push(...this.actionCalls(extra['actions'], line, out));
+      else {
         const command = miniSweAgentAction(parts.text.text);
         if (command !== null) parts.toolCalls.push(textCommandCall(command));
       }

@@ -8,6 +8,7 @@
  * https://github.com/vllm-project/vllm/issues/27755 (docs/sources.md "Reasoning fields").
  */
 
+import { quotedKeys } from '../../base/json.js';
 import { makeToolCall } from '../toolcall.js';
 import type { Reply, ToolCall } from '../types.js';
 import { arr, captureError, isObject, str, TextJoiner, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
@@ -124,6 +125,40 @@ export function chatToolCalls(message: JsonObject, ctx: RecordContext, out: Reco
   return calls;
 }
 
+/** The keys of a Chat Completions message (or stream delta) read here (openai-node `ChatCompletionMessage`, `ChatCompletionChunk.Choice.Delta`, and the reasoning fields of docs/sources.md). */
+const READ_MESSAGE_KEYS = new Set(['role', 'content', 'refusal', 'reasoning_content', 'reasoning', 'tool_calls', 'function_call', 'audio']);
+
+/**
+ * Message and delta keys that hold no text, reasoning or call guard judges: OpenRouter's
+ * `reasoning_details` (the reasoning again, or encrypted), `annotations` (URL citations),
+ * `logprobs`, LiteLLM's `provider_specific_fields`, `thinking_blocks` (Anthropic thinking through
+ * LiteLLM, also in `reasoning_content`), Groq's harmony `channel` name, Azure On Your Data's `context` (citations and intent), `images`, `name`, ids.
+ */
+const INERT_MESSAGE_KEYS = new Set(['reasoning_details', 'annotations', 'logprobs', 'provider_specific_fields', 'thinking_blocks', 'images', 'name', 'id', 'index', 'type', 'tool_call_id', 'reasoning_signature', 'obfuscation', 'channel', 'context']);
+
+/**
+ * The keys of a Chat Completions message or stream delta that guard does not read and that hold
+ * a value that could hold text or a call (a non-empty string, list or object): what they hold
+ * would not be judged.
+ *
+ * @param message the `message` of a choice, or the `delta` of a chunk choice.
+ * @returns the key names, in the object's order.
+ */
+export function unreadMessageKeys(message: JsonObject): string[] {
+  return Object.keys(message).filter((k) => {
+    if (READ_MESSAGE_KEYS.has(k) || INERT_MESSAGE_KEYS.has(k)) return false;
+    const v = message[k];
+    // a number or a flag holds no text or call
+    return (typeof v === 'string' && v !== '') || (Array.isArray(v) && v.length > 0) || isObject(v);
+  });
+}
+
+/** The spoken text of a message's or delta's `audio` (`{id, data, transcript}`): what the user heard, read as visible text. */
+export function audioTranscript(message: JsonObject): string {
+  const audio = message['audio'];
+  return isObject(audio) && typeof audio['transcript'] === 'string' ? audio['transcript'] : '';
+}
+
 /**
  * Reads a Chat Completions response body: one {@link Reply} per `choices[]` entry (`n > 1` gives
  * several). Text is `message.content` (plus `message.refusal` when present); reasoning is
@@ -148,6 +183,10 @@ export function readChatCompletion(body: JsonObject, ctx: RecordContext): Record
     const message = choice['message'];
     const refusal = str(message['refusal']) ?? '';
     const parts = chatContent(message['content']);
+    const spoken = audioTranscript(message);
+    if (spoken !== '') parts.text.add(spoken);
+    const unread = unreadMessageKeys(message);
+    if (unread.length > 0) out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `message keys ${quotedKeys(unread)} are not read (not in the Chat Completions message): what they hold (text, a call) is not judged`));
     const content = parts.text.text;
     const breaks = refusal && content ? [...parts.text.breaks, content.length + 1] : parts.text.breaks;
     if (parts.skipped.length > 0) {

@@ -9,15 +9,17 @@
  * (docs/sources.md "Reasoning fields").
  */
 
+import { quotedKeys } from '../../base/json.js';
 import { makeToolCall } from '../toolcall.js';
 import type { ToolCallKind } from '../types.js';
-import { chatContent } from '../bodies/openai-chat.js';
+import { audioTranscript, chatContent, unreadMessageKeys } from '../bodies/openai-chat.js';
 import {
   appendText,
   buildReply,
   continueName,
   describeApiError,
   emptyOutput,
+  invalidRecord,
   isObject,
   nonEmpty,
   streamError,
@@ -49,7 +51,12 @@ interface ChatStream {
   id: string | undefined;
   model: string | undefined;
   choices: Map<number, ChoiceState>;
+  /** Delta keys already reported as not read (once per stream, not per chunk). */
+  reported: Set<string>;
 }
+
+/** The keys of a `tool_calls[]` entry beside its `function` / `custom` object that say which call it is. */
+const CALL_ENTRY_KEYS = new Set(['index', 'id', 'type']);
 
 /** How a stream ended: `[DONE]`, a new stream, an in-stream error, or the end of input. */
 type CloseMode = 'done' | 'next' | 'error' | 'end';
@@ -83,8 +90,23 @@ function callFor(choice: ChoiceState, entry: Record<string, unknown>, pos: numbe
   return created;
 }
 
-function mergeToolCall(choice: ChoiceState, entry: unknown, pos: number, count: number): void {
-  if (!isObject(entry)) return;
+/** What a merge could not read, for the accumulator to report at `line` (once per stream and kind). */
+type Unread = (key: string, message: string) => void;
+
+function mergeToolCall(choice: ChoiceState, entry: unknown, pos: number, count: number, unread: Unread): void {
+  if (!isObject(entry)) {
+    unread('tool_calls:not-object', `a delta.tool_calls entry that is ${entry === null ? 'null' : `a JSON ${Array.isArray(entry) ? 'array' : typeof entry}`}, not a call object, was not read: what it holds is not judged`);
+    return;
+  }
+  if (!isObject(entry['function']) && !isObject(entry['custom'])) {
+    // a call with its name and arguments beside it (`{index, id, name, arguments}`) is not the
+    // API's shape: it is reported, never read as a nameless call with no arguments
+    const other = Object.keys(entry).filter((k) => !CALL_ENTRY_KEYS.has(k) && entry[k] !== null && entry[k] !== undefined);
+    if (other.length > 0) {
+      unread('tool_calls:no-function', `a delta.tool_calls entry has no function object (keys ${quotedKeys(other)}): it was not read, and what it would run is not judged`);
+      return;
+    }
+  }
   const call = callFor(choice, entry, pos, count);
   call.id ??= nonEmpty(entry['id']); // the first id stays (a continuing entry may bring another)
   const fn = isObject(entry['function']) ? entry['function'] : null;
@@ -101,16 +123,31 @@ function mergeToolCall(choice: ChoiceState, entry: unknown, pos: number, count: 
   appendText(call.args, isObject(args) ? JSON.stringify(args) : args);
 }
 
-function mergeChoice(stream: ChatStream, c: unknown, pos: number, line: number): void {
-  if (!isObject(c)) return;
+function mergeChoice(stream: ChatStream, c: unknown, pos: number, line: number, unread: Unread): void {
+  if (!isObject(c)) {
+    unread('choice:not-object', 'a choices entry that is not an object was not read');
+    return;
+  }
   const index = typeof c['index'] === 'number' ? c['index'] : pos;
   let choice = stream.choices.get(index);
   if (!choice) {
     choice = { index, line, text: [], reasoning: [], calls: [], finishReason: undefined };
     stream.choices.set(index, choice);
   }
-  const delta = c['delta'];
+  let delta = c['delta'];
+  if (!isObject(delta) && isObject(c['message'])) {
+    // a whole message in a chunk (some servers end a stream this way): read as the choice's only
+    // delta when nothing came before it; a repeat of what the deltas said is ignored; any other
+    // is reported (reading it too would double the reply)
+    const m = c['message'];
+    if (choice.text.length === 0 && choice.reasoning.length === 0 && choice.calls.length === 0) delta = m;
+    else if (!repeatsDeltas(choice, m)) unread('choice:message', 'a chunk choice carries a whole message besides the deltas before it, and they differ; the message was not read: what it holds is not judged');
+  }
   if (isObject(delta)) {
+    for (const key of unreadMessageKeys(delta)) {
+      unread(`delta:${key}`, `delta key ${quotedKeys([key])} is not read (it is not in the Chat Completions chunk): what it holds (text, a call) is not judged`);
+    }
+    appendText(choice.text, audioTranscript(delta));
     const content = delta['content'];
     if (Array.isArray(content)) {
       // Mistral streams content as parts: text parts are visible text, thinking parts reasoning
@@ -122,7 +159,7 @@ function mergeChoice(stream: ChatStream, c: unknown, pos: number, line: number):
     appendText(choice.reasoning, delta['reasoning_content']);
     appendText(choice.reasoning, delta['reasoning']);
     const calls = delta['tool_calls'];
-    if (Array.isArray(calls)) calls.forEach((entry, i) => mergeToolCall(choice, entry, i, calls.length));
+    if (Array.isArray(calls)) calls.forEach((entry, i) => mergeToolCall(choice, entry, i, calls.length, unread));
     const legacy = delta['function_call'];
     if (isObject(legacy)) {
       let call = choice.calls.find((cs) => cs.index === -1);
@@ -135,6 +172,13 @@ function mergeChoice(stream: ChatStream, c: unknown, pos: number, line: number):
     }
   }
   choice.finishReason = nonEmpty(c['finish_reason']) ?? choice.finishReason;
+}
+
+/** True when a chunk's whole `message` says what the deltas of `choice` said: the same text and as many calls. */
+function repeatsDeltas(choice: ChoiceState, m: Record<string, unknown>): boolean {
+  const text = typeof m['content'] === 'string' ? m['content'] : m['content'] === null || m['content'] === undefined ? '' : null;
+  const calls = Array.isArray(m['tool_calls']) ? m['tool_calls'].length : 0;
+  return text === choice.text.join('') && calls === choice.calls.length;
 }
 
 /** True when a chunk opens a stream: one of its choices' deltas names the `role` (the first chunk does). */
@@ -191,6 +235,14 @@ export function createOpenAIChatAccumulator(ctx: StreamContext): StreamAccumulat
     return out;
   };
 
+  /** A chunk after `[DONE]` is ignored, as a client ignores it; one that carries text or a call is said (a warning: nothing ran it). */
+  const afterDone = (payload: Record<string, unknown>, line: number): StreamOutput => {
+    const out = emptyOutput();
+    const carries = Array.isArray(payload['choices']) && payload['choices'].some((c) => isObject(c) && isObject(c['delta']) && Object.values(c['delta']).some((v) => v !== null && v !== undefined && v !== ''));
+    if (carries) out.errors.push(invalidRecord(ctx, line, 'a chunk after data: [DONE] carries content; it was not read, as a client stops reading at [DONE]', 'warning'));
+    return out;
+  };
+
   const allFinished = (s: ChatStream): boolean =>
     s.choices.size > 0 && [...s.choices.values()].every((c) => c.finishReason !== undefined);
 
@@ -215,18 +267,24 @@ export function createOpenAIChatAccumulator(ctx: StreamContext): StreamAccumulat
         // chunk that opens a stream (a choice's delta carries `role`, as every stream's first
         // chunk does) starts the next one, even under the same id: a proxy that appends streams
         // to one file, behind a server that reuses ids, would otherwise lose every later reply
-        if (!opensStream(payload) && (id === undefined || id === ended.id)) return emptyOutput();
+        if (!opensStream(payload) && (id === undefined || id === ended.id)) return afterDone(payload, line);
         ended = null;
       }
       let out = emptyOutput();
       if (current && id !== undefined && current.id !== undefined && id !== current.id && allFinished(current)) {
         out = close('next');
       }
-      if (!current) current = { id, model: undefined, choices: new Map() };
+      if (!current) current = { id, model: undefined, choices: new Map(), reported: new Set() };
       current.id = current.id ?? id;
       current.model = nonEmpty(payload['model']) ?? current.model;
+      const stream = current;
+      const unread: Unread = (key, message) => {
+        if (stream.reported.has(key)) return;
+        stream.reported.add(key);
+        out.errors.push(invalidRecord(ctx, line, message, 'error'));
+      };
       const choices = payload['choices'];
-      if (Array.isArray(choices)) choices.forEach((c, pos) => mergeChoice(current!, c, pos, line));
+      if (Array.isArray(choices)) choices.forEach((c, pos) => mergeChoice(stream, c, pos, line, unread));
       return out;
     },
     finish() {
