@@ -36,7 +36,7 @@ import type { JsonObject, RecordContext, RecordOutput } from './bodies/common.js
 import { isObject } from './bodies/common.js';
 import { isGuardReply, readGuardReply } from './bodies/guard-reply.js';
 import { isPairLog, pairLogReader } from './bodies/pair-log.js';
-import { createStreamAccumulator, fitsStreamApi, sniffCaptureStreamPayload, STREAM_APIS, type CaptureStreamApi } from './streams/index.js';
+import { createStreamAccumulator, fitsStreamApi, sniffCaptureStreamPayload, STREAM_APIS, textCompletionDialect, type CaptureStreamApi } from './streams/index.js';
 import { anthropicBatchReader, isAnthropicBatchLine, isOpenAIBatchLine, openAIBatchReader } from './bodies/batch.js';
 import { isConverseBody, readConverse } from './bodies/bedrock.js';
 import { isCohereChat, readCohereChat } from './bodies/cohere.js';
@@ -439,6 +439,17 @@ export const CAPTURE_FORMAT_SPECS = [
   }),
   record({
     kind: 'record',
+    name: 'text-completion',
+    description: 'text completions, where markup is the text: OpenAI legacy /v1/completions bodies and chunks (vLLM, SGLang, llama.cpp, TGI, LM Studio), TGI /generate and /generate_stream, SGLang /generate',
+    recognition: 'a body or chunk {object: "text_completion" | choices[] of {text} without message or delta}, {generated_text} or {token, generated_text} (TGI), {text, meta_info} (SGLang)',
+    fileNames: ['*.json', '*.jsonl', '*.ndjson'],
+    api: 'text-completion',
+    matches: (v) => textCompletionDialect(v) !== null,
+    accepts: (v) => textCompletionDialect(v) !== null || (isObject(v) && v['error'] !== undefined),
+    open: (file) => createStreamAccumulatorReader('text-completion', file),
+  }),
+  record({
+    kind: 'record',
     name: 'cohere-chat',
     description: 'Cohere v2 chat response bodies (message.content, tool_plan, tool_calls)',
     recognition: 'a body {message (an assistant message), finish_reason in capitals (COMPLETE, TOOL_CALL, MAX_TOKENS, …)} without choices or done',
@@ -507,6 +518,7 @@ export const CAPTURE_FORMAT_SPECS = [
   sse('openai-responses'),
   sse('gemini'),
   sse('cohere'),
+  sse('text-completion'),
   text({
     kind: 'text',
     name: 'aider',

@@ -40,6 +40,8 @@ export type CaptureFormat =
   | 'ollama'
   | 'gemini'
   | 'gemini-sse'
+  | 'text-completion'
+  | 'text-completion-sse'
   | 'cohere-chat'
   | 'cohere-chat-sse'
   | 'cohere-chat-chunks'

@@ -19,6 +19,7 @@ import { EventStreamDecoder, isEventStreamPrelude } from '../eventstream.js';
 import type { NestedReader, NestedReaders } from '../nested.js';
 import { readBodyText } from '../body-text.js';
 import { advertisedFromRequest } from '../toolcall.js';
+import { readRealtimeMessages } from './realtime.js';
 import type { AdvertisedTool, CaptureError } from '../types.js';
 import { arr, captureError, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
 
@@ -36,7 +37,7 @@ export function isHarDocument(v: unknown): v is JsonObject {
 }
 
 /** URL paths of LLM API calls (OpenAI, Anthropic, Gemini / Vertex, Bedrock, Ollama, Cohere, compatible servers). */
-const LLM_PATH = /\/(?:chat\/completions|completions|messages|responses|converse(?:-stream)?|invoke(?:-with-response-stream)?|api\/(?:chat|generate)|v2\/chat|chat)(?:[/?#]|$)|:(?:stream)?generateContent\b/i;
+const LLM_PATH = /\/(?:chat\/completions|completions|messages|responses|realtime|converse(?:-stream)?|invoke(?:-with-response-stream)?|api\/(?:chat|generate)|generate(?:_stream)?|v2\/chat|chat)(?:[/?#]|$)|:(?:stream)?generateContent\b/i;
 
 /** The request body parsed as JSON, or undefined. */
 function requestJson(req: JsonObject): unknown {
@@ -83,7 +84,11 @@ function isLlmCall(req: JsonObject, body: unknown): boolean {
     // not an absolute URL: the string as it is
   }
   if (LLM_PATH.test(path)) return true;
-  return isObject(body) && ('messages' in body || 'contents' in body) && ('model' in body || 'generationConfig' in body);
+  if (!isObject(body)) return false;
+  // a model's input (chat messages, Gemini contents, a prompt: OpenAI completions, TGI `inputs`,
+  // SGLang `text`) beside what runs it (a model, or generation parameters)
+  const input = ['messages', 'contents', 'prompt', 'inputs'].some((k) => k in body) || (typeof body['text'] === 'string' && 'sampling_params' in body);
+  return input && ['model', 'generationConfig', 'parameters', 'sampling_params'].some((k) => k in body);
 }
 
 /** Reads the HAR entries of one file. */
@@ -148,6 +153,14 @@ export class HarReader {
       out.errors.push(captureError(this.file, line, severity === 'error' ? 'UNKNOWN_FORMAT' : 'INVALID_RECORD', `HAR entry ${what}: ${message}`, severity));
       return out;
     };
+    const ws = entry['_webSocketMessages'];
+    if (Array.isArray(ws) && ws.length > 0) {
+      const read = readRealtimeMessages(ws, { file: this.file, line, format: 'har', what });
+      if (!read.known && !llm) return this.other(line, what);
+      if (!read.known) return fail(`its ${ws.length} WebSocket message${ws.length === 1 ? ' is' : 's are'} in no API guard reads (it reads the OpenAI Realtime API); not read`);
+      if (!llm) this.llmEntries++;
+      return this.withTools(read, advertised);
+    }
     const text = str(content['text']);
     if (text === undefined || text === '') return fail('the response body was not saved in the HAR (no content.text); its reply cannot be read', 'warning');
     const mime = (str(content['mimeType']) ?? '').toLowerCase();

@@ -16,16 +16,18 @@ import { COHERE_EVENT_TYPES, createCohereAccumulator } from './cohere.js';
 import { createGeminiAccumulator, isGeminiResponse } from './gemini.js';
 import { createOpenAIChatAccumulator } from './openai-chat.js';
 import { createResponsesAccumulator } from './responses.js';
+import { createTextCompletionAccumulator, textCompletionDialect } from './text-completion.js';
 
 export type { StreamAccumulator, StreamContext, StreamOutput } from './common.js';
 export { anthropicToolKind } from './anthropic.js';
 export { advertisedFromResponse, readResponsesItem, type ItemContent } from './responses-items.js';
+export { textCompletionDialect } from './text-completion.js';
 
 /** The streaming APIs guard replays (src/replay) as well as reads. */
 export type StreamApi = 'openai-chat' | 'anthropic' | 'openai-responses';
 
 /** Every streaming API guard reads: the keys of {@link STREAM_APIS}. */
-export type CaptureStreamApi = StreamApi | 'gemini' | 'cohere';
+export type CaptureStreamApi = StreamApi | 'gemini' | 'cohere' | 'text-completion';
 
 /** One streaming API: its name for people, its two capture formats, and its accumulator. */
 export interface StreamApiSpec {
@@ -56,6 +58,16 @@ export const STREAM_APIS = {
     doneSentinel: true,
     create: createCohereAccumulator,
     sniff: (p, eventName) => COHERE_EVENT_TYPES.has(typeof p['type'] === 'string' ? p['type'] : (eventName ?? '')),
+  },
+  // bodies and stream chunks share one shape (as Gemini's): its chunks format is the body format
+  'text-completion': {
+    title: 'text completions (OpenAI /v1/completions, TGI, SGLang)',
+    sseFormat: 'text-completion-sse',
+    chunksFormat: 'text-completion',
+    doneSentinel: true,
+    create: createTextCompletionAccumulator,
+    // TGI reports errors as `{error: string, error_type}` (its `ErrorResponse`)
+    sniff: (p) => textCompletionDialect(p) !== null || (typeof p['error'] === 'string' && typeof p['error_type'] === 'string'),
   },
 } as const satisfies Record<CaptureStreamApi, StreamApiSpec>;
 
