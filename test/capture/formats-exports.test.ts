@@ -45,6 +45,17 @@ describe('LiteLLM', () => {
     expect(spend.replies.map((x) => [x.toolCalls[0]!.name, x.advertised?.map((t) => t.name)])).toEqual([['shell', ['shell']]]);
     expect(codes(spend)).toEqual([['INVALID_RECORD', 2, 'warning'], ['STREAM_ERROR', 3, 'warning']]);
   });
+
+  it('reads callback kwargs through their standard_logging_object (they were UNKNOWN_FORMAT)', async () => {
+    const response = { id: 'chatcmpl-1', object: 'chat.completion', model: 'gpt-4o', choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 't', type: 'function', function: { name: 'bash', arguments: '{"command":"rm -rf /"}' } }] }, finish_reason: 'tool_calls' }] };
+    const kwargs = { model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }], litellm_call_id: 'abc', standard_logging_object: { id: 'chatcmpl-1', call_type: 'acompletion', model: 'gpt-4o', messages: [], response } };
+    const r = await readText(`${JSON.stringify(kwargs)}\n`);
+    expect(codes(r)).toEqual([]);
+    expect(r.replies.map((x) => [x.format, x.id, x.toolCalls.map((c) => c.name)])).toEqual([['litellm', 'chatcmpl-1', ['bash']]]);
+    // near miss: a standard_logging_object without a response says so (a warning), it is never silent
+    const empty = await readText(`${JSON.stringify({ ...kwargs, standard_logging_object: { id: 'x', call_type: 'acompletion' } })}\n`);
+    expect(codes(empty)).toEqual([['INVALID_RECORD', 1, 'warning']]);
+  });
 });
 
 describe('OpenTelemetry GenAI spans', () => {

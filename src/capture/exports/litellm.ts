@@ -28,9 +28,12 @@ const LITELLM_KEYS = ['call_type', 'response_cost', 'hidden_params', 'model_para
 /**
  * True for a LiteLLM logging payload or spend log: a `response` beside a string `call_type` (or
  * another of LiteLLM's own keys, {@link LITELLM_KEYS}); no `request` object (a pair log) and no
- * `custom_id` (a batch output line). A bare `{model, messages, response}` is not enough.
+ * `custom_id` (a batch output line). A bare `{model, messages, response}` is not enough. Also the
+ * callback `kwargs` LiteLLM hands custom loggers (and that some write out whole): a record with a
+ * `standard_logging_object` and no `response` of its own, read through that payload.
  */
 export function isLiteLLMLog(v: unknown): v is JsonObject {
+  if (isObject(v) && !('response' in v) && isObject(v['standard_logging_object'])) return true;
   if (!isObject(v) || !('response' in v) || isObject(v['request']) || 'custom_id' in v) return false;
   if (typeof v['call_type'] === 'string') return true;
   return LITELLM_KEYS.some((k) => k in v);
@@ -43,7 +46,8 @@ const NON_REPLY_CALLS = /embedding|moderation|image|transcription|speech|rerank|
 export function liteLLMReader(file: string, nested: NestedReaders) {
   return {
     push(value: unknown, line: number): RecordOutput {
-      const rec = value as JsonObject;
+      // callback kwargs: the payload is their standard_logging_object
+      const rec = (!('response' in (value as JsonObject)) && isObject((value as JsonObject)['standard_logging_object']) ? (value as JsonObject)['standard_logging_object'] : value) as JsonObject;
       const out: RecordOutput = { replies: [], errors: [] };
       const id = str(rec['id']) ?? str(rec['request_id']);
       const name = id ? `call ${JSON.stringify(id)}` : 'the call';
