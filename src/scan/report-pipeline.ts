@@ -13,6 +13,7 @@ import { Chalk } from 'chalk';
 import { createReporter, reportFormat, type ReportFormat } from '../report/formats.js';
 import type { Reporter } from '../report/reporter.js';
 import { redactSecrets } from '../base/redact.js';
+import { IdentifierRedactor } from '../report/redact-ids.js';
 import { internalError, type ScanEvent } from './scan.js';
 import { SummaryBuilder } from '../verdict/summary.js';
 
@@ -30,6 +31,9 @@ export const MAX_UNUSED_LISTED = 100;
 
 /** Sends every event to a reporter and counts it in a summary, in the order given. */
 export class ReportPipeline {
+  /** Masks the identifiers of replies and problems (memoised: one file name for a whole file). */
+  private readonly ids = new IdentifierRedactor();
+
   /** The first {@link MAX_UNUSED_LISTED} allow marks that matched no finding, in input order. */
   readonly unusedAllows: UnusedAllow[] = [];
 
@@ -38,7 +42,8 @@ export class ReportPipeline {
    * @param summary the totals, updated as events arrive.
    * @param suppress how findings are suppressed (allow marks, baseline) and what fails the scan.
    * @param redact mask secrets in problem messages (capture-derived text: an API error event may
-   *   quote a token); false under `--no-redact`.
+   *   quote a token) and in the identifiers of replies (file, id, model, call ids and names:
+   *   src/report/redact-ids.ts); false under `--no-redact`.
    */
   constructor(
     readonly reporter: Reporter,
@@ -54,7 +59,9 @@ export class ReportPipeline {
   handle(ev: ScanEvent): void {
     if (ev.kind === 'reply') {
       try {
-        const { judged, unusedAllows } = judgedReply(ev.verdict, this.suppress);
+        const { judged: real, unusedAllows } = judgedReply(ev.verdict, this.suppress);
+        // findings and fingerprints come from the real values; what is written, masked
+        const judged = this.redact ? this.ids.reply(real) : real;
         this.reporter.reply(judged);
         this.summary.addReply(judged, unusedAllows);
         if (unusedAllows > 0) this.noteUnused(judged);
@@ -64,7 +71,7 @@ export class ReportPipeline {
     } else if (ev.kind === 'error') {
       this.error(ev.error);
     } else {
-      const f = { file: ev.file, formats: ev.formats, replies: ev.replies, errors: ev.errors };
+      const f = { file: this.redact ? this.ids.mask(ev.file) : ev.file, formats: ev.formats, replies: ev.replies, errors: ev.errors };
       this.summary.addFile(f);
       this.reporter.fileEnd(f);
     }
@@ -87,7 +94,7 @@ export class ReportPipeline {
   /** Reports and counts one problem (its message with secrets masked unless `redact` is off). */
   error(error: CaptureError): void {
     this.summary.addError(error);
-    this.reporter.error(this.redact ? { ...error, message: redactSecrets(error.message), file: redactSecrets(error.file) } : error);
+    this.reporter.error(this.redact ? { ...error, message: redactSecrets(error.message), file: this.ids.mask(error.file) } : error);
   }
 }
 

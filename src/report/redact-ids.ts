@@ -1,0 +1,66 @@
+/**
+ * Masks secrets in the identifiers a report writes that come from a capture: the file name, the
+ * reply's id and model, its structured tool calls' ids and names, and the tool and call id of
+ * each rule hit. Excerpts, messages and texts are masked where each format writes them; these
+ * fields are written verbatim by every format, so they are masked once, before any reporter sees
+ * the reply (issue 14: a token pasted as a model name or an id reached every format).
+ */
+
+import { redactSecrets } from '../base/redact.js';
+import type { RuleHit } from '../inspection/types.js';
+import type { JudgedReply } from '../verdict/findings.js';
+
+/** Identifiers repeat (one file name and one model for thousands of replies): masked once each, up to this many kept. */
+const MEMO_LIMIT = 1024;
+
+/** {@link redactSecrets} with a bounded memo: the memo is dropped whole when it fills. */
+export class IdentifierRedactor {
+  private readonly memo = new Map<string, string>();
+
+  /** The identifier with secrets masked (the same function as every other capture-derived string). */
+  mask(s: string): string {
+    const hit = this.memo.get(s);
+    if (hit !== undefined) return hit;
+    const masked = redactSecrets(s);
+    if (this.memo.size >= MEMO_LIMIT) this.memo.clear();
+    this.memo.set(s, masked);
+    return masked;
+  }
+
+  /**
+   * A copy of `judged` whose capture-derived identifiers are masked; `judged` itself is unchanged
+   * (findings and fingerprints were computed from the real values). Returns `judged` itself when
+   * nothing needed masking.
+   *
+   * @param judged a judged reply, as the report pipeline hands it to a reporter.
+   * @returns the reply to report.
+   */
+  reply(judged: JudgedReply): JudgedReply {
+    const v = judged.verdict;
+    const r = v.reply;
+    const file = this.mask(r.source.file);
+    const id = r.id === null ? null : this.mask(r.id);
+    const model = r.model === undefined ? undefined : this.mask(r.model);
+    let callsChanged = false;
+    const toolCalls = r.toolCalls.map((c) => {
+      const cid = c.id === null ? null : this.mask(c.id);
+      const name = this.mask(c.name);
+      if (cid === c.id && name === c.name) return c;
+      callsChanged = true;
+      return { ...c, id: cid, name };
+    });
+    let hitsChanged = false;
+    const maskHit = (h: RuleHit): RuleHit => {
+      const callId = h.callId === null ? null : this.mask(h.callId);
+      const tool = this.mask(h.tool);
+      if (callId === h.callId && tool === h.tool) return h;
+      hitsChanged = true;
+      return { ...h, callId, tool };
+    };
+    const hits = v.inspection.hits.map(maskHit);
+    const findings = judged.findings.map((f) => (f.hit === null ? f : { ...f, hit: maskHit(f.hit) }));
+    if (file === r.source.file && id === r.id && model === r.model && !callsChanged && !hitsChanged) return judged;
+    const reply = { ...r, source: { ...r.source, file }, id, toolCalls, ...(model !== undefined ? { model } : {}) };
+    return { ...judged, findings, verdict: { ...v, reply, inspection: hitsChanged ? { ...v.inspection, hits } : v.inspection } };
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * Identifiers taken from a capture (file name, reply id, model, structured call ids and names,
+ * rule hits' tool and call id) are masked in every output format (issue 14: a token pasted as a
+ * model name, an id or a directory name reached every format verbatim); `--no-redact` keeps them.
+ */
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runGuard } from '../cli/helpers.js';
+import { IdentifierRedactor } from '../../src/report/redact-ids.js';
+
+const GITHUB = 'ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789';
+const AWS_ID = 'AKIAIOSFODNN7EXAMPLE';
+const OPENAI = 'sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH';
+const body = JSON.stringify({
+  id: GITHUB,
+  object: 'chat.completion',
+  model: AWS_ID,
+  choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: OPENAI, type: 'function', function: { name: 'bash', arguments: '{"command":"rm -rf /"}' } }] }, finish_reason: 'tool_calls' }],
+});
+
+describe('identifier redaction', () => {
+  it.each(['text', 'json', 'ndjson', 'sarif', 'junit', 'html', 'github', 'markdown'])('%s: no id, model, call id or directory name is written whole', async (format) => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'guard-ids-')), `team-${GITHUB}`);
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'reply.jsonl'), `${body}\n`);
+    writeFileSync(join(dir, 'other.jsonl'), '{"nope":1}\n');
+    const r = await runGuard(['scan', '--format', format, dir]);
+    expect([1, 2]).toContain(r.code);
+    const out = r.stdout + r.stderr;
+    for (const secret of [GITHUB, AWS_ID, OPENAI]) expect(out).not.toContain(secret);
+    // the masked forms keep their prefix, so the reader still sees which reply it was
+    if (format === 'json' || format === 'ndjson') expect(out).toContain('ghp_aBcD***');
+  });
+
+  it('--no-redact writes them as captured', async () => {
+    const r = await runGuard(['scan', '--format', 'ndjson', '--no-redact', '-'], { stdin: `${body}\n` });
+    expect(r.stdout).toContain(GITHUB);
+    expect(r.stdout).toContain(OPENAI);
+  });
+
+  it('ordinary ids, models and names pass unchanged, and the reply object is the same one', () => {
+    const redactor = new IdentifierRedactor();
+    for (const s of ['chatcmpl-D8ZFHlGItjM5Nghki1LmZIRscBz2P', 'call_ZR5UUuTt3pf61kjwAJIYdVMj', 'gpt-4o-mini-2024-07-18', 'toolu_01A09q90qw90lq917835lq9', 'fixtures/capture/a.jsonl']) expect(redactor.mask(s)).toBe(s);
+    expect(redactor.mask(GITHUB)).toBe('ghp_aBcD***');
+  });
+});
