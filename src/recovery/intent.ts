@@ -24,7 +24,20 @@ const QUOTE_PAIRS: ReadonlyMap<string, string> = new Map([
   ['『', '』'],
   ['"', '"'],
   ["'", "'"],
+  // full-width and other scripts' quotation marks and title brackets
+  ['＂', '＂'],
+  ['＇', '＇'],
+  ['〝', '〞'],
+  ['〝', '〟'],
+  ['‚', '‘'],
+  ['‟', '”'],
+  ['｢', '｣'],
+  ['《', '》'],
+  ['〈', '〉'],
 ]);
+
+/** Emphasis delimiters right around the markup (`*…*`, `_…_`, `==…==` highlight, `++…++` insert): the markup is shown styled, not emitted. */
+const EMPHASIS = ['**', '__', '*', '_', '==', '++', '~'];
 
 /** Why the framing refuses the markup. */
 export interface Framed {
@@ -57,6 +70,16 @@ function enclosedInQuotes(text: string, [a, b]: Span): boolean {
   return text[n] === close;
 }
 
+/** The emphasis delimiter right around the span (only whitespace between), or null. */
+function enclosedInEmphasis(text: string, [a, b]: Span): string | null {
+  const p = prevNonSpace(text, a) + 1;
+  const n = nextNonSpace(text, b);
+  for (const d of EMPHASIS) {
+    if (p >= d.length && text.startsWith(d, p - d.length) && text.startsWith(d, n)) return d;
+  }
+  return null;
+}
+
 /** True when the text holds a letter or a digit (a word of narrative). */
 const holdsWords = (s: string): boolean => /[\p{L}\p{N}]/u.test(s);
 
@@ -74,6 +97,8 @@ export function framingOf(text: string, spans: readonly Span[], callSpans: reado
   if (spans.length === 0) return null;
   for (const s of spans) {
     if (enclosedInQuotes(text, s)) return { reason: 'quoted', detail: 'inside quotation marks' };
+    const emphasis = enclosedInEmphasis(text, s);
+    if (emphasis !== null) return { reason: 'quoted', detail: `inside Markdown emphasis (${emphasis}…${emphasis})` };
   }
   const first = spans[0]![0];
   const last = spans[spans.length - 1]![1];

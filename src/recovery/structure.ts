@@ -16,11 +16,14 @@
  * - tables (GFM §4.10: a row of `|` cells with a delimiter row, or any line opening with `|`, a
  *   cell a multi-line block breaks out of) and strike-through (GFM §6.5,
  *   `~~…~~`) → `quoted`;
- * - math (`$$…$$`, `\[…\]`, `\(…\)`, as MathJax and KaTeX render them) → `quoted`.
+ * - math (`$$…$$`, `\[…\]`, `\(…\)`, as MathJax and KaTeX render them) → `quoted`;
+ * - strong emphasis (§6.2, `**…**`, `__…__` paired within a paragraph) and footnote definitions
+ *   (GFM's `[^label]: …`, with their continuation lines) → `quoted`.
  * HTML (HTML Living Standard, https://html.spec.whatwg.org/): elements that show their content as
  * code or a quotation (`pre` → `fenced`; `code`, `kbd`, `samp`, `tt`, `var`, `blockquote`, `q`,
  * `cite`, `del`, `strike`; not `s`, which is also the `<s>` start-of-text token of Llama and Mistral
- * templates), elements whose content is inert or not rendered (`xmp`,
+ * templates), presentational elements (`b`, `strong`, `i`, `em`, `u`, `mark`, `ins`, `small`,
+ * `big`, `sup`, `sub`, `abbr`, `dfn`, `font`), XML CDATA sections, elements whose content is inert or not rendered (`xmp`,
  * `textarea`, `script`, `style`, `template`, `noscript`, `iframe`, `object`, `details`), any
  * element hidden by its attributes (`hidden`, `aria-hidden="true"`, a `style` with
  * `display:none`, `visibility:hidden`, `opacity:0` or `font-size:0`), and comments → `quoted`.
@@ -117,6 +120,8 @@ function fences(text: string, lines: Line[], grammar: SpanCursor): Region[] {
 
 const LIST_MARKER = /^(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
 const HEADING = /^#{1,6}(?:[ \t]|$)/;
+/** A GFM footnote definition (`[^label]: …`, GitHub's extension of link reference definitions). */
+const FOOTNOTE = /^\[\^[^\]\s]{1,64}\]:/;
 
 /**
  * Line-based blocks: indented code, block quotes (with lazy continuation), list items, headings,
@@ -128,6 +133,7 @@ function lineBlocks(text: string, lines: Line[], skip: SpanCursor): Region[] {
   let inQuote = false;
   let inCode = false;
   let inList = false;
+  let inFootnote = false;
   for (let n = 0; n < lines.length; n++) {
     const l = lines[n]!;
     const blank = isBlank(text, l);
@@ -135,6 +141,7 @@ function lineBlocks(text: string, lines: Line[], skip: SpanCursor): Region[] {
     if (blank) {
       prevBlank = true;
       inQuote = false;
+      inFootnote = false;
       continue;
     }
     // a line inside a block (or fence) is part of it; the line a block starts on is read up to the block
@@ -166,6 +173,10 @@ function lineBlocks(text: string, lines: Line[], skip: SpanCursor): Region[] {
     } else if (inQuote && !prevBlank) {
       // a lazy continuation line of the open block quote (CommonMark §5.1)
       out.push({ span, reason: 'quoted', detail: 'inside a Markdown block quote' });
+    } else if ((cols <= 3 && FOOTNOTE.test(rest)) || (inFootnote && !prevBlank)) {
+      // a footnote's text (and its continuation lines) is a note about the reply, not the reply
+      inFootnote = true;
+      out.push({ span, reason: 'quoted', detail: 'inside a Markdown footnote' });
     } else if (cols <= 3 && HEADING.test(rest)) {
       out.push({ span, reason: 'quoted', detail: 'inside a Markdown heading' });
     } else if (cols <= 3 && (rest.startsWith('|') || (isTableRow(rest) && (isTableNeighbour(text, lines[n - 1]) || isTableNeighbour(text, lines[n + 1]))))) {
@@ -266,6 +277,12 @@ function bracketPairs(text: string, open: string, close: string, skip: SpanCurso
 
 /** Elements whose content a reader sees as code or as a quotation (`pre` is a block, like a fence). */
 const QUOTING = new Set(['pre', 'code', 'kbd', 'samp', 'tt', 'var', 'blockquote', 'q', 'cite', 'del', 'strike']);
+/**
+ * Elements that style what they hold as text for a reader (bold, italics, highlight, small print,
+ * super- and subscript, abbreviations, definitions): no template wraps a model's own call in them,
+ * so markup inside is shown, not emitted.
+ */
+const PRESENTATIONAL = new Set(['b', 'strong', 'i', 'em', 'u', 'mark', 'ins', 'small', 'big', 'sup', 'sub', 'abbr', 'dfn', 'font']);
 /** Elements whose content is inert or not rendered as the reply (HTML §4.12, §4.10.11, §4.11.1, obsolete `xmp`). */
 const INERT = new Set(['xmp', 'textarea', 'script', 'style', 'template', 'noscript', 'iframe', 'object', 'details', 'listing', 'plaintext']);
 /** Reasoning written into the visible text (a template's thinking tags). */
@@ -313,7 +330,7 @@ function endTagEnd(text: string, lower: string, name: string, from: number, skip
 /** Why an element quotes or hides its content, or null. */
 function elementQuotes(name: string, attrs: string): { reason: Region['reason']; detail: string } | null {
   if (name === 'pre') return { reason: 'fenced', detail: 'inside an HTML <pre> element' };
-  if (QUOTING.has(name) || INERT.has(name)) return { reason: 'quoted', detail: `inside an HTML <${name}> element` };
+  if (QUOTING.has(name) || INERT.has(name) || PRESENTATIONAL.has(name)) return { reason: 'quoted', detail: `inside an HTML <${name}> element` };
   if (REASONING.has(name)) return { reason: 'quoted', detail: `inside a <${name}> reasoning block` };
   const style = HIDDEN_STYLE.exec(attrs);
   if (HIDDEN_ATTRIBUTES.test(attrs) || (style !== null && HIDING_DECLARATION.test(style[1]!))) {
@@ -337,6 +354,14 @@ function htmlRegions(text: string, skip: SpanCursor): Region[] {
         end = k < 0 ? text.length : k + 3;
       }
       out.push({ span: [i, end], reason: 'quoted', detail: 'inside an HTML comment' });
+      i = end - 1;
+      continue;
+    }
+    if (text.startsWith('<![CDATA[', i)) {
+      // XML character data: text shown literally (an unclosed section runs to the end)
+      const k = text.indexOf(']]>', i + 9);
+      const end = k < 0 ? text.length : k + 3;
+      out.push({ span: [i, end], reason: 'quoted', detail: 'inside an XML CDATA section' });
       i = end - 1;
       continue;
     }
@@ -392,6 +417,8 @@ export function quotationRegions(text: string, grammar: ReadonlyArray<readonly [
     ...html,
     ...lineBlocks(text, lines, new SpanCursor(code)),
     ...pairedRuns(text, '~', new SpanCursor(literal), 2, 'quoted', 'inside strike-through (~~…~~)'),
+    ...pairedRuns(text, '*', new SpanCursor(literal), 2, 'quoted', 'inside bold text (**…**)'),
+    ...pairedRuns(text, '_', new SpanCursor(literal), 2, 'quoted', 'inside bold text (__…__)'),
     ...pairedRuns(text, '$', new SpanCursor(literal), 2, 'quoted', 'inside display math ($$…$$)'),
     ...bracketPairs(text, '\\[', '\\]', new SpanCursor(literal), 'inside display math (\\[…\\])'),
     ...bracketPairs(text, '\\(', '\\)', new SpanCursor(literal), 'inside inline math (\\(…\\))'),

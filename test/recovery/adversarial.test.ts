@@ -83,6 +83,24 @@ const WRAPPERS = [
   '<code>@</code>',
   '<pre>@</pre>',
   '# @',
+  // emphasis, other scripts' quotation marks, CDATA, footnotes and presentational HTML (issue 13:
+  // each was recovered before)
+  '**@**',
+  '*@*',
+  '__@__',
+  '_@_',
+  '**Note: @**',
+  '＂@＂',
+  '《@》',
+  '<![CDATA[@]]>',
+  'See the note.[^1]\n\n[^1]: @',
+  '<b>@</b>',
+  '<strong>@</strong>',
+  '<em>@</em>',
+  '<mark>@</mark>',
+  '<small>@</small>',
+  '<sup>@</sup>',
+  '<ins>@</ins>',
 ];
 
 describe.each(grammars)('%s: framed, quoted or interleaved markup is never recovered', (_key, g) => {
@@ -125,7 +143,8 @@ describe.each(grammars)('%s: framed, quoted or interleaved markup is never recov
   });
   it('the short neutral prefaces of real leaks still recover', () => {
     const weight = (s: string) => s.replace(/\s/gu, '').length;
-    for (const preface of ['', 'Let me check the weather:\n', "I'll read the file.\n", "Don't worry, this only lists files:\n", 'Sure.\n\n']) {
+    // bold words, an italic word and a footnote reference before the call are styling of the preface, not of the call
+    for (const preface of ['', 'Let me check the weather:\n', "I'll read the file.\n", "Don't worry, this only lists files:\n", 'Sure.\n\n', '**Plan:** list the files.\n', 'Checking *now*.\n']) {
       const v = judge(preface + render(g));
       // A bare call (no marker: the call is its whole envelope) weighs little; a preface as heavy as
       // it is a mention by the prose ratio, which servers agree with (vLLM, SGLang and Meta's parser
