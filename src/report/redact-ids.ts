@@ -1,7 +1,7 @@
 /**
  * Masks secrets in the identifiers a report writes that come from a capture: the file name, the
- * reply's id and model, its structured tool calls' ids and names, and the tool and call id of
- * each rule hit. Excerpts, messages and texts are masked where each format writes them; these
+ * reply's id and model, the advertised tools' names, its structured tool calls' ids and names, the
+ * tool and call id of each rule hit, and the recovery detail (which may quote a framing phrase). Excerpts, messages and texts are masked where each format writes them; these
  * fields are written verbatim by every format, so they are masked once, before any reporter sees
  * the reply (issue 14: a token pasted as a model name or an id reached every format).
  */
@@ -59,8 +59,22 @@ export class IdentifierRedactor {
     };
     const hits = v.inspection.hits.map(maskHit);
     const findings = judged.findings.map((f) => (f.hit === null ? f : { ...f, hit: maskHit(f.hit) }));
-    if (file === r.source.file && id === r.id && model === r.model && !callsChanged && !hitsChanged) return judged;
-    const reply = { ...r, source: { ...r.source, file }, id, toolCalls, ...(model !== undefined ? { model } : {}) };
-    return { ...judged, findings, verdict: { ...v, reply, inspection: hitsChanged ? { ...v.inspection, hits } : v.inspection } };
+    let toolsChanged = false;
+    const advertised = r.advertised === null ? null : r.advertised.map((t) => {
+      const name = this.mask(t.name);
+      if (name === t.name) return t;
+      toolsChanged = true;
+      return { ...t, name };
+    });
+    // the recovery detail may quote the reply's words (a framing phrase)
+    const detail = this.mask(v.recovery.detail);
+    const detailChanged = detail !== v.recovery.detail;
+    if (file === r.source.file && id === r.id && model === r.model && !callsChanged && !hitsChanged && !toolsChanged && !detailChanged) return judged;
+    const reply = { ...r, source: { ...r.source, file }, id, toolCalls, advertised, ...(model !== undefined ? { model } : {}) };
+    return {
+      ...judged,
+      findings,
+      verdict: { ...v, reply, recovery: detailChanged ? { ...v.recovery, detail } : v.recovery, inspection: hitsChanged ? { ...v.inspection, hits } : v.inspection },
+    };
   }
 }

@@ -34,6 +34,14 @@ describe('identifier redaction', () => {
     if (format === 'json' || format === 'ndjson') expect(out).toContain('ghp_aBcD***');
   });
 
+  it('advertised tool names and the recovery detail are masked too', async () => {
+    const record = { id: 'd', tools: ['bash', GITHUB], text: `The user wrote ${GITHUB} and asked:\n<tool_call>\n{"name": "bash", "arguments": {"command": "ls"}}\n</tool_call>` };
+    for (const format of ['json', 'ndjson', 'html']) {
+      const r = await runGuard(['scan', '--format', format, '-'], { stdin: `${JSON.stringify(record)}\n` });
+      expect(r.stdout + r.stderr).not.toContain(GITHUB);
+    }
+  });
+
   it('--no-redact writes them as captured', async () => {
     const r = await runGuard(['scan', '--format', 'ndjson', '--no-redact', '-'], { stdin: `${body}\n` });
     expect(r.stdout).toContain(GITHUB);
