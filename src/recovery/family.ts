@@ -70,6 +70,8 @@ export interface FamilyMatch {
    * so the reply is refused `shape` and never recovered (sgl-project/sglang#9097).
    */
   continued?: string;
+  /** Where the result token of {@link continued} starts: what follows is the model's made-up tool output, not prose about the call. */
+  continuedAt?: number;
 }
 
 /** What a parser may ask about the request. */

@@ -107,7 +107,10 @@ export function quotationOf(text: string, m: Reading): { reason: 'fenced' | 'quo
   if (region !== null) return { reason: region.reason, detail: region.detail, region };
   if (inSentence(text, spans, ALL_MARKER_TOKENS).some(Boolean)) return { reason: 'quoted', detail: 'inside a sentence (prose before and after it on its line)' };
   const callSpans = m.callSpans !== undefined ? normaliseSpans(m.callSpans, text.length) : m.calls.length > 0 ? spans : [];
-  return framingOf(text, spans, callSpans);
+  // a tool result the model made up after its call ("Observation: the page says …") is not prose
+  // framing the call: framing is read only up to it (the continuation refuses the reply `shape`)
+  const framed = m.continuedAt !== undefined ? text.slice(0, m.continuedAt) : text;
+  return framingOf(framed, spans.filter(([a]) => a < framed.length), callSpans.filter(([a]) => a < framed.length));
 }
 
 /**

@@ -116,10 +116,16 @@ function withContinuation(text: string, m: FamilyMatch, family: Family): FamilyM
   if (m.continued !== undefined || !family.results || m.calls.length === 0) return m;
   const firstCall = (m.callSpans ?? m.spans)[0];
   if (firstCall === undefined) return m;
+  let at = -1;
+  let found = '';
   for (const token of family.results) {
-    if (text.indexOf(token, firstCall[1]) >= 0) return { ...m, continued: `${token} after the call: the model wrote the tool's result itself` };
+    const k = text.indexOf(token, firstCall[1]);
+    if (k >= 0 && (at < 0 || k < at)) {
+      at = k;
+      found = token.trim();
+    }
   }
-  return m;
+  return at < 0 ? m : { ...m, continued: `${found} after the call: the model wrote the tool's result itself`, continuedAt: at };
 }
 
 /** A family's parse of the text, with where its markup starts. */

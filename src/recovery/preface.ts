@@ -19,15 +19,16 @@ export const MAX_PREFACE = 600;
 const OPENERS: readonly RegExp[] = [
   // en: I'll, I will, I am going to, I need to, let me, let's, we'll, now I'll, first, I'll
   /^(?:(?:ok(?:ay)?|alright|all right|sure|great|got it|understood|perfect|good|now|first(?:ly)?|next|then|so|and|alright then)[,!.:;]?\s+)*(?:i(?:'ll| will| am going to|'m going to| need to| should| want to| have to| must| can now)|let me|let's|let us|we(?:'ll| will| need to| should| can)|i'm (?:now )?(?:going to|checking|looking|running|reading|searching|listing|fetching|opening|starting))\b/i,
-  // zh: 让我, 我来, 我将, 我会, 我先, 首先我, 现在我, 接下来我
-  /^(?:好的|好|嗯|现在|首先|接下来|然后)?[，,。]?(?:让我|我来|我将|我会|我先|我需要|我要)/u,
+  // zh: 让我, 我来, 我将, 我会, 我先, 首先我, 现在我, 接下来我; and the agents' "(由于/为了 …，)这里直接使用/调用 工具…"
+  // (a reason clause, then "here I use / call the tool": Langchain-Chatchat#2836)
+  /^(?:(?:由于|因为|为了)[^。！？]{0,80}[，,])?(?:好的|好|嗯|现在|首先|接下来|然后|这里|下面)?[，,。]?(?:直接)?(?:让我|我来|我将|我会|我先|我需要|我要|使用|调用|我使用|我调用)/u,
   // fr, de, es, pt, ru, ja
   /^(?:je vais|laisse(?:z)?-moi|ich werde|lass(?:en sie)? mich|voy a|déjame|dejame|vou |deixe-me|давайте|сейчас я|я (?:сейчас |сначала )?(?:проверю|посмотрю|выполню|запущу)|まず|では)/iu,
 ];
 
 /** Words that make a sentence something other than an announcement of the model's own act. */
 const DISQUALIFIERS =
-  /n't\b|\b(?:not|never|no|cannot|refuse|won't|avoid|instead|example|examples|sample|syntax|format|formatted|template|schema|show|shows|showing|explain|explaining|demonstrate|illustrate|describe|walk you|break down|outline|clarify|teach|tell you|share|paste|quote|quoting|repeat|reproduce|verbatim|print out|write out|would look|looks like|look like|like this|as follows|such as|e\.g\.|for instance|hypothetical|pretend|imagine|page|website|injected|instructions?|user (?:asked|wants|said|wrote)|asked me|told me|said to)\b|\?/i;
+  /示例|例子|例如|比如|格式|模板|不要|不能|不会|别|假设|如下|以下是|n't\b|\b(?:not|never|no|cannot|refuse|won't|avoid|instead|example|examples|sample|syntax|format|formatted|template|schema|show|shows|showing|explain|explaining|demonstrate|illustrate|describe|walk you|break down|outline|clarify|teach|tell you|share|paste|quote|quoting|repeat|reproduce|verbatim|print out|write out|would look|looks like|look like|like this|as follows|such as|e\.g\.|for instance|hypothetical|pretend|imagine|page|website|injected|instructions?|user (?:asked|wants|said|wrote)|asked me|told me|said to)\b|\?/i;
 
 /** A sentence that is only an acknowledgement ("Sure!", "Okay."): neutral, beside an announcement. */
 const INTERJECTION = /^(?:ok(?:ay)?|alright|all right|sure|great|got it|understood|perfect|good|certainly|of course|absolutely|好的|好)[!.,。！]*$/iu;

@@ -46,7 +46,6 @@ const DISPUTED: Record<string, string> = {
 /** Real leaks guard still judges "no markup" or a quotation (a blind spot, kept visible here). */
 const KNOWN_SILENT = [
   'ollama-13519-llama32-fenced-json', // the whole reply is one ```json fence: a fence is a quotation by design
-  'chatchat-2836-chatglm3-action-blob', // a LangChain "Action:" blob in a bare fence
 ];
 
 const QUOTATION_REASONS = new Set(['fenced', 'quoted', 'prose']);

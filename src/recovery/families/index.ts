@@ -32,6 +32,7 @@ import { internlm } from './internlm.js';
 import { jamba } from './jamba.js';
 import { kimi } from './kimi-k2.js';
 import { kimiK3 } from './kimi-k3.js';
+import { langchainJsonBlob } from './langchain-json-blob.js';
 import { lfm2 } from './lfm2.js';
 import { llama } from './llama.js';
 import { llama3Json } from './llama3-json.js';
@@ -79,6 +80,7 @@ export const FAMILIES: readonly Family[] = [
   granite20bFc,
   gemma4,
   functionGemma,
+  langchainJsonBlob,
   commandR,
   commandR7b,
   internlm,
