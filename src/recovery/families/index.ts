@@ -39,6 +39,7 @@ import { llama4Json } from './llama4-json.js';
 import { longcat } from './longcat.js';
 import { minicpm } from './minicpm.js';
 import { minimax } from './minimax.js';
+import { minimaxM1 } from './minimax-m1.js';
 import { minimaxM3 } from './minimax-m3.js';
 import { mistral } from './mistral.js';
 import { nemotron } from './nemotron.js';
@@ -73,6 +74,7 @@ export const FAMILIES: readonly Family[] = [
   llama,
   llama4Json,
   firefunctionV2,
+  minimaxM1,
   jamba,
   apriel,
   nemotron,
