@@ -21,7 +21,10 @@
  *   vLLM mimov2_flash_tool_parser.py @ e3a51261 and sglang mimo_detector.py @ 8100e976 (docstrings);
  *   no MiMo chat template was found. Read by `qwen3-coder`, which removes one framing newline at each
  *   end of a value: a MiMo value that itself starts or ends with a newline loses it (docs/recovery.md).
- *   MiMo-7B (RL, SFT) documents no tool-call format.
+ *   The earlier MiMo models (llama.cpp's "Xiaomi MiMo" format, common/chat.cpp
+ *   `common_chat_parse_xiaomi_mimo`, revision not recorded) write Hermes blocks
+ *   `<tool_call>\n{"name": "NAME", "arguments": {…}}\n</tool_call>`, read by `hermes`; the MiMo-7B
+ *   model card documents no tool-call format.
  * - Ling 3 (inclusionAI): GLM-4.7's grammar; the model may put a newline after the name, go straight
  *   to `<arg_key>`, or close a call with no arguments. Source: sglang ling3_detector.py @ 27dbce0e
  *   (a Glm4MoeDetector subclass) and vLLM ling3_tool_parser.py @ f1dcfb0d (structural tag `glm_4_7`);
@@ -118,6 +121,16 @@ const cases: RecoveryCase[] = [
       { name: 'execute_bash', arguments: { command: 'git status --short' } },
       { name: 'str_replace_editor', arguments: { command: 'view', path: '/repo/README.md' } },
     ],
+  },
+  {
+    id: 'mimo-llamacpp-hermes-form',
+    source: 'written for guard from llama.cpp\'s Xiaomi MiMo format (common_chat_parse_xiaomi_mimo)',
+    family: 'hermes',
+    tools: ['read_file'],
+    text: '<tool_call>\n{"name": "read_file", "arguments": {"path": "notes/todo.md"}}\n</tool_call>',
+    expected: 'recover',
+    expected_reason: 'ok',
+    expected_calls: [{ name: 'read_file', arguments: { path: 'notes/todo.md' } }],
   },
   {
     id: 'mimo-v2-flash-cut-in-value',
