@@ -12,6 +12,7 @@ import { apertus } from './apertus.js';
 import { apriel } from './apriel.js';
 import { commandR } from './command-r.js';
 import { commandR7b } from './command-r7b.js';
+import { cwm } from './cwm.js';
 import { deepseek } from './deepseek.js';
 import { dots } from './dots.js';
 import { dsml } from './dsml.js';
@@ -89,6 +90,7 @@ export const FAMILIES: readonly Family[] = [
   gigachat,
   solarOpen,
   dots,
+  cwm,
   kimiK3,
   minicpm,
   functionaryV32,
