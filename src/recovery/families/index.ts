@@ -52,6 +52,7 @@ import { qwen3Coder } from './qwen3-coder.js';
 import { seedOss } from './seed-oss.js';
 import { solarOpen } from './solar-open.js';
 import { step3 } from './step3.js';
+import { stepAudio2 } from './step-audio2.js';
 import { xlam } from './xlam.js';
 
 /** Every family the engine reads, in tie-break order (when two claim the same offset). */
@@ -66,6 +67,8 @@ export const FAMILIES: readonly Family[] = [
   seedOss,
   qwen3Coder,
   hunyuan,
+  // before glm: a cut Step-Audio 2 block (`<tool_call>function\n…`) fails in both readers, and its label wins
+  stepAudio2,
   glm,
   hermes,
   phi4Mini,
