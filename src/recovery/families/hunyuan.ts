@@ -19,6 +19,13 @@
  * was read. Values are raw text typed from the advertised schema (strings raw, everything else JSON,
  * as GLM's template writes them; no Hunyuan template was read to say otherwise), never trimmed.
  *
+ * HY-V4: the same wrapper, calls and key/value pairs without the `<tool_sep>`: the name runs to the
+ * first `<arg_key>` (or the call's closer, a call without arguments), a line break after it allowed;
+ * label `hunyuan-v4`. Source: vLLM hy_v4_tool_parser.py
+ * (https://github.com/vllm-project/vllm/blob/f1bf7bd07a112d72d905d355a8206b8d1e82cb5d/vllm/tool_parsers/hy_v4_tool_parser.py:
+ * the name is the call's body before the first `<arg_key{suffix}>`, stripped; the suffix read from
+ * the vocabulary); no HY-V4 chat template was read. A reply mixing the two layouts is `shape`.
+ *
  * The `<tool_calls>[…]` JSON reading is the same grammar as Jamba's and Apriel's lists: a reply that
  * holds such a list and none of A13B's own tokens (`<answer>`, `<|eos|>`) is labelled by those
  * families (jamba.ts, apriel.ts), since nothing in the text tells them apart. HY-V3 calls
@@ -70,7 +77,16 @@ function firstBlock(text: string, from: number): number {
   return w;
 }
 
-function readV3(sc: Scanner, i: number, sfx: string, ctx: ParseContext): { calls: FamilyCall[]; end: number } | { problem: FamilyProblem } {
+/** True when the first call at `k` (`<tool_call…>NAME`) is not followed by `<tool_sep` (nor by a cut
+ * inside it): HY-V4's layout, so a broken call is labelled by the layout it started. */
+function v4Layout(text: string, k: number): boolean {
+  const lt = text.indexOf('<', k + 1);
+  if (lt < 0) return false;
+  const head = text.slice(lt, lt + 9);
+  return !(head === '<tool_sep' || (lt + 9 > text.length && '<tool_sep'.startsWith(head)));
+}
+
+function readV3(sc: Scanner, i: number, sfx: string, ctx: ParseContext): { calls: FamilyCall[]; end: number; v4: boolean } | { problem: FamilyProblem } {
   const text = sc.text;
   const t = (name: string) => `<${name}${sfx}>`;
   const CALL = t('tool_call');
@@ -83,19 +99,30 @@ function readV3(sc: Scanner, i: number, sfx: string, ctx: ParseContext): { calls
   const END_WRAP = t('/tool_calls');
   const FORGED = ['<arg_key', '<arg_value', '</arg_key', '<tool_call', '</tool_call', '<tool_sep'];
   const calls: FamilyCall[] = [];
+  // HY-V3 writes `<tool_sep>` after the name, HY-V4 goes straight to the first `<arg_key>` (or the
+  // call's closer): one reply keeps one of the two layouts
+  let v4: boolean | null = null;
   for (;;) {
     i = skipWs(text, i);
     if (i >= text.length) return { problem: truncated(`the text ends before ${END_WRAP}`) };
-    if (sc.at(i, END_WRAP)) return calls.length === 0 ? { problem: shape(`an empty ${t('tool_calls')}`) } : { calls, end: i + END_WRAP.length };
+    if (sc.at(i, END_WRAP)) return calls.length === 0 ? { problem: shape(`an empty ${t('tool_calls')}`) } : { calls, end: i + END_WRAP.length, v4: v4 === true };
     if (!sc.at(i, CALL)) return { problem: shape(`text inside ${t('tool_calls')} outside any ${CALL}`) };
-    const s = sc.find(SEP, i + CALL.length);
     const lt = text.indexOf('<', i + CALL.length);
-    if (s < 0 && lt < 0) return { problem: truncated(`the text ends before ${SEP}`) };
-    if (s < 0 || lt < s) return { problem: lt >= 0 && SEP.startsWith(text.slice(lt)) ? truncated(`the text ends inside ${SEP}`) : shape(`a call without ${SEP} after its name`) };
-    const name = text.slice(i + CALL.length, s);
+    if (lt < 0) return { problem: truncated(`the text ends before ${SEP}, ${KEY} or ${END_CALL}`) };
+    const tail = text.slice(lt, lt + 40);
+    const here = sc.at(lt, SEP) ? 'v3' : sc.at(lt, KEY) || sc.at(lt, END_CALL) ? 'v4' : null;
+    if (here === null) {
+      const cut = lt + 40 > text.length && [SEP, KEY, END_CALL].some((tag) => tag.startsWith(tail));
+      return { problem: cut ? truncated(`the text ends inside ${tail}`) : shape(`a call without ${SEP} or ${KEY} after its name`) };
+    }
+    if (v4 !== null && v4 !== (here === 'v4')) return { problem: shape(`calls with and without ${SEP} in one ${t('tool_calls')} (HY-V3 and HY-V4 layouts mixed)`) };
+    v4 = here === 'v4';
+    const raw = text.slice(i + CALL.length, lt);
+    // HY-V4's parser strips the name; only whitespace after it (a line break before <arg_key>) is framing
+    const name = v4 ? raw.replace(/\s+$/u, '') : raw;
     if (name === '' || /\s/.test(name)) return { problem: shape('a call without a usable tool name') };
     const params: RawParameter[] = [];
-    let k = s + SEP.length;
+    let k = v4 ? lt : lt + SEP.length;
     for (;;) {
       k = skipWs(text, k);
       if (k >= text.length) return { problem: truncated(`the text ends before ${END_CALL}`) };
@@ -124,7 +151,7 @@ function readV3(sc: Scanner, i: number, sfx: string, ctx: ParseContext): { calls
 
 export const hunyuan: Family = {
   id: 'hunyuan',
-  source: 'Hunyuan-A13B chat template (https://github.com/Tencent-Hunyuan/Hunyuan-A13B/blob/2798f3c8b6a69e0ce93950b0d2417203cf950fa0/models/tokenizer_config.json) and agent/hunyuan_tool_parser.py; vLLM hy_v3_tool_parser.py (https://github.com/vllm-project/vllm/blob/7a24fbb332c9a7db49473e678e1d0b9dddf39e8d/vllm/tool_parsers/hy_v3_tool_parser.py), hunyuan_a13b_tool_parser.py; vLLM PR #29920 (token suffix)',
+  source: 'Hunyuan-A13B chat template (https://github.com/Tencent-Hunyuan/Hunyuan-A13B/blob/2798f3c8b6a69e0ce93950b0d2417203cf950fa0/models/tokenizer_config.json) and agent/hunyuan_tool_parser.py; vLLM hy_v3_tool_parser.py (https://github.com/vllm-project/vllm/blob/7a24fbb332c9a7db49473e678e1d0b9dddf39e8d/vllm/tool_parsers/hy_v3_tool_parser.py), hunyuan_a13b_tool_parser.py, hy_v4_tool_parser.py @ f1bf7bd0; vLLM PR #29920 (token suffix)',
   markers: ['<tool_calls>', '</tool_calls>', '<tool_calls:', '</tool_calls:', '<tool_sep>', '<tool_sep:'],
   detect: (text) => {
     const o = firstBlock(text, 0);
@@ -163,9 +190,10 @@ export const hunyuan: Family = {
         calls.push(...got.calls);
         pos = e + endWrap.length;
       } else if (text.startsWith('<tool_call', k)) {
-        label = 'hunyuan-v3';
+        label = v4Layout(text, k) ? 'hunyuan-v4' : 'hunyuan-v3';
         const r = readV3(sc, k, w.sfx, ctx);
         if ('problem' in r) return fail(r.problem);
+        label = r.v4 ? 'hunyuan-v4' : 'hunyuan-v3';
         calls.push(...r.calls);
         pos = r.end;
       } else return fail(shape(`${text.slice(o, w.end)} holds neither a JSON call list nor <tool_call> elements`));

@@ -12,6 +12,7 @@ import { apertus } from './apertus.js';
 import { apriel } from './apriel.js';
 import { commandR } from './command-r.js';
 import { commandR7b } from './command-r7b.js';
+import { cwm } from './cwm.js';
 import { deepseek } from './deepseek.js';
 import { dots } from './dots.js';
 import { dsml } from './dsml.js';
@@ -40,6 +41,7 @@ import { llama4Json } from './llama4-json.js';
 import { longcat } from './longcat.js';
 import { minicpm } from './minicpm.js';
 import { minimax } from './minimax.js';
+import { minimaxM1 } from './minimax-m1.js';
 import { minimaxM3 } from './minimax-m3.js';
 import { mistral } from './mistral.js';
 import { nemotron } from './nemotron.js';
@@ -51,6 +53,7 @@ import { qwen3Coder } from './qwen3-coder.js';
 import { seedOss } from './seed-oss.js';
 import { solarOpen } from './solar-open.js';
 import { step3 } from './step3.js';
+import { stepAudio2 } from './step-audio2.js';
 import { xlam } from './xlam.js';
 
 /** Every family the engine reads, in tie-break order (when two claim the same offset). */
@@ -65,6 +68,8 @@ export const FAMILIES: readonly Family[] = [
   seedOss,
   qwen3Coder,
   hunyuan,
+  // before glm: a cut Step-Audio 2 block (`<tool_call>function\n…`) fails in both readers, and its label wins
+  stepAudio2,
   glm,
   hermes,
   phi4Mini,
@@ -74,6 +79,7 @@ export const FAMILIES: readonly Family[] = [
   llama,
   llama4Json,
   firefunctionV2,
+  minimaxM1,
   jamba,
   apriel,
   nemotron,
@@ -89,6 +95,7 @@ export const FAMILIES: readonly Family[] = [
   gigachat,
   solarOpen,
   dots,
+  cwm,
   kimiK3,
   minicpm,
   functionaryV32,
