@@ -71,14 +71,18 @@ export function replyEvents(reply: Reply, options: JudgeOptions): ScanEvent[] {
 }
 
 /**
- * The event with the texts (`text`, `reasoning`) of a reply in which recovery found no markup
- * (outcome `none`) dropped, when `slim`: no report reads them (a leak's fingerprint reads the
- * text only when there is a leak), and they are most of the bytes a worker clones and the scan
- * cache stores (src/scan/worker-protocol.ts WorkerSetup.slim, src/scan/cache.ts). Any other
- * event is returned as it is.
+ * The event with the texts (`text`, `reasoning`) of a reply that has no finding dropped, when
+ * `slim`: no report reads them, and they are most of the bytes a worker clones and the scan cache
+ * stores (src/scan/worker-protocol.ts WorkerSetup.slim, src/scan/cache.ts). A reply keeps them
+ * when recovery found markup (outcome other than `none`), when markup was left beside structured
+ * calls (that finding's fingerprint and the text report's excerpt read the text), or when a rule
+ * hit (the HTML report shows the text of every reply with a finding). Any other event is returned
+ * as it is.
  */
 export function slimmed(ev: ScanEvent, slim = true): ScanEvent {
-  if (!slim || ev.kind !== 'reply' || ev.verdict.recovery.outcome !== 'none') return ev;
+  if (!slim || ev.kind !== 'reply') return ev;
+  const v = ev.verdict;
+  if (v.recovery.outcome !== 'none' || v.recovery.besideStructured === true || v.inspection.hits.length > 0) return ev;
   return { kind: 'reply', verdict: { ...ev.verdict, reply: { ...ev.verdict.reply, text: '', reasoning: '' } } };
 }
 
