@@ -29,7 +29,7 @@ import { deserialize, serialize } from 'node:v8';
 import type { ReadOptions } from '../capture/read.js';
 import type { JudgeSettings } from '../verdict/engines.js';
 import { eventBytes } from './parallel.js';
-import { slimmed, type ScanEvent } from './scan.js';
+import { readChunkBytes, slimmed, type ScanEvent } from './scan.js';
 import type { WorkerEvent } from './worker-protocol.js';
 import { RenderingPipeline, type RenderSetup } from './report-pipeline.js';
 
@@ -135,7 +135,7 @@ export function configHash(settings: JudgeSettings, read: ReadOptions): string {
 /** The SHA-256 (hex) of a file's bytes. @throws the file system's error. */
 export async function fileSha256(abs: string): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(abs)) hash.update(chunk as Buffer);
+  for await (const chunk of createReadStream(abs, { highWaterMark: await readChunkBytes(abs) })) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }
 

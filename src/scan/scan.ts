@@ -4,6 +4,7 @@
  */
 
 import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { expandInputs } from '../capture/files.js';
@@ -111,7 +112,8 @@ export async function* scanInputs(args: string[], options: ScanOptions): AsyncGe
  * @param file a path (relative to `options.cwd`) or `-` for `options.stdin`.
  */
 export async function* scanFile(file: string, options: ScanOptions): AsyncGenerator<ScanEvent> {
-  const input: Readable = file === '-' ? options.stdin : createReadStream(resolve(options.cwd, file), { highWaterMark: READ_CHUNK_BYTES });
+  const abs = file === '-' ? '' : resolve(options.cwd, file);
+  const input: Readable = file === '-' ? options.stdin : createReadStream(abs, { highWaterMark: await readChunkBytes(abs) });
   const bytesRead = (): number => (input as { bytesRead?: number }).bytesRead ?? 0;
   for await (const batch of readCaptureBatches(file, input, options.read)) {
     options.onRead?.(file, bytesRead());
@@ -128,3 +130,18 @@ export async function* scanFile(file: string, options: ScanOptions): AsyncGenera
  * costs few async steps, small enough that one chunk's replies are little memory.
  */
 export const READ_CHUNK_BYTES = 256 * 1024;
+
+/** The smallest chunk size {@link readChunkBytes} gives. */
+export const MIN_READ_CHUNK_BYTES = 16 * 1024;
+
+/**
+ * The chunk size for reading a file: {@link READ_CHUNK_BYTES}, or for a smaller file its size and
+ * one byte (at least {@link MIN_READ_CHUNK_BYTES}). A read stream allocates a buffer of its chunk
+ * size for every read, outside V8's heap: 256 KiB for each of 10 000 files of 2 KB was 2.5 GB of
+ * allocations, and the garbage collections they set off were a fifth of such a scan's time. Only
+ * the chunk size depends on the size seen here: a file that grows meanwhile is read to its end.
+ */
+export async function readChunkBytes(abs: string): Promise<number> {
+  const size = await stat(abs).then((s) => (s.isFile() ? s.size : READ_CHUNK_BYTES), () => READ_CHUNK_BYTES);
+  return Math.min(READ_CHUNK_BYTES, Math.max(MIN_READ_CHUNK_BYTES, size + 1));
+}
