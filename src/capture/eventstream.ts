@@ -15,8 +15,8 @@
  * decoder looks for the next valid prelude from the byte after it.
  */
 
-import { EventStreamCodec } from '@smithy/eventstream-codec';
-import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
+import { createRequire } from 'node:module';
+import type { EventStreamCodec } from '@smithy/eventstream-codec';
 
 /** Largest frame read: the event stream encoding allows 16 MiB of payload plus 128 KiB of headers. */
 export const MAX_FRAME_BYTES = 16 * 1024 * 1024 + 128 * 1024 + 16;
@@ -62,7 +62,21 @@ export function isEventStreamPrelude(b: Uint8Array, at = 0): boolean {
   return headers === 0 || (b[at + 12]! > 0 && b[at + 13] === 0x3a);
 }
 
-const codec = new EventStreamCodec(toUtf8, fromUtf8);
+let loaded: EventStreamCodec | null = null;
+
+/**
+ * The event stream decoder, loaded on first use: @smithy's packages cost ~100 ms of module
+ * loading, paid only by scans that meet an AWS event stream.
+ */
+function codec(): EventStreamCodec {
+  if (loaded === null) {
+    const require = createRequire(import.meta.url);
+    const { EventStreamCodec: Codec } = require('@smithy/eventstream-codec') as typeof import('@smithy/eventstream-codec');
+    const { fromUtf8, toUtf8 } = require('@smithy/util-utf8') as typeof import('@smithy/util-utf8');
+    loaded = new Codec(toUtf8, fromUtf8);
+  }
+  return loaded;
+}
 
 function headerString(headers: Record<string, { type: string; value: unknown }>, name: string): string | undefined {
   const h = headers[name];
@@ -141,7 +155,7 @@ export class EventStreamDecoder {
       const bytes = this.buf.subarray(at, at + total);
       let decoded: ReturnType<EventStreamCodec['decode']>;
       try {
-        decoded = codec.decode(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+        decoded = codec().decode(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
       } catch (e) {
         this.skipping = { offset, frame: this.frames, message: `frame ${this.frames} at byte offset ${offset} does not decode: ${(e as Error).message}` };
         at++;

@@ -4,11 +4,20 @@
 
 import type { Dirent, Stats } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import fg from 'fast-glob';
+import type FastGlob from 'fast-glob';
 import { captureError } from './bodies/common.js';
 import { CAPTURE_FILE_NAMES } from './formats.js';
 import type { CaptureError } from './types.js';
+
+/**
+ * fast-glob, loaded when an argument is neither a file nor a directory (the only case that can be
+ * a pattern): its ~60 ms of module loading is not paid by scans of paths, such as cached rescans.
+ */
+function fastGlob(): typeof FastGlob {
+  return createRequire(import.meta.url)('fast-glob') as typeof FastGlob;
+}
 
 /**
  * File extensions read when walking a directory (explicit file arguments and glob matches are
@@ -221,6 +230,7 @@ export async function expandInputs(
       await add(arg);
       continue;
     }
+    const fg = fastGlob();
     if (fg.isDynamicPattern(arg)) {
       const failures: { path: string; error: unknown }[] = [];
       let matches: string[] = [];

@@ -12,17 +12,34 @@ export const BATCH_CHARS = 64 * 1024;
 /** Longest time a record waits to be written, in ms. */
 export const BATCH_DELAY_MS = 50;
 
+/** What is added: text, or bytes (a cached report, UTF-8). */
+export type Chunk = string | Uint8Array;
+
 /** Gathers strings and writes them to one destination in batches, in order. */
 export class OutputBatcher {
   private parts: string[] = [];
   private chars = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
 
-  /** @param write where a batch goes (a stream's write, or a spinner-aware wrapper of it). */
-  constructor(private readonly write: (s: string) => void) {}
+  /**
+   * @param write where a batch goes (a stream's write, or a spinner-aware wrapper of it).
+   * @param writeBytes where bytes go (the same destination); without it they are decoded and given to `write`.
+   */
+  constructor(
+    private readonly write: (s: string) => void,
+    private readonly writeBytes: (b: Uint8Array) => void = (b) => write(Buffer.from(b.buffer, b.byteOffset, b.length).toString('utf8')),
+  ) {}
 
-  /** Adds `s` to the batch; writes the batch once it holds {@link BATCH_CHARS}. */
-  add = (s: string): void => {
+  /**
+   * Adds `s` to the batch; writes the batch once it holds {@link BATCH_CHARS}. Bytes are written
+   * at once, after what is gathered (they are a whole file's report, replayed from the cache).
+   */
+  add = (s: Chunk): void => {
+    if (typeof s !== 'string') {
+      this.flush();
+      if (s.length > 0) this.writeBytes(s);
+      return;
+    }
     this.parts.push(s);
     this.chars += s.length;
     if (this.chars >= BATCH_CHARS) this.flush();

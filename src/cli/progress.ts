@@ -10,8 +10,9 @@
  */
 
 import { stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import cliProgress from 'cli-progress';
+import type cliProgressModule from 'cli-progress';
 import { inCI, type CliIO, type OutStream } from './io.js';
 
 /**
@@ -39,7 +40,7 @@ interface BarInternals {
 const SPEED_WINDOW_MS = 5000;
 
 export class ScanProgress {
-  private readonly bar: cliProgress.SingleBar;
+  private readonly bar: cliProgressModule.SingleBar;
   private readonly perFile = new Map<string, number>();
   private readonly sizes = new Map<string, number>();
   private doneBytes = 0;
@@ -62,6 +63,8 @@ export class ScanProgress {
     cwd: string,
   ) {
     this.totalFiles = inputs.length;
+    // loaded here, for a bar on a terminal only (~30 ms of module loading)
+    const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof cliProgressModule;
     this.bar = new cliProgress.SingleBar(
       {
         stream: stream as NodeJS.WritableStream,
@@ -154,7 +157,7 @@ export class ScanProgress {
   }
 
   /** Wraps a writer to a stream that shares the terminal: the bar's line is cleared before each write and redrawn after. */
-  around(write: (s: string) => void): (s: string) => void {
+  around<T>(write: (s: T) => void): (s: T) => void {
     return (s) => {
       if (!this.stopped) {
         const internals = this.bar as unknown as BarInternals;

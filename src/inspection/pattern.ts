@@ -36,7 +36,15 @@ function loadRe2(): Re2Class {
   }
 }
 
-const RE2 = loadRe2();
+let loadedRe2: Re2Class | null = null;
+
+/**
+ * RE2, loaded on the first pattern compiled (~0.1-0.2 s of start-up: its WebAssembly module), so a
+ * scan that compiles none (a rescan replayed from the cache) never loads it.
+ */
+function re2(): Re2Class {
+  return (loadedRe2 ??= loadRe2());
+}
 
 /** The last message the regex engine printed (an out-of-memory abort, say), or null. */
 export function regexEngineMessage(): string | null {
@@ -240,8 +248,8 @@ function compileOnRe2(source: string, flags: string, asWritten: boolean): TextPa
   let re: InstanceType<Re2Class>;
   try {
     // compiled as written first, so messages quote the pattern as written; that program is freed at once
-    if (asWritten) free(new RE2(source, reFlags));
-    re = new RE2(withoutCaptures(source), reFlags);
+    if (asWritten) free(new (re2())(source, reFlags));
+    re = new (re2())(withoutCaptures(source), reFlags);
   } catch (err) {
     const msg = String((err as Error)?.message ?? err);
     if (outOfMemory(msg)) throw new Error('pattern too big: the regex engine ran out of memory compiling it (its heap is 16 MiB for all patterns); use smaller repetition counts or narrower classes');

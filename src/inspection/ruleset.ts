@@ -88,9 +88,14 @@ export function checkBuiltinExamples(): RuleSetProblem[] {
  * loaded, unknown rule id in `disabled` or `actions`, a bad action, a malformed custom rule, one
  * whose pattern does not compile, a duplicate or empty id or name, and any custom rule's
  * example that fails (built-in examples: {@link checkBuiltinExamples}).
+ * @param options `parserLater`: a set without custom rules may be built before the shell parser
+ *   is loaded (only custom rules' examples need it here); the caller then awaits
+ *   `initInspection()` before inspecting anything with it (a cached rescan that judges nothing
+ *   never loads the parser). A set with custom rules still needs the parser first.
  */
-export function compileRuleSet(config: RuleSetConfig = {}): RuleSet {
-  if (!inspectionReady()) {
+export function compileRuleSet(config: RuleSetConfig = {}, options: { parserLater?: boolean } = {}): RuleSet {
+  const noCustom = config.custom === undefined || (Array.isArray(config.custom) && config.custom.length === 0);
+  if (!inspectionReady() && !(options.parserLater === true && noCustom)) {
     throw new RuleSetError([{ rule: null, message: 'the shell parser is not loaded: await initInspection() before compileRuleSet()' }]);
   }
   const problems: RuleSetProblem[] = [];

@@ -45,7 +45,7 @@ export const WORKER_YOUNG_GENERATION_MB = 24;
  * fixed share for the objects around them.
  */
 export function eventBytes(ev: WorkerEvent): number {
-  if (ev.kind === 'rendered') return 256 + 2 * ev.text.length;
+  if (ev.kind === 'rendered') return 256 + (typeof ev.text === 'string' ? 2 * ev.text.length : ev.text.length);
   if (ev.kind !== 'reply') return 256;
   const r = ev.verdict.reply;
   let chars = r.text.length + r.reasoning.length;

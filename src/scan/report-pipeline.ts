@@ -126,7 +126,8 @@ export interface RenderSetup {
 export interface RenderedEvent {
   kind: 'rendered';
   file: string;
-  text: string;
+  /** The report text; as UTF-8 bytes when replayed from the cache (src/scan/cache.ts), which writes them as they are. */
+  text: string | Uint8Array;
   summary: SummaryBuilder['summary'];
   /** Capture formats of the replies in the run (for a `file-end` made up after a worker died). */
   formats: CaptureFormat[];

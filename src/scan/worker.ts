@@ -14,7 +14,7 @@ import { readCaptureBatches } from '../capture/read.js';
 import { createJudge } from '../verdict/engines.js';
 import type { JudgeOptions } from '../verdict/judge.js';
 import { RenderingPipeline } from './report-pipeline.js';
-import { READ_CHUNK_BYTES, replyEvents, slimmed, type ScanEvent } from './scan.js';
+import { readChunkBytes, replyEvents, slimmed, type ScanEvent } from './scan.js';
 import { AckWindow, PROGRESS_MS, type FromWorker, type ToWorker, type WorkerSetup } from './worker-protocol.js';
 
 /** Sends a message to the main thread. */
@@ -34,7 +34,7 @@ async function runTask(task: number, file: string, abs: string, setup: WorkerSet
     batch = [];
     batches++;
   };
-  const input = createReadStream(abs, { highWaterMark: READ_CHUNK_BYTES });
+  const input = createReadStream(abs, { highWaterMark: await readChunkBytes(abs) });
   let told = 0;
   for await (const items of readCaptureBatches(file, input, setup.read)) {
     const now = Date.now();

@@ -1,6 +1,7 @@
 // Spawned runs of the built launcher (npm test builds dist/ first).
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ndjson, ROOT } from './helpers.js';
@@ -73,5 +74,33 @@ describe.skipIf(!existsSync(join(ROOT, 'dist', 'cli', 'main.js')))('bin/guard.js
     };
     expect(probe(['scan', '-q', '--jobs', '1', 'fixtures/cli/findings.jsonl'])).toEqual({ code: 1, ajv: false, yaml: false });
     expect(probe(['scan', '-q', '--jobs', '1', '-c', 'fixtures/inspection/config/valid.yaml', 'fixtures/cli/findings.jsonl'])).toEqual({ code: 1, ajv: true, yaml: true });
+  }, 120_000);
+
+  it('loads the grammars, RE2, the glob matcher, the event stream decoder and the progress bar only when they are used', () => {
+    // the CommonJS packages a scan loaded (start-up cost of a cached rescan: docs/performance.md "Incremental rescans")
+    const packages = ['web-tree-sitter', 're2-wasm', 'fast-glob', '@smithy/eventstream-codec', 'cli-progress'];
+    const script = (args: string[]) => `
+      const { createRequire } = await import('node:module');
+      const { run } = await import(${JSON.stringify(join(ROOT, 'dist', 'cli', 'program.js'))});
+      const sink = { write: () => true, isTTY: false, writableNeedDrain: false, on() {}, once() {} };
+      const code = await run(${JSON.stringify(args)}, { stdout: sink, stderr: sink, stdin: process.stdin, env: {}, cwd: ${JSON.stringify(ROOT)} });
+      const loaded = Object.keys(createRequire(import.meta.url).cache);
+      console.log(JSON.stringify({ code, loaded: ${JSON.stringify(packages)}.filter((p) => loaded.some((f) => f.includes('/node_modules/' + p + '/'))) }));`;
+    const probe = (args: string[]) => {
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script(args)], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+      return JSON.parse(r.stdout.trim().split('\n').at(-1)!);
+    };
+    const cacheDir = mkdtempSync(join(tmpdir(), 'guard-bin-cache-'));
+    try {
+      const cached = ['scan', '-q', '--jobs', '1', '-f', 'ndjson', '--cache', '--cache-location', join(cacheDir, 'c'), 'fixtures/cli/findings.jsonl'];
+      // a scan judges: the shell parser (RE2 only once a rule's pattern is needed: none is for these replies)
+      expect(probe(cached)).toEqual({ code: 1, loaded: ['web-tree-sitter'] });
+      // a rescan replaying every file judges nothing
+      expect(probe(cached)).toEqual({ code: 1, loaded: [] });
+      expect(probe(['scan', '-q', '--jobs', '1', 'fixtures/cli/*.jsonl'])).toMatchObject({ code: 2, loaded: expect.arrayContaining(['web-tree-sitter', 'fast-glob']) });
+      expect(probe(['scan', '-q', '--jobs', '1', 'fixtures/cli/*.jsonl']).loaded).not.toContain('cli-progress');
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
   }, 120_000);
 });

@@ -34,7 +34,7 @@ import { CACHE_STRATEGIES, configHash, DEFAULT_CACHE_LOCATION, ScanCache, type C
 import { join } from 'node:path';
 import { resolveSettings, type EngineFlags } from '../engines.js';
 import { findingRules } from '../../verdict/catalogue.js';
-import { createJudge } from '../../verdict/engines.js';
+import { deferJudge } from '../../verdict/engines.js';
 import { EXIT, UsageError } from '../errors.js';
 import { CONFIG_OPTION_HELP, positiveInt } from '../flags.js';
 import { chalkFor, type CliIO } from '../io.js';
@@ -197,7 +197,8 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
   }
   if (paths.length === 0 && io.stdin.isTTY) throw new UsageError('no captures given (usage: guard scan <paths...>, or pipe a capture into guard scan)');
   const settings = resolveSettings(config, flags);
-  const judge = await createJudge(settings);
+  // the grammars load when the first file is scanned: a rescan that replays every file from the cache never loads them
+  const { judge, ready } = await deferJudge(settings);
   const failOn = flags.failOn ?? config.scan.failOn ?? DEFAULT_FAIL_ON;
   const maxLineBytes = flags.maxLineBytes === undefined ? undefined : positiveInt('--max-line-bytes', flags.maxLineBytes);
   const jobs = jobsFlag(flags.jobs);
@@ -236,8 +237,9 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
   const sink = file?.stream ?? io.stdout;
   const progress = showProgress ? new ScanProgress(io.stderr, args, io.cwd) : null;
   // the bar and a terminal stdout share the screen: its line is cleared before each write
-  const toStdout = (s: string) => void io.stdout.write(s);
-  const output = new OutputBatcher(file ? (s: string) => void file.stream.write(s) : progress && io.stdout.isTTY ? progress.around(toStdout) : toStdout);
+  const toStdout = (s: string | Uint8Array) => void io.stdout.write(s);
+  const write = file ? (s: string | Uint8Array) => void file.stream.write(s) : progress && io.stdout.isTTY ? progress.around(toStdout) : toStdout;
+  const output = new OutputBatcher(write, write);
   const drained = async (): Promise<void> => {
     output.flush();
     // stdout's reader may go away meanwhile (EPIPE): the signal then stops the scan, quietly
@@ -291,11 +293,15 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
     const parallel = { jobs, auto: flags.jobs === undefined, setup: { settings, slim: true, render } };
     const onRead = progress ? (f: string, bytes: number) => progress.read(f, bytes) : undefined;
     const scanOptions = { judge, read, stdin: io.stdin, cwd: io.cwd, ...(onRead ? { onRead } : {}) };
+    const scanned = async function* (files: string[], expanded: boolean) {
+      await ready();
+      yield* scanInputsParallel(files, scanOptions, { ...parallel, expanded });
+    };
     const events = args.length === 0
       ? (async function* () {})()
       : cache
-        ? cache.events(args, (files) => scanInputsParallel(files, scanOptions, { ...parallel, expanded: true }))
-        : scanInputsParallel(args, scanOptions, parallel);
+        ? cache.events(args, (files) => scanned(files, true))
+        : scanned(args, false);
     const it = events[Symbol.asyncIterator]();
     for (;;) {
       const next = await nextOrAbort(it, io.signal);
