@@ -114,15 +114,26 @@ describe('HAR', () => {
     expect(bedrock.errors).toEqual([]);
   });
 
-  it('reads Ollama NDJSON, Gemini SSE and Bedrock binary bodies each at its entry\'s line; other traffic is named in one warning; an unsaved LLM body is a warning', async () => {
+  it('reads Ollama NDJSON, Gemini SSE and Bedrock binary bodies each at its entry\'s line; other traffic is named in one warning', async () => {
     const r = await readFixture('har/mixed-ollama-gemini-bedrock-and-page-traffic.synthetic.har');
     expect(r.replies.map((x) => [x.source.line, x.toolCalls[0]!.name, x.advertised?.map((t) => t.name)])).toEqual([
       [49, 'weather', ['weather']],
       [88, 'weather', ['weather']],
       [127, 'weather', ['weather']],
     ]);
-    expect(codes(r)).toEqual([['INVALID_RECORD', 167, 'warning'], ['INVALID_RECORD', 10, 'warning']]);
-    expect(r.errors[1]!.message).toContain('2 HAR entries hold no LLM API traffic');
+    expect(codes(r)).toEqual([['INVALID_RECORD', 10, 'warning']]);
+    expect(r.errors[0]!.message).toContain('2 HAR entries hold no LLM API traffic');
+  });
+
+  it('an LLM call whose response body the HAR did not save is an error (it was a warning: 0 replies passed with exit 0)', async () => {
+    const entry = { request: { method: 'POST', url: 'https://api.openai.com/v1/chat/completions', postData: { mimeType: 'application/json', text: '{"model":"gpt-4o","messages":[]}' } }, response: { status: 200, content: { size: 5000, mimeType: 'application/json' } } };
+    const r = await readText(JSON.stringify({ log: { entries: [entry, entry] } }, null, 1), undefined, 'omitted.har');
+    expect(r.replies).toEqual([]);
+    expect(codes(r).map((c) => [c[0], c[2]])).toEqual([['INVALID_RECORD', 'error'], ['INVALID_RECORD', 'error']]);
+    // near miss: a page whose body was not saved is other traffic, never an error of its own
+    const page = { request: { method: 'GET', url: 'https://chat.example.com/logo.png' }, response: { status: 200, content: { size: 10, mimeType: 'image/png' } } };
+    const mixed = await readText(JSON.stringify({ log: { entries: [page, { ...entry, response: { status: 200, content: { mimeType: 'application/json', text: '{"id":"c","object":"chat.completion","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}]}' } } }] } }, null, 1), undefined, 'm.har');
+    expect(mixed.errors.filter((e) => e.severity === 'error')).toEqual([]);
   });
 
   it('a HAR with no LLM traffic at all is an error, not "0 replies"', async () => {

@@ -35,13 +35,15 @@ describe('OpenAI Chat SSE captures (pydantic-ai cassettes)', () => {
     ]);
   });
 
-  it('Groq tool_use_failed: the in-stream {"error":...} is a STREAM_ERROR warning at its line, with failed_generation', async () => {
+  it('Groq tool_use_failed: the in-stream {"error":...} is a STREAM_ERROR warning at its line, and its failed_generation a reply of its own (judged)', async () => {
     const { items } = await readSseFixture('openai-chat-groq-gpt-oss-tool-use-failed-error.pydantic-ai.sse');
-    expect(items.map((i) => i.kind)).toEqual(['reply', 'error']);
+    expect(items.map((i) => i.kind)).toEqual(['reply', 'reply', 'error']);
+    const failed = items[1]!.kind === 'reply' ? items[1]!.reply : null;
+    expect(failed).toMatchObject({ source: { line: 189 }, text: '{"name": "get_something_by_name", "arguments": {\n  "invalid_param": "value"\n}}', finishReason: 'tool_use_failed', toolCalls: [] });
     const reply = items[0]!.kind === 'reply' ? items[0]!.reply : null;
     expect(reply).toMatchObject({ id: 'chatcmpl-4f39f3af-3267-4ac1-a0cf-6aa7451877dc', text: '', truncated: true, toolCalls: [] });
     expect(reply!.reasoning).toHaveLength(412);
-    const error = items[1]!.kind === 'error' ? items[1]!.error : null;
+    const error = items[2]!.kind === 'error' ? items[2]!.error : null;
     expect(error).toMatchObject({ line: 189, code: 'STREAM_ERROR', severity: 'warning' });
     expect(error!.message).toMatch(/^API error \(tool_use_failed\): Tool call validation failed/);
     expect(error!.message).toContain('failed_generation: {"name": "get_something_by_name", "arguments": {\n  "invalid_param": "value"\n}}');

@@ -36,6 +36,7 @@ import { arr, captureError, isObject, str, type JsonObject, type RecordOutput } 
 import { makeToolCall } from '../toolcall.js';
 import type { CaptureFormat } from '../types.js';
 import { contextAt, emptyParts, isChatMessage, partsReply, readMessageInto, type MessageParts } from './common.js';
+import { miniSweAgentAction, textCommandCall } from './text-command.js';
 
 /** Keys only Cline's and Roo Code's stored API messages carry. */
 const CLINE_KEYS = ['modelInfo', 'metrics', 'ts', 'isSummary', 'condenseId', 'condenseParent', 'truncationId', 'truncationParent', 'isTruncationMarker', 'messageId'];
@@ -61,6 +62,9 @@ export function isAssistantChatMessage(v: unknown): v is JsonObject {
 function modelOf(m: JsonObject): string | undefined {
   return (isObject(m['modelInfo']) ? str(m['modelInfo']['modelId']) : undefined) ?? str(m['model']);
 }
+
+/** mini-swe-agent's trajectory file name (`*.traj.json`). */
+const MINI_TRAJ_NAME = /\.traj\.json$/i;
 
 /**
  * Reads assistant chat messages one by one (formats `cline-task` and `chat-messages`); a Roo
@@ -88,6 +92,12 @@ export class ChatMessagesReader {
     parts.reasoning.push(...this.heldReasoning);
     this.heldReasoning = [];
     readMessageInto(record, parts, ctx, out);
+    // a bare message list under mini-swe-agent's file name (its own test trajectories, early
+    // saves): the agent ran each message's single command block, a text-command call
+    if (this.format === 'chat-messages' && MINI_TRAJ_NAME.test(this.file) && parts.toolCalls.length === 0) {
+      const command = miniSweAgentAction(parts.text.text);
+      if (command !== null) parts.toolCalls.push(textCommandCall(command));
+    }
     out.replies.push(partsReply(parts, ctx, { id: str(record['id']) ?? null, model: modelOf(record) }));
     return out;
   }

@@ -141,7 +141,15 @@ export class OpenCodeReader {
       const name = str(p['tool']);
       const state = isObject(p['state']) ? p['state'] : {};
       if (!name) out.errors.push(captureError(this.file, line, 'INVALID_RECORD', 'a tool part has no tool name; it was skipped'));
-      else parts.toolCalls.push(makeToolCall(str(p['callID']), name, 'function', state['input'] ?? str(state['raw']), { entry: state, read: ['input', 'raw', 'time'] }));
+      else {
+        // a pending call (ToolStatePending) is still streaming: its input is `{}` and what the
+        // model wrote so far is in `raw`, which is then read (parsed, or reported unreadable)
+        const input = state['input'];
+        const raw = str(state['raw']);
+        const empty = isObject(input) && Object.keys(input).length === 0;
+        const args = raw !== undefined && raw.trim() !== '' && (input === undefined || empty) ? raw : (input ?? raw);
+        parts.toolCalls.push(makeToolCall(str(p['callID']), name, 'function', args, { entry: state, read: ['input', 'raw', 'time'] }));
+      }
     } else if (!INERT_PARTS.has(type)) {
       out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `an OpenCode part of type ${JSON.stringify(type)} was not read (no text, reasoning or tool call guard knows): what they hold (a call, its arguments) is not judged`));
     }

@@ -41,16 +41,21 @@ export function textCommandCall(command: string, id: string | null = null, name 
   return makeToolCall(id, name, 'text-command', { command });
 }
 
-/** mini-swe-agent 1.x's action pattern. */
-const MINI_BASH_BLOCK = /```bash\s*\n([\s\S]*?)\n```/g;
+/**
+ * mini-swe-agent's action patterns: 1.x's ```` ```bash ```` block and 2.x's text-based models'
+ * ```` ```mswea_bash_command ```` block (`action_regex` defaults, SWE-agent/mini-swe-agent
+ * `src/minisweagent/models/` and `config/default.yaml`).
+ */
+const MINI_ACTION_BLOCK = /```(?:bash|mswea_bash_command)\s*\n([\s\S]*?)\n```/g;
 
 /**
- * The command of a mini-swe-agent 1.x assistant message: the single ```` ```bash ```` block,
- * stripped (Python `str.strip`), or null when there is none or more than one (a format error:
- * mini-swe-agent runs nothing).
+ * The command of a mini-swe-agent assistant message without `extra.actions`: the single
+ * ```` ```bash ```` (1.x) or ```` ```mswea_bash_command ```` (2.x) block, stripped (Python
+ * `str.strip`), or null when there is none or more than one (a format error: mini-swe-agent runs
+ * nothing).
  */
 export function miniSweAgentAction(content: string): string | null {
-  const found = [...content.matchAll(MINI_BASH_BLOCK)];
+  const found = [...content.matchAll(MINI_ACTION_BLOCK)];
   return found.length === 1 ? pyStrip(found[0]![1]!) : null;
 }
 

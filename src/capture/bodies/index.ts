@@ -4,9 +4,9 @@
  * API error bodies.
  */
 
-import type { CaptureFormat } from '../types.js';
+import type { AdvertisedTool, CaptureFormat } from '../types.js';
 import { isAnthropicMessage, readAnthropicMessage } from './anthropic.js';
-import { describeApiError } from '../streams/common.js';
+import { describeApiError, failedGenerationReply } from '../streams/common.js';
 import { captureError, isObject, type RecordContext, type RecordOutput } from './common.js';
 import { isChatCompletion, readChatCompletion } from './openai-chat.js';
 import { isResponsesObject, readResponsesObject } from './openai-responses.js';
@@ -54,9 +54,12 @@ export function readApiBody(format: ApiBodyFormat, body: Record<string, unknown>
  * The warning for an API error body: the capture records a failed call (STREAM_ERROR, severity
  * `warning`: guard read everything there was).
  */
-export function apiErrorOutput(body: Record<string, unknown>, ctx: { file: string; line: number }): RecordOutput {
+export function apiErrorOutput(body: Record<string, unknown>, ctx: { file: string; line: number; format?: CaptureFormat; advertised?: AdvertisedTool[] | null }): RecordOutput {
+  const err = isObject(body['error']) ? body['error'] : { message: String(body['error']) };
+  // the generation a server failed to parse (Groq's failed_generation) is judged as a reply
+  const failed = failedGenerationReply(err, { file: ctx.file, format: ctx.format ?? 'openai-chat', advertised: ctx.advertised ?? null }, ctx.line);
   return {
-    replies: [],
-    errors: [captureError(ctx.file, ctx.line, 'STREAM_ERROR', describeApiError(isObject(body['error']) ? body['error'] : { message: String(body['error']) }), 'warning')],
+    replies: failed ? [failed] : [],
+    errors: [captureError(ctx.file, ctx.line, 'STREAM_ERROR', describeApiError(err), 'warning')],
   };
 }

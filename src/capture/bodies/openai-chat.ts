@@ -82,8 +82,20 @@ export function chatReasoning(message: JsonObject): string {
     const value = str(message[key]);
     if (value && !parts.includes(value)) parts.push(value);
   }
+  // OpenRouter's reasoning_details (`reasoning.text` and `reasoning.summary` entries) hold the
+  // reasoning when no `reasoning` string repeats it (https://openrouter.ai/docs/use-cases/reasoning-tokens)
+  if (parts.length === 0) {
+    for (const d of arr(message['reasoning_details'])) {
+      if (!isObject(d)) continue;
+      const value = d['type'] === 'reasoning.text' ? str(d['text']) : d['type'] === 'reasoning.summary' ? str(d['summary']) : undefined;
+      if (value) parts.push(value);
+    }
+  }
   return parts.join('\n');
 }
+
+/** The keys of a Chat Completions choice read here or holding no text or call (finish details, vendors' stop fields, content filters, logprobs). */
+const CHOICE_KEYS = new Set(['index', 'message', 'finish_reason', 'logprobs', 'native_finish_reason', 'stop_reason', 'content_filter_results', 'content_filter_result', 'matched_stop', 'seed', 'token_ids', 'finish_details', 'provider_specific_fields', 'error', 'tool_calls', 'function_call']);
 
 /**
  * Reads the tool calls of one assistant message: `tool_calls[]` of type `function` (arguments a
@@ -193,6 +205,9 @@ export function readChatCompletion(body: JsonObject, ctx: RecordContext): Record
       out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `content parts of type ${[...new Set(parts.skipped)].map((t) => JSON.stringify(t)).join(', ')} were not read (not text): what they hold (a call, its arguments) is not judged`));
     }
     const reasoning = [chatReasoning(message), ...parts.reasoning].filter((r) => r !== '').join('\n');
+    // a choice key guard does not read that holds text (a completion's `text` beside the message)
+    const other = Object.keys(choice).filter((k) => !CHOICE_KEYS.has(k) && (typeof choice[k] === 'string' ? choice[k] !== '' : isObject(choice[k]) || (Array.isArray(choice[k]) && (choice[k] as unknown[]).length > 0)));
+    if (other.length > 0) out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `choice keys ${quotedKeys(other)} are not read (not in the Chat Completions choice): what they hold (text, a call) is not judged`));
     // calls belong in the message; a shape that puts them beside it is not read
     for (const key of ['tool_calls', 'function_call']) {
       if (choice[key] !== undefined && choice[key] !== null) out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `a choice holds ${key} outside its message: not read, what it holds is not judged`));

@@ -162,7 +162,13 @@ export class HarReader {
       return this.withTools(read, advertised);
     }
     const text = str(content['text']);
-    if (text === undefined || text === '') return fail('the response body was not saved in the HAR (no content.text); its reply cannot be read', 'warning');
+    if (text === undefined || text === '') {
+      // an LLM call whose reply the archive did not keep (DevTools and Playwright leave out large
+      // or skipped bodies): its reply was not judged, so the file does not pass
+      if (!llm) return this.other(line, what);
+      out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `HAR entry ${what}: the response body was not saved in the HAR (no content.text); its reply was not read or judged`));
+      return out;
+    }
     const mime = (str(content['mimeType']) ?? '').toLowerCase();
     const bytes = content['encoding'] === 'base64' ? Buffer.from(text, 'base64') : null;
     if (mime.includes('vnd.amazon.eventstream') || (bytes && isEventStreamPrelude(bytes))) {

@@ -149,3 +149,21 @@ export function describeApiError(err: Record<string, unknown>): string {
   const failed = nonEmpty(err['failed_generation']);
   return `API error (${kind}): ${message}${failed !== undefined ? `; failed_generation: ${failed}` : ''}`;
 }
+
+/**
+ * The model's raw output that an OpenAI-compatible server failed to parse as a tool call, kept in
+ * the error (Groq's `tool_use_failed` error with `failed_generation`,
+ * https://console.groq.com/docs/tool-use): the only copy of the call the model tried to make, read
+ * as a reply of its own so recovery and inspection judge it (it reached no client as text, but a
+ * harness that retries or shows it may run it).
+ *
+ * @param err the API error object.
+ * @param ctx where the error is, the format to stamp and the request's advertised tools.
+ * @returns the reply (text = `failed_generation`, finish reason the error code), or null when the
+ *   error holds none.
+ */
+export function failedGenerationReply(err: Record<string, unknown>, ctx: StreamContext, line: number): Reply | null {
+  const text = nonEmpty(err['failed_generation']);
+  if (text === undefined) return null;
+  return buildReply(ctx, { line, id: undefined, model: undefined, text, reasoning: '', toolCalls: [], truncated: false, finishReason: nonEmpty(err['code']) ?? 'tool_use_failed' });
+}

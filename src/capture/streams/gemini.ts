@@ -80,6 +80,9 @@ interface Candidate {
 const KNOWN_PART_KEYS = new Set(['text', 'thought', 'thoughtSignature', 'functionCall', 'executableCode', 'codeExecutionResult', 'functionResponse', 'videoMetadata', 'partMetadata', 'mediaResolution', 'inlineData', 'fileData']);
 
 /** The keys of a `FunctionCall` (Gemini API reference): anything else holds what guard does not read. */
+/** Finish reasons of a call the model tried to make and Gemini could not take as a functionCall (https://ai.google.dev/api/generate-content#FinishReason). */
+const FAILED_CALL: ReadonlySet<string> = new Set(['MALFORMED_FUNCTION_CALL', 'UNEXPECTED_TOOL_CALL', 'TOO_MANY_TOOL_CALLS']);
+
 const FUNCTION_CALL_KEYS: ReadonlySet<string> = new Set(['name', 'id', 'args', 'partialArgs', 'willContinue']);
 
 /** The keys of a JSONPath like `$.a.b[0].c` (`$` alone: the root). */
@@ -274,6 +277,14 @@ export function createGeminiAccumulator(ctx: StreamContext): StreamAccumulator {
         if (content === null && raw['content'] !== undefined) c.skipped.add(`content that is ${Array.isArray(raw['content']) ? 'an array' : `a JSON ${typeof raw['content']}`}`);
         for (const part of Array.isArray(content?.['parts']) ? content['parts'] : []) readPart(c, part, line, out);
         c.finishReason = nonEmpty(raw['finishReason']) ?? c.finishReason;
+        if (c.finishReason !== undefined && FAILED_CALL.has(c.finishReason) && nonEmpty(raw['finishReason']) !== undefined) {
+          // the call the model tried to make, which Gemini could not parse: its only copy is the
+          // finishMessage ("Malformed function call: print(default_api.bash(…))"), read as a block
+          // of the reply's text so recovery and inspection judge it
+          const message = nonEmpty(raw['finishMessage']);
+          if (message !== undefined) c.text.add(message.replace(/^(?:Malformed function call|Unexpected tool call):\s*/i, ''));
+          else out.errors.push(invalidRecord(ctx, line, `Gemini ended a candidate with ${c.finishReason} and kept no finishMessage: the call the model tried to make is not in the capture`, 'warning'));
+        }
       });
       const feedback = isObject(payload['promptFeedback']) ? payload['promptFeedback'] : null;
       const blocked = feedback ? nonEmpty(feedback['blockReason']) : undefined;

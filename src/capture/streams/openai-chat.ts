@@ -19,6 +19,7 @@ import {
   continueName,
   describeApiError,
   emptyOutput,
+  failedGenerationReply,
   invalidRecord,
   isObject,
   nonEmpty,
@@ -259,6 +260,8 @@ export function createOpenAIChatAccumulator(ctx: StreamContext): StreamAccumulat
         if (!ended) ended = { id: current?.id };
         const out = close('error');
         out.errors.push(streamError(ctx, line, describeApiError(err)));
+        const failed = failedGenerationReply(err, ctx, line);
+        if (failed) out.replies.push(failed);
         return out;
       }
       const id = nonEmpty(payload['id']);
