@@ -16,6 +16,7 @@ import { DECODE_RULES, REMOTE_RULES } from './remote.js';
 import { PRIVILEGE_RULES } from './privilege.js';
 import { CREDENTIAL_IDIOM_RULES, CREDENTIAL_RULES } from './credentials.js';
 import { EXFIL_RULES } from './exfil.js';
+import { INGRESS_RULES } from './ingress.js';
 import { EVASION_IDIOM_RULES, EVASION_RULES } from './evasion.js';
 import { EXECUTION_RULES } from './execution.js';
 import { WINDOWS_RULES } from './windows.js';
@@ -25,6 +26,7 @@ const GROUPS: readonly (readonly Rule[])[] = [
   DESTRUCTIVE_RULES,
   HOST_RULES,
   REMOTE_RULES,
+  INGRESS_RULES,
   PERSISTENCE_RULES,
   PRIVILEGE_RULES,
   CREDENTIAL_RULES,
