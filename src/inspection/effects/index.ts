@@ -94,6 +94,20 @@ function stdinPaths(cmd: ShellCommand): string[] {
   return [...script.matchAll(EMBEDDED_PATH)].filter((m) => m[1]!.length > 1).slice(0, 32).map((m) => resolveIn(cmd.cwd, m[1]!));
 }
 
+/** Files the wrappers in front of a command write or read through their own options: the trace
+ * or timing output of strace(1), ltrace(1) and time(1) (`-o F`, `--output F`), ltrace's `-F`
+ * configuration file (read). */
+function wrapperFiles(cmd: ShellCommand): { reads: string[]; writes: string[] } {
+  const reads: string[] = [];
+  const writes: string[] = [];
+  for (const [wrapper, option, value] of cmd.wrapperOptions ?? []) {
+    if (!value || !/^(?:strace|ltrace|time)$/.test(wrapper)) continue;
+    if (option === '-o' || option === '--output') writes.push(resolveIn(cmd.cwd, value));
+    else if (wrapper === 'ltrace' && (option === '-F' || option === '--config')) reads.push(resolveIn(cmd.cwd, value));
+  }
+  return { reads, writes };
+}
+
 /**
  * The effects of one command, computed once per command object.
  * @param cmd a simple command of a parsed command line.
@@ -114,9 +128,10 @@ export function effectsOf(cmd: ShellCommand): Effects {
       if (SENSITIVE_TARGET.test(p) && !writes.includes(p)) writes.push(p);
     }
     for (const p of stdinPaths(cmd)) if (!reads.includes(p)) reads.push(p);
-    const code = codePaths(cmd);
-    for (const p of code.reads) if (!reads.includes(p)) reads.push(p);
-    for (const p of code.writes) if (!writes.includes(p)) writes.push(p);
+    for (const code of [codePaths(cmd), wrapperFiles(cmd)]) {
+      for (const p of code.reads) if (!reads.includes(p)) reads.push(p);
+      for (const p of code.writes) if (!writes.includes(p)) writes.push(p);
+    }
     e = { writes, reads, deletes: deleteTargets(cmd), sends };
     cache.set(cmd, e);
   }
