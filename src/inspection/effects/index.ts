@@ -47,7 +47,7 @@ const MENTION_SAFE = new Set(['', 'echo', 'printf', 'ls', 'stat', 'file', 'test'
  * files, PAM, the loader preload list, the account databases, service directories. */
 const SENSITIVE_TARGET = /^\/etc\/sudoers(?:\.d\/.+)?$|(?:^|\/)\.ssh\/authorized_keys2?$|^\/etc\/crontab$|^\/etc\/cron\.[a-z]+\/|^\/var\/spool\/cron\/|^(?:~|\/root|\/home\/[^/]+)\/\.(?:bashrc|bash_profile|profile|zshrc)$|^\/etc\/pam\.d\/|^\/etc\/ld\.so\.preload$|^\/etc\/(?:passwd|shadow|group)$|^\/etc\/systemd\/system\/|^\/etc\/profile\.d\//;
 /** A path inside an argument: the argument itself, after `=`/`@`/`{`/`file://`, or one word of a quoted option string (`-C 'Include /etc/shadow'`, `\verbatiminput{/etc/shadow}`). */
-const EMBEDDED_PATH = /(?:^|[\s=@:'"(<>,{]|file:\/\/)((?:~|\/)[\w.~+\/-]*[\w~])/g;
+export const EMBEDDED_PATH = /(?:^|[\s=@:'"(<>,{]|file:\/\/)((?:~|\/)[\w.~+\/-]*[\w~])/g;
 
 /** Code that writes: a write call, a writer class, an output redirection or a write mode. */
 const WRITES_IN_CODE = /\bwrite\w*\s*\(|\bf(?:open\s*\([^)]*["'][wa]|puts|write)\b|Writer\b|createWriteStream|\bopen\s*\([^)]*["'][wa]b?\+?["']|\bprint\b[^|;]*>\s*["']|\bdump\s+(?:value|memory|binary)\b|\bfprintf\b|\bopenout\b|\bredir!?\s*>|O_(?:WRONLY|RDWR|CREAT)|\bcopy\w*\s*\(|\bcp\s*\(/;

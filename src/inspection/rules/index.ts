@@ -19,6 +19,7 @@ import { EXFIL_RULES } from './exfil.js';
 import { INGRESS_RULES } from './ingress.js';
 import { EVASION_IDIOM_RULES, EVASION_RULES } from './evasion.js';
 import { EXECUTION_RULES } from './execution.js';
+import { SESSION_RULES } from './session.js';
 import { WINDOWS_RULES } from './windows.js';
 
 /** The rule groups in report order. */
@@ -35,6 +36,7 @@ const GROUPS: readonly (readonly Rule[])[] = [
   EVASION_RULES,
   EVASION_IDIOM_RULES,
   EXECUTION_RULES,
+  SESSION_RULES,
   WINDOWS_RULES,
   OPS_RULES,
   NETWORK_RULES,
