@@ -588,7 +588,7 @@ export function commandNameOf(word: Word): string {
 /** Environment variables whose value a program runs as a command line (git(1) GIT_SSH_COMMAND,
  * GIT_EDITOR, GIT_PAGER, GIT_EXTERNAL_DIFF; PAGER, MANPAGER, EDITOR, VISUAL, LESSOPEN of less(1),
  * SSH_ASKPASS; bash's PROMPT_COMMAND). */
-const COMMAND_VARIABLES = new Set(['GIT_SSH_COMMAND', 'GIT_SSH', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GIT_PAGER', 'GIT_EXTERNAL_DIFF', 'GIT_ASKPASS', 'PAGER', 'MANPAGER', 'EDITOR', 'VISUAL', 'LESSOPEN', 'LESSCLOSE', 'SSH_ASKPASS', 'SUDO_ASKPASS', 'PROMPT_COMMAND', 'BROWSER']);
+const COMMAND_VARIABLES = new Set(['CRASHPAGER', 'SYSTEMD_PAGER', 'PSQL_PAGER', 'GIT_SSH_COMMAND', 'GIT_SSH', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GIT_PAGER', 'GIT_EXTERNAL_DIFF', 'GIT_ASKPASS', 'PAGER', 'MANPAGER', 'EDITOR', 'VISUAL', 'LESSOPEN', 'LESSCLOSE', 'SSH_ASKPASS', 'SUDO_ASKPASS', 'PROMPT_COMMAND', 'BROWSER']);
 /** git configuration keys whose value is a command (git-config(1); an alias starting with `!` is a shell line). */
 const GIT_COMMAND_KEYS = /^(?:core\.(?:sshcommand|pager|editor|fsmonitor|askpass)|sequence\.editor|diff\.external|credential\.helper|alias\.[^=]+|pager\.[^=]+|gpg\.program|uploadpack\.packobjectshook)$/i;
 
@@ -645,6 +645,8 @@ export function commandValues(cmd: ShellCommand): [string, string][] {
         const o = a === '-o' ? (args[i + 1] ?? '') : a.startsWith('-o') ? a.slice(2) : null;
         const m = o === null ? null : /^\s*(?:ProxyCommand|LocalCommand|KnownHostsCommand|RemoteCommand)\s*[= ]\s*([\s\S]+)$/i.exec(o);
         if (m) out.push([m[1]!, `${name} -o`]);
+        // scp(1)/sftp(1) -S program: the ssh they run; sftp(1) -D: the sftp server run locally
+        if ((a === '-S' || (name === 'sftp' && a === '-D')) && name !== 'ssh' && args[i + 1]) out.push([args[i + 1]!, `${name} ${a}`]);
       }
       break;
     case 'tar':
