@@ -124,7 +124,11 @@ function installsRootCa(c: ShellCommand): boolean {
   const args = c.argv.slice(1);
   if (c.name === 'security') return /^add-trusted-cert$/.test(args[0] ?? '') || (args[0] === 'import' && args.join(' ').includes('System.keychain'));
   if (c.name === 'trust') return args[0] === 'anchor' && !args.includes('--remove');
-  if (c.name === 'certutil') return args.some((a) => /^-A$/.test(a)) && args.some((a) => /^-t$/.test(a)) && /C/.test(args[args.indexOf('-t') + 1] ?? '');
+  // NSS certutil -A -t C…; Windows certutil -addstore [-f] root|ca|trustedpublisher (certutil.exe's store names)
+  if (c.name === 'certutil') return (args.some((a) => /^-A$/.test(a)) && args.some((a) => /^-t$/.test(a)) && /C/.test(args[args.indexOf('-t') + 1] ?? '')) || (args.some((a) => /^[-/]addstore$/i.test(a)) && args.some((a) => /^(?:root|ca|authroot|trustedpublisher)$/i.test(a)));
+  // FreeBSD certctl trust FILE (certctl(8)); PowerShell Import-Certificate / Move-Item into a machine or user Root store
+  if (c.name === 'certctl') return args[0] === 'trust';
+  if (/^(?:import-certificate|import-pfxcertificate|move-item|copy-item)$/i.test(c.name)) return args.some((a) => /^Cert:[\\/]*(?:LocalMachine|CurrentUser)[\\/]*(?:Root|AuthRoot|CA)\b/i.test(a));
   return writeTargets(c).some((p) => CA_STORE.test(p));
 }
 
@@ -230,7 +234,7 @@ export const EVASION_RULES: Rule[] = [
     category: 'defense-evasion',
     action: 'block',
     attack: 'T1553.004',
-    description: 'Adding a trusted root CA: writing into the system CA stores (/usr/local/share/ca-certificates, /etc/pki/ca-trust/source/anchors, …), security add-trusted-cert, trust anchor, certutil -A -t C.',
+    description: 'Adding a trusted root CA: writing into the system CA stores (/usr/local/share/ca-certificates, /etc/pki/ca-trust/source/anchors, …), security add-trusted-cert, trust anchor, certctl trust, certutil -A -t C, Windows certutil -addstore root, Import-Certificate into Cert:\\LocalMachine\\Root.',
     help: 'A trusted root lets its holder intercept every TLS connection of the host. Check where the certificate comes from.',
     examples: {
       match: ['cp evil.crt /usr/local/share/ca-certificates/ && update-ca-certificates', 'sudo security add-trusted-cert -d -r trustRoot -k /Library/Keychains/System.keychain x.crt', 'trust anchor ./ca.pem'],
