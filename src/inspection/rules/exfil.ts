@@ -109,7 +109,47 @@ export function legacyChannel(c: ShellCommand): boolean {
   }
 }
 
+/** True when a command captures the screen: macOS screencapture, X11 `xwd -root`, ImageMagick
+ * `import -window root`, scrot, gnome-screenshot, grim, maim, ffmpeg grabbing x11grab or
+ * avfoundation, .NET Graphics.CopyFromScreen, Windows psr.exe recording. */
+export function capturesScreen(c: ShellCommand): boolean {
+  const args = c.argv.slice(1);
+  switch (c.name) {
+    case 'screencapture':
+    case 'scrot':
+    case 'gnome-screenshot':
+    case 'grim':
+    case 'maim':
+    case 'spectacle':
+      return !args.includes('-h') && !args.includes('--help');
+    case 'xwd':
+      return args.includes('-root');
+    case 'import':
+      return args.some((a, i) => a === '-window' && args[i + 1] === 'root');
+    case 'ffmpeg':
+      return args.some((a, i) => a === '-f' && /^(?:x11grab|avfoundation|gdigrab|kmsgrab)$/.test(args[i + 1] ?? ''));
+    case 'psr':
+      return args.some((a) => /^\/start$/i.test(a));
+    default:
+      return /\.CopyFromScreen\s*\(/.test(args.join(' ')) || /\.CopyFromScreen\s*\(/.test(c.span.source.slice(c.span.start, c.span.end));
+  }
+}
+
 export const EXFIL_RULES: Rule[] = [
+  {
+    id: 'screen-capture',
+    name: 'Screen captured',
+    category: 'exfiltration',
+    action: 'record',
+    attack: 'T1113',
+    description: 'The screen captured to a file: screencapture, xwd -root, import -window root, scrot, gnome-screenshot, grim, maim, ffmpeg -f x11grab/avfoundation/gdigrab, .NET CopyFromScreen, psr /start.',
+    help: 'Whatever is on screen (mail, chats, passwords being typed) ends up in a file. An agent seldom needs it; check why.',
+    examples: {
+      match: ['screencapture -x /tmp/s.png', 'xwd -root -out /tmp/s.xwd', 'import -window root /tmp/s.png'],
+      not_match: ['import numpy', 'xwd -help', "ffmpeg -i in.mp4 -f mp4 out.mp4"],
+    },
+    match: { command: capturesScreen },
+  },
   {
     id: 'legacy-protocol-channel',
     name: 'Legacy protocol client used as a channel',

