@@ -8,7 +8,8 @@ import type { ShellCommand } from '../shell/model.js';
 import { deleteTargets, opts, writeTargets } from '../effects/index.js';
 import { SHELLS } from '../shell/context.js';
 import { INTERPRETERS } from '../shell/interp.js';
-import { idiomRule } from './idioms.js';
+import { idiomRule, writtenText } from './idioms.js';
+import { effectsOf } from '../effects/index.js';
 
 /** Shell history files (bash, zsh, sh, fish, python, mysql, psql, less, PowerShell PSReadLine). */
 const HISTORY_FILE = /(?:^|\/)\.(?:bash_history|zsh_history|zhistory|sh_history|history|ash_history|python_history|mysql_history|psql_history|lesshst|node_repl_history)$|(?:^|\/)\.local\/share\/fish\/fish_history$|ConsoleHost_history\.txt$/i;
@@ -143,6 +144,22 @@ function timestomps(c: ShellCommand): boolean {
   return false;
 }
 
+/** Invisible or direction-changing characters: right-to-left and left-to-right overrides and
+ * isolates, zero-width space, joiners and marks (Unicode UAX #9; ATT&CK T1036.002, T1027.018). */
+const DECEPTIVE_CHAR = /[\u202A-\u202E\u2066-\u2069\u200B-\u200F\u2060\uFEFF]/;
+/** The same characters built by code: PowerShell `[char]0x202E`, `\u202E` escapes, UTF-8 bytes. */
+const DECEPTIVE_ESCAPE = /\[char\]\s*(?:0x)?(?:202[A-E]|206[6-9]|200[B-F]|2060|FEFF)\b|\[char\]\s*(?:8234|8235|8236|8237|8238|8203|8204|8205|8206|8207)\b|\\u(?:202[A-Ea-e]|206[6-9]|200[B-Fb-f])|\\xe2\\x80\\x(?:ae|ab|8b|8c|8d)/i;
+
+/** True when a command names a file or variable that holds an invisible or direction-changing
+ * character (a path it writes or creates, `touch $'a\u200d.php'`), or builds one in PowerShell
+ * (`"evil" + [char]0x202E + "fdp.exe"`). */
+function deceptiveName(c: ShellCommand): boolean {
+  if (effectsOf(c).writes.some((p) => DECEPTIVE_CHAR.test(p))) return true;
+  if (/^(?:touch|mkdir|new-item|ni|set-content|out-file|cp|mv|ln|install)$/i.test(c.name) && c.argv.slice(1).some((a) => DECEPTIVE_CHAR.test(a))) return true;
+  // a shell's written text holds its payload, whose own commands are checked on their own
+  return !SHELLS.has(c.name) && DECEPTIVE_ESCAPE.test(writtenText(c)) && !/^(?:grep|egrep|rg|sed|tr|perl|python[0-9.]*|node|awk|iconv)$/.test(c.name);
+}
+
 export const EVASION_RULES: Rule[] = [
   {
     id: 'history-tamper',
@@ -241,6 +258,20 @@ export const EVASION_RULES: Rule[] = [
       not_match: ['update-ca-certificates', 'ls /usr/local/share/ca-certificates', 'security find-certificate -a'],
     },
     match: { command: installsRootCa },
+  },
+  {
+    id: 'deceptive-unicode-name',
+    name: 'File or variable named with invisible characters',
+    category: 'defense-evasion',
+    action: 'record',
+    attack: 'T1036.002',
+    description: 'A file or variable name holding a right-to-left override, a direction isolate or a zero-width character (touch $\'index\\u200d.php\', PowerShell "x" + [char]0x202E + "fdp.exe"), so that it reads as something else.',
+    help: 'The name shows differently from what it is: evil\\u202Efdp.exe looks like evilexe.pdf, and a zero-width joiner makes a second index.php. Check what the file really is.',
+    examples: {
+      match: ["touch $'index\\u200d.php'", '$n = "report" + [char]0x202E + "fdp.exe"', "echo x > $'a\\u202egnp.sh'"],
+      not_match: ["touch index.php", "grep -P '\\x{200B}' notes.txt", "sed -i 's/\\u200b//g' a.txt"],
+    },
+    match: { command: deceptiveName },
   },
   {
     id: 'quarantine-removal',

@@ -262,6 +262,8 @@ export const WINDOWS_RULES: Rule[] = [
     idioms: [
       { re: /\b(?:powershell|pwsh)(?:\.exe)?\b[^|;&\n]*\s[-/](?:ep|ex|exe|exec|executionpolicy)\s+["']?(?:Bypass|Unrestricted)\b/i },
       { re: /\b(?:powershell|pwsh)(?:\.exe)?\b[^|;&\n]*\s[-/](?:e|ec|en|enc|enco|encodedcommand)\s+["']?[A-Za-z0-9+/]{8,}={0,2}/i },
+      // the encoded command built in a variable first (`-EncodedCommand $enc`)
+      { re: /\b(?:powershell|pwsh)(?:\.exe)?\b[^|;&\n]*\s[-/](?:e|ec|en|enc|enco|encodedcommand)\s+["']?\$\w+/i },
       { re: /\b(?:powershell|pwsh)(?:\.exe)?\b[^|;&\n]*\s[-/](?:w|win|window|windowstyle)\s+["']?hidden\b/i },
       { re: /\bSet-ExecutionPolicy\b[^|;&\n]*\b(?:Bypass|Unrestricted)\b/i },
     ],
