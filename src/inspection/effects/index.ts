@@ -47,7 +47,7 @@ const MENTION_SAFE = new Set(['', 'echo', 'printf', 'ls', 'stat', 'file', 'test'
  * files, PAM, the loader preload list, the account databases, service directories. */
 const SENSITIVE_TARGET = /^\/etc\/sudoers(?:\.d\/.+)?$|(?:^|\/)\.ssh\/authorized_keys2?$|^\/etc\/crontab$|^\/etc\/cron\.[a-z]+\/|^\/var\/spool\/cron\/|^(?:~|\/root|\/home\/[^/]+)\/\.(?:bashrc|bash_profile|profile|zshrc)$|^\/etc\/pam\.d\/|^\/etc\/ld\.so\.preload$|^\/etc\/(?:passwd|shadow|group)$|^\/etc\/systemd\/system\/|^\/etc\/profile\.d\//;
 /** A path inside an argument: the argument itself, after `=`/`@`/`{`/`file://`, or one word of a quoted option string (`-C 'Include /etc/shadow'`, `\verbatiminput{/etc/shadow}`). */
-const EMBEDDED_PATH = /(?:^|[\s=@:'"(<>,{]|file:\/\/)((?:~|\/)[\w.~+\/-]*[\w~])/g;
+export const EMBEDDED_PATH = /(?:^|[\s=@:'"(<>,{]|file:\/\/)((?:~|\/)[\w.~+\/-]*[\w~])/g;
 
 /** Code that writes: a write call, a writer class, an output redirection or a write mode. */
 const WRITES_IN_CODE = /\bwrite\w*\s*\(|\bf(?:open\s*\([^)]*["'][wa]|puts|write)\b|Writer\b|createWriteStream|\bopen\s*\([^)]*["'][wa]b?\+?["']|\bprint\b[^|;]*>\s*["']|\bdump\s+(?:value|memory|binary)\b|\bfprintf\b|\bopenout\b|\bredir!?\s*>|O_(?:WRONLY|RDWR|CREAT)|\bcopy\w*\s*\(|\bcp\s*\(/;
@@ -94,6 +94,20 @@ function stdinPaths(cmd: ShellCommand): string[] {
   return [...script.matchAll(EMBEDDED_PATH)].filter((m) => m[1]!.length > 1).slice(0, 32).map((m) => resolveIn(cmd.cwd, m[1]!));
 }
 
+/** Files the wrappers in front of a command write or read through their own options: the trace
+ * or timing output of strace(1), ltrace(1) and time(1) (`-o F`, `--output F`), ltrace's `-F`
+ * configuration file (read). */
+function wrapperFiles(cmd: ShellCommand): { reads: string[]; writes: string[] } {
+  const reads: string[] = [];
+  const writes: string[] = [];
+  for (const [wrapper, option, value] of cmd.wrapperOptions ?? []) {
+    if (!value || !/^(?:strace|ltrace|time)$/.test(wrapper)) continue;
+    if (option === '-o' || option === '--output') writes.push(resolveIn(cmd.cwd, value));
+    else if (wrapper === 'ltrace' && (option === '-F' || option === '--config')) reads.push(resolveIn(cmd.cwd, value));
+  }
+  return { reads, writes };
+}
+
 /**
  * The effects of one command, computed once per command object.
  * @param cmd a simple command of a parsed command line.
@@ -114,9 +128,10 @@ export function effectsOf(cmd: ShellCommand): Effects {
       if (SENSITIVE_TARGET.test(p) && !writes.includes(p)) writes.push(p);
     }
     for (const p of stdinPaths(cmd)) if (!reads.includes(p)) reads.push(p);
-    const code = codePaths(cmd);
-    for (const p of code.reads) if (!reads.includes(p)) reads.push(p);
-    for (const p of code.writes) if (!writes.includes(p)) writes.push(p);
+    for (const code of [codePaths(cmd), wrapperFiles(cmd)]) {
+      for (const p of code.reads) if (!reads.includes(p)) reads.push(p);
+      for (const p of code.writes) if (!writes.includes(p)) writes.push(p);
+    }
     e = { writes, reads, deletes: deleteTargets(cmd), sends };
     cache.set(cmd, e);
   }

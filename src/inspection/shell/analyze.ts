@@ -550,7 +550,7 @@ function makeCommand(words: Word[], redirects: Redirect[], span: Span, ctx: Ctx,
   const first = words[0];
   const alias = first && !first.quoted && !first.escaped ? ctx.aliases.get(first.text) : undefined;
   if (alias !== undefined) enter([alias, ...words.slice(1).map((w) => quoteForDisplay(w.text))].join(' '), ctx, `alias ${first!.text}`);
-  const { wrappers, rest, splitString, assigns: wrapperAssigns } = stripWrappers(words);
+  const { wrappers, rest, splitString, assigns: wrapperAssigns, options: wrapperOptions } = stripWrappers(words);
   const argv = rest.map((w) => w.text);
   const cmd: ShellCommand = {
     words: rest,
@@ -569,6 +569,7 @@ function makeCommand(words: Word[], redirects: Redirect[], span: Span, ctx: Ctx,
     fedBy: null,
     span,
   };
+  if (wrapperOptions.length) cmd.wrapperOptions = wrapperOptions;
   if (splitString !== null && !cmd.name) cmd.name = 'env';
   ctx.line.commands.push(cmd);
   // commands of a `>(…)` in its words or redirect targets read what this command writes

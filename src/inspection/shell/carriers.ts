@@ -37,7 +37,7 @@ export const WRAPPERS: Record<string, { valued: string; longValued?: string[]; p
   caffeinate: { valued: 'tw' },
   coproc: { valued: '' },
   strace: { valued: 'abeEIoOpPsSuUX', longValued: ['output', 'trace', 'signal', 'string-limit', 'user', 'attach', 'env'] },
-  ltrace: { valued: 'aAeEfLnopsSuxX', longValued: ['output'] },
+  ltrace: { valued: 'aAeEfFLnopsSuxX', longValued: ['output', 'config'] },
   flock: { valued: 'wEc', longValued: ['timeout', 'wait', 'conflict-exit-code', 'command'], positional: 1 },
   taskset: { valued: '', positional: 1 },
   chrt: { valued: 'TPD', longValued: ['sched-runtime', 'sched-period', 'sched-deadline'], positional: 1 },
@@ -63,6 +63,8 @@ export interface Stripped {
   splitString: string | null;
   /** Variables the wrappers set for the command (`env X=1 cmd`). */
   assigns: [string, string][];
+  /** Valued options the wrappers were given: wrapper, option as written, value (`strace -o F`). */
+  options: [string, string, string][];
 }
 
 /** Strips the wrappers in front of a command (at most 16): `sudo -u root env X=1 nice -n 5 rm …`
@@ -70,6 +72,7 @@ export interface Stripped {
 export function stripWrappers(words: Word[]): Stripped {
   const wrappers: string[] = [];
   const assigns: [string, string][] = [];
+  const options: [string, string, string][] = [];
   let rest = words;
   let splitString: string | null = null;
   for (let guard = 0; guard < 16 && rest.length > 1; guard++) {
@@ -100,13 +103,16 @@ export function stripWrappers(words: Word[]): Stripped {
         if (t === '--') { i++; break; }
         if (t.startsWith('--')) {
           const key = t.slice(2).split('=')[0]!;
-          i += spec.longValued?.includes(key) && !t.includes('=') ? 2 : 1;
+          const valued = spec.longValued?.includes(key);
+          if (valued) options.push([name, `--${key}`, t.includes('=') ? t.slice(t.indexOf('=') + 1) : (rest[i + 1]?.text ?? '')]);
+          i += valued && !t.includes('=') ? 2 : 1;
           continue;
         }
         if (name === 'nice' && /^-\d+$/.test(t)) { i++; continue; }
         if (t.startsWith('-') && t.length > 1) {
           const letters = t.slice(1);
           const vi = [...letters].findIndex((ch) => spec.valued.includes(ch));
+          if (vi >= 0) options.push([name, `-${letters[vi]}`, vi === letters.length - 1 ? (rest[i + 1]?.text ?? '') : letters.slice(vi + 1)]);
           i += vi >= 0 && vi === letters.length - 1 ? 2 : 1;
           continue;
         }
@@ -125,7 +131,7 @@ export function stripWrappers(words: Word[]): Stripped {
     wrappers.push(name);
     rest = rest.slice(i);
   }
-  return { wrappers, rest, splitString, assigns };
+  return { wrappers, rest, splitString, assigns, options };
 }
 
 /**
@@ -582,7 +588,7 @@ export function commandNameOf(word: Word): string {
 /** Environment variables whose value a program runs as a command line (git(1) GIT_SSH_COMMAND,
  * GIT_EDITOR, GIT_PAGER, GIT_EXTERNAL_DIFF; PAGER, MANPAGER, EDITOR, VISUAL, LESSOPEN of less(1),
  * SSH_ASKPASS; bash's PROMPT_COMMAND). */
-const COMMAND_VARIABLES = new Set(['GIT_SSH_COMMAND', 'GIT_SSH', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GIT_PAGER', 'GIT_EXTERNAL_DIFF', 'GIT_ASKPASS', 'PAGER', 'MANPAGER', 'EDITOR', 'VISUAL', 'LESSOPEN', 'LESSCLOSE', 'SSH_ASKPASS', 'SUDO_ASKPASS', 'PROMPT_COMMAND', 'BROWSER']);
+const COMMAND_VARIABLES = new Set(['CRASHPAGER', 'SYSTEMD_PAGER', 'PSQL_PAGER', 'GIT_SSH_COMMAND', 'GIT_SSH', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GIT_PAGER', 'GIT_EXTERNAL_DIFF', 'GIT_ASKPASS', 'PAGER', 'MANPAGER', 'EDITOR', 'VISUAL', 'LESSOPEN', 'LESSCLOSE', 'SSH_ASKPASS', 'SUDO_ASKPASS', 'PROMPT_COMMAND', 'BROWSER']);
 /** git configuration keys whose value is a command (git-config(1); an alias starting with `!` is a shell line). */
 const GIT_COMMAND_KEYS = /^(?:core\.(?:sshcommand|pager|editor|fsmonitor|askpass)|sequence\.editor|diff\.external|credential\.helper|alias\.[^=]+|pager\.[^=]+|gpg\.program|uploadpack\.packobjectshook)$/i;
 
@@ -639,6 +645,8 @@ export function commandValues(cmd: ShellCommand): [string, string][] {
         const o = a === '-o' ? (args[i + 1] ?? '') : a.startsWith('-o') ? a.slice(2) : null;
         const m = o === null ? null : /^\s*(?:ProxyCommand|LocalCommand|KnownHostsCommand|RemoteCommand)\s*[= ]\s*([\s\S]+)$/i.exec(o);
         if (m) out.push([m[1]!, `${name} -o`]);
+        // scp(1)/sftp(1) -S program: the ssh they run; sftp(1) -D: the sftp server run locally
+        if ((a === '-S' || (name === 'sftp' && a === '-D')) && name !== 'ssh' && args[i + 1]) out.push([args[i + 1]!, `${name} ${a}`]);
       }
       break;
     case 'tar':

@@ -87,6 +87,9 @@ export interface ShellCommand {
   cwd: string | null;
   /** Variables set for this command only: `X=1 cmd`, `env X=1 cmd` (name, value as expanded). */
   assigns: [string, string][];
+  /** Valued options of the wrappers stripped in front of it: wrapper, option, value
+   * (`strace -o F cmd` gives `['strace', '-o', 'F']`). */
+  wrapperOptions?: [string, string, string][];
   /** The command whose output this one reads when it is not a pipeline stage: the command
    * holding the `>(…)` process substitution it runs in (`curl … | tee >(sh)`, `curl … > >(sh)`). */
   fedBy: ShellCommand | null;
