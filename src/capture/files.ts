@@ -24,7 +24,8 @@ function fastGlob(): typeof FastGlob {
  * read whatever their extension): JSON Lines, JSON, SSE bodies, and the `.txt` / `.log` names
  * captures are often saved under; HTTP Archives (`.har`) and raw AWS event stream bodies
  * (`.eventstream`, Bedrock's binary streams). Files named as a registered format's usual names
- * ({@link CAPTURE_FILE_NAMES}: `*.traj`, `.aider.chat.history.md`, …) are taken too.
+ * ({@link CAPTURE_FILE_NAMES}: `*.traj`, `.aider.chat.history.md`, …) are taken too, and any of
+ * these compressed with gzip (`x.jsonl.gz`: read through zlib).
  */
 export const CAPTURE_EXTENSIONS: readonly string[] = [
   '.jsonl', '.ndjson', '.json', '.sse', '.txt', '.log',
@@ -61,7 +62,9 @@ export const NODE_INPUT_FS: InputFs = {
 /** Byte-order comparison (locale independent, so the order is the same on every machine). */
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-const hasCaptureExtension = (name: string): boolean => {
+const hasCaptureExtension = (name0: string): boolean => {
+  // a gzip-compressed capture (`x.jsonl.gz`) is taken by the name under the `.gz`
+  const name = /\.gz$/i.test(name0) ? name0.slice(0, -3) : name0;
   const lower = name.toLowerCase();
   return CAPTURE_EXTENSIONS.some((ext) => lower.endsWith(ext)) || FORMAT_NAMES.some((re) => re.test(name));
 };

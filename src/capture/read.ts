@@ -22,7 +22,8 @@
  * ({@link readCaptureBatches}; {@link readCapture} flattens it).
  */
 
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
 import { captureError } from './bodies/common.js';
 import { CappedReports, MAX_LINE_REPORTS } from './capped.js';
 import { isSseLine, sniffLayout } from './detect.js';
@@ -294,6 +295,16 @@ class LineSource {
     return l;
   }
 
+  /**
+   * Forgets the last line pulled, when it is blank: blank lines before a file's first content
+   * line are nothing to replay, and keeping them made a file of a billion empty lines (a
+   * decompressed bomb) exhaust the heap before it was found empty.
+   */
+  forgetBlank(): void {
+    const l = this.head[this.head.length - 1];
+    if (l !== undefined && !l.tooLong && !l.invalidUtf8 && !l.hasNul && l.text.trim() === '') this.head.pop();
+  }
+
   /** Every line from the first (those pulled, then the rest), in non-empty batches. */
   async *rest(): AsyncGenerator<Line[]> {
     if (this.head.length > 0) yield this.head;
@@ -349,10 +360,50 @@ async function peek(input: Readable, n: number): Promise<{ head: Buffer; input: 
   return { head, input: replay() };
 }
 
-async function* readItemBatches(file: string, source0: Readable, options: ReadOptions, tally: Tally): AsyncGenerator<CaptureItem[]> {
+/** Decompressed bytes allowed per compressed byte once past {@link GUNZIP_FREE_BYTES} (captures compress 5 to 50 times; a stream of one repeated byte reaches 1 000 and a bomb far beyond). */
+export const MAX_GUNZIP_RATIO = 512;
+/** Decompressed bytes always allowed, whatever the ratio. */
+const GUNZIP_FREE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Decompresses a gzip stream as it is read, and stops (throwing, so the file is UNREADABLE with
+ * the reason) when the output outgrows {@link MAX_GUNZIP_RATIO} times the input read so far:
+ * a decompression bomb never runs for ever.
+ */
+async function* gunzip(input: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  let compressed = 0;
+  async function* counted(): AsyncGenerator<Buffer> {
+    for await (const chunk of input) {
+      compressed += chunk.length;
+      yield chunk;
+    }
+  }
+  const z = Readable.from(counted()).pipe(createGunzip());
+  let out = 0;
+  for await (const chunk of z as AsyncIterable<Buffer>) {
+    out += chunk.length;
+    if (out > GUNZIP_FREE_BYTES && out > compressed * MAX_GUNZIP_RATIO) {
+      z.destroy();
+      throw new Error(`the gzip stream decompresses to more than ${MAX_GUNZIP_RATIO} times its size (a decompression bomb?); reading stopped after ${out} bytes`);
+    }
+    yield chunk;
+  }
+}
+
+/** True when a file starts with the gzip magic bytes (RFC 1952 §2.3.1: ID1 0x1f, ID2 0x8b). */
+const isGzip = (head: Buffer): boolean => head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+
+async function* readItemBatches(file: string, source0: Readable, options: ReadOptions, tally: Tally, gunzipped = false): AsyncGenerator<CaptureItem[]> {
   // a binary AWS event stream (Bedrock ConverseStream / InvokeModelWithResponseStream bodies) is
   // recognised by its first frame's prelude, before any line is read
   const peeked = await peek(source0, EVENT_STREAM_SNIFF_BYTES);
+  // a gzip-compressed capture (`.jsonl.gz` archives) is read through zlib as it streams, once
+  // (gzip inside gzip is not unpacked again: a bomb stays one layer deep); a corrupt member is
+  // UNREADABLE, with what was read before it kept; lines count in the decompressed text
+  if (isGzip(peeked.head) && !gunzipped) {
+    yield* readItemBatches(file, Readable.from(gunzip(peeked.input)), options, tally, true);
+    return;
+  }
   if (isEventStreamPrelude(peeked.head)) {
     yield* readEventStream(file, peeked.input, options, tally);
     return;
@@ -382,6 +433,7 @@ async function* readItemBatches(file: string, source0: Readable, options: ReadOp
       }
       offset += l.bytes + 1;
       if (!first && isContent(l)) first = l;
+      if (!first) source.forgetBlank();
       // once the input has begun as a text capture, later NULs are their lines' problems, so
       // reading on would only delay a live stream's first replies (stdin from a gateway)
       if (first && (offset >= BINARY_SNIFF_BYTES || looksLikeCaptureStart(first.text))) break;

@@ -7,8 +7,10 @@
  */
 
 import { redactSecrets } from '../base/redact.js';
-import type { RuleHit } from '../inspection/types.js';
-import type { JudgedReply } from '../verdict/findings.js';
+import type { Finding, JudgedReply } from '../verdict/findings.js';
+
+/** A rule hit, as findings carry it. */
+type RuleHit = NonNullable<Finding['hit']>;
 
 /** Identifiers repeat (one file name and one model for thousands of replies): masked once each, up to this many kept. */
 const MEMO_LIMIT = 1024;
