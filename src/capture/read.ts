@@ -302,8 +302,14 @@ class LineSource {
    */
   forgetBlank(): void {
     const l = this.head[this.head.length - 1];
-    if (l !== undefined && !l.tooLong && !l.invalidUtf8 && !l.hasNul && l.text.trim() === '') this.head.pop();
+    if (l !== undefined && !l.tooLong && !l.invalidUtf8 && !l.hasNul && l.text.trim() === '') {
+      this.head.pop();
+      this.forgotBlank = true;
+    }
   }
+
+  /** True once a blank line was forgotten (the input was not empty). */
+  forgotBlank = false;
 
   /** Every line from the first (those pulled, then the rest), in non-empty batches. */
   async *rest(): AsyncGenerator<Line[]> {
@@ -445,7 +451,7 @@ async function* readItemBatches(file: string, source0: Readable, options: ReadOp
     if (!first) {
       const bad = head.map((l) => badLineError(file, l, maxLineBytes)).filter((e): e is CaptureError => e !== null);
       if (bad.length > 0) yield bad.map(errorItem);
-      else yield [errorItem(captureError(file, null, 'EMPTY_FILE', head.length === 0 ? 'the input is empty' : 'the input holds only blank lines', 'error'))];
+      else yield [errorItem(captureError(file, null, 'EMPTY_FILE', head.length === 0 && !source.forgotBlank ? 'the input is empty' : 'the input holds only blank lines', 'error'))];
       return;
     }
     // a text format of its own layout (Aider's Markdown history), recognised before the JSON / SSE sniff
