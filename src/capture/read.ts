@@ -36,7 +36,7 @@ import { BINARY_SNIFF_BYTES, DEFAULT_MAX_LINE_BYTES, readLineBatches, type Line 
 import { describeShape, RecordReader, type RecordStep } from './records.js';
 import { SseLineReader } from './sse.js';
 import { streamFormatApi } from './streams/index.js';
-import { argumentsTooDeep, argumentsUnderUnreadKey, MAX_ARGUMENT_DEPTH } from './toolcall.js';
+import { ARGUMENTS_UNDER_UNREAD_KEY, argumentsTooDeep, argumentsUnderUnreadKey, MAX_ARGUMENT_DEPTH } from './toolcall.js';
 import type { CaptureError, CaptureFormat, CaptureItem, Reply } from './types.js';
 
 export interface ReadOptions {
@@ -183,7 +183,7 @@ function unreadArgumentErrors(reply: Reply): CaptureError[] {
     const which = `tool call ${call.id ?? '(no id)'} (${call.name || 'no name'})`;
     if (argumentsTooDeep(call)) out.push(captureError(reply.source.file, reply.source.line, 'INVALID_RECORD', `the arguments of ${which} nest deeper than ${MAX_ARGUMENT_DEPTH} levels; they were not read`));
     else if (argumentsUnderUnreadKey(call)) {
-      const keys = call.argumentsError!.slice(call.argumentsError!.indexOf(':') + 1).trim();
+      const keys = call.argumentsError!.slice(ARGUMENTS_UNDER_UNREAD_KEY.length).trim();
       out.push(captureError(reply.source.file, reply.source.line, 'INVALID_RECORD', `${which} has no arguments where its format keeps them, but holds keys guard does not read (${keys}); they may be its arguments, so the call was inspected as unreadable`));
     }
   }

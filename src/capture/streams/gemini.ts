@@ -276,14 +276,15 @@ export function createGeminiAccumulator(ctx: StreamContext): StreamAccumulator {
         const content = isObject(raw['content']) ? raw['content'] : null;
         if (content === null && raw['content'] !== undefined) c.skipped.add(`content that is ${Array.isArray(raw['content']) ? 'an array' : `a JSON ${typeof raw['content']}`}`);
         for (const part of Array.isArray(content?.['parts']) ? content['parts'] : []) readPart(c, part, line, out);
-        c.finishReason = nonEmpty(raw['finishReason']) ?? c.finishReason;
-        if (c.finishReason !== undefined && FAILED_CALL.has(c.finishReason) && nonEmpty(raw['finishReason']) !== undefined) {
+        const finish = nonEmpty(raw['finishReason']);
+        c.finishReason = finish ?? c.finishReason;
+        if (finish !== undefined && FAILED_CALL.has(finish)) {
           // the call the model tried to make, which Gemini could not parse: its only copy is the
           // finishMessage ("Malformed function call: print(default_api.bash(…))"), read as a block
           // of the reply's text so recovery and inspection judge it
           const message = nonEmpty(raw['finishMessage']);
           if (message !== undefined) c.text.add(message.replace(/^(?:Malformed function call|Unexpected tool call):\s*/i, ''));
-          else out.errors.push(invalidRecord(ctx, line, `Gemini ended a candidate with ${c.finishReason} and kept no finishMessage: the call the model tried to make is not in the capture`, 'warning'));
+          else out.errors.push(invalidRecord(ctx, line, `Gemini ended a candidate with ${finish} and kept no finishMessage: the call the model tried to make is not in the capture`, 'warning'));
         }
       });
       const feedback = isObject(payload['promptFeedback']) ? payload['promptFeedback'] : null;

@@ -30,11 +30,15 @@ import { callsFromList } from './call-lists.js';
 const FENCE = '```';
 const MARKERS = ['Action:\n```', 'Action: ```', 'Action:\r\n```'];
 
+/** Where the content of the fence after the `Action:` at `at` starts: after ```` ``` ```` and an optional `json`. */
+function fenceBody(text: string, at: number): number {
+  const p = text.indexOf(FENCE, at) + FENCE.length;
+  return text.startsWith('json', p) ? p + 4 : p;
+}
+
 /** True when the fence after the `Action:` at `at` opens a JSON object (a blob; Command-R writes a list there). */
 function opensBlob(text: string, at: number): boolean {
-  let p = text.indexOf(FENCE, at) + FENCE.length;
-  if (text.startsWith('json', p)) p += 4;
-  return text[skipWs(text, p)] === '{';
+  return text[skipWs(text, fenceBody(text, at))] === '{';
 }
 
 function firstAction(text: string, from: number): number {
@@ -66,14 +70,9 @@ export const langchainJsonBlob: Family = {
       spans.push([o, text.length]);
       return match('langchain-json-blob', spans, calls, p);
     };
-    // the fence opens after `Action:` and whitespace; `json` may name its language
-    let p = text.indexOf(FENCE, o) + FENCE.length;
-    if (text.startsWith('json', p)) p += 4;
-    const lineEnd = skipWs(text, p);
-    if (lineEnd < text.length && text[lineEnd] !== '{' && text[lineEnd] !== '[') return fail(shape('the Action fence holds no JSON blob'));
-    const j = jsonAt(text, p, 'action blob', { closer: FENCE });
+    // detect found a fence whose content opens an object (`json` may name its language)
+    const j = jsonAt(text, fenceBody(text, o), 'action blob', { closer: FENCE });
     if (!j.ok) return fail(j.problem);
-    if (text[j.start] === '[') return fail(shape('the Action fence holds a list; the agents take one action per blob'));
     const got = callsFromList(text, j, { name: 'action', args: 'action_input' }, 'array-or-object');
     if ('problem' in got) return fail(got.problem);
     const e = skipWs(text, j.end);
@@ -84,8 +83,9 @@ export const langchainJsonBlob: Family = {
     const end = e + FENCE.length;
     spans.push([o, end]);
     // a second blob: the agents read one action per reply
-    if (firstAction(text, end) >= 0) {
-      spans.push([firstAction(text, end), text.length]);
+    const next = firstAction(text, end);
+    if (next >= 0) {
+      spans.push([next, text.length]);
       return match('langchain-json-blob', spans, calls, shape('a second Action blob; the agents take one action per reply'));
     }
     return match('langchain-json-blob', spans, calls);
