@@ -72,7 +72,10 @@ export interface AdvertisedTool {
  * `text-command` is a command the model wrote as text that the agent executes as its own call (a
  * fenced block SWE-agent, mini-swe-agent or Aider run in a shell; name `bash`, arguments
  * `{"command": …}`): the format's own call, inspected as a shell call, never a quotation
- * (src/capture/agents/text-command.ts).
+ * (src/capture/agents/text-command.ts). `text-edit` is a file edit the model wrote as text that the
+ * agent applies (Aider's SEARCH/REPLACE blocks `edit_file {file_path, old_string, new_string}`,
+ * whole files `write_file {file_path, content}`, diffs and patches `apply_patch {patch}`:
+ * src/capture/agents/aider-edits.ts), inspected as a file write.
  */
 export type ToolCallKind =
   | 'function'
@@ -84,7 +87,8 @@ export type ToolCallKind =
   | 'local_shell_call'
   | 'apply_patch_call'
   | 'custom_tool_call'
-  | 'text-command';
+  | 'text-command'
+  | 'text-edit';
 
 /** A structured tool call as captured. */
 export interface ToolCall {

@@ -68,8 +68,14 @@ const EXPECTED: Expected[] = [
     toolNames: ['create', 'insert', 'bash', 'bash', 'find_file', 'open', 'edit', 'edit', 'bash', 'bash', 'submit'],
   },
   { file: 'mini-swe-agent/django-16255-gemini-3-pro-openrouter.traj.json', format: 'mini-swe-agent', replies: 17, toolNames: Array<string>(17).fill('bash') },
-  { file: 'aider/qwen3-coder-whole-edit-5-sessions.opencoder.aider.chat.history.md', format: 'aider', replies: 5, toolNames: [] },
-  { file: 'aider/diff-edit-shell-commands.synthetic.aider.chat.history.md', format: 'aider', replies: 4, toolNames: ['bash', 'bash'] },
+  { file: 'aider/qwen3-coder-whole-edit-5-sessions.opencoder.aider.chat.history.md', format: 'aider', replies: 5, toolNames: ['write_file', 'write_file', 'write_file'] },
+  { file: 'aider/diff-edit-shell-commands.synthetic.aider.chat.history.md', format: 'aider', replies: 4, toolNames: ['edit_file', 'bash', 'bash'] },
+  {
+    file: 'aider/edit-formats.synthetic.aider.chat.history.md',
+    format: 'aider',
+    replies: 8,
+    toolNames: ['edit_file', 'edit_file', 'write_file', 'write_file', 'apply_patch', 'apply_patch', 'edit_file'],
+  },
   { file: 'opencode/export-bash-tool.synthetic.json', format: 'opencode', replies: 2, toolNames: ['bash'] },
   { file: 'opencode/run-format-json.synthetic.jsonl', format: 'opencode', replies: 2, toolNames: ['bash'] },
   { file: 'goose/legacy-session.synthetic.jsonl', format: 'goose', replies: 2, toolNames: ['developer__shell'] },
@@ -283,7 +289,8 @@ describe('Aider', () => {
 
   it('takes shell blocks as calls in an edit-block session only (not in a SEARCH/REPLACE block, an /ask answer or a whole-file session)', async () => {
     const r = await readFixture('aider/diff-edit-shell-commands.synthetic.aider.chat.history.md');
-    expect(r.replies.map((x) => x.toolCalls.map((c) => c.arguments?.['command']))).toEqual([['python -m pytest -q\n'], ['rm -rf build\nls\n'], [], []]);
+    expect(r.replies.map((x) => x.toolCalls.filter((c) => c.kind === 'text-command').map((c) => c.arguments?.['command']))).toEqual([['python -m pytest -q\n'], ['rm -rf build\nls\n'], [], []]);
+    expect(r.replies[0]!.toolCalls[0]).toMatchObject({ kind: 'text-edit', name: 'edit_file', arguments: { file_path: 'app.py', old_string: 'for i in range(n - 1):\n', new_string: 'for i in range(n):\n' } });
     expect(r.replies.map((x) => x.model)).toEqual(['anthropic/claude-sonnet-4-5', 'anthropic/claude-sonnet-4-5', 'anthropic/claude-sonnet-4-5', 'ollama/qwen2.5-coder:7b']);
   });
 

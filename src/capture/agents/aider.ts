@@ -16,13 +16,18 @@
  * of the reply that happens to look like Aider's (a quotation ending in two spaces) ends it there;
  * Aider writes no other marker. Reasoning Aider logged inside its reasoning tag (or a model's
  * `<think>`) is the reply's reasoning, as Aider strips it before reading edits. The session's `> Model: … with <format> edit format` line (or
- * `Main model:`) names the edit format and the model. Aider's edit-block coders (`diff`,
- * `diff-fenced`, `editor-diff`, `editor-diff-fenced`) offer to run the shell blocks of a reply
- * (`find_original_update_blocks`, src/capture/agents/text-command.ts), unless the session was
- * started with `--no-suggest-shell-commands`: those blocks are the reply's `text-command` calls. A
- * session whose edit format is not in the file (a cut history) is read as an edit-block session,
- * so no command goes uninspected; `whole`, `udiff`, `patch`, `ask`, `architect` and the others
- * run no shell block, nor does a reply to an `/ask` or `/architect` input. Advertised tools: none (Aider has no tools); `advertised` null.
+ * `Main model:`) names the edit format and the model (an architect session's `Editor model:` line
+ * the editor's format). What Aider applies from a reply is its calls (src/capture/agents/aider-edits.ts):
+ * the file edits its coder reads (SEARCH/REPLACE blocks, whole files, unified diffs, patches: kind
+ * `text-edit`) and the shell blocks edit-block coders offer to run (kind `text-command`), unless
+ * the session was started with `--no-suggest-shell-commands`. A session whose edit format is not
+ * in the file (a cut history) is read as an edit-block session, so no command goes uninspected.
+ * A reply to an `/ask` or `/architect` input applies nothing (Aider logs such an input twice: the
+ * line typed, then the message its coder runs); after `Edit the files?` is answered yes, the
+ * architect's answer is logged as the editor's input, and the editor's reply is read in the editor's
+ * edit format with no shell blocks (`ArchitectCoder.reply_completed`, aider/coders/architect_coder.py).
+ * `> Added <file> to the chat.` and `> Removed <file> from the chat.` keep the chat's files, which
+ * name a whole-file block written without a file name. Advertised tools: none (Aider has no tools); `advertised` null.
  *
  * Memory: one reply's text, capped at `maxReplyBytes` (a longer reply is read up to the cap and
  * reported DOCUMENT_TOO_LARGE).
@@ -31,7 +36,7 @@
 import type { RecordOutput } from '../bodies/common.js';
 import { captureError } from '../bodies/common.js';
 import type { Reply } from '../types.js';
-import { aiderShellBlocks, textCommandCall } from './text-command.js';
+import { aiderCalls, aiderEditStyle } from './aider-edits.js';
 
 const HEADING = /^# aider chat started at /;
 /** A line Aider itself wrote: `> …` or `>`, ended with two spaces. */
@@ -39,7 +44,13 @@ const TOOL_LINE = /^>(?: .*)? {2}$/;
 /** A line of the user's input: `#### …`, ended with two spaces. */
 const USER_LINE = /^####(?: .*)? {2}$/;
 const MODEL_LINE = /^> (?:Main model|Model): (.+?) with ([\w-]+) edit format/;
-const SHELL_FORMATS: ReadonlySet<string> = new Set(['diff', 'diff-fenced', 'editor-diff', 'editor-diff-fenced']);
+const EDITOR_LINE = /^> Editor model: .+? with ([\w-]+) edit format/;
+/** `Added app.py to the chat.` (start-up) and `Added app.py to the chat` (`/add`); not `Added 3 lines of output to the chat.` */
+const ADDED_LINE = /^> Added (.+?) to the chat\.? {2}$/;
+const OUTPUT_LINES = /^\d+ lines? of output$/;
+const REMOVED_LINE = /^> (?:Removed|Dropping) (.+?) from the chat\.? {2}$/;
+const DROPPED_ALL = /^> Dropping all files from the chat session/;
+const EDIT_THE_FILES = /^> Edit the files\? .*: *(\S*) {2}$/;
 /**
  * Reasoning Aider keeps in the reply it logs: its own tag (`REASONING_TAG` of aider/reasoning_tags.py)
  * or a model's reasoning tag (`<think>`); Aider removes it before reading edits and commands
@@ -60,17 +71,24 @@ interface Open {
   cut: boolean;
 }
 
+/** Whose reply the next one is: the coder's (`code`), an `/ask` answer, an architect's answer, or the architect's editor's. */
+type Turn = 'code' | 'ask' | 'architect' | 'editor';
+
 /** Reads one Aider chat history line by line (see the module header). */
 export class AiderReader {
   private reply: Open | null = null;
   /** The session's edit format, when a `Model:` line named it. */
   private editFormat: string | null = null;
+  /** An architect session's editor edit format (`Editor model:` line). */
+  private editorFormat: string | null = null;
   private suggestShell = true;
-  /** The user's last input was `/ask` or `/architect`: the next replies are answers, whose blocks run nothing. */
-  private askMode = false;
-  /** The previous line was a line of the user's input. */
+  private turn: Turn = 'code';
+  /** An architect answered in this turn: the next user input is the editor's (unless `Edit the files?` was answered no). */
+  private editorPending = false;
+  /** The last line that was not blank was a line of the user's input (Aider logs a `/ask` input twice, a blank line between). */
   private inUserInput = false;
   private model: string | undefined;
+  private readonly chatFiles = new Set<string>();
 
   constructor(
     private readonly file: string,
@@ -83,31 +101,28 @@ export class AiderReader {
     if (HEADING.test(text)) {
       this.close(out);
       this.editFormat = null;
+      this.editorFormat = null;
       this.suggestShell = true;
-      this.askMode = false;
+      this.turn = 'code';
+      this.editorPending = false;
       this.inUserInput = false;
       this.model = undefined;
+      this.chatFiles.clear();
       return out;
     }
     if (TOOL_LINE.test(text)) {
       this.close(out);
       this.inUserInput = false;
-      const m = MODEL_LINE.exec(text);
-      if (m) {
-        this.model = m[1];
-        this.editFormat = m[2]!;
-      }
-      if (/\s--no-suggest-shell-commands\b/.test(text)) this.suggestShell = false;
+      this.toolLine(text);
       return out;
     }
     if (USER_LINE.test(text)) {
       this.close(out);
-      // the first line of the user's input: `/ask …` and `/architect …` answer without edits or commands
-      if (!this.inUserInput) this.askMode = /^#### \/(?:ask|architect)\b/.test(text);
+      if (!this.inUserInput) this.turn = this.turnOf(text);
       this.inUserInput = true;
       return out;
     }
-    this.inUserInput = false;
+    if (text.trim() !== '') this.inUserInput = false;
     if (!this.reply) {
       if (text.trim() === '') return out;
       this.reply = { line, lines: [], bytes: 0, cut: false };
@@ -134,6 +149,36 @@ export class AiderReader {
     return out;
   }
 
+  /** A line Aider wrote: the session's model and edit formats, its flags, the chat's files, the architect's question. */
+  private toolLine(text: string): void {
+    const m = MODEL_LINE.exec(text);
+    if (m) {
+      this.model = m[1];
+      this.editFormat = m[2]!;
+    }
+    const editor = EDITOR_LINE.exec(text);
+    if (editor) this.editorFormat = editor[1]!;
+    if (/\s--no-suggest-shell-commands\b/.test(text)) this.suggestShell = false;
+    const added = ADDED_LINE.exec(text);
+    if (added && !OUTPUT_LINES.test(added[1]!)) this.chatFiles.add(added[1]!);
+    const removed = REMOVED_LINE.exec(text);
+    if (removed) this.chatFiles.delete(removed[1]!);
+    if (DROPPED_ALL.test(text)) this.chatFiles.clear();
+    const asked = EDIT_THE_FILES.exec(text);
+    if (asked && /^n/i.test(asked[1]!)) this.editorPending = false;
+  }
+
+  /** The turn a user input starts, from its first line. */
+  private turnOf(first: string): Turn {
+    if (this.editorPending) {
+      this.editorPending = false;
+      return 'editor';
+    }
+    if (/^#### \/ask\b/.test(first)) return 'ask';
+    if (/^#### \/architect\b/.test(first) || this.editFormat === 'architect') return 'architect';
+    return 'code';
+  }
+
   private close(out: RecordOutput): void {
     const r = this.reply;
     this.reply = null;
@@ -145,7 +190,9 @@ export class AiderReader {
       reasoning.push(inner.trim());
       return '';
     }).trim();
-    const runsShell = this.suggestShell && !this.askMode && (this.editFormat === null || SHELL_FORMATS.has(this.editFormat));
+    if (this.turn === 'architect') this.editorPending = true;
+    const style = this.turn === 'ask' || this.turn === 'architect' ? 'none' : aiderEditStyle(this.turn === 'editor' ? this.editorFormat : this.editFormat);
+    const shell = this.suggestShell && this.turn === 'code';
     const reply: Reply = {
       source: { file: this.file, line: r.line },
       format: 'aider',
@@ -153,7 +200,7 @@ export class AiderReader {
       advertised: null,
       text: body,
       reasoning: reasoning.join('\n'),
-      toolCalls: runsShell ? aiderShellBlocks(`${body}\n`).filter((c) => c.trim() !== '').map((c) => textCommandCall(c)) : [],
+      toolCalls: aiderCalls(`${body}\n`, style, shell, { files: this.chatFiles }),
       truncated: r.cut,
     };
     if (this.model) reply.model = this.model;

@@ -21,13 +21,8 @@
  *   3ea751c087f32b16e039a2233dd6eefecef325d5,
  *   https://github.com/SWE-agent/SWE-agent/blob/3ea751c087f32b16e039a2233dd6eefecef325d5/sweagent/tools/parsing.py):
  *   the last code block not nested in another (used when a history item has no `action`).
- * - Aider `find_original_update_blocks` (aider/coders/editblock_coder.py @
- *   5dc9490bb35f9729ef2c95d00a19ccd30c26339c,
- *   https://github.com/Aider-AI/aider/blob/5dc9490bb35f9729ef2c95d00a19ccd30c26339c/aider/coders/editblock_coder.py):
- *   a line that (stripped) starts with ```` ```bash ````, `sh`, `shell`, `cmd`, `batch`,
- *   `powershell`, `ps1`, `zsh`, `fish`, `ksh`, `csh` or `tcsh` and is not followed within two
- *   lines by a `<<<<<<< SEARCH` head opens a shell block that runs to the next line starting with
- *   ```` ``` ````.
+ * - Aider `find_original_update_blocks`: src/capture/agents/aider-edits.ts, which also reads the
+ *   file edits Aider applies (kind `text-edit`).
  */
 
 import { makeToolCall } from '../toolcall.js';
@@ -85,47 +80,4 @@ export function sweAgentThoughtAction(message: string): string | null {
   if (!last) return null;
   const [start, end] = last;
   return message.slice(start.index! + start[0].length, end.index!);
-}
-
-/** The fence openers Aider takes for shell commands. */
-const AIDER_SHELL_STARTS = ['```bash', '```sh', '```shell', '```cmd', '```batch', '```powershell', '```ps1', '```zsh', '```fish', '```ksh', '```csh', '```tcsh'];
-
-/** Aider's SEARCH/REPLACE markers (`HEAD`, `DIVIDER`, `UPDATED`). */
-const AIDER_HEAD = /^<{5,9} SEARCH>?\s*$/;
-const AIDER_DIVIDER = /^={5,9}\s*$/;
-const AIDER_UPDATED = /^>{5,9} REPLACE\s*$/;
-
-/**
- * The shell blocks Aider's edit-block coders would offer to run from one reply, in order (each the
- * text between the opener line and the closing fence, lines kept with their newlines). The
- * content of a SEARCH/REPLACE block is skipped as Aider skips it; a SEARCH/REPLACE block left
- * open makes Aider's parse fail, and then it runs nothing: the result is empty.
- */
-export function aiderShellBlocks(reply: string): string[] {
-  const lines = reply.split(/(?<=\n)/);
-  const at = (i: number): string => lines[i]!.trim();
-  const out: string[] = [];
-  let i = 0;
-  while (i < lines.length) {
-    const line = at(i);
-    const nextIsEditBlock = (i + 1 < lines.length && AIDER_HEAD.test(at(i + 1))) || (i + 2 < lines.length && AIDER_HEAD.test(at(i + 2)));
-    if (AIDER_SHELL_STARTS.some((s) => line.startsWith(s)) && !nextIsEditBlock) {
-      const content: string[] = [];
-      i++;
-      while (i < lines.length && !at(i).startsWith('```')) content.push(lines[i++]!);
-      if (i < lines.length) i++; // the closing fence
-      out.push(content.join(''));
-      continue;
-    }
-    if (AIDER_HEAD.test(line)) {
-      i++;
-      while (i < lines.length && !AIDER_DIVIDER.test(at(i))) i++;
-      if (i >= lines.length) return [];
-      i++;
-      while (i < lines.length && !(AIDER_UPDATED.test(at(i)) || AIDER_DIVIDER.test(at(i)))) i++;
-      if (i >= lines.length) return [];
-    }
-    i++;
-  }
-  return out;
 }
