@@ -137,6 +137,10 @@ export const WRITERS: Record<string, WriterSpec> = {
   truncate: { valued: { short: 'sr', long: ['size', 'reference'] }, operand: { index: 0 } },
   split: { valued: { short: 'lbnCat', long: ['lines', 'bytes', 'number', 'line-bytes', 'additional-suffix', 'suffix-length'] }, operand: { index: 1 } },
   patch: { valued: { short: 'opidDFrBYzVgx', long: ['output', 'input', 'directory'] }, options: ['-o', '--output'] },
+  // SWE-agent's file tool run as a command (tools/edit_anthropic/config.yaml in SWE-agent/SWE-agent:
+  // `str_replace_editor <command> <path> [--file_text …] [--view_range …] [--old_str …] [--new_str …] [--insert_line …]`):
+  // every command but `view` changes PATH
+  str_replace_editor: { valued: { short: '', long: ['file_text', 'view_range', 'old_str', 'new_str', 'insert_line'] }, operand: { index: 1, when: (a) => /^(?:create|str_replace|insert|undo_edit)$/.test(a.find((x) => !x.startsWith('-')) ?? '') } },
   sqlite3: { valued: { short: '', long: ['cmd'] }, scriptOutput: /(?:^|\n|;)\s*\.(?:output|once|save|backup(?:\s+\S+)?)\s+("[^"]+"|'[^']+'|\S+)/g },
   // busybox/coreutils install -D SRC DEST is handled with cp; convert-style tools write their last operand
   ffmpeg: { valued: { short: 'icfst', long: [] }, operand: { index: -1 } },
