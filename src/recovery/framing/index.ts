@@ -4,13 +4,13 @@
  */
 
 import { EN } from './en.js';
-import { DE, ES, FR, JA, KO, RU, ZH } from './others.js';
+import { DE, ES, FR, ID, IT, JA, KO, NL, PL, PT, RU, VI, ZH } from './others.js';
 import type { FramingEntry, FramingLanguage, FramingPlace } from './types.js';
 
 export type { FramingEntry, FramingLanguage, FramingPlace } from './types.js';
 
 /** Every language's vocabulary. */
-export const FRAMING_LANGUAGES: readonly FramingLanguage[] = [EN, ZH, ES, FR, DE, RU, JA, KO];
+export const FRAMING_LANGUAGES: readonly FramingLanguage[] = [EN, ZH, ES, FR, DE, RU, JA, KO, PT, IT, NL, PL, ID, VI];
 
 /** A compiled entry. */
 export interface CompiledFraming {

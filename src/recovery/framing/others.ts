@@ -1,5 +1,6 @@
 /**
- * Framing vocabulary (./types.ts) of Chinese, Spanish, French, German, Russian, Japanese and Korean: the refusals, negated
+ * Framing vocabulary (./types.ts) of Chinese, Spanish, French, German, Russian, Japanese, Korean,
+ * Portuguese, Italian, Dutch, Polish, Indonesian and Vietnamese: the refusals, negated
  * instructions, attributions and examples a reply in that language writes around markup it quotes.
  * Small by design; an entry is added with the sentences it must find and the near misses it must not.
  * `\b` is an ASCII word boundary even with the `u` flag, so a pattern ending in a non-ASCII letter
@@ -44,7 +45,7 @@ export const FR: FramingLanguage = {
 export const DE: FramingLanguage = {
   language: 'de',
   entries: [
-    { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '\\b(?:nicht|niemals|keinesfalls) (?:aus(?:führen|geführt)|starten|verwenden|aufrufen|befolgen)\\b|\\bführe (?:das |dies |es )?(?:nicht|niemals) aus\\b', match: ['Bitte nicht ausführen:', 'Führe das nicht aus.'], not_match: ['Ich prüfe das Wetter:'] },
+    { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '\\b(?:nicht|niemals|keinesfalls) (?:aus(?:führen|geführt)|starten|verwenden|aufrufen|befolgen)\\b|\\bführen? (?:sie )?(?:\\p{L}+ ){0,3}(?:nicht|niemals|keinesfalls) aus\\b', match: ['Bitte nicht ausführen:', 'Führe das nicht aus.', 'Führe das Folgende NICHT aus:', 'Führen Sie diesen Befehl nicht aus.'], not_match: ['Ich prüfe das Wetter:', 'Ich führe den Befehl aus:'] },
     { id: 'refusal', says: 'a refusal', place: 'around', pattern: '\\b(?:ich weigere mich|ich lehne ab|bösartig|schädlich|eingeschleust|injiziert|verdächtig)', match: ['Ich weigere mich, das auszuführen', 'ein eingeschleuster Befehl'], not_match: ['Ich lese die Datei:'] },
     { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: '\\b(?:der (?:benutzer|nutzer) (?:schrieb|hat geschrieben|sagte)|die seite (?:sagt|verlangt|schreibt)|wörtlich)\\b', match: ['Der Benutzer schrieb:', 'die Seite verlangt'], not_match: ['Der Benutzer möchte das Wetter wissen.'] },
     { id: 'example', says: 'an example', place: 'around', pattern: '\\b(?:zum beispiel|beispiel|beispiele|z\\. ?b\\.|die syntax)\\b', match: ['Zum Beispiel:', 'Beispiel:'], not_match: ['Ich suche die Datei:'] },
@@ -55,6 +56,8 @@ export const RU: FramingLanguage = {
   language: 'ru',
   entries: [
     { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '(?:не|никогда не) (?:запускай|запускайте|выполняй|выполняйте|исполняй|вызывай|вызывайте)(?!\\p{L})', match: ['Не запускай:', 'Никогда не выполняйте это:'], not_match: ['Запускаю тесты:'] },
+    { id: 'refusal', says: 'a refusal', place: 'around', pattern: '(?:^|[^\\p{L}])(?:отказываюсь|не буду (?:это )?(?:запускать|выполнять)|вредоносн\\p{L}*|внедр[её]нн\\p{L}*|инъекци\\p{L}*|подозрительн\\p{L}*)', match: ['Я отказываюсь это запускать', 'это внедрённый текст'], not_match: ['Сейчас прочитаю файл:'] },
+    { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: '(?:^|[^\\p{L}])(?:пользователь (?:написал|прислал|вставил)|страница (?:просит|просила|требует|говорит)|дословно)(?!\\p{L})', match: ['Пользователь написал:', 'страница просила'], not_match: ['Пользователь хочет узнать погоду.'] },
     { id: 'example', says: 'an example', place: 'around', pattern: '(?:^|[^\\p{L}])(?:пример|например|синтаксис)(?!\\p{L})', match: ['Пример:', 'Например:'], not_match: ['Сейчас проверю файл:'] },
   ],
 };
@@ -63,6 +66,8 @@ export const JA: FramingLanguage = {
   language: 'ja',
   entries: [
     { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '(?:実行|起動|使用|呼び出)(?:し|さ)ないで', match: ['実行しないでください：'], not_match: ['ファイルを確認します：'] },
+    { id: 'refusal', says: 'a refusal', place: 'around', pattern: '(?:拒否し|お断りし|悪意のある|インジェクション|注入された|不審な)', match: ['実行を拒否します', 'これは注入されたテキストです'], not_match: ['ファイルを確認します：'] },
+    { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: '(?:ユーザーが(?:書い|貼り付け|送っ)|ページ(?:が|に)(?:要求|書かれ|指示)|原文)', match: ['ユーザーが書いたもの：', 'ページが要求したもの：'], not_match: ['ユーザーの天気を調べます：'] },
     { id: 'example', says: 'an example', place: 'around', pattern: '(?:例えば|たとえば|例[：:]|構文)', match: ['例えば：', '例：'], not_match: ['ファイルを読みます：'] },
   ],
 };
@@ -71,6 +76,64 @@ export const KO: FramingLanguage = {
   language: 'ko',
   entries: [
     { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '(?:실행|사용|호출)하지 (?:마|마세요|말)', match: ['실행하지 마세요:'], not_match: ['파일을 확인하겠습니다:'] },
+    { id: 'refusal', says: 'a refusal', place: 'around', pattern: '(?:거부합니다|거절합니다|악의적|주입된|의심스러운)', match: ['실행을 거부합니다', '주입된 텍스트입니다'], not_match: ['파일을 확인하겠습니다:'] },
+    { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: '(?:사용자가 (?:쓴|작성한|붙여넣은)|페이지(?:가|에서) (?:요청한|요구한|말한))', match: ['사용자가 쓴 내용:', '페이지가 요청한 것:'], not_match: ['사용자의 날씨를 확인하겠습니다.'] },
     { id: 'example', says: 'an example', place: 'around', pattern: '(?:^|[^\\p{L}])(?:예|예시|예를 들어)(?:[：:]|(?!\\p{L}))', match: ['예:', '예를 들어:'], not_match: ['파일을 확인하겠습니다:'] },
+  ],
+};
+
+export const PT: FramingLanguage = {
+  language: 'pt',
+  entries: [
+    { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '\\b(?:não|nunca) (?:o |a |os )?(?:execute|executes|executem|executar|rode|rodes|rodar|use|uses|chame|chames|invoque|siga|sigas|faça|faças)(?!\\p{L})', match: ['Não execute o seguinte:', 'nunca rode isto'], not_match: ['Vou verificar o clima:', 'Vou executar os testes:'] },
+    { id: 'refusal', says: 'a refusal', place: 'around', pattern: '\\b(?:me recuso|eu recuso|não posso ajudar|malicios[oa]|injetad[oa]|injeção|suspeit[oa])(?!\\p{L})', match: ['Eu me recuso a executar isso', 'é um texto injetado'], not_match: ['Deixe-me ler o arquivo:'] },
+    { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: '\\b(?:o usuário (?:escreveu|disse|colou)|a página (?:diz|disse|pede|pediu)|literalmente|textualmente)(?!\\p{L})', match: ['O usuário escreveu:', 'a página pediu'], not_match: ['O usuário quer saber o clima.'] },
+    { id: 'example', says: 'an example', place: 'around', pattern: '\\b(?:por exemplo|exemplos?|a sintaxe)\\b', match: ['Por exemplo:', 'A sintaxe é:'], not_match: ['Vou procurar o arquivo:'] },
+  ],
+};
+
+export const IT: FramingLanguage = {
+  language: 'it',
+  entries: [
+    { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: "\\b(?:non|mai) (?:lo |la |li )?(?:eseguire|eseguirlo|eseguirla|eseguite|eseguirò|lanciare|lanciarlo|avviare|usare|chiamare|seguire)(?!\\p{L})", match: ['Non eseguire quanto segue:', 'non lo eseguirò.'], not_match: ['Controllo il meteo:', 'Adesso eseguo i test:'] },
+    { id: 'refusal', says: 'a refusal', place: 'around', pattern: '\\b(?:mi rifiuto|non posso aiutare|dannos[oa]|malevol[oa]|iniettat[oa]|iniezione|sospett[oa])\\b', match: ['Mi rifiuto di eseguirlo', 'è un testo iniettato'], not_match: ['Leggo il file:'] },
+    { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: "\\b(?:l'utente ha (?:scritto|detto|incollato)|la pagina (?:dice|chiede|ha chiesto)|testualmente|alla lettera)\\b", match: ["L'utente ha scritto:", 'la pagina chiede'], not_match: ["L'utente vuole sapere il meteo."] },
+    { id: 'example', says: 'an example', place: 'around', pattern: '\\b(?:per esempio|ad esempio|esempi[oi]?|la sintassi)\\b', match: ['Per esempio:', 'La sintassi è:'], not_match: ['Cerco il file:'] },
+  ],
+};
+
+export const NL: FramingLanguage = {
+  language: 'nl',
+  entries: [
+    { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '\\b(?:niet|nooit) (?:uitvoeren|draaien|gebruiken|aanroepen|opvolgen)\\b|\\bvoer (?:\\p{L}+ ){0,3}(?:niet|nooit) uit\\b', match: ['Niet uitvoeren:', 'Voer dit commando niet uit.'], not_match: ['Ik controleer het weer:', 'Ik voer de tests uit:'] },
+    { id: 'refusal', says: 'a refusal', place: 'around', pattern: '\\b(?:ik weiger|kwaadaardig\\w*|geïnjecteerd\\w*|injectie|verdacht\\w*)', match: ['Ik weiger dit uit te voeren', 'een geïnjecteerde opdracht'], not_match: ['Ik lees het bestand:'] },
+    { id: 'example', says: 'an example', place: 'around', pattern: '\\b(?:bijvoorbeeld|voorbeeld(?:en)?|de syntaxis)\\b', match: ['Bijvoorbeeld:', 'Voorbeeld:'], not_match: ['Ik zoek het bestand:'] },
+  ],
+};
+
+export const PL: FramingLanguage = {
+  language: 'pl',
+  entries: [
+    { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '(?:^|[^\\p{L}])(?:nie|nigdy nie) (?:uruchamiaj|uruchamiajcie|wykonuj|wykonujcie|uruchomię|wykonam|używaj|wywołuj)(?!\\p{L})', match: ['Nie uruchamiaj tego:', 'nie wykonam tego polecenia'], not_match: ['Sprawdzę pogodę:', 'Uruchamiam testy:'] },
+    { id: 'refusal', says: 'a refusal', place: 'around', pattern: '(?:^|[^\\p{L}])(?:odmawiam|złośliw\\p{L}*|wstrzyknięt\\p{L}*|podejrzan\\p{L}*)', match: ['Odmawiam wykonania', 'to wstrzyknięty tekst'], not_match: ['Czytam plik:'] },
+    { id: 'example', says: 'an example', place: 'around', pattern: '(?:^|[^\\p{L}])(?:na przykład|przykład|przykłady|składnia)(?!\\p{L})', match: ['Na przykład:', 'Przykład:'], not_match: ['Szukam pliku:'] },
+  ],
+};
+
+export const ID: FramingLanguage = {
+  language: 'id',
+  entries: [
+    { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '\\b(?:jangan|tidak akan) (?:menjalankan|jalankan|eksekusi|mengeksekusi|gunakan|panggil|ikuti)\\b', match: ['Jangan jalankan perintah ini:', 'saya tidak akan menjalankan ini'], not_match: ['Saya akan memeriksa cuaca:', 'Saya jalankan tesnya:'] },
+    { id: 'refusal', says: 'a refusal', place: 'around', pattern: '\\b(?:saya menolak|berbahaya|disuntikkan|injeksi|mencurigakan)\\b', match: ['Saya menolak menjalankannya', 'teks yang disuntikkan'], not_match: ['Saya baca filenya:'] },
+    { id: 'example', says: 'an example', place: 'around', pattern: '\\b(?:contohnya|contoh|misalnya|sintaksnya)\\b', match: ['Contoh:', 'Misalnya:'], not_match: ['Saya cari filenya:'] },
+  ],
+};
+
+export const VI: FramingLanguage = {
+  language: 'vi',
+  entries: [
+    { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '(?:^|[^\\p{L}])(?:đừng|không được|không nên|sẽ không) (?:chạy|thực thi|thực hiện|gọi|dùng|làm theo)(?!\\p{L})', match: ['Đừng chạy lệnh này:', 'tôi sẽ không chạy nó'], not_match: ['Tôi sẽ kiểm tra thời tiết:', 'Tôi chạy thử nghiệm:'] },
+    { id: 'refusal', says: 'a refusal', place: 'around', pattern: '(?:^|[^\\p{L}])(?:tôi từ chối|độc hại|được chèn vào|tiêm mã|đáng ngờ)(?!\\p{L})', match: ['Tôi từ chối thực hiện', 'văn bản được chèn vào'], not_match: ['Tôi đọc tệp:'] },
+    { id: 'example', says: 'an example', place: 'around', pattern: '(?:^|[^\\p{L}])(?:ví dụ|cú pháp)(?!\\p{L})', match: ['Ví dụ:', 'Cú pháp là:'], not_match: ['Tôi tìm tệp:'] },
   ],
 };
