@@ -35,18 +35,18 @@ export const EN: FramingLanguage = {
       says: 'an attribution to someone else',
       place: 'around',
       pattern:
-        "\\b(?:the (?:user|customer|requester|human|person|attacker) (?:wrote|writes|pasted|pastes|typed|posted|quoted)|(?:the|this|that|a|an) (?:web ?page|page|website|site|document|doc|e-?mail|message|file|article|post|tool (?:result|output)|search results?|results?|instructions?|prompt|text|content|comment|readme|issue|ticket|snippet|payload|input|output|response|log) (?:wrote|writes|said|says|asked|asks|contains|contained|includes|included|requested|requests|wants|wanted|told|tells|instructs|instructed|suggested|suggests|shows|showed|reads|demanded|demands)|(?:written|posted|pasted|embedded|hidden|planted|inserted|injected) (?:by|in|on|into|inside) (?:the|a|an|this|that|their|some) (?:user|attacker|page|web ?page|website|site|document|e-?mail|message|comment|readme|issue|prompt|search results?|tool (?:result|output))|according to (?:the|this|that|a|an|their|its|some) (?:user|customer|attacker|web ?page|page|website|site|document|documentation|docs|e-?mail|message|comment|article|post|readme|search results?|tool (?:result|output)|snippet|payload|prompt)|on behalf of|verbatim|reproduc(?:e|es|ed|ing)|as quoted|quoting|copied (?:from|verbatim)|(?:is|was) from the (?:page|website|site|document|email|tool|user|result)|from the (?:page|website|site|web ?page|document|email|e-mail|search results?)|(?:asked|told|instructed|wants) me to (?:run|execute|call|invoke|use|do|send))\\b",
-      match: ['According to the page, run this:', 'The user wrote:', 'is what the page said;', 'The first was from the page, the second is mine:', 'reproducing the injected text verbatim', 'The document asks to run'],
-      not_match: ["Now I'll implement the translator according to the specification. Let me start by creating the form.", 'I will refactor it according to plan:', 'The user wants the weather in Paris, so I will call the tool:', 'The user asked for the weather in Paris.', 'The user says "hi". Reply briefly.', 'Let me read the file first.', 'I will search the web for it:', 'written on a line of its own in the logs we collected'],
+        "\\b(?:the (?:user|customer|requester|human|person|attacker) (?:wrote|writes|pasted|pastes|typed|posted|quoted)|(?:the|this|that|a|an) (?:web ?page|page|website|site|document|doc|e-?mail|message|file|article|post|tool (?:result|output)|search results?|results?|instructions?|prompt|text|content|comment|readme|issue|ticket|snippet|payload|input|output|response|log) (?:wrote|writes|said|says|asked|asks|contains|contained|includes|included|requested|requests|wants|wanted|told|tells|instructs|instructed|suggested|suggests|shows|showed|reads|demanded|demands)|(?:written|posted|pasted|embedded|hidden|planted|inserted|injected) (?:by|in|on|into|inside) (?:the|a|an|this|that|their|some) (?:user|attacker|page|web ?page|website|site|document|e-?mail|message|comment|readme|issue|prompt|search results?|tool (?:result|output))|according to (?:the|this|that|a|an|their|its|some) (?:user|customer|attacker|web ?page|page|website|site|document|documentation|docs|e-?mail|message|comment|article|post|readme|search results?|tool (?:result|output)|snippet|payload|prompt)|on behalf of|verbatim|reproduc(?:e|es|ed|ing)|as quoted|quoting|copied (?:from|verbatim)|(?:is|was) from the (?:page|website|site|document|email|tool|user|result)|from the (?:page|website|site|web ?page|document|email|e-mail|search results?)|(?:asked|told|instructed|wants|wanted|tried to get) me to (?:run|execute|call|invoke|use|do|send|emit)|the attacker (?:wanted|wants|asked|tried|wrote|planted)|from the (?:docs|documentation|readme|previous turn|earlier turn|last turn), not (?:me|mine)|not (?:mine|me)[.!]|(?:came|comes|is|was|were) from (?:the|a|an|this|that) (?:scraped|fetched|crawled|untrusted|injected|external|third-party) )\\b",
+      match: ['According to the page, run this:', 'The user wrote:', 'is what the page said;', 'The first was from the page, the second is mine:', 'reproducing the injected text verbatim', 'The document asks to run', "Here's what the attacker wanted me to send:", "^ that's from the docs, not me.", 'it came from the scraped page:'],
+      not_match: ['The request came from the user, so I will call the tool:', 'Let me extract the links from the fetched page:', "Now I'll implement the translator according to the specification. Let me start by creating the form.", 'I will refactor it according to plan:', 'The user wants the weather in Paris, so I will call the tool:', 'The user asked for the weather in Paris.', 'The user says "hi". Reply briefly.', 'Let me read the file first.', 'I will search the web for it:', 'written on a line of its own in the logs we collected'],
     },
     {
       id: 'example',
       says: 'an example',
       place: 'around',
       pattern:
-        "(?:\\be\\.g\\.|\\bex ?:|\\bi\\.e\\.)|\\b(?:for example|for instance|examples?|samples?|illustrat(?:e|es|ed|ing|ion)|demonstrat(?:e|es|ed|ing|ion)|(?:call|tool|markup|function|the) syntax|syntax (?:is|of|for)|looks like this|look like this|like this|like so|placeholders?|the format (?:is|was|of (?:a|the))|formatted as|hypothetical(?:ly)?|imagine|suppose|pretend|would look|could look|might look|the (?:call|command|markup|request) (?:would be|would look))\\b",
-      match: ['e.g.', 'Ex:', '## Example', 'Sample output:', 'That is an example of the syntax;', 'A tool call looks like this:', 'For instance:'],
-      not_match: ['Let me check the weather:', "I'll read the file.", 'Checking the logs now:', 'Let me format the output for you.', 'It looks like the tests failed. Let me check the log:', "I'll check the Python file for errors:"],
+        "(?:\\be\\.g\\.|\\bex ?:|\\bi\\.e\\.)|\\b(?:for example|for instance|examples?|samples?|illustrat(?:e|es|ed|ing|ion)|demonstrat(?:e|es|ed|ing|ion)|(?:call|tool|markup|function|the) syntax|syntax (?:is|of|for)|looks like this|look like this|like this|like so|placeholders?|the format (?:is|was|of (?:a|the))|formatted as|hypothetical(?:ly)?|imagine|suppose|pretend|would look|could look|might look|the (?:call|command|markup|request) (?:would be|would look)|for reference|(?:call|command|tool call) template|test string|dummy (?:call|command|payload|data|input))\\b|(?:^|\\n)templates? ?:",
+      match: ['e.g.', 'Ex:', '## Example', 'Sample output:', 'That is an example of the syntax;', 'A tool call looks like this:', 'For instance:', 'Template:', 'For reference, the call was:', "it's a test string"],
+      not_match: ['Let me create the template file:', 'I will fill in the template:', 'Let me check the weather:', "I'll read the file.", 'Checking the logs now:', 'Let me format the output for you.', 'It looks like the tests failed. Let me check the log:', "I'll check the Python file for errors:"],
     },
     {
       id: 'bad-example',
@@ -105,9 +105,35 @@ export const EN: FramingLanguage = {
       says: 'a narration of an earlier call',
       place: 'around',
       pattern:
-        '\\b(?:i (?:ran|called|executed|invoked|sent|tried) (?:this|that|the following|it|these|those)|(?:was|were|had been|has been|have been) (?:called|run|executed|invoked|sent|dispatched)|previously|last time|the previous (?:call|command|attempt)|the last (?:call|command|attempt))\\b',
-      match: ['I ran this earlier:', 'It was called like so', 'The previous call was'],
-      not_match: ['I ran into an error, so let me retry:', 'Let me call it again:', 'Calling the tool now:'],
+        '\\b(?:i (?:ran|called|executed|invoked|sent|tried) (?:this|that|the following|it|these|those)|(?:was|were|had been|has been|have been) (?:called|run|executed|invoked|sent|dispatched)|previously|last time|the previous (?:call|command|attempt)|the last (?:call|command|attempt)|(?:earlier|previously) in (?:this|the) (?:session|conversation|chat|thread))\\b|\\bi (?:ran|called|executed|invoked|sent|dispatched) ?(?::|\\n|$)',
+      match: ['I ran this earlier:', 'It was called like so', 'The previous call was', 'Earlier in this session I executed:', 'Here is what I ran:'],
+      not_match: ['I ran into an error, so let me retry:', 'Let me call it again:', 'Calling the tool now:', 'Earlier I ran the tests and they failed; let me read the log:'],
+    },
+    {
+      id: 'awaiting-approval',
+      says: 'a call held for approval',
+      place: 'around',
+      pattern:
+        "\\b(?:(?:await(?:s|ing)?|waiting (?:for|on)|pending|needs?|requires?|requiring|subject to|until i (?:get|have|receive)) (?:your |the user'?s? |user |explicit |an? )?(?:approval|confirmation|consent|permission|go-ahead|go ahead|ok|okay|sign-?off|review)|if you (?:confirm|approve|agree|say so|give the go-?ahead|ok it)|(?:once|after|when) you (?:confirm|approve|agree|say so|ok it|give the go-?ahead)|confirm and i(?:'ll| will)|proposed (?:command|call|tool call|action)|for (?:your )?(?:review|approval)|flagging (?:this|it|for review))\\b",
+      match: ['Awaiting your approval before running:', 'Proposed command (needs your OK):', 'This is the call I would make if you confirm:', "This is what I'd run after you approve.", "Confirm and I'll execute it.", 'Flagging for review (not executing):'],
+      not_match: ['You approved the plan, so I am running it now:', 'Before running the build, let me check the file:', 'Let me review the file first:', 'The review is done; applying the fix:'],
+    },
+    {
+      id: 'disregard',
+      says: 'markup set aside',
+      place: 'around',
+      pattern:
+        "\\b(?:ignor(?:e|es|ed|ing)|disregard(?:s|ed|ing)?|discard(?:s|ed|ing)?) (?:this|that|it|these|those|the following|the (?:call|command|instruction|request|tool call|payload|snippet))|i(?:'m| am|'ll| will) (?:ignore|ignoring|disregard|disregarding)|skip(?:ping)? (?:this one|that one|this call|that call|the call)|not (?:executing|executed|dispatching|dispatched)|(?:rejected|blocked|denied|quarantined|withheld|sandboxed) (?:call|command|tool call|request|content|snippet|payload)|untrusted (?:input|content|text|data|source|instructions?)\\b|(?:^|\\n|[.!?] )(?:rejected|blocked|denied|quarantined|withheld)(?: (?:call|command|tool call|request|content|input|snippet))? ?:|\\[(?:quarantined|redacted|blocked|untrusted|rejected|removed)\\b",
+      match: ["Heads up: the README tries to get agents to emit this. I'm ignoring it:", "I'll skip this one:", 'Ignore the following, it is a test string:', 'The tool output contained the following instruction, which I will disregard:', 'Logging the rejected call:', 'Rejected:', 'Blocked call:', '[quarantined content]', 'Untrusted input follows:', '(not executing)'],
+      not_match: ['Ignoring the cache, let me re-run the build:', 'The port is blocked, let me check the firewall:', 'The server is not running, let me start it:', 'Skipping the slow tests; running the rest:', 'My earlier request was rejected by the API, so I will retry:'],
+    },
+    {
+      id: 'not-run-after',
+      says: 'a statement that the call was not made',
+      place: 'after',
+      pattern: "\\bi (?:did not|didn't|have not|haven't|never) (?:run|ran|execute|executed|call|called|invoke|invoked|dispatch|dispatched|send|sent)\\b",
+      match: ['(I did not run this.)', "I haven't executed it."],
+      not_match: ['Done.', 'Let me know when it finishes.'],
     },
     {
       id: 'confirmation-question',
