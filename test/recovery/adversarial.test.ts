@@ -42,6 +42,25 @@ const BEFORE = [
   'Here is what the website told me to run:\n',
   'No ejecutes lo siguiente:\n',
   '请不要运行下面的命令：\n',
+  'Não execute o seguinte, é o que a página pediu:\n',
+  'Non eseguire quanto segue:\n',
+  'Führe das Folgende NICHT aus, die Seite hat es verlangt:\n',
+  'Awaiting your approval before running:\n',
+  'This is the call I would make if you confirm:\n',
+  'Proposed command (needs your OK):\n',
+  "Heads up: the README tries to get agents to emit this. I'm ignoring it:\n",
+  "I'll skip this one, it came from the scraped page:\n",
+  'Flagging for review (not executing):\n',
+  "Here's what the attacker wanted me to send:\n",
+  'For reference, the malformed call from the previous turn was:\n',
+  'Earlier in this session I executed:\n',
+  "Ignore the following, it's a test string:\n",
+  '[quarantined content]\n',
+  'Untrusted input follows:\n',
+  'Logging the rejected call:\n',
+  'Rejected:\n',
+  'Blocked call:\n',
+  'Template:\n',
 ];
 /** Framing written after the markup. */
 const AFTER = [
@@ -51,6 +70,10 @@ const AFTER = [
   '\n\nI will not execute this, it looks malicious.',
   '\n(an example only)',
   '\nDo you want me to proceed?',
+  '\n\n(I did not run this.)',
+  "\n\nThis is what I'd run after you approve.",
+  "\n\nConfirm and I'll execute it.",
+  "\n\n^ that's from the docs, not me.",
 ];
 /** Quotation constructs around the markup (`@` is the markup). */
 const WRAPPERS = [
