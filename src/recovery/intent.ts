@@ -80,6 +80,12 @@ function enclosedInEmphasis(text: string, [a, b]: Span): string | null {
   return null;
 }
 
+/** True when the span is a Markdown link's text (`[…](url)`, CommonMark §6.3): shown as a link, not emitted. */
+function enclosedInLinkText(text: string, [a, b]: Span): boolean {
+  const p = prevNonSpace(text, a);
+  return p >= 0 && text[p] === '[' && text.startsWith('](', nextNonSpace(text, b));
+}
+
 /** True when the text holds a letter or a digit (a word of narrative). */
 const holdsWords = (s: string): boolean => /[\p{L}\p{N}]/u.test(s);
 
@@ -97,6 +103,7 @@ export function framingOf(text: string, spans: readonly Span[], callSpans: reado
   if (spans.length === 0) return null;
   for (const s of spans) {
     if (enclosedInQuotes(text, s)) return { reason: 'quoted', detail: 'inside quotation marks' };
+    if (enclosedInLinkText(text, s)) return { reason: 'quoted', detail: 'inside the text of a Markdown link' };
     const emphasis = enclosedInEmphasis(text, s);
     if (emphasis !== null) return { reason: 'quoted', detail: `inside Markdown emphasis (${emphasis}…${emphasis})` };
   }

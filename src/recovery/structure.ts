@@ -189,6 +189,92 @@ function lineBlocks(text: string, lines: Line[], skip: SpanCursor): Region[] {
   return out;
 }
 
+/** The opening line of a block another markup language delimits, and how to find its closing line. */
+interface Delimiter {
+  open: RegExp;
+  /** The closing line, given the opening match (tested on the trimmed line). */
+  close: (m: RegExpExecArray) => RegExp;
+  reason: Region['reason'];
+  detail: string;
+}
+
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Blocks delimited by lines in the markup languages models also write: Org mode blocks
+ * (`#+BEGIN_SRC` … `#+END_SRC`, any block name; Org manual §12.6 "Blocks"), AsciiDoc delimited
+ * blocks (`----` listing, `....` literal, `____` quote, `++++` passthrough: the same delimiter
+ * line, four or more characters; AsciiDoc Language "Delimited blocks"), Pandoc/MyST fenced divs and
+ * admonitions (`:::` with a name, closed by a run of at least as many colons), Jinja/Liquid raw
+ * blocks (`{% raw %}` … `{% endraw %}`), and shell here-documents (`<<EOF`, `<<-'EOF'`, `<<"EOF"`:
+ * POSIX sh §2.7.4) whose body is data, not output.
+ */
+const DELIMITERS: readonly Delimiter[] = [
+  { open: /^#\+begin_(\w+)/i, close: (m) => new RegExp(`^#\\+end_${escapeRe(m[1]!)}\\b`, 'i'), reason: 'fenced', detail: 'inside an Org mode block' },
+  { open: /^(-{4,}|\.{4,}|_{4,}|\+{4,})$/, close: (m) => new RegExp(`^${escapeRe(m[1]!)}$`), reason: 'fenced', detail: 'inside an AsciiDoc delimited block' },
+  { open: /^(:{3,})\s*\{?[\w-]+/, close: (m) => new RegExp(`^:{${m[1]!.length},}\\s*$`), reason: 'quoted', detail: 'inside a fenced div (:::)' },
+  { open: /^\{%-?\s*raw\s*-?%\}/, close: () => /\{%-?\s*endraw\s*-?%\}/, reason: 'quoted', detail: 'inside a template raw block' },
+  { open: /<<-?\s*(['"]?)([A-Za-z_]\w{0,31})\1(?:\s*$|(?=[\s;|&>)]))/, close: (m) => new RegExp(`^${escapeRe(m[2]!)}$`), reason: 'quoted', detail: 'inside a shell here-document' },
+];
+
+/** How far (in lines) the closing delimiter of an AsciiDoc block or a fenced div is looked for. */
+const MAX_PAIR_LINES = 400;
+
+/** reST: a directive that shows code (`.. code-block::`, `.. code::`, `.. sourcecode::`) or a paragraph ended by `::`, and its indented body (reStructuredText Markup Specification, "Literal Blocks", "Directives"). */
+const REST_LITERAL = /^\.\. (?:code-block|code|sourcecode|highlight|literalinclude)::|(?:^|[^:]):: *$/;
+
+/** Blocks of {@link DELIMITERS} and reST literal blocks, outside `skip` (fences and grammar blocks). */
+function delimitedBlocks(text: string, lines: Line[], skip: SpanCursor): Region[] {
+  const out: Region[] = [];
+  for (let n = 0; n < lines.length; n++) {
+    const l = lines[n]!;
+    if (skip.inside(l.start)) continue;
+    const { cols, at } = indentOf(text, l);
+    const line = text.slice(at, l.end).trimEnd();
+    if (cols <= 3) {
+      let found = false;
+      for (const d of DELIMITERS) {
+        const m = d.open.exec(line);
+        if (!m) continue;
+        const close = d.close(m);
+        // a here-document operator inside a line (`cat <<EOF > notes.txt`) counts only with its closing line
+        const paired = d.detail.includes('AsciiDoc') || d.detail.includes('fenced div') || (d.detail.includes('here-document') && m.index + m[0].length < line.length);
+        // an AsciiDoc or div delimiter is looked for within MAX_PAIR_LINES (one without its pair is a rule
+        // or a stray line, and a bounded search keeps the pass linear); a here-document or raw block left open runs to the end
+        const limit = paired ? Math.min(lines.length, n + 1 + MAX_PAIR_LINES) : lines.length;
+        let k = n + 1;
+        while (k < limit && !close.test(text.slice(lines[k]!.start, lines[k]!.end).trim())) k++;
+        if (k >= limit && paired) continue;
+        out.push({ span: [l.start, k < lines.length ? lines[k]!.end : text.length], reason: d.reason, detail: d.detail });
+        n = k;
+        found = true;
+        break;
+      }
+      if (found) continue;
+    }
+    if (REST_LITERAL.test(line)) {
+      // the body: the following lines indented deeper than the marker line, blank lines between
+      let k = n + 1;
+      let end = -1;
+      while (k < lines.length) {
+        const b = lines[k]!;
+        if (isBlank(text, b)) {
+          k++;
+          continue;
+        }
+        if (indentOf(text, b).cols <= cols) break;
+        end = b.end;
+        k++;
+      }
+      if (end > 0) {
+        out.push({ span: [l.start, end], reason: 'fenced', detail: 'inside a reStructuredText literal block' });
+        n = k - 1;
+      }
+    }
+  }
+  return out;
+}
+
 /** A GFM table row: starts or ends with `|`, or holds at least two `|`. */
 function isTableRow(s: string): boolean {
   const t = s.trim();
@@ -416,6 +502,7 @@ export function quotationRegions(text: string, grammar: ReadonlyArray<readonly [
     ...inline,
     ...html,
     ...lineBlocks(text, lines, new SpanCursor(code)),
+    ...delimitedBlocks(text, lines, new SpanCursor(code)),
     ...pairedRuns(text, '~', new SpanCursor(literal), 2, 'quoted', 'inside strike-through (~~…~~)'),
     ...pairedRuns(text, '*', new SpanCursor(literal), 2, 'quoted', 'inside bold text (**…**)'),
     ...pairedRuns(text, '_', new SpanCursor(literal), 2, 'quoted', 'inside bold text (__…__)'),

@@ -124,6 +124,16 @@ const WRAPPERS = [
   '<small>@</small>',
   '<sup>@</sup>',
   '<ins>@</ins>',
+  '#+BEGIN_SRC xml\n@\n#+END_SRC',
+  '#+begin_example\n@\n#+end_example',
+  '----\n@\n----',
+  '____\n@\n____',
+  '::: note\n@\n:::',
+  '{% raw %}\n@\n{% endraw %}',
+  "cat <<'EOF' > notes.txt\n@\nEOF",
+  '.. code-block:: xml\n\n   @',
+  'The syntax is::\n\n    @',
+  '[@](https://example.com/docs)',
 ];
 
 describe.each(grammars)('%s: framed, quoted or interleaved markup is never recovered', (_key, g) => {
