@@ -27,6 +27,9 @@
  * `textarea`, `script`, `style`, `template`, `noscript`, `iframe`, `object`, `details`), any
  * element hidden by its attributes (`hidden`, `aria-hidden="true"`, a `style` with
  * `display:none`, `visibility:hidden`, `opacity:0` or `font-size:0`), and comments → `quoted`.
+ * Other markup languages: Org mode blocks, AsciiDoc delimited blocks, reStructuredText literal
+ * blocks and code directives (→ `fenced`), Pandoc/MyST fenced divs, Jinja/Liquid raw blocks and
+ * shell here-documents (→ `quoted`): {@link DELIMITERS}. A Markdown link's text is read by ./intent.ts.
  * Reasoning: `<think>`, `<thinking>`, `<reasoning>`,
  * `<reflection>` and `◁think▷` blocks written into the visible text → `quoted` (reasoning is never
  * recovered).
