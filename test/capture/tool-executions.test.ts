@@ -150,6 +150,29 @@ describe('the AI SDK\'s legacy ai.toolCall spans', () => {
   });
 });
 
+describe('OpenInference TOOL spans', () => {
+  it('are read as executions: the LLM span\'s call (by tool.id) once, another call as its own reply', async () => {
+    const llm = {
+      name: 'ChatOpenAI',
+      traceId: 't1',
+      spanId: 'l1',
+      attributes: {
+        'openinference.span.kind': 'LLM',
+        'llm.output_messages.0.message.role': 'assistant',
+        'llm.output_messages.0.message.tool_calls.0.tool_call.id': 'call_w',
+        'llm.output_messages.0.message.tool_calls.0.tool_call.function.name': 'get_weather',
+        'llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments': '{"city": "London"}',
+      },
+    };
+    const tool = (span: string, id: string, name: string, input: string) => ({ name, traceId: 't1', spanId: span, attributes: { 'openinference.span.kind': 'TOOL', 'tool.name': name, 'tool.id': id, 'input.value': input, 'output.value': 'sunny' } });
+    const r = await readText(lines(llm, tool('x1', 'call_w', 'get_weather', '{"city": "London"}'), tool('x2', 'call_s', 'shell', '{"command": "rm -rf ~"}')));
+    expect(calls(r)).toEqual([
+      [1, null, [['call_w', 'get_weather', { city: 'London' }, null]]],
+      [3, 'x2', [['call_s', 'shell', { command: 'rm -rf ~' }, null]]],
+    ]);
+  });
+});
+
 describe('Langfuse TOOL observations', () => {
   const obs = (o: Record<string, unknown>) => ({ traceId: 'tr', ...o });
   const generation = (id: string, output: unknown) => obs({ id, type: 'GENERATION', name: 'chat', output });

@@ -29,7 +29,9 @@
  * its JSON text) and `gen_ai.tool.call.result` (the tool's output, not read: it is no model output).
  * The AI SDK's legacy `ai.toolCall` spans (`ai.toolCall.name`, `ai.toolCall.id`, `ai.toolCall.args`;
  * vercel/ai `content/docs/03-ai-sdk-core/60-telemetry.mdx` at ed857f50f112e23930b0c2dd8d532cc8bebbc911,
- * "Legacy tool call spans") are read the same way.
+ * "Legacy tool call spans") and OpenInference `TOOL` spans (`openinference.span.kind = TOOL`,
+ * `tool.name`, `tool.id`, the arguments in `input.value`; Arize-ai/openinference
+ * `spec/semantic_conventions.md` at 1fe497f1d9f45a07eee55d97fe185e020560f9c7) are read the same way.
  * Its call is inspected unless a model-call span of the same trace already holds it (matched by
  * call id, or without an id by name and arguments: ./executions.ts); then it gives one reply of its
  * own, with no text and that call. Such a span without arguments is an INVALID_RECORD warning and
@@ -186,15 +188,19 @@ export function otelReader(file: string) {
   /** An `execute_tool` span: inspected unless a model-call span of its trace holds its call. */
   const readExecution = (span: JsonObject, attrs: Record<string, unknown>, line: number, out: RecordOutput): void => {
     const spanName = String(span['name']);
-    const legacy = attrs['gen_ai.operation.name'] !== 'execute_tool'; // the AI SDK's ai.toolCall span
-    const exec: ToolExecution = legacy
-      ? { trace: traceOf(span), id: str(attrs['ai.toolCall.id']) || null, name: str(attrs['ai.toolCall.name']) ?? '', args: attrs['ai.toolCall.args'] }
-      : {
-          trace: traceOf(span),
-          id: str(attrs['gen_ai.tool.call.id']) || null,
-          name: str(attrs['gen_ai.tool.name']) ?? (spanName.startsWith('execute_tool ') ? spanName.slice('execute_tool '.length).trim() : ''),
-          args: attrs['gen_ai.tool.call.arguments'],
-        };
+    const trace = traceOf(span);
+    const exec: ToolExecution =
+      attrs['gen_ai.operation.name'] === 'execute_tool'
+        ? {
+            trace,
+            id: str(attrs['gen_ai.tool.call.id']) || null,
+            name: str(attrs['gen_ai.tool.name']) ?? (spanName.startsWith('execute_tool ') ? spanName.slice('execute_tool '.length).trim() : ''),
+            args: attrs['gen_ai.tool.call.arguments'],
+          }
+        : attrs['ai.operationId'] === 'ai.toolCall'
+          ? { trace, id: str(attrs['ai.toolCall.id']) || null, name: str(attrs['ai.toolCall.name']) ?? '', args: attrs['ai.toolCall.args'] }
+          : // an OpenInference TOOL span
+            { trace, id: str(attrs['tool.id']) || str(attrs['tool_call.id']) || null, name: str(attrs['tool.name']) ?? str(attrs['tool_call.function.name']) ?? spanName, args: attrs['input.value'] ?? attrs['tool_call.function.arguments'] };
     if (executed.repeats(exec)) return;
     const held = { exec, line, span };
     if (heldExecutions.length < MAX_HELD_WRAPPERS) heldExecutions.push(held);
@@ -207,7 +213,7 @@ export function otelReader(file: string) {
   };
   const readSpan = (span: JsonObject, line: number, out: RecordOutput, wrapperAsCall = false): void => {
     const attrs = attributeMap(span['attributes']);
-    if (attrs['gen_ai.operation.name'] === 'execute_tool' || attrs['ai.operationId'] === 'ai.toolCall') return readExecution(span, attrs, line, out);
+    if (attrs['gen_ai.operation.name'] === 'execute_tool' || attrs['ai.operationId'] === 'ai.toolCall' || attrs['openinference.span.kind'] === 'TOOL') return readExecution(span, attrs, line, out);
     const op = str(attrs['ai.operationId']) ?? '';
     if (/\.do(?:Generate|Stream)$/.test(op)) calledTraces.add(traceOf(span));
     else if (!wrapperAsCall && op.startsWith('ai.') && (attrs['ai.response.text'] !== undefined || attrs['ai.response.toolCalls'] !== undefined)) {
