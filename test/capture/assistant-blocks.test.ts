@@ -71,6 +71,17 @@ describe('Anthropic content blocks in an assistant message', () => {
   });
 });
 
+describe('Anthropic content in observability exports', () => {
+  it('a span\'s output holding server tool results and a container upload is read without a word; a document block is still named', async () => {
+    const span = (content: unknown[]) => JSON.stringify({ name: 'chat claude', traceId: 't', spanId: 's', attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', content }]) } }) + '\n';
+    const inert = await readText(span([{ type: 'text', text: 'ok' }, { type: 'web_search_tool_result', tool_use_id: 's', content: [] }, { type: 'container_upload', file_id: 'f' }, { type: 'redacted_thinking', data: 'x' }]));
+    expect(inert.replies.map((x) => x.text)).toEqual(['ok']);
+    expect(inert.errors).toEqual([]);
+    const doc = await readText(span([{ type: 'text', text: 'ok' }, { type: 'document', source: { type: 'text', data: 'x' } }]));
+    expect(problems(doc)).toEqual([['INVALID_RECORD', 1, 'error', 'output parts of type "document" in span "chat claude" were not read: what they hold (a call, its arguments) is not judged']]);
+  });
+});
+
 describe('Bedrock Converse content blocks in the assistant output', () => {
   const body = (content: unknown[]) => JSON.stringify({ output: { message: { role: 'assistant', content } }, stopReason: 'end_turn', usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } }) + '\n';
 
