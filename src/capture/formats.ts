@@ -392,7 +392,7 @@ export const CAPTURE_FORMAT_SPECS = [
   record({
     kind: 'record',
     name: 'langfuse',
-    description: 'Langfuse trace exports and observations: one reply per GENERATION (a wrapper repeating its call read once)',
+    description: 'Langfuse trace exports and observations: one reply per GENERATION (a wrapper repeating its call read once); a TOOL observation whose call no generation of its trace holds is a reply of its own',
     recognition: 'a trace export {trace, observations[]} (read one observation at a time), a list {data: [observations], meta}, or an observation {id, traceId, type: GENERATION | SPAN | …}',
     fileNames: ['*.json', '*.jsonl'],
     matches: (v) => isLangfuseExport(v) || isLangfuseObservation(v),
@@ -403,7 +403,7 @@ export const CAPTURE_FORMAT_SPECS = [
   record({
     kind: 'record',
     name: 'otel-genai',
-    description: 'OpenTelemetry spans of LLM calls (OTLP JSON or SDK span dumps): gen_ai.output.messages, gen_ai.completion.*, gen_ai.choice events, AI SDK ai.response.*',
+    description: 'OpenTelemetry spans of LLM calls (OTLP JSON or SDK span dumps): gen_ai.output.messages, gen_ai.completion.*, gen_ai.choice events, AI SDK ai.response.*; an execute_tool span whose call no chat span of its trace holds is a reply of its own',
     recognition: 'an OTLP JSON export {resourceSpans[]}, or a span {name, attributes, spanId | spanContext | context}',
     fileNames: ['*.json', '*.jsonl'],
     matches: (v) => isOtlpTraces(v) || isSpan(v),

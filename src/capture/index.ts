@@ -35,6 +35,8 @@ export { DEFAULT_MAX_LINE_BYTES, readLineBatches, readLines, type Line, type Lin
 export {
   advertisedFromRequest,
   advertisedTool,
+  ARGUMENTS_NOT_RECORDED,
+  argumentsNotRecorded,
   ARGUMENTS_TOO_DEEP,
   argumentsTooDeep,
   argumentsUnderUnreadKey,

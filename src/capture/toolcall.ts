@@ -28,9 +28,27 @@ export function argumentsUnderUnreadKey(call: ToolCall): boolean {
   return call.argumentsError?.startsWith(ARGUMENTS_UNDER_UNREAD_KEY) ?? false;
 }
 
-/** True when the arguments of `call` were not read at all: nested too deep, or under a key guard does not read. */
+/**
+ * The `argumentsError` of a call that a capture records as made (an OpenTelemetry `execute_tool`
+ * span, a Langfuse `TOOL` observation) without its arguments, and that no model output in the file
+ * holds: what ran is unknown, so the reader reports it (an INVALID_RECORD warning) and inspection
+ * fails closed on it.
+ */
+export const ARGUMENTS_NOT_RECORDED = 'the capture records this call as executed but not its arguments';
+
+/** True when `call` was recorded without its arguments (see {@link ARGUMENTS_NOT_RECORDED}). */
+export function argumentsNotRecorded(call: ToolCall): boolean {
+  return call.argumentsError === ARGUMENTS_NOT_RECORDED;
+}
+
+/** A call recorded as executed without its arguments: `arguments` null, `argumentsError` {@link ARGUMENTS_NOT_RECORDED}. */
+export function unrecordedArgumentsCall(id: string | null | undefined, name: string, kind: ToolCallKind): ToolCall {
+  return { id: typeof id === 'string' && id !== '' ? id : null, name, kind, argumentsRaw: '', arguments: null, argumentsError: ARGUMENTS_NOT_RECORDED };
+}
+
+/** True when the arguments of `call` were not read at all: nested too deep, under a key guard does not read, or not recorded. */
 export function argumentsUnread(call: ToolCall): boolean {
-  return argumentsTooDeep(call) || argumentsUnderUnreadKey(call);
+  return argumentsTooDeep(call) || argumentsUnderUnreadKey(call) || argumentsNotRecorded(call);
 }
 
 /**

@@ -201,7 +201,7 @@ describe('never silent', () => {
     const tool = (index: number, type = 'tool_use') => ({ type: 'content_block_start', index, content_block: { type, id: `tu${index}`, name: 'bash', input: {} } });
     it('a block of an unknown type, a delta of an unknown type, a text delta into a tool block are errors', async () => {
       const block = await readText(sse(start, tool(0, 'tool_use_v2'), json(0), ...stop), undefined, 'a.sse');
-      expect(block.errors.map((e) => [e.code, e.line, e.message])).toEqual([['INVALID_RECORD', 4, 'a content block of type "tool_use_v2" is not read by guard: what it holds (a call, its input) is not judged']]);
+      expect(block.errors.map((e) => [e.code, e.line, e.message])).toEqual([['INVALID_RECORD', 4, 'a content block of type "tool_use_v2" at index 0 is not read by guard: what it holds (a call, its input) is not judged']]);
       const delta = await readText(sse(start, tool(0), { type: 'content_block_delta', index: 0, delta: { type: 'input_delta', partial_input: '{}' } }, ...stop), undefined, 'a.sse');
       expect(codes(delta)).toEqual([['INVALID_RECORD', 7, 'error']]);
       const text = await readText(sse(start, tool(0), { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'rm -rf /' } }, ...stop), undefined, 'a.sse');

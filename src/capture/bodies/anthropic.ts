@@ -36,13 +36,16 @@ export interface BlockParts {
 
 /**
  * Reads one content block into `parts`: `text` → texts, `thinking` → reasoning, `tool_use` /
- * `server_tool_use` / `mcp_tool_use` → tool calls (`input` is an object). Result blocks and
- * `redacted_thinking` are skipped; a block of any other type (one newer than this reader) and a
- * tool block without a name are reported as INVALID_RECORD at `line`.
+ * `server_tool_use` / `mcp_tool_use` → tool calls (`input` is an object). Result blocks,
+ * `redacted_thinking` and `container_upload` are skipped; an input block (`image`, `document`,
+ * `search_result`: never in a response) is an INVALID_RECORD warning, a block of any other type
+ * (one newer than this reader), a block that is not an object and a tool block without a name are
+ * INVALID_RECORD errors at `line`, each naming the block's `index` in its message
+ * (../streams/anthropic.ts `anthropicBlockClass`).
  */
-export function readContentBlock(block: unknown, parts: BlockParts, ctx: { file: string; line: number }, out: RecordOutput): void {
+export function readContentBlock(block: unknown, parts: BlockParts, ctx: { file: string; line: number }, out: RecordOutput, index: number): void {
   if (!isObject(block)) {
-    out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `a content block that is ${block === null ? 'null' : `a JSON ${Array.isArray(block) ? 'array' : typeof block}`}, not a block object, is not read by guard: what it holds is not judged`));
+    out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `a content block at index ${index} that is ${block === null ? 'null' : `a JSON ${Array.isArray(block) ? 'array' : typeof block}`}, not a block object, is not read by guard: what it holds is not judged`));
     return;
   }
   const type = str(block['type']);
@@ -59,12 +62,12 @@ export function readContentBlock(block: unknown, parts: BlockParts, ctx: { file:
   }
   const kind = anthropicToolKind(type);
   if (kind === null) {
-    if (isUnreadBlock(type)) out.errors.push(unreadBlockError(ctx, type));
+    if (isUnreadBlock(type)) out.errors.push(unreadBlockError(ctx, type, index));
     return;
   }
   const name = str(block['name']);
   if (!name) {
-    out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `a ${type} block has no name; it was skipped`));
+    out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `a ${type} block at index ${index} has no name; it was skipped`));
     return;
   }
   parts.toolCalls.push(makeToolCall(str(block['id']), name, kind, block['input'], { entry: block, read: ['input'] }));
@@ -94,7 +97,7 @@ export function joinBlockParts(parts: BlockParts): Pick<Reply, 'text' | 'textBre
 export function readAnthropicMessage(body: JsonObject, ctx: RecordContext): RecordOutput {
   const out: RecordOutput = { replies: [], errors: [] };
   const parts: BlockParts = { texts: [], reasoning: [], toolCalls: [] };
-  for (const block of arr(body['content'])) readContentBlock(block, parts, ctx, out);
+  arr(body['content']).forEach((block, i) => readContentBlock(block, parts, ctx, out, i));
   const stopReason = str(body['stop_reason']);
   const reply: Reply = {
     source: { file: ctx.file, line: ctx.line },

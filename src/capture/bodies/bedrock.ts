@@ -10,7 +10,9 @@
  * `reasoningContent.reasoningText.text` (or `redactedContent`) is reasoning; `toolUse {toolUseId,
  * name, input (object), type?}` is a tool call (`type: "server_tool_use"` for a tool Bedrock runs
  * itself, such as Nova's web grounding); `citationsContent.content[].text` is text with citations;
- * `toolResult` (a server tool's result) holds no reply.
+ * `toolResult` (a server tool's result), `cachePoint` and `image` (image output) hold no reply;
+ * `document`, `video`, `audio`, `searchResult` and `guardContent` are input blocks, a warning in an
+ * assistant message; any other member is an error. Problems name the block's index.
  */
 
 import { makeToolCall } from '../toolcall.js';
@@ -32,8 +34,23 @@ export function bedrockToolKind(type: unknown): ToolCallKind {
   return type === 'server_tool_use' ? 'server_tool_use' : 'function';
 }
 
-/** Block keys that hold no reply (results, images, documents, guardrail content, cache points). */
-const NON_REPLY_BLOCKS = new Set(['toolResult', 'cachePoint', 'guardContent']);
+/**
+ * Block members that hold nothing to judge in an assistant message: `toolResult` (a server tool's
+ * result), `cachePoint` (a marker) and `image`: ContentBlock is one union for input and output
+ * (AWS SDK for JavaScript v3 `clients/client-bedrock-runtime/src/models/models_0.ts` at
+ * 3e92ce782ebab55e98768dcc65fb5bb509d17c5f, `ContentBlock`),
+ * and image-generating models return images as output (ConverseStream `ContentBlockStart.image`,
+ * `ContentBlockDelta.image`, in later versions of the same file): model output, but no text and no call.
+ */
+const NON_REPLY_BLOCKS: ReadonlySet<string> = new Set(['toolResult', 'cachePoint', 'image']);
+
+/**
+ * Block members that are inputs a request carries (`document`, `video`, `audio`, `searchResult`,
+ * and `guardContent`, "content to assess with the guardrail"; API_runtime_ContentBlock.html): no
+ * model writes them, and what they hold (a document's text, guarded text) is not judged. One in an
+ * assistant message is an INVALID_RECORD warning naming it and its index.
+ */
+const INPUT_BLOCKS: ReadonlySet<string> = new Set(['document', 'video', 'audio', 'searchResult', 'guardContent']);
 
 /** Reads a Converse body into one {@link Reply}. */
 export function readConverse(body: JsonObject, ctx: RecordContext): RecordOutput {
@@ -42,9 +59,13 @@ export function readConverse(body: JsonObject, ctx: RecordContext): RecordOutput
   const text = new TextJoiner();
   const reasoning: string[] = [];
   const calls: ToolCall[] = [];
-  const skipped = new Set<string>();
-  for (const block of arr(message['content'])) {
-    if (!isObject(block)) continue;
+  const skipped: string[] = [];
+  const inputs: string[] = [];
+  arr(message['content']).forEach((block, index) => {
+    if (!isObject(block)) {
+      skipped.push(`${block === null ? 'null' : `a JSON ${Array.isArray(block) ? 'array' : typeof block}`} at index ${index}`);
+      return;
+    }
     if (typeof block['text'] === 'string') text.add(block['text']);
     else if (isObject(block['reasoningContent'])) {
       const rt = block['reasoningContent']['reasoningText'];
@@ -52,16 +73,22 @@ export function readConverse(body: JsonObject, ctx: RecordContext): RecordOutput
     } else if (isObject(block['toolUse'])) {
       const tu = block['toolUse'];
       const name = str(tu['name']);
-      if (!name) out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', 'a toolUse block has no name; it was skipped'));
+      if (!name) out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `a toolUse block at index ${index} has no name; it was skipped`));
       else calls.push(makeToolCall(str(tu['toolUseId']), name, bedrockToolKind(tu['type']), tu['input'], { entry: tu, read: ['input'] }));
     } else if (isObject(block['citationsContent'])) {
       for (const c of arr(block['citationsContent']['content'])) if (isObject(c) && typeof c['text'] === 'string') text.add(c['text']);
     } else {
-      for (const k of Object.keys(block)) if (!NON_REPLY_BLOCKS.has(k)) skipped.add(k);
+      for (const k of Object.keys(block)) {
+        if (INPUT_BLOCKS.has(k)) inputs.push(`${JSON.stringify(k)} at index ${index}`);
+        else if (!NON_REPLY_BLOCKS.has(k)) skipped.push(`${JSON.stringify(k.slice(0, 60))} at index ${index}`);
+      }
     }
+  });
+  if (skipped.length > 0) {
+    out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `content blocks ${skipped.join(', ')} were not read (not text or a tool use): what they hold (a call, its arguments) is not judged`));
   }
-  if (skipped.size > 0) {
-    out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `content blocks ${[...skipped].map((t) => JSON.stringify(t)).join(', ')} were not read (not text or a tool use): what they hold (a call, its arguments) is not judged`));
+  if (inputs.length > 0) {
+    out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `content blocks ${inputs.join(', ')} are input blocks (a request's documents, media or guarded content) in the assistant message: not model output, what they hold is not judged`, 'warning'));
   }
   const stop = str(body['stopReason']);
   const reply: Reply = {

@@ -14,12 +14,24 @@
  * OpenTelemetry GenAI messages, AI SDK tool calls, OpenAI messages, text), read by ./messages.ts.
  * Frameworks that wrap a call in a parent generation that repeats its output (the AI SDK's
  * `ai.generateText` around `ai.generateText.doGenerate`) give one reply: a generation whose parent
- * or child generation has the same output is read once. Other observation types hold no reply.
+ * or child generation has the same output is read once.
+ *
+ * A `TOOL` observation is a tool the traced application ran: its `name` (or the OpenTelemetry
+ * attributes it was ingested with, `metadata.attributes` `gen_ai.tool.name` / `ai.toolCall.name`),
+ * its `input` the arguments (else `gen_ai.tool.call.arguments` / `ai.toolCall.args`), its call id
+ * from `gen_ai.tool.call.id` / `ai.toolCall.id` when the tracer recorded one; its `output` is the
+ * tool's result, not read. Its call is inspected unless a generation of the same trace already
+ * holds it (matched by call id, or without an id by name and arguments: ./executions.ts); then it
+ * gives one reply of its own, with no text and that call. A TOOL observation without input is an
+ * INVALID_RECORD warning and its call fails closed in inspection. TOOL observations are held until
+ * the file's end (observations come in any order), at most MAX_REMEMBERED. Other observation
+ * types hold no reply.
  */
 
 import { captureError, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
 import { canonicalJson } from '../../base/json.js';
 import type { Reply } from '../types.js';
+import { ExecutedCalls, executionReply, type ToolExecution } from './executions.js';
 import { advertisedFromList, emptyParts, maybeJson, readOutputValue } from './messages.js';
 
 const OBSERVATION_TYPES = new Set(['SPAN', 'EVENT', 'GENERATION', 'AGENT', 'TOOL', 'CHAIN', 'RETRIEVER', 'EVALUATOR', 'EMBEDDING', 'GUARDRAIL']);
@@ -50,6 +62,9 @@ export class LangfuseReader {
   /** Traces holding a generation, and wrapper observations (agents, chains) whose output holds tool calls. */
   private readonly generationTraces = new Set<string>();
   private readonly held: Array<{ o: JsonObject; line: number }> = [];
+  /** The calls of the generations read, and TOOL observations none of them held yet (read at the file's end). */
+  private readonly executed = new ExecutedCalls();
+  private readonly heldTools: Array<{ exec: ToolExecution; line: number; id: string; name: string }> = [];
 
   constructor(private readonly file: string) {}
 
@@ -73,10 +88,36 @@ export class LangfuseReader {
   finish(): RecordOutput {
     const out: RecordOutput = { replies: [], errors: [] };
     for (const { o, line } of this.held.splice(0)) if (!this.generationTraces.has(String(o['traceId']))) this.generation(o, line, out);
+    // a TOOL observation whose call no generation of its trace holds is the only record of it
+    for (const t of this.heldTools.splice(0)) if (!this.executed.repeats(t.exec)) this.toolReply(t, out);
     return out;
   }
 
+  /** A TOOL observation: its call is inspected unless a generation of its trace holds it (./executions.ts). */
+  private tool(o: JsonObject, line: number, out: RecordOutput): void {
+    const meta = isObject(maybeJson(o['metadata'])) ? (maybeJson(o['metadata']) as JsonObject) : {};
+    const attrs = isObject(meta['attributes']) ? meta['attributes'] : {};
+    const input = o['input'];
+    const exec: ToolExecution = {
+      trace: String(o['traceId']),
+      id: str(attrs['gen_ai.tool.call.id']) || str(attrs['ai.toolCall.id']) || null,
+      name: str(attrs['gen_ai.tool.name']) ?? str(attrs['ai.toolCall.name']) ?? str(o['name']) ?? '',
+      args: input !== undefined && input !== null ? input : (attrs['gen_ai.tool.call.arguments'] ?? attrs['ai.toolCall.args']),
+    };
+    if (this.executed.repeats(exec)) return;
+    const held = { exec, line, id: o['id'] as string, name: str(o['name']) ?? (o['id'] as string) };
+    if (this.heldTools.length < MAX_REMEMBERED) this.heldTools.push(held);
+    else this.toolReply(held, out); // too many to hold: inspected now (counted twice at worst, never missed)
+  }
+
+  private toolReply(t: { exec: ToolExecution; line: number; id: string; name: string }, out: RecordOutput): void {
+    const o = executionReply(t.exec, { file: this.file, line: t.line, format: 'langfuse', id: t.id }, `TOOL observation ${JSON.stringify(t.name)}`);
+    out.replies.push(...o.replies);
+    out.errors.push(...o.errors);
+  }
+
   private observation(o: JsonObject, line: number, out: RecordOutput): void {
+    if (o['type'] === 'TOOL') return this.tool(o, line, out);
     if (o['type'] !== 'GENERATION') {
       // an agent or chain whose output holds tool calls repeats its generations' output; it is
       // the only record of them when its trace holds no generation (read at the end of the file)
@@ -146,5 +187,6 @@ export class LangfuseReader {
     if (model) reply.model = model;
     if (parts.finishReason) reply.finishReason = parts.finishReason;
     out.replies.push(reply);
+    this.executed.record(String(o['traceId']), parts.calls);
   }
 }

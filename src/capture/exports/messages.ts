@@ -12,7 +12,7 @@
 import { advertisedTool, makeToolCall } from '../toolcall.js';
 import type { AdvertisedTool, ToolCall } from '../types.js';
 import { TextJoiner, arr, isObject, str } from '../bodies/common.js';
-import { anthropicToolKind } from '../streams/anthropic.js';
+import { anthropicBlockClass, anthropicToolKind } from '../streams/anthropic.js';
 import { readResponsesItem } from '../streams/responses-items.js';
 
 /** What an output value holds. */
@@ -82,7 +82,8 @@ function readPart(p: unknown, into: OutputParts): void {
         return;
       }
       if (type === undefined && typeof p['text'] === 'string') into.text.add(p['text']);
-      else if (type !== undefined && !RESULT_TYPES.has(type) && type !== 'redacted_thinking') into.skipped.add(type);
+      // Anthropic blocks that hold nothing the model wrote to judge (redacted thinking, a server tool's result, a container upload)
+      else if (type !== undefined && !RESULT_TYPES.has(type) && anthropicBlockClass(type) !== 'inert') into.skipped.add(type);
     }
   }
 }

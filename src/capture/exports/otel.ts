@@ -18,13 +18,33 @@
  *
  * One reply per LLM-call span. A span of a model call that records no output (content capture is
  * off by default in most instrumentations) is an INVALID_RECORD warning: there is nothing to judge.
- * Other spans (HTTP, tools, agents) hold no reply and are skipped.
+ *
+ * Tool executions: a span with `gen_ai.operation.name = execute_tool` (the "Execute tool span" of
+ * open-telemetry/semantic-conventions v1.41.0, e018fe6f91862f5ed63c082f87697cddac596784,
+ * `docs/gen-ai/gen-ai-spans.md`,
+ * https://github.com/open-telemetry/semantic-conventions/blob/v1.41.0/docs/gen-ai/gen-ai-spans.md#execute-tool-span;
+ * the registry at 384d661 above marks these attributes moved to open-telemetry/semantic-conventions-genai)
+ * carries `gen_ai.tool.name` (required; else the span name after `execute_tool `),
+ * `gen_ai.tool.call.id` (recommended) and the opt-in `gen_ai.tool.call.arguments` (an object, or
+ * its JSON text) and `gen_ai.tool.call.result` (the tool's output, not read: it is no model output).
+ * The AI SDK's legacy `ai.toolCall` spans (`ai.toolCall.name`, `ai.toolCall.id`, `ai.toolCall.args`;
+ * vercel/ai `content/docs/03-ai-sdk-core/60-telemetry.mdx` at ed857f50f112e23930b0c2dd8d532cc8bebbc911,
+ * "Legacy tool call spans") and OpenInference `TOOL` spans (`openinference.span.kind = TOOL`,
+ * `tool.name`, `tool.id`, the arguments in `input.value`; Arize-ai/openinference
+ * `spec/semantic_conventions.md` at 1fe497f1d9f45a07eee55d97fe185e020560f9c7) are read the same way.
+ * Its call is inspected unless a model-call span of the same trace already holds it (matched by
+ * call id, or without an id by name and arguments: ./executions.ts); then it gives one reply of its
+ * own, with no text and that call. Such a span without arguments is an INVALID_RECORD warning and
+ * its call fails closed in inspection. Execute_tool spans are held until the file's end (spans come
+ * in any order), at most MAX_HELD_WRAPPERS; past that they are read as they come.
+ * Other spans (HTTP, agents, embeddings) hold no reply and are skipped.
  */
 
 import { quotedKeys } from '../../base/json.js';
 import { makeToolCall } from '../toolcall.js';
 import type { Reply } from '../types.js';
 import { arr, captureError, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
+import { ExecutedCalls, executionReply, type ToolExecution } from './executions.js';
 import { advertisedFromList, emptyParts, maybeJson, readOutputValue, type OutputParts } from './messages.js';
 
 /** True for a whole OTLP traces request: a `resourceSpans` array. */
@@ -159,8 +179,41 @@ export function otelReader(file: string) {
   /** Traces that hold an AI SDK model-call span. */
   const calledTraces = new Set<string>();
   const traceOf = (span: JsonObject): string => str(span['traceId']) ?? (isObject(span['spanContext']) ? str(span['spanContext']['traceId']) : undefined) ?? (isObject(span['context']) ? str(span['context']['trace_id']) : undefined) ?? '';
+  /** The calls of the file's model-call spans, and the `execute_tool` spans none of them held yet (read at the file's end). */
+  const executed = new ExecutedCalls();
+  const heldExecutions: Array<{ exec: ToolExecution; line: number; span: JsonObject }> = [];
+  const spanIdOf = (span: JsonObject): string | null => str(span['spanId']) ?? (isObject(span['spanContext']) ? str(span['spanContext']['spanId']) : undefined) ?? (isObject(span['context']) ? str(span['context']['span_id']) : undefined) ?? str(span['span_id']) ?? null;
+  const executionOut = (h: { exec: ToolExecution; line: number; span: JsonObject }): RecordOutput =>
+    executionReply(h.exec, { file, line: h.line, format: 'otel-genai', id: spanIdOf(h.span) }, `span ${JSON.stringify(h.span['name'])}`);
+  /** An `execute_tool` span: inspected unless a model-call span of its trace holds its call. */
+  const readExecution = (span: JsonObject, attrs: Record<string, unknown>, line: number, out: RecordOutput): void => {
+    const spanName = String(span['name']);
+    const trace = traceOf(span);
+    const exec: ToolExecution =
+      attrs['gen_ai.operation.name'] === 'execute_tool'
+        ? {
+            trace,
+            id: str(attrs['gen_ai.tool.call.id']) || null,
+            name: str(attrs['gen_ai.tool.name']) ?? (spanName.startsWith('execute_tool ') ? spanName.slice('execute_tool '.length).trim() : ''),
+            args: attrs['gen_ai.tool.call.arguments'],
+          }
+        : attrs['ai.operationId'] === 'ai.toolCall'
+          ? { trace, id: str(attrs['ai.toolCall.id']) || null, name: str(attrs['ai.toolCall.name']) ?? '', args: attrs['ai.toolCall.args'] }
+          : // an OpenInference TOOL span
+            { trace, id: str(attrs['tool.id']) || str(attrs['tool_call.id']) || null, name: str(attrs['tool.name']) ?? str(attrs['tool_call.function.name']) ?? spanName, args: attrs['input.value'] ?? attrs['tool_call.function.arguments'] };
+    if (executed.repeats(exec)) return;
+    const held = { exec, line, span };
+    if (heldExecutions.length < MAX_HELD_WRAPPERS) heldExecutions.push(held);
+    else {
+      // too many to hold until the file's end: inspected now (a call a later span holds is counted twice, never missed)
+      const o = executionOut(held);
+      out.replies.push(...o.replies);
+      out.errors.push(...o.errors);
+    }
+  };
   const readSpan = (span: JsonObject, line: number, out: RecordOutput, wrapperAsCall = false): void => {
     const attrs = attributeMap(span['attributes']);
+    if (attrs['gen_ai.operation.name'] === 'execute_tool' || attrs['ai.operationId'] === 'ai.toolCall' || attrs['openinference.span.kind'] === 'TOOL') return readExecution(span, attrs, line, out);
     const op = str(attrs['ai.operationId']) ?? '';
     if (/\.do(?:Generate|Stream)$/.test(op)) calledTraces.add(traceOf(span));
     else if (!wrapperAsCall && op.startsWith('ai.') && (attrs['ai.response.text'] !== undefined || attrs['ai.response.toolCalls'] !== undefined)) {
@@ -199,6 +252,7 @@ export function otelReader(file: string) {
     if (model) reply.model = model;
     if (finish) reply.finishReason = finish;
     out.replies.push(reply);
+    executed.record(traceOf(span), p.calls);
   };
   return {
     push(value: unknown, line: number): RecordOutput {
@@ -217,6 +271,13 @@ export function otelReader(file: string) {
       // a wrapper whose trace holds no doGenerate / doStream span is the only record of its call
       const out: RecordOutput = { replies: [], errors: [] };
       for (const w of wrappers.splice(0)) if (!calledTraces.has(w.trace)) readSpan(w.span, w.line, out, true);
+      // an execute_tool span whose call no model-call span of its trace holds is the only record of it
+      for (const h of heldExecutions.splice(0)) {
+        if (executed.repeats(h.exec)) continue;
+        const o = executionOut(h);
+        out.replies.push(...o.replies);
+        out.errors.push(...o.errors);
+      }
       return out;
     },
   };

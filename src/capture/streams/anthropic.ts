@@ -50,19 +50,54 @@ export function anthropicToolKind(blockType: unknown): ToolCallKind | null {
   return null;
 }
 
-/** Block types that hold no text and no call: tool results (`tool_result`, `web_search_tool_result`,
- * `code_execution_tool_result`, `mcp_tool_result`, …), `redacted_thinking` and inputs a message may
- * echo (`image`, `document`, `search_result`, `container_upload`). Any other type is reported. */
-const IGNORED_BLOCK = /(?:^|_)tool_result$|^(?:redacted_thinking|image|document|search_result|container_upload)$/;
+/**
+ * What an Anthropic content block in an assistant message is to guard, by its type (anthropic-sdk-typescript
+ * `src/resources/messages/messages.ts` at bfa9197f0182084941052be9752c948638421601: the response
+ * union `ContentBlock` and the request union `ContentBlockParam`):
+ * - `text`, `thinking`, `call` (`tool_use`, `server_tool_use`, `mcp_tool_use`): read;
+ * - `inert`: response blocks that hold nothing the model wrote to judge: `redacted_thinking`
+ *   (encrypted reasoning), the tool results (`tool_result`, `web_search_tool_result`,
+ *   `code_execution_tool_result`, `mcp_tool_result`, …: a tool's output) and `container_upload`
+ *   (a file id);
+ * - `input`: `image`, `document` and `search_result` are `ContentBlockParam` only, never in a
+ *   response's `ContentBlock`: an assistant message holding one was written by a harness, not the
+ *   model, and what it holds (a document's or search result's text) is not judged. Reported as an
+ *   INVALID_RECORD warning naming the type and index;
+ * - `unknown`: any other type (one newer than this reader), or none: an INVALID_RECORD error
+ *   naming the type and index (what it holds may be a call).
+ */
+export type AnthropicBlockClass = 'text' | 'thinking' | 'call' | 'inert' | 'input' | 'unknown';
 
-/** True for a content block type that is neither text, thinking, a tool call nor a block that holds nothing to judge (a result, an image): guard does not read it. */
-export function isUnreadBlock(type: string | undefined): boolean {
-  return type === undefined || (type !== 'text' && type !== 'thinking' && anthropicToolKind(type) === null && !IGNORED_BLOCK.test(type));
+const INERT_BLOCK = /(?:^|_)tool_result$|^(?:redacted_thinking|container_upload)$/;
+const INPUT_BLOCKS: ReadonlySet<string> = new Set(['image', 'document', 'search_result']);
+
+/** The class of a content block type (see {@link AnthropicBlockClass}). */
+export function anthropicBlockClass(type: string | undefined): AnthropicBlockClass {
+  if (type === 'text') return 'text';
+  if (type === 'thinking') return 'thinking';
+  if (anthropicToolKind(type) !== null) return 'call';
+  if (type === undefined) return 'unknown';
+  if (INERT_BLOCK.test(type)) return 'inert';
+  if (INPUT_BLOCKS.has(type)) return 'input';
+  return 'unknown';
 }
 
-/** The INVALID_RECORD error of a content block guard does not read ({@link isUnreadBlock}). */
-export function unreadBlockError(ctx: { file: string; line: number }, type: string | undefined): CaptureError {
-  return captureError(ctx.file, ctx.line, 'INVALID_RECORD', `a content block of type ${JSON.stringify((type ?? '(no type)').slice(0, 60))} is not read by guard: what it holds (a call, its input) is not judged`);
+/** True for a content block type guard does not read and must report ({@link anthropicBlockClass} `input` or `unknown`). */
+export function isUnreadBlock(type: string | undefined): boolean {
+  const c = anthropicBlockClass(type);
+  return c === 'input' || c === 'unknown';
+}
+
+/**
+ * The INVALID_RECORD problem of a content block guard does not read ({@link isUnreadBlock}): a
+ * warning for an input block (`image`, `document`, `search_result`), an error for an unknown type.
+ */
+export function unreadBlockError(ctx: { file: string; line: number }, type: string | undefined, index: number): CaptureError {
+  const name = JSON.stringify((type ?? '(no type)').slice(0, 60));
+  if (anthropicBlockClass(type) === 'input') {
+    return captureError(ctx.file, ctx.line, 'INVALID_RECORD', `a content block of type ${name} at index ${index} is an input block (never in a Messages response) in an assistant message: not model output, what it holds is not judged`, 'warning');
+  }
+  return captureError(ctx.file, ctx.line, 'INVALID_RECORD', `a content block of type ${name} at index ${index} is not read by guard: what it holds (a call, its input) is not judged`);
 }
 
 interface Block {
@@ -182,7 +217,7 @@ export function createAnthropicAccumulator(ctx: StreamContext): StreamAccumulato
       m.blocks.delete(index);
       m.problems.push(captureError(ctx.file, line, 'INVALID_RECORD', `a second content_block_start at index ${index}, where a block already started: both blocks are read, the deltas after it go to the second`, 'warning'));
     }
-    if (isUnreadBlock(type)) m.problems.push(unreadBlockError({ file: ctx.file, line }, type));
+    if (isUnreadBlock(type)) m.problems.push(unreadBlockError({ file: ctx.file, line }, type, index));
     return blockAt(index, type, start);
   };
 
@@ -191,8 +226,9 @@ export function createAnthropicAccumulator(ctx: StreamContext): StreamAccumulato
     const index = typeof payload['index'] === 'number' ? payload['index'] : 0;
     const block = blockAt(index, impliedBlockType(delta['type']), {});
     const into = (want: 'text' | 'json'): boolean => {
-      const tool = anthropicToolKind(block.type) !== null;
-      if ((want === 'json') === tool || isUnreadBlock(block.type)) return true;
+      const cls = anthropicBlockClass(block.type);
+      // an unknown block was reported at its start; text into an inert or input block would be dropped: reported
+      if (cls === 'unknown' || (want === 'json' ? cls === 'call' : cls === 'text' || cls === 'thinking')) return true;
       msg!.problems.push(captureError(ctx.file, line, 'INVALID_RECORD', `a ${String(delta['type'])} into the ${block.type} block at index ${index} is not read by guard: what it holds is not judged`));
       return false;
     };

@@ -92,14 +92,17 @@ interface Block {
   start: Record<string, unknown>;
 }
 
-/** ConverseStream start and delta members that hold nothing guard judges (a tool's result, a citation). */
+/** ConverseStream start and delta members that hold nothing guard judges (a tool's result, a citation, an
+ * image the model generated: `ContentBlockStart.image`, `ContentBlockDelta.image` of the AWS SDK for
+ * JavaScript v3 `clients/client-bedrock-runtime/src/models/models_0.ts`, newer than the 3e92ce78 that
+ * ../bodies/bedrock.ts cites). */
 const INERT_STARTS: ReadonlySet<string> = new Set(['toolResult', 'image']);
 const INERT_DELTAS: ReadonlySet<string> = new Set(['citation', 'toolResult', 'image']);
 
 /** The INVALID_RECORD error of ConverseStream event members guard does not read (they may hold a call). */
-function unreadPart(ctx: StreamContext, line: number, event: string, keys: string[]): StreamOutput {
+function unreadPart(ctx: StreamContext, line: number, event: string, index: number, keys: string[]): StreamOutput {
   const out = emptyOutput();
-  out.errors.push(invalidRecord(ctx, line, `a ${event} holding ${keys.map((k) => JSON.stringify(k.slice(0, 40))).join(', ')} is not read by guard: what it holds (a call, its input) is not judged`, 'error'));
+  out.errors.push(invalidRecord(ctx, line, `a ${event} at contentBlockIndex ${index} holding ${keys.map((k) => JSON.stringify(k.slice(0, 40))).join(', ')} is not read by guard: what it holds (a call, its input) is not judged`, 'error'));
   return out;
 }
 
@@ -173,7 +176,7 @@ export function createConverseStreamAccumulator(ctx: StreamContext): StreamAccum
           const start = isObject(p['start']) ? p['start'] : {};
           block(index, isObject(start['toolUse']) ? 'tool' : 'other', start);
           const unread = Object.keys(start).filter((k) => k !== 'toolUse' && !INERT_STARTS.has(k));
-          return unread.length > 0 ? unreadPart(ctx, line, 'contentBlockStart', unread) : emptyOutput();
+          return unread.length > 0 ? unreadPart(ctx, line, 'contentBlockStart', index, unread) : emptyOutput();
         }
         case 'contentBlockDelta': {
           msg ??= { line, blocks: new Map() };
@@ -184,7 +187,7 @@ export function createConverseStreamAccumulator(ctx: StreamContext): StreamAccum
           else {
             // citation, toolResult: nothing guard judges; any other delta is not read
             const unread = Object.keys(delta).filter((k) => !INERT_DELTAS.has(k));
-            if (unread.length > 0) return unreadPart(ctx, line, 'contentBlockDelta', unread);
+            if (unread.length > 0) return unreadPart(ctx, line, 'contentBlockDelta', index, unread);
           }
           return emptyOutput();
         }

@@ -186,13 +186,13 @@ export class ClaudeCodeReader {
     if (!seen) this.seen.set(messageId, (seen = new Set()));
     const content = message['content'];
     const blocks = typeof content === 'string' ? [{ type: 'text', text: content }] : arr(content);
-    for (const block of blocks) {
+    blocks.forEach((block, index) => {
       const key = blockKey(block);
-      if (seen.has(key)) continue;
+      if (seen.has(key)) return;
       seen.add(key);
       group.added++;
-      readContentBlock(block, group.parts, { file: this.file, line }, out);
-    }
+      readContentBlock(block, group.parts, { file: this.file, line }, out, index);
+    });
     return out;
   }
 
