@@ -144,6 +144,21 @@ describe('the reader\'s turns', () => {
   });
 });
 
+describe('Aider\'s messages of several lines', () => {
+  it('reads a multi-line tool_output message (only its first line quoted) as Aider\'s, not as a reply', async () => {
+    const r = await readText(
+      '# aider chat started at x\n\n> Main model: m with diff edit format  \n\n#### go  \n> Scraping https://example.com/docs...  \n> For the best web scraping, install Playwright:\n\n/usr/bin/python3 -m pip install aider-chat[playwright]\n/usr/bin/python3 -m playwright install chromium\n\nSee https://aider.chat/docs/install/optional.html for more info.  \n> Install playwright? (Y)es/(N)o [Yes]: n  \n\nDone.\n\n```bash\nls\n```\n',
+    );
+    expect(r.replies.map((x) => [x.source.line, x.text])).toEqual([[15, 'Done.\n\n```bash\nls\n```']]);
+    expect(r.replies[0]!.toolCalls.map((c) => c.arguments?.['command'])).toEqual(['ls\n']);
+  });
+
+  it('still reads a reply that opens with a block quote after the blank line Aider writes before a reply', async () => {
+    const r = await readText('# aider chat started at x\n\n> Main model: m with diff edit format  \n\n#### go  \n\n> Note: this quotes the docs\n\nHere it is.\n');
+    expect(r.replies.map((x) => x.text)).toEqual(['> Note: this quotes the docs\n\nHere it is.']);
+  });
+});
+
 describe('inspection of what Aider edits', () => {
   beforeAll(async () => {
     await initInspection();

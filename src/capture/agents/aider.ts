@@ -9,7 +9,10 @@
  * - the user's input, every line prefixed `#### ` and ended with two spaces (`user_input`, 775-789);
  * - the model's reply, verbatim, stripped, between blank lines (`ai_output`, 793-795);
  * - Aider's own output and questions, every line prefixed `> ` (or `>` for an empty one) and ended
- *   with two spaces (`tool_output`, `tool_error`, `confirm_ask`, …: blockquote + linebreak).
+ *   with two spaces (`tool_output`, `tool_error`, `confirm_ask`, …: blockquote + linebreak); a
+ *   `tool_output` message of several lines is logged whole, `> ` before its first line and two
+ *   spaces after its last (`append_chat_history`, lines 1117-1136), so a `>` line that follows
+ *   Aider's or the user's line directly (a reply follows a blank line) opens such a message.
  *
  * One reply per run of lines that are none of those (the model's output: after the user's input,
  * and after Aider's own lines when it sends the model a reflection such as lint errors). A line
@@ -89,6 +92,12 @@ export class AiderReader {
   private inUserInput = false;
   private model: string | undefined;
   private readonly chatFiles = new Set<string>();
+  /** What the previous line was: Aider's own line, the user's input, or anything else. */
+  private prev: 'tool' | 'user' | 'other' = 'other';
+  /** Only blank lines since the session heading. */
+  private afterHeading = false;
+  /** Inside a message of several lines Aider logged with only its first line quoted (`tool_output`). */
+  private inToolMessage = false;
 
   constructor(
     private readonly file: string,
@@ -108,21 +117,50 @@ export class AiderReader {
       this.inUserInput = false;
       this.model = undefined;
       this.chatFiles.clear();
+      this.prev = 'other';
+      this.afterHeading = true;
+      this.inToolMessage = false;
+      return out;
+    }
+    if (this.inToolMessage) {
+      // the message runs to the line Aider ended with two spaces
+      if (/ {2}$/.test(text)) {
+        this.inToolMessage = false;
+        this.prev = 'tool';
+      }
       return out;
     }
     if (TOOL_LINE.test(text)) {
       this.close(out);
       this.inUserInput = false;
+      this.afterHeading = false;
+      this.prev = 'tool';
       this.toolLine(text);
+      return out;
+    }
+    if (/^>/.test(text) && (this.prev !== 'other' || this.afterHeading)) {
+      // Aider's `tool_output` logs a message of several lines as one blockquote line: `> ` before its
+      // first line, two spaces after its last; a reply never starts here (Aider writes a blank line before one)
+      this.close(out);
+      this.inUserInput = false;
+      this.afterHeading = false;
+      this.inToolMessage = true;
+      this.toolLine(`${text}  `);
       return out;
     }
     if (USER_LINE.test(text)) {
       this.close(out);
       if (!this.inUserInput) this.turn = this.turnOf(text);
       this.inUserInput = true;
+      this.afterHeading = false;
+      this.prev = 'user';
       return out;
     }
-    if (text.trim() !== '') this.inUserInput = false;
+    this.prev = 'other';
+    if (text.trim() !== '') {
+      this.inUserInput = false;
+      this.afterHeading = false;
+    }
     if (!this.reply) {
       if (text.trim() === '') return out;
       this.reply = { line, lines: [], bytes: 0, cut: false };
