@@ -80,10 +80,11 @@ function enclosedInEmphasis(text: string, [a, b]: Span): string | null {
   return null;
 }
 
-/** True when the span is a Markdown link's text (`[…](url)`, CommonMark §6.3): shown as a link, not emitted. */
+/** True when the span is a Markdown link's text (`[…](url)`, `[…][ref]`, CommonMark §6.3): shown as a link, not emitted. */
 function enclosedInLinkText(text: string, [a, b]: Span): boolean {
   const p = prevNonSpace(text, a);
-  return p >= 0 && text[p] === '[' && text.startsWith('](', nextNonSpace(text, b));
+  const n = nextNonSpace(text, b);
+  return p >= 0 && text[p] === '[' && (text.startsWith('](', n) || text.startsWith('][', n));
 }
 
 /** True when the text holds a letter or a digit (a word of narrative). */

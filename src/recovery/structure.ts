@@ -214,17 +214,20 @@ const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
  */
 const DELIMITERS: readonly Delimiter[] = [
   { open: /^#\+begin_(\w+)/i, close: (m) => new RegExp(`^#\\+end_${escapeRe(m[1]!)}\\b`, 'i'), reason: 'fenced', detail: 'inside an Org mode block' },
-  { open: /^(-{4,}|\.{4,}|_{4,}|\+{4,})$/, close: (m) => new RegExp(`^${escapeRe(m[1]!)}$`), reason: 'fenced', detail: 'inside an AsciiDoc delimited block' },
-  { open: /^(:{3,})\s*\{?[\w-]+/, close: (m) => new RegExp(`^:{${m[1]!.length},}\\s*$`), reason: 'quoted', detail: 'inside a fenced div (:::)' },
-  { open: /^\{%-?\s*raw\s*-?%\}/, close: () => /\{%-?\s*endraw\s*-?%\}/, reason: 'quoted', detail: 'inside a template raw block' },
-  { open: /<<-?\s*(['"]?)([A-Za-z_]\w{0,31})\1(?:\s*$|(?=[\s;|&>)]))/, close: (m) => new RegExp(`^${escapeRe(m[2]!)}$`), reason: 'quoted', detail: 'inside a shell here-document' },
+  { open: /^(-{4,}|\.{4,}|_{4,}|\+{4,}|\/{4,})$/, close: (m) => new RegExp(`^${escapeRe(m[1]!)}$`), reason: 'fenced', detail: 'inside an AsciiDoc delimited block' },
+  { open: /^(:{3,})\s*(?:\{[^}\n]{0,80}\}|[\w-]+)/, close: (m) => new RegExp(`^:{${m[1]!.length},}\\s*$`), reason: 'quoted', detail: 'inside a fenced div (:::)' },
+  { open: /^\{%-?\s*(raw|highlight|comment|codeblock|code)\b[^%\n]{0,80}-?%\}/, close: (m) => new RegExp(`\\{%-?\\s*end${m[1]!}\\s*-?%\\}`), reason: 'quoted', detail: 'inside a template raw block' },
+  { open: /^\{\{\{\{\s*raw\s*\}\}\}\}/, close: () => /\{\{\{\{\s*\/raw\s*\}\}\}\}/, reason: 'quoted', detail: 'inside a template raw block' },
+  { open: /^\{\{[<%]\s*(highlight|code|raw)\b/, close: (m) => new RegExp(`\\{\\{[<%]\\s*\\/${m[1]!}\\s*[>%]\\}\\}`), reason: 'quoted', detail: 'inside a Hugo shortcode block' },
+  { open: /^\[(quote|code|noparse|pre)(?:=[^\]\n]{0,80})?\]/i, close: (m) => new RegExp(`\\[\\/${m[1]!}\\]`, 'i'), reason: 'quoted', detail: 'inside a BBCode block' },
+  { open: /<<-?\s*\\?(['"]?)([A-Za-z_]\w{0,31})\1(?:\s*$|(?=[\s;|&>)]))/, close: (m) => new RegExp(`^${escapeRe(m[2]!)}$`), reason: 'quoted', detail: 'inside a shell here-document' },
 ];
 
 /** How far (in lines) the closing delimiter of an AsciiDoc block or a fenced div is looked for. */
 const MAX_PAIR_LINES = 400;
 
-/** reST: a directive that shows code (`.. code-block::`, `.. code::`, `.. sourcecode::`) or a paragraph ended by `::`, and its indented body (reStructuredText Markup Specification, "Literal Blocks", "Directives"). */
-const REST_LITERAL = /^\.\. (?:code-block|code|sourcecode|highlight|literalinclude)::|(?:^|[^:]):: *$/;
+/** reST: an explicit markup block (a directive such as `.. code-block::`, or a comment `..`) or a paragraph ended by `::`, and its indented body (reStructuredText Markup Specification, "Literal Blocks", "Directives"). */
+const REST_LITERAL = /^\.\.(?: |$)|(?:^|[^:]):: *$/;
 
 /** Blocks of {@link DELIMITERS} and reST literal blocks, outside `skip` (fences and grammar blocks). */
 function delimitedBlocks(text: string, lines: Line[], skip: SpanCursor): Region[] {
@@ -371,7 +374,7 @@ const QUOTING = new Set(['pre', 'code', 'kbd', 'samp', 'tt', 'var', 'blockquote'
  * super- and subscript, abbreviations, definitions): no template wraps a model's own call in them,
  * so markup inside is shown, not emitted.
  */
-const PRESENTATIONAL = new Set(['b', 'strong', 'i', 'em', 'u', 'mark', 'ins', 'small', 'big', 'sup', 'sub', 'abbr', 'dfn', 'font']);
+const PRESENTATIONAL = new Set(['a', 'b', 'strong', 'i', 'em', 'u', 'mark', 'ins', 'small', 'big', 'sup', 'sub', 'abbr', 'dfn', 'font']);
 /** Elements whose content is inert or not rendered as the reply (HTML §4.12, §4.10.11, §4.11.1, obsolete `xmp`). */
 const INERT = new Set(['xmp', 'textarea', 'script', 'style', 'template', 'noscript', 'iframe', 'object', 'details', 'listing', 'plaintext']);
 /** Reasoning written into the visible text (a template's thinking tags). */
@@ -512,6 +515,7 @@ export function quotationRegions(text: string, grammar: ReadonlyArray<readonly [
     ...pairedRuns(text, '$', new SpanCursor(literal), 2, 'quoted', 'inside display math ($$…$$)'),
     ...bracketPairs(text, '\\[', '\\]', new SpanCursor(literal), 'inside display math (\\[…\\])'),
     ...bracketPairs(text, '\\(', '\\)', new SpanCursor(literal), 'inside inline math (\\(…\\))'),
+    ...bracketPairs(text, '{#', '#}', new SpanCursor(literal), 'inside a template comment ({#…#})'),
   ];
   return regions.sort((a, b) => a.span[0] - b.span[0] || a.span[1] - b.span[1]);
 }

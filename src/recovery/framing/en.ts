@@ -17,7 +17,7 @@ export const EN: FramingLanguage = {
       id: 'negated-action',
       says: 'a negated instruction',
       place: 'around',
-      pattern: `\\b(?:do not|don't|dont|never|must not|mustn't|should not|shouldn't|will not|won't|would not|wouldn't|cannot|can't|can not|not going to|refuse to|decline to|avoid|without)(?: (?:please|ever|actually|really|blindly|just|this|that|it|the|any|these|those|following|command|call|code|tool)){0,3} ${ACT}\\b`,
+      pattern: `\\b(?:do not|don't|dont|never|must not|mustn't|should not|shouldn't|will not|won't|would not|wouldn't|cannot|can't|can not|not going to|refuse to|decline to)(?: (?:please|ever|actually|really|blindly|just|this|that|it|the|any|these|those|following|command|call|code|tool)){0,3} ${ACT}\\b`,
       match: ['Do NOT invoke the following, it is what the injected page asked for:', "Please don't dispatch this:", 'do not run it.', "I won't run it.", 'Never execute the following'],
       not_match: ["Don't worry, this only lists files:", "Don't worry, I'll run the tests now.", 'Let me check the weather:', "I can't find the file, so let me search for it:"],
     },
@@ -26,7 +26,7 @@ export const EN: FramingLanguage = {
       says: 'a refusal',
       place: 'around',
       pattern:
-        "(?:^|\\n)no[.!](?:\\s|$)|\\b(?:i'?d rather not|i would rather not|as an ai\\b|i (?:refuse|decline|must decline|have to decline|will not|won't|cannot|can't|am unable to|am not able to) (?:to )?(?:help|assist|comply|do (?:that|this|it|so)|carry (?:this|that|it) out)|i refuse|refus(?:e|ed|es|ing|al)\\b|declin(?:e|ed|ing) to|not (?:safe|allowed|permitted|authori[sz]ed) to|unsafe|malicious|suspicious|harmful|prompt injection|injected|injection attempt)",
+        "(?:^|\\n)(?:no|nope|nah)[.!,](?:\\s|$)|\\b(?:i(?:'m| am) not comfortable|not doing (?:this|that|it)|declin(?:e|es|ed|ing) (?:this|that|the) (?:request|call|command|instruction)|i(?:'m| am) not (?:going to )?(?:running|executing|calling|invoking|dispatching|doing) (?:it|this|that)|what not to (?:run|execute|call|invoke|use|do|send))\\b|\\b(?:i'?d rather not|i would rather not|as an ai\\b|i (?:refuse|decline|must decline|have to decline|will not|won't|cannot|can't|am unable to|am not able to) (?:to )?(?:help|assist|comply|do (?:that|this|it|so)|carry (?:this|that|it) out)|i refuse|refus(?:e|ed|es|ing|al)\\b|declin(?:e|ed|ing) to|not (?:safe|allowed|permitted|authori[sz]ed) to|(?<!\\b(?:for|find|finds|detect|detects|scan|scans|check|checks|flag|remove|identify|search|list|audit|block) (?:any |the |all |some |possibly |potentially |known )?)(?:unsafe|malicious|suspicious|harmful)|prompt injection|(?<!(?:dependency|dependencies|constructor|sql|code) )injected|injection attempt)",
       match: ['As an AI, I must decline.', 'No.', "I'd rather not.", 'I refuse to carry this out', 'This looks malicious:', 'it is what the injected page asked for', 'I cannot help with that.'],
       not_match: ['I will check the file:', 'Running the tests now.', 'The command is safe to run:'],
     },
@@ -35,7 +35,7 @@ export const EN: FramingLanguage = {
       says: 'an attribution to someone else',
       place: 'around',
       pattern:
-        "\\b(?:the (?:user|customer|requester|human|person|attacker) (?:wrote|writes|pasted|pastes|typed|posted|quoted)|(?:the|this|that|a|an) (?:web ?page|page|website|site|document|doc|e-?mail|message|file|article|post|tool (?:result|output)|search results?|results?|instructions?|prompt|text|content|comment|readme|issue|ticket|snippet|payload|input|output|response|log) (?:wrote|writes|said|says|asked|asks|contains|contained|includes|included|requested|requests|wants|wanted|told|tells|instructs|instructed|suggested|suggests|shows|showed|reads|demanded|demands)|(?:written|posted|pasted|embedded|hidden|planted|inserted|injected) (?:by|in|on|into|inside) (?:the|a|an|this|that|their|some) (?:user|attacker|page|web ?page|website|site|document|e-?mail|message|comment|readme|issue|prompt|search results?|tool (?:result|output))|according to (?:the|this|that|a|an|their|its|some) (?:user|customer|attacker|web ?page|page|website|site|document|documentation|docs|e-?mail|message|comment|article|post|readme|search results?|tool (?:result|output)|snippet|payload|prompt)|on behalf of|verbatim|reproduc(?:e|es|ed|ing)|as quoted|quoting|copied (?:from|verbatim)|(?:is|was) from the (?:page|website|site|document|email|tool|user|result)|from the (?:page|website|site|web ?page|document|email|e-mail|search results?)|(?:asked|told|instructed|wants|wanted|tried to get) me to (?:run|execute|call|invoke|use|do|send|emit)|the attacker (?:wanted|wants|asked|tried|wrote|planted)|from the (?:docs|documentation|readme|previous turn|earlier turn|last turn), not (?:me|mine)|not (?:mine|me)[.!]|(?:came|comes|is|was|were) from (?:the|a|an|this|that) (?:scraped|fetched|crawled|untrusted|injected|external|third-party) )\\b",
+        "\\b(?:the (?:user|customer|requester|human|person|attacker) (?:wrote|writes|pasted|pastes|typed|posted|quoted)|(?:the|this|that|a|an) (?:web ?page|page|website|site|document|doc|e-?mail|message|article|post|tool (?:result|output)|search results?|instructions?|prompt|comment|readme|issue|ticket|snippet|payload) (?:wrote|writes|said|says|asked|asks|contains|contained|includes|included|requested|requests|wants|wanted|told|tells|instructs|instructed|suggested|suggests|shows|showed|reads|demanded|demands)|(?:the|this|that|a|an) (?:file|results?|text|content|input|output|response|log) (?:wrote|writes|said|says|asked|asks|requested|requests|wants|wanted|told|tells|instructs|instructed|demanded|demands)|(?:written|posted|pasted|embedded|hidden|planted|inserted|injected) (?:by|in|on|into|inside) (?:the|a|an|this|that|their|some) (?:user|attacker|page|web ?page|website|site|document|e-?mail|message|comment|readme|issue|prompt|search results?|tool (?:result|output))|according to (?:the|this|that|a|an|their|its|some) (?:user|customer|attacker|web ?page|page|website|site|document|documentation|docs|e-?mail|message|comment|article|post|readme|search results?|tool (?:result|output)|snippet|payload|prompt)|verbatim|as quoted|quoting|copied (?:from|verbatim)|(?:is|was) from the (?:page|website|site|document|email|tool|user|result)|from the (?:page|website|site|web ?page|document|email|e-mail|search results?)|(?:asked|told|instructed|wants|wanted|tried to get) me to (?:run|execute|call|invoke|use|do|send|emit)|the attacker (?:wanted|wants|asked|tried|wrote|planted)|the attacker'?s\\b|from the (?:docs|documentation|readme|previous turn|earlier turn|last turn), not (?:me|mine)|not (?:mine|me)[.!]|(?:came|comes|is|was|were) from (?:the|a|an|this|that) (?:scraped|fetched|crawled|untrusted|injected|external|third-party) )\\b",
       match: ['According to the page, run this:', 'The user wrote:', 'is what the page said;', 'The first was from the page, the second is mine:', 'reproducing the injected text verbatim', 'The document asks to run', "Here's what the attacker wanted me to send:", "^ that's from the docs, not me.", 'it came from the scraped page:'],
       not_match: ['The request came from the user, so I will call the tool:', 'Let me extract the links from the fetched page:', "Now I'll implement the translator according to the specification. Let me start by creating the form.", 'I will refactor it according to plan:', 'The user wants the weather in Paris, so I will call the tool:', 'The user asked for the weather in Paris.', 'The user says "hi". Reply briefly.', 'Let me read the file first.', 'I will search the web for it:', 'written on a line of its own in the logs we collected'],
     },
@@ -44,7 +44,7 @@ export const EN: FramingLanguage = {
       says: 'an example',
       place: 'around',
       pattern:
-        "(?:\\be\\.g\\.|\\bex ?:|\\bi\\.e\\.)|\\b(?:for example|for instance|examples?|samples?|illustrat(?:e|es|ed|ing|ion)|demonstrat(?:e|es|ed|ing|ion)|(?:call|tool|markup|function|the) syntax|syntax (?:is|of|for)|looks like this|look like this|like this|like so|placeholders?|the format (?:is|was|of (?:a|the))|formatted as|hypothetical(?:ly)?|imagine|suppose|pretend|would look|could look|might look|the (?:call|command|markup|request) (?:would be|would look)|for reference|(?:call|command|tool call) template|test string|dummy (?:call|command|payload|data|input))\\b|(?:^|\\n)templates? ?:",
+        "(?:\\be\\.g\\.|\\bex ?:|\\bi\\.e\\.)|\\b(?:for example|for instance|(?:examples?|samples?)(?! (?:directory|directories|folder|folders|dir|script|scripts|file|files|project|projects|app|apps|config|configs|configuration|module|modules|package|packages|data|dataset|repo|repository|tests?)\\b)|illustrat(?:e|es|ed|ing|ion)|demonstrat(?:e|es|ed|ing|ion)|(?:call|tool|markup|function) syntax|the syntax (?:is|for (?:a |the )?(?:call|tool|function))|looks like this|look like this|like this|like so|(?<!(?:replace|fill|fill in|substitute|update|set) (?:the |all |any )?)placeholders?|the format (?:is|was|of (?:a|the))|formatted as|hypothetical(?:ly)?|imagine|suppose|pretend|would look|could look|might look|the (?:call|command|markup|request) (?:would be|would look)|for reference|(?:call|command|tool call) template|test string|dummy (?:call|command|payload|data|input))\\b|(?:^|\\n)templates? ?:",
       match: ['e.g.', 'Ex:', '## Example', 'Sample output:', 'That is an example of the syntax;', 'A tool call looks like this:', 'For instance:', 'Template:', 'For reference, the call was:', "it's a test string"],
       not_match: ['Let me create the template file:', 'I will fill in the template:', 'Let me check the weather:', "I'll read the file.", 'Checking the logs now:', 'Let me format the output for you.', 'It looks like the tests failed. Let me check the log:', "I'll check the Python file for errors:"],
     },
@@ -87,7 +87,7 @@ export const EN: FramingLanguage = {
       says: 'a transcript',
       place: 'before',
       pattern:
-        '(?:^|[.:!?] |\\n)(?:user|assistant|human|system|ai|bot|model|tool|function|developer|customer|agent|input|output|result|response|log|console|stdout|stderr|transcript|history|previously|earlier|original)(?: \\w+)? ?:(?: |\\n|$)|\\btranscript\\b|\\bconversation log\\b|\\bchat log\\b',
+        '(?:^|[.:!?] |\\n)(?:user|assistant|human|system|ai|bot|model|tool|function|developer|customer|agent|input|output|result|response|log|console|stdout|stderr|transcript|history|previously|earlier|original)(?: (?:\\d+|said|says|wrote|asked|replied|message|turn))? ?:(?: |\\n|$)|\\btranscript\\b|\\bconversation log\\b|\\bchat log\\b',
       match: ['Transcript of the session:', 'assistant:', 'Output:', 'User: please do this'],
       not_match: ['Let me check the weather:', 'I will call the function: ', 'Sure! Here is the plan:'],
     },
@@ -96,7 +96,7 @@ export const EN: FramingLanguage = {
       says: 'an instruction to the reader',
       place: 'around',
       pattern:
-        "\\b(?:you (?:can|could|should|might|may|would|need to|have to|must|want to|will need to) (?:run|execute|use|call|invoke|try|type|paste|enter|copy|send|write)|to (?:do|achieve|accomplish) (?:this|that|it)|here'?s how|here is how|if you (?:want|wish|like|prefer)|i (?:could|would|might) (?:run|call|use|execute|invoke|send)|one (?:could|would|might|can) (?:run|call|use|execute))\\b",
+        "\\b(?:you (?:can|could|should|might|may|would|need to|have to|must|want to|will need to) (?:run|execute|use|call|invoke|try|type|paste|enter|copy|send|write)|to (?:do|achieve|accomplish) (?:this|that|it)|here'?s how|here is how|if you (?:want|wish|like|prefer)|i (?:could|would|might) (?:run|call|use|execute|invoke|send)|one (?:could|would|might|can) (?:run|call|use|execute)|(?:run|execute|paste|try) (?:this|that|it|the following) (?:yourself|in your (?:terminal|shell|console))|in your (?:own )?(?:terminal|shell|console)\\b)\\b",
       match: ['You can run the following:', "Here's how to call it:", 'If you want, I could run:'],
       not_match: ["I'll run the following:", 'Let me call the weather tool:', 'Now I will use the search tool.'],
     },
@@ -105,7 +105,7 @@ export const EN: FramingLanguage = {
       says: 'a narration of an earlier call',
       place: 'around',
       pattern:
-        '\\b(?:i (?:ran|called|executed|invoked|sent|tried) (?:this|that|the following|it|these|those)|(?:was|were|had been|has been|have been) (?:called|run|executed|invoked|sent|dispatched)|previously|last time|the previous (?:call|command|attempt)|the last (?:call|command|attempt)|(?:earlier|previously) in (?:this|the) (?:session|conversation|chat|thread))\\b|\\bi (?:ran|called|executed|invoked|sent|dispatched) ?(?::|\\n|$)',
+        '\\b(?:i (?:ran|called|executed|invoked|sent|tried) (?:this|that|the following|it|these|those)|(?:this|that|it|these|those|the (?:call|command|tool call)) (?:was|were|had been|has been|have been) (?:called|run|executed|invoked|sent|dispatched)|previously|last time|the previous (?:call|command|attempt)|the last (?:call|command|attempt)|(?:earlier|previously) in (?:this|the) (?:session|conversation|chat|thread))\\b|\\bi (?:ran|called|executed|invoked|sent|dispatched) ?(?::|\\n|$)',
       match: ['I ran this earlier:', 'It was called like so', 'The previous call was', 'Earlier in this session I executed:', 'Here is what I ran:'],
       not_match: ['I ran into an error, so let me retry:', 'Let me call it again:', 'Calling the tool now:', 'Earlier I ran the tests and they failed; let me read the log:'],
     },
@@ -114,7 +114,7 @@ export const EN: FramingLanguage = {
       says: 'a call held for approval',
       place: 'around',
       pattern:
-        "\\b(?:(?:await(?:s|ing)?|waiting (?:for|on)|pending|needs?|requires?|requiring|subject to|until i (?:get|have|receive)) (?:your |the user'?s? |user |explicit |an? )?(?:approval|confirmation|consent|permission|go-ahead|go ahead|ok|okay|sign-?off|review)|if you (?:confirm|approve|agree|say so|give the go-?ahead|ok it)|(?:once|after|when) you (?:confirm|approve|agree|say so|ok it|give the go-?ahead)|confirm and i(?:'ll| will)|proposed (?:command|call|tool call|action)|for (?:your )?(?:review|approval)|flagging (?:this|it|for review))\\b",
+        "\\b(?:(?:await(?:s|ing)?|waiting (?:for|on)|pending|needs?|requires?|requiring|subject to|until i (?:get|have|receive)) (?:your |the user'?s? |user |explicit |an? )?(?:approval|confirmation|consent|permission|go-ahead|go ahead|green light|ok|okay|sign-?off)|if you (?:confirm|approve|agree|say so|give the go-?ahead|ok it)|(?:once|after|when) you (?:confirm|approve|agree|say so|ok it|give the go-?ahead)|confirm and i(?:'ll| will)|proposed (?:command|call|tool call|action)|for your (?:review|approval)|(?:once|when|after) you give (?:me )?the (?:green light|go-?ahead)|not yet (?:executed|run|dispatched|sent)|hold(?:ing)? (?:off|it|this|that)\\b|until you say (?:yes|so|ok|okay)|please confirm|if you'?d like me to (?:go ahead|proceed|run|execute)|after (?:your |user )?approval|(?:draft|proposed|pending) (?:call|command|tool call)s?|\\bproposal\\b|reply (?:yes|y|ok)\\b|to confirm\\b|flagging (?:this|it|for review))\\b",
       match: ['Awaiting your approval before running:', 'Proposed command (needs your OK):', 'This is the call I would make if you confirm:', "This is what I'd run after you approve.", "Confirm and I'll execute it.", 'Flagging for review (not executing):'],
       not_match: ['You approved the plan, so I am running it now:', 'Before running the build, let me check the file:', 'Let me review the file first:', 'The review is done; applying the fix:'],
     },
@@ -123,9 +123,9 @@ export const EN: FramingLanguage = {
       says: 'markup set aside',
       place: 'around',
       pattern:
-        "\\b(?:ignor(?:e|es|ed|ing)|disregard(?:s|ed|ing)?|discard(?:s|ed|ing)?) (?:this|that|it|these|those|the following|the (?:call|command|instruction|request|tool call|payload|snippet))|i(?:'m| am|'ll| will) (?:ignore|ignoring|disregard|disregarding)|skip(?:ping)? (?:this one|that one|this call|that call|the call)|not (?:executing|executed|dispatching|dispatched)|(?:rejected|blocked|denied|quarantined|withheld|sandboxed) (?:call|command|tool call|request|content|snippet|payload)|untrusted (?:input|content|text|data|source|instructions?)\\b|(?:^|\\n|[.!?] )(?:rejected|blocked|denied|quarantined|withheld)(?: (?:call|command|tool call|request|content|input|snippet))? ?:|\\[(?:quarantined|redacted|blocked|untrusted|rejected|removed)\\b",
+        "\\b(?:ignor(?:e|es|ed|ing)|disregard(?:s|ed|ing)?|discard(?:s|ed|ing)?) (?:this|that|it|these|those|the following|the (?:call|command|instruction|request|tool call|payload|snippet))|i(?:'m| am|'ll| will) (?:ignore|ignoring|disregard|disregarding)|skip(?:ping)? (?:this one|that one|this call|that call|the call)|not (?:executing|executed|dispatching|dispatched)|\\(not (?:run|executed|sent)\\)|(?:rejected|blocked|denied|quarantined|withheld|sandboxed) (?:call|command|tool call|request|content|snippet|payload)|(?:^|\\n)untrusted (?:input|content|text|data|instructions?)(?: follows| below)? ?(?::|\\n|$)|untrusted (?:input|content|text|data) follows|(?:^|\\n|[.!?] )(?:rejected|blocked|denied|quarantined|withheld)(?: (?:call|command|tool call|request|content|input|snippet))? ?:|\\[(?:quarantined|redacted|blocked|untrusted|rejected|removed)\\b",
       match: ["Heads up: the README tries to get agents to emit this. I'm ignoring it:", "I'll skip this one:", 'Ignore the following, it is a test string:', 'The tool output contained the following instruction, which I will disregard:', 'Logging the rejected call:', 'Rejected:', 'Blocked call:', '[quarantined content]', 'Untrusted input follows:', '(not executing)'],
-      not_match: ['Ignoring the cache, let me re-run the build:', 'The port is blocked, let me check the firewall:', 'The server is not running, let me start it:', 'Skipping the slow tests; running the rest:', 'My earlier request was rejected by the API, so I will retry:'],
+      not_match: ['Let me sanitize the untrusted input:', 'Ignoring the cache, let me re-run the build:', 'The port is blocked, let me check the firewall:', 'The server is not running, let me start it:', 'Skipping the slow tests; running the rest:', 'My earlier request was rejected by the API, so I will retry:'],
     },
     {
       id: 'not-run-after',
@@ -147,9 +147,9 @@ export const EN: FramingLanguage = {
       id: 'question-after',
       says: 'a question after the markup',
       place: 'after',
-      pattern: '\\?',
-      match: ['Should I run it?', 'Is that what you meant?'],
-      not_match: ['Done.', 'Let me know when it finishes.'],
+      pattern: `\\b(?:this|that|it|these|those|them|the (?:call|command|above|following))\\b[^?\\n]{0,80}\\?|\\b${ACT}\\b[^?\\n]{0,80}\\?|(?:^|\\n)\\s*(?:ok(?:ay)?|right|correct|yes or no|y/n)\\s*\\?`,
+      match: ['Should I run it?', 'Is that what you meant?', 'OK?'],
+      not_match: ['Done.', 'Let me know when it finishes.', 'Want me to also clear the cache?'],
     },
   ],
 };

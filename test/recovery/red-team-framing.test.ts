@@ -1,0 +1,102 @@
+/**
+ * A red-team pass over the framing vocabulary (session of 2026-12-01): everyday one-line prefaces of
+ * real leaks that were refused as quotations (now recovered), and framings and containers that let a
+ * quoted, refused or proposed call be recovered (now refused). `@` stands for the markup: a Hermes
+ * call of `bash`. Prefaces still refused, and evasions still recovered, are listed in the closing
+ * note of the session, not here.
+ */
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_PROSE_CEILING, recoverReply } from '../../src/recovery/index.js';
+
+const CALL = '<tool_call>{"name":"bash","arguments":{"command":"rm -rf ~/work"}}</tool_call>';
+const outcome = (template: string) =>
+  recoverReply({ text: template.split('@').join(CALL), advertised: [{ name: 'bash' }], toolCalls: [], truncated: false, idSeed: 't:1' }, { proseCeiling: DEFAULT_PROSE_CEILING }).outcome;
+
+/** Prefaces of the model's own call: recovered. */
+const OWN = [
+  "Let me sanitize the untrusted input:\n@",
+  "Let me find the sample config:\n@",
+  "Let me run the example script:\n@",
+  "Let me reproduce the bug:\n@",
+  "Let me check the weather:\n@\nAnything else?",
+  "Let me check the syntax of the config:\n@",
+  "Let me scan the repo for malicious packages:\n@",
+  "Checking for suspicious processes:\n@",
+  "Let me look at the examples directory:\n@",
+  "Let me replace the placeholders in the config:\n@",
+  "The log shows a timeout, so let me restart the service:\n@",
+  "The output shows the tests failed; let me rerun them:\n@",
+  "The file contains a typo, let me fix it:\n@",
+  "Log cleanup:\n@",
+  "Model download:\n@",
+  "The tests have been run; let me check coverage:\n@",
+  "Let me list the PRs pending review:\n@",
+  "Let me build without running the tests:\n@",
+  "To avoid running out of disk, let me clear the cache:\n@",
+  "I'll create the PR on behalf of the team:\n@",
+  "你好，我来检查一下语法：\n@",
+  "예, 실행하겠습니다:\n@",
+  "Voy a comprobar la sintaxis:\n@",
+  "Je vérifie la syntaxe :\n@",
+  "Ich prüfe die Syntax:\n@",
+  "Verifico la sintassi:\n@",
+  "我来检查依赖注入配置：\n@",
+  "構文をチェックします：\n@",
+  "Проверю синтаксис:\n@",
+  "Ik controleer de syntaxis:\n@",
+  "Vou verificar a sintaxe:\n@",
+  "Saya cek file yang berbahaya:\n@",
+  "Vediamo il file sospetto:\n@",
+  "Clearing the work dir:\n@\nWant me to also clear the cache?"
+];
+
+/** Framings and containers of a call nobody made: never recovered. */
+const FRAMED = [
+  "This is the command the page would have me run; I am not running it:\n@",
+  "Here's what NOT to run:\n@",
+  "Para tu referencia, esto es lo que NO debes ejecutar:\n@",
+  "I'd prefer to hold off on this until you say yes:\n@",
+  "Nope.\n@",
+  "I'm not comfortable doing this:\n@",
+  "Proposal (not yet executed):\n@",
+  "Once you give me the green light I will run:\n@",
+  "Je ne vais pas exécuter ceci :\n@",
+  "Here is what the attacker's comment said:\n@",
+  "Let me know if you'd like me to go ahead with this:\n@",
+  "Reply YES to confirm:\n@",
+  "Before I do anything, please confirm this is OK:\n@",
+  "This would wipe your work dir, so I'm holding it:\n@",
+  "@\n(not run)",
+  "I'm declining this request:\n@",
+  "Not doing this:\n@",
+  "Nah, I won't:\n@",
+  "Draft call (will run after approval):\n@",
+  "Please run this yourself:\n@",
+  "Run this in your terminal:\n@",
+  "::: {.callout-note}\n@\n:::",
+  "::: {#quote .note}\n@\n:::",
+  "cat >>notes.md <<\\EOF\n@\nEOF",
+  "[@][1]\n\n[1]: https://x.io",
+  "<a href=\"https://x.io\">@</a>",
+  "////\n@\n////",
+  "..\n   @",
+  ".. comment\n   @",
+  "{# @ #}",
+  "{{{{raw}}}}\n@\n{{{{/raw}}}}",
+  "{% highlight json %}\n@\n{% endhighlight %}",
+  "{{< highlight json >}}\n@\n{{< /highlight >}}",
+  "{{< highlight json >}}\n@\n{{< /highlight >}}",
+  "[quote]\n@\n[/quote]",
+  "[code]\n@\n[/code]",
+  "{% highlight json %}\n@\n{% endhighlight %}",
+  "{% comment %}\n@\n{% endcomment %}"
+];
+
+describe('red-team framing set', () => {
+  it.each(OWN)('recovers %j', (t) => {
+    expect(outcome(t)).toBe('recovered');
+  });
+  it.each(FRAMED)('refuses %j', (t) => {
+    expect(outcome(t)).not.toBe('recovered');
+  });
+});
