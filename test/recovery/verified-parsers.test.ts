@@ -37,6 +37,15 @@
  *   `<function name="N"><param name="K">V</param>…</function>`, a value optionally one CDATA section:
  *   MiniCPM5's grammar, read by `minicpm5`. Source: minicpm4_xml_detector.py @ b844e97b (docstring);
  *   no MiniCPM-4 template with this format was read.
+ * - SGLang `berrylm` (BerryLM; unregistered): Qwen3-Coder's XML with framing newlines
+ *   (berrylm_detector.py @ 49619a40, docstring; strips one newline at each end): `qwen3-coder`. No
+ *   BerryLM template was found.
+ * - SGLang `json` / `json_array` (JSONDetector, JsonArrayParser: the output of JSON-schema
+ *   constrained decoding, `[{"name", "parameters"}]`, no model's grammar; json_detector.py @ 0acad828):
+ *   the bare list is `xlam`, a bare object `llama3-json`, as any bare call is.
+ * - SGLang `iquest_q1` (IQuest Q1; unregistered): GLM-4.7's key/value grammar inside
+ *   `<iquest_tool_call>…</iquest_tool_call>` (iquest_q1_detector.py @ 3d84681f, a Glm47MoeDetector
+ *   subclass). No template found; not read: GLM's tokens outside a `<tool_call>` are `shape`, refused.
  */
 import { describe, it } from 'vitest';
 import { checkCase, type RecoveryCase } from './case-runner.js';
@@ -197,6 +206,38 @@ const cases: RecoveryCase[] = [
     expected: 'recover',
     expected_reason: 'ok',
     expected_calls: [{ name: 'write_note', arguments: { text: 'two\nlines <b>' } }],
+  },
+  {
+    id: 'berrylm-qwen3-coder-xml',
+    source: 'written for guard from the BerryLM grammar (sglang berrylm_detector.py docstring)',
+    family: 'qwen3-coder',
+    tools: ['get_weather'],
+    text: '<tool_call>\n<function=get_weather>\n<parameter=city>\nLima\n</parameter>\n</function>\n</tool_call>',
+    expected: 'recover',
+    expected_reason: 'ok',
+    expected_calls: [{ name: 'get_weather', arguments: { city: 'Lima' } }],
+  },
+  {
+    id: 'sglang-json-array-constrained',
+    source: 'written for guard from the constrained-decoding format (sglang json_detector.py docstring)',
+    family: 'xlam',
+    tools: ['get_weather'],
+    text: '[{"name": "get_weather", "parameters": {"city": "Lima"}}, {"name": "get_weather", "parameters": {"city": "Cusco"}}]',
+    expected: 'recover',
+    expected_reason: 'ok',
+    expected_calls: [
+      { name: 'get_weather', arguments: { city: 'Lima' } },
+      { name: 'get_weather', arguments: { city: 'Cusco' } },
+    ],
+  },
+  {
+    id: 'iquest-q1-refused',
+    source: 'written for guard from the IQuest Q1 grammar (sglang iquest_q1_detector.py)',
+    family: 'glm',
+    tools: ['get_weather'],
+    text: '<iquest_tool_call>get_weather<arg_key>city</arg_key><arg_value>Lima</arg_value></iquest_tool_call>',
+    expected: 'refuse',
+    expected_reason: 'shape',
   },
 ];
 
