@@ -170,7 +170,9 @@ const WORD_RUN = /\p{L}+(?: \p{L}+){3,}/u;
  * @returns the widened spans (unsorted, may overlap: callers normalise).
  */
 export function markupLines(text: string, spans: ReadonlyArray<readonly [number, number]>): Array<[number, number]> {
-  const lineStart = (i: number) => text.lastIndexOf('\n', i - 1) + 1;
+  // i = 0 is the first line's start: lastIndexOf with a negative position still looks at index 0,
+  // so a text opening with '\n' gave lineStart(0) = 1 and the upward walk below never ended.
+  const lineStart = (i: number) => (i <= 0 ? 0 : text.lastIndexOf('\n', i - 1) + 1);
   const lineEnd = (i: number) => {
     const nl = text.indexOf('\n', i);
     return nl < 0 ? text.length : nl;

@@ -21,6 +21,8 @@
  *   vLLM mimov2_flash_tool_parser.py @ e3a51261 and sglang mimo_detector.py @ 8100e976 (docstrings);
  *   no MiMo chat template was found. Read by `qwen3-coder`, which removes one framing newline at each
  *   end of a value: a MiMo value that itself starts or ends with a newline loses it (docs/recovery.md).
+ *   Removing them only as a pair was tried and dropped: Qwen models close a value early with its
+ *   leading framing only (../shared/cases h050), and sglang strips each side alone.
  *   The earlier MiMo models (llama.cpp's "Xiaomi MiMo" format, common/chat.cpp
  *   `common_chat_parse_xiaomi_mimo`, revision not recorded) write Hermes blocks
  *   `<tool_call>\n{"name": "NAME", "arguments": {…}}\n</tool_call>`, read by `hermes`; the MiMo-7B
@@ -131,6 +133,16 @@ const cases: RecoveryCase[] = [
     expected: 'recover',
     expected_reason: 'ok',
     expected_calls: [{ name: 'read_file', arguments: { path: 'notes/todo.md' } }],
+  },
+  {
+    id: 'mimo-v2-flash-value-with-one-newline',
+    source: 'written for guard: a MiMo value (written inline) that starts with a newline loses it, the known gap (qwen3-coder strips framing on each side alone, as Qwen models close values early: ../shared/cases h050)',
+    family: 'qwen3-coder',
+    tools: ['write_file'],
+    text: '<tool_call>\n<function=write_file>\n<parameter=path>a.txt</parameter>\n<parameter=content>\nindented body</parameter>\n</function>\n</tool_call>',
+    expected: 'recover',
+    expected_reason: 'ok',
+    expected_calls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'indented body' } }],
   },
   {
     id: 'mimo-v2-flash-cut-in-value',

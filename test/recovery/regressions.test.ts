@@ -2,6 +2,7 @@
  * Bugs testers reported against the recovery engine, each pinned with the input that showed it and
  * fixed by its kind (the neighbouring inputs of the same kind are checked too).
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ARGUMENTS_TOO_DEEP, MAX_ARGUMENT_DEPTH } from '../../src/capture/toolcall.js';
@@ -407,5 +408,29 @@ describe('blocks other markup languages delimit are quotations; their delimiters
     ['a div opener with no closer', '::: note\n@'],
   ])('%s does not quote the call after it', (_what, text) => {
     expect(judge(text.replace('@', call)).outcome).toBe('recovered');
+  });
+});
+
+describe('a text opening with a line break before unreadable markup ends (it looped for ever)', () => {
+  // `\n<｜DSML｜ calls>` (DeepSeek V4.1's spaced tag, before dsml read it) hung guard: markupLines
+  // walked up from the markup's line with lineStart(0) = 1 (lastIndexOf at -1 still looks at index 0).
+  // Run on the build in a process of its own, so a regression fails on the timeout instead of hanging.
+  it('every family marker after "\\n", "\\n\\n" and "\\r\\n", followed by junk: a verdict within the timeout', { timeout: 90_000 }, () => {
+    const script = `
+      import { FAMILIES, recoverReply } from './dist/recovery/index.js';
+      const j = (text) => recoverReply({ text, advertised: [{ name: 'bash' }], toolCalls: [], truncated: false, idSeed: 't' }, { proseCeiling: 0.43 });
+      let n = 0;
+      for (const f of FAMILIES) for (const m of f.markers) for (const lead of ['\\n', '\\n\\n', '\\r\\n', '\\n \\n']) {
+        j(lead + m + ' x'); j(lead + m + '\\n' + m); n++;
+      }
+      const v = j('\\n<｜DSML｜ x');
+      console.log(JSON.stringify({ n, v: [v.outcome, v.reason] }));
+    `;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    expect(r.signal, 'the child was killed: a verdict did not return').toBeNull();
+    expect(r.status, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { n: number; v: string[] };
+    expect(out.n).toBeGreaterThan(100);
+    expect(out.v).toEqual(['refused', 'shape']);
   });
 });

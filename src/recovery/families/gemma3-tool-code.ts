@@ -29,6 +29,7 @@ const OPENER = '```tool_code';
 
 /** The start of the line holding index `i`. */
 function lineStart(text: string, i: number): number {
+  if (i <= 0) return 0; // lastIndexOf at -1 still looks at index 0
   const nl = text.lastIndexOf('\n', i - 1);
   return nl + 1;
 }

@@ -49,8 +49,10 @@ export const glm: Family = {
   id: 'glm',
   source: 'GLM-4.5/4.7 chat templates (https://huggingface.co/zai-org/GLM-4.5, https://huggingface.co/zai-org/GLM-4.7); sglang glm4_moe_detector.py (docs/sources.md "Per-family grammars")',
   markers: [KEY, END_KEY, VAL, END_VAL],
-  // GLM-4.5's chat template opens a tool's answer with <|observation|>
-  results: ['<|observation|>'],
+  // GLM-4.5's chat template opens a tool's answer with <|observation|> (then <tool_response>); Poolside
+  // Laguna's templates (same call grammar) give it as <tool_response>…</tool_response> alone
+  // (Ollama model/renderers/testdata/laguna_v2_chat_template.jinja2 @ fb307609)
+  results: ['<|observation|>', '<tool_response>'],
   detect(text) {
     for (let o = text.indexOf(OPENER); o >= 0; o = text.indexOf(OPENER, o + OPENER.length)) if (isGlmStart(text, o)) return o;
     return -1;

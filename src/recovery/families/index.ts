@@ -29,8 +29,10 @@ import { harmony } from './harmony.js';
 import { harmonyStripped } from './harmony-stripped.js';
 import { hermes } from './hermes.js';
 import { hunyuan } from './hunyuan.js';
+import { inkling } from './inkling.js';
 import { internlm } from './internlm.js';
 import { jamba } from './jamba.js';
+import { k2Horizon } from './k2-horizon.js';
 import { kimi } from './kimi-k2.js';
 import { kimiK3 } from './kimi-k3.js';
 import { langchainJsonBlob } from './langchain-json-blob.js';
@@ -44,6 +46,7 @@ import { minimax } from './minimax.js';
 import { minimaxM1 } from './minimax-m1.js';
 import { minimaxM3 } from './minimax-m3.js';
 import { mistral } from './mistral.js';
+import { museGlimmer } from './muse-glimmer.js';
 import { nemotron } from './nemotron.js';
 import { olmo3 } from './olmo3.js';
 import { openaiJson } from './openai-json.js';
@@ -62,6 +65,8 @@ export const FAMILIES: readonly Family[] = [
   deepseek,
   dsml,
   kimi,
+  // before harmony: ATEM messages open with <|start|>assistant too, and a cut one fails in both readers
+  museGlimmer,
   harmony,
   minimaxM3,
   minimax,
@@ -97,6 +102,8 @@ export const FAMILIES: readonly Family[] = [
   dots,
   cwm,
   kimiK3,
+  k2Horizon,
+  inkling,
   minicpm,
   functionaryV32,
   llama3Json,

@@ -169,7 +169,9 @@ export function readInvoke(sc: Scanner, i: number, g: InvokeGrammar, ctx: ParseC
     if (e < 0) return { problem: truncated(`the text ends before ${endParam}`) };
     // Values are raw text: the renderer writes them unpadded, so nothing is trimmed.
     const value = text.slice(p.end, e);
-    const forged = g.prefix !== '' ? [open, `</${g.prefix}`] : ['<parameter', '<invoke', '</invoke'];
+    // Without a trailing space, so a spaced prefix (DeepSeek V4.1 `｜DSML｜ `) refuses the unspaced tags too.
+    const bare = g.prefix.trimEnd();
+    const forged = g.prefix !== '' ? [`<${bare}`, `</${bare}`] : ['<parameter', '<invoke', '</invoke'];
     if (forged.some((f) => value.includes(f))) {
       return { problem: shape(`parameter "${key}" holds another ${g.family} tag (nested or forged closer)`) };
     }
