@@ -15,7 +15,9 @@
  *   Aider's or the user's line directly (a reply follows a blank line) opens such a message.
  *
  * One reply per run of lines that are none of those (the model's output: after the user's input,
- * and after Aider's own lines when it sends the model a reflection such as lint errors). A line
+ * and after Aider's own lines when it sends the model a reflection such as lint errors). Aider writes
+ * a blank line before and after a reply (`ai_output`), so a line right after the reply's text stays
+ * in the reply even when it looks like one of Aider's. A line
  * of the reply that happens to look like Aider's (a quotation ending in two spaces) ends it there;
  * Aider writes no other marker. Reasoning Aider logged inside its reasoning tag (or a model's
  * `<think>`) is the reply's reasoning, as Aider strips it before reading edits. The session's `> Model: … with <format> edit format` line (or
@@ -23,7 +25,9 @@
  * the editor's format). What Aider applies from a reply is its calls (src/capture/agents/aider-edits.ts):
  * the file edits its coder reads (SEARCH/REPLACE blocks, whole files, unified diffs, patches: kind
  * `text-edit`) and the shell blocks edit-block coders offer to run (kind `text-command`), unless
- * the session was started with `--no-suggest-shell-commands`. A session whose edit format is not
+ * the session's command line (a `> …aider… ` line before its first input) holds
+ * `--no-suggest-shell-commands`. `/code` and `/ok` turns run the model's own edit format (not
+ * in the history; read as edit-block) in any session. A session whose edit format is not
  * in the file (a cut history) is read as an edit-block session, so no command goes uninspected.
  * A reply to an `/ask` or `/architect` input applies nothing (Aider logs such an input twice: the
  * line typed, then the message its coder runs); after `Edit the files?` is answered yes, the
@@ -53,13 +57,19 @@ const ADDED_LINE = /^> Added (.+?) to the chat\.? {2}$/;
 const OUTPUT_LINES = /^\d+ lines? of output$/;
 const REMOVED_LINE = /^> (?:Removed|Dropping) (.+?) from the chat\.? {2}$/;
 const DROPPED_ALL = /^> Dropping all files from the chat session/;
+/** Session formats that apply nothing: a `/code` turn in such a session runs the model's own format, unknown here (read as edit-block). */
+const STYLE_LESS: ReadonlySet<string> = new Set(['ask', 'architect', 'help', 'context']);
 const EDIT_THE_FILES = /^> Edit the files\? .*: *(\S*) {2}$/;
 /**
  * Reasoning Aider keeps in the reply it logs: its own tag (`REASONING_TAG` of aider/reasoning_tags.py)
- * or a model's reasoning tag (`<think>`); Aider removes it before reading edits and commands
- * (`remove_reasoning_content`).
+ * or a model's reasoning tag (`<think>`), kept apart from the text. Aider removes only one of them
+ * before reading edits and commands (`remove_reasoning_content`: the model's configured tag, else
+ * its own), and which tag a model has is not in the history, so the calls are read from the text
+ * with only Aider's own tag removed: an edit inside `<think>` of a model whose tag it is not is still
+ * inspected.
  */
 const REASONING = /<(thinking-content-7bbeb8e1441453ad999a0bbba8a46d4b|think)>([\s\S]*?)<\/\1>/g;
+const AIDER_REASONING = /<(thinking-content-7bbeb8e1441453ad999a0bbba8a46d4b)>[\s\S]*?<\/\1>/g;
 
 /** True for the start of an Aider chat history: its session heading, or any text in a file named `.aider.chat.history.md`. */
 export function sniffAider(first: string, file: string): boolean {
@@ -75,7 +85,7 @@ interface Open {
 }
 
 /** Whose reply the next one is: the coder's (`code`), an `/ask` answer, an architect's answer, or the architect's editor's. */
-type Turn = 'code' | 'ask' | 'architect' | 'editor';
+type Turn = 'code' | 'ask' | 'architect' | 'editor' | 'code-command';
 
 /** Reads one Aider chat history line by line (see the module header). */
 export class AiderReader {
@@ -98,6 +108,10 @@ export class AiderReader {
   private afterHeading = false;
   /** Inside a message of several lines Aider logged with only its first line quoted (`tool_output`). */
   private inToolMessage = false;
+  /** The session had a user input (its command line comes before). */
+  private sawInput = false;
+  /** The previous line was a line of the open reply, not blank. */
+  private inReplyText = false;
 
   constructor(
     private readonly file: string,
@@ -120,6 +134,8 @@ export class AiderReader {
       this.prev = 'other';
       this.afterHeading = true;
       this.inToolMessage = false;
+      this.sawInput = false;
+      this.inReplyText = false;
       return out;
     }
     if (this.inToolMessage) {
@@ -130,7 +146,10 @@ export class AiderReader {
       }
       return out;
     }
-    if (TOOL_LINE.test(text)) {
+    // Aider writes a blank line after a reply: a line right after the reply's text is the reply's,
+    // even when it looks like Aider's (`> **Note**  `, `#### Step 2  `)
+    const continues = this.reply !== null && this.inReplyText;
+    if (!continues && TOOL_LINE.test(text)) {
       this.close(out);
       this.inUserInput = false;
       this.afterHeading = false;
@@ -138,7 +157,7 @@ export class AiderReader {
       this.toolLine(text);
       return out;
     }
-    if (/^>/.test(text) && (this.prev !== 'other' || this.afterHeading)) {
+    if (!continues && /^>/.test(text) && (this.prev !== 'other' || this.afterHeading)) {
       // Aider's `tool_output` logs a message of several lines as one blockquote line: `> ` before its
       // first line, two spaces after its last; a reply never starts here (Aider writes a blank line before one)
       this.close(out);
@@ -148,8 +167,9 @@ export class AiderReader {
       this.toolLine(`${text}  `);
       return out;
     }
-    if (USER_LINE.test(text)) {
+    if (!continues && USER_LINE.test(text)) {
       this.close(out);
+      this.sawInput = true;
       if (!this.inUserInput) this.turn = this.turnOf(text);
       this.inUserInput = true;
       this.afterHeading = false;
@@ -161,6 +181,7 @@ export class AiderReader {
       this.inUserInput = false;
       this.afterHeading = false;
     }
+    this.inReplyText = text.trim() !== '';
     if (!this.reply) {
       if (text.trim() === '') return out;
       this.reply = { line, lines: [], bytes: 0, cut: false };
@@ -196,7 +217,8 @@ export class AiderReader {
     }
     const editor = EDITOR_LINE.exec(text);
     if (editor) this.editorFormat = editor[1]!;
-    if (/\s--no-suggest-shell-commands\b/.test(text)) this.suggestShell = false;
+    // the session's own command line (before its first input), not a commit message or command output quoting the flag
+    if (!this.sawInput && /^> \S*aider\S*\s/.test(text) && /\s--no-suggest-shell-commands\b/.test(text)) this.suggestShell = false;
     const added = ADDED_LINE.exec(text);
     if (added && !OUTPUT_LINES.test(added[1]!)) this.chatFiles.add(added[1]!);
     const removed = REMOVED_LINE.exec(text);
@@ -213,6 +235,8 @@ export class AiderReader {
       return 'editor';
     }
     if (/^#### \/ask\b/.test(first)) return 'ask';
+    // `/code` and `/ok` run the model's own edit format (`cmd_code`), whatever the session's is
+    if (/^#### \/(?:code|ok)\b/.test(first)) return 'code-command';
     if (/^#### \/architect\b/.test(first) || this.editFormat === 'architect') return 'architect';
     return 'code';
   }
@@ -220,6 +244,7 @@ export class AiderReader {
   private close(out: RecordOutput): void {
     const r = this.reply;
     this.reply = null;
+    this.inReplyText = false;
     if (!r) return;
     const whole = r.lines.join('\n').replace(/\s+$/, '');
     if (whole === '') return;
@@ -229,8 +254,9 @@ export class AiderReader {
       return '';
     }).trim();
     if (this.turn === 'architect') this.editorPending = true;
-    const style = this.turn === 'ask' || this.turn === 'architect' ? 'none' : aiderEditStyle(this.turn === 'editor' ? this.editorFormat : this.editFormat);
-    const shell = this.suggestShell && this.turn === 'code';
+    const format = this.turn === 'editor' ? this.editorFormat : this.turn === 'code-command' ? (STYLE_LESS.has(this.editFormat ?? '') ? null : this.editFormat) : this.editFormat;
+    const style = this.turn === 'ask' || this.turn === 'architect' ? 'none' : aiderEditStyle(format);
+    const shell = this.suggestShell && (this.turn === 'code' || this.turn === 'code-command');
     const reply: Reply = {
       source: { file: this.file, line: r.line },
       format: 'aider',
@@ -238,7 +264,7 @@ export class AiderReader {
       advertised: null,
       text: body,
       reasoning: reasoning.join('\n'),
-      toolCalls: aiderCalls(`${body}\n`, style, shell, { files: this.chatFiles }),
+      toolCalls: aiderCalls(`${whole.replace(AIDER_REASONING, '').trim()}\n`, style, shell, { files: this.chatFiles }),
       truncated: r.cut,
     };
     if (this.model) reply.model = this.model;
