@@ -236,16 +236,15 @@ export const CREDENTIAL_IDIOM_RULES: Rule[] = [
     category: 'credential-access',
     action: 'record',
     attack: 'T1040',
-    description: 'Capturing network traffic (tcpdump, tshark, dumpsys, ettercap, dsniff, netsh trace capture=yes, pktmon start) or scanning hosts and ports (nmap, masscan, zmap, nc -z over ranges).',
-    help: 'Captured traffic carries credentials and session tokens; scans map the network for the next step.',
+    description: 'Capturing network traffic (tcpdump, tshark, dumpcap, ettercap, dsniff, arpspoof, bettercap, responder, netsh trace capture=yes, pktmon start, Network Monitor nmcap /capture); scanning hosts and ports is network-scan (discovery.ts).',
+    help: 'Captured traffic carries credentials and session tokens. Check what the capture is for and where the file goes.',
     examples: {
-      match: ['sudo tcpdump -i eth0 -w /tmp/c.pcap', 'tshark -c 5 -i en0', 'nmap -sS 10.0.0.0/24'],
-      not_match: ['tcpdump --version', 'nc -zv db.internal 5432', 'nmap --help'],
+      match: ['sudo tcpdump -i eth0 -w /tmp/c.pcap', 'tshark -c 5 -i en0', 'pktmon start --etw'],
+      not_match: ['tcpdump --version', 'tcpdump -r capture.pcap', 'nmap --help'],
     },
     idioms: [
       { re: /^(?:tcpdump|tshark|dumpcap|ettercap|dsniff|arpspoof|bettercap|responder|mitm6|tcpflow|ngrep)\s+(?!--?(?:version|help|h|v)\b)(?!(?:[\s\S]*\s)?-r\s)\S/i, names: ['tcpdump', 'tshark', 'dumpcap', 'ettercap', 'dsniff', 'arpspoof', 'bettercap', 'responder', 'mitm6', 'tcpflow', 'ngrep'] },
-      { re: /\bnetsh(?:\.exe)?\s+trace\s+start\b.*capture=yes|\bpktmon(?:\.exe)?\s+(?:start|filter)\b/i },
-      { re: /^(?:nmap|masscan|zmap|rustscan|naabu|unicornscan|arp-scan|nbtscan|fping)\s+.*(?:\d+\.\d+\.\d+\.\d+\/\d+|-s[STUVACNXF]|-p\s*\d+-\d+|-p-|--top-ports|-A\b|\d+\.\d+\.\d+\.\d+-\d+)/i, names: ['nmap', 'masscan', 'zmap', 'rustscan', 'naabu', 'unicornscan', 'arp-scan', 'nbtscan', 'fping'] },
+      { re: /\bnetsh(?:\.exe)?\s+trace\s+start\b.*capture=yes|\bpktmon(?:\.exe)?\s+(?:start|filter)\b|\bnmcap(?:\.exe)?\s+.*\/capture\b/i },
     ],
   }),
 ];

