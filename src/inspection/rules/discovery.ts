@@ -109,7 +109,12 @@ const HARDWARE_FILE = /^\/sys\/class\/dmi\/id\/|^\/proc\/scsi\/scsi$|^\/proc\/mo
  */
 export function checksForVirtualMachine(c: ShellCommand): boolean {
   const name = nameOf(c);
+  // macOS: the hypervisor's name or presence (`sysctl -n hw.hv_vendor`, `kern.hv_vmm_present`), or a
+  // model that is not a Mac (`sysctl -n hw.model | grep -v Mac`)
+  if (name === 'sysctl') return c.argv.slice(1).some((a) => /^(?:hw\.hv_vendor|kern\.hv_vmm_present)$/.test(a));
   if (!FILTERS.test(name)) return false;
+  const earlierStages = c.pipeline?.stages.slice(0, c.stage) ?? [];
+  if (c.argv.includes('-v') && c.argv.some((a) => /^'?Mac'?$/.test(a)) && earlierStages.some((s) => (nameOf(s) === 'sysctl' && s.argv.includes('hw.model')) || (nameOf(s) === 'system_profiler' && s.argv.includes('SPHardwareDataType')))) return true;
   const pattern = c.argv.slice(1).filter((a) => !HARDWARE_FILE.test(a)).join(' ');
   if (!HYPERVISOR.test(pattern)) return false;
   if (c.argv.slice(1).some((a) => HARDWARE_FILE.test(a))) return true;
@@ -194,7 +199,7 @@ export const DISCOVERY_RULES: Rule[] = [
     category: 'discovery',
     action: 'record',
     attack: 'T1497.001',
-    description: 'Hardware data searched for a hypervisor vendor: dmidecode, ioreg, system_profiler, lshw, lspci, lsmod, kldstat, sysctl or DMI files filtered for VirtualBox, VMware, Parallels, Xen, QEMU, Hyper-V (or their guest drivers); PowerShell Win32_ComputerSystem/Win32_BIOS compared with hypervisor names; MSAcpi_ThermalZoneTemperature.',
+    description: 'Hardware data searched for a hypervisor vendor: dmidecode, ioreg, system_profiler, lshw, lspci, lsmod, kldstat, sysctl or DMI files filtered for VirtualBox, VMware, Parallels, Xen, QEMU, Hyper-V (or their guest drivers), a macOS model filtered for what is not a Mac, sysctl hw.hv_vendor / kern.hv_vmm_present; PowerShell Win32_ComputerSystem/Win32_BIOS compared with hypervisor names; MSAcpi_ThermalZoneTemperature.',
     help: 'Malware checks whether it runs in an analysis sandbox before showing what it does. An agent has no reason to; check what the command is part of.',
     examples: {
       match: ["sudo dmidecode | grep -iE 'virtualbox|vmware'", 'lsmod | grep -i vboxguest', "ioreg -l | grep -e Manufacturer | grep -iE 'VMware|Parallels'"],
