@@ -25,8 +25,12 @@ function words(c: ShellCommand): string {
   return c.argv.join(' ');
 }
 
+/** A path as a program may be handed it: an SQLite URI filename (`file:PATH?immutable=1`, sqlite3(1)
+ * "URI filenames") is the file PATH. */
+const bareFile = (p: string) => p.replace(/^file:(?:\/\/(?=\/))?/, '').replace(/\?(?:immutable|mode|nolock|cache|vfs)=.*$/, '');
+
 function readsWhere(c: ShellCommand, re: RegExp): boolean {
-  return readSources(c).some((p) => re.test(p)) || c.argv.slice(1).some((a) => re.test(a.replace(/^[^=]*=/, '')) && !/^(?:ls|stat|file|test|\[|mkdir|chmod|chown|touch)$/.test(c.name));
+  return readSources(c).some((p) => re.test(bareFile(p))) || c.argv.slice(1).some((a) => re.test(bareFile(a.replace(/^[^=]*=/, ''))) && !/^(?:ls|stat|file|test|\[|mkdir|chmod|chown|touch)$/.test(c.name));
 }
 
 export const CREDENTIAL_RULES: Rule[] = [
@@ -134,7 +138,7 @@ export const CREDENTIAL_RULES: Rule[] = [
     match: {
       command: (c) => {
         if (/^(?:hack-browser-data|sharpchromium|sharpweb|firepwd|lazagne)$/i.test(c.name)) return true;
-        return c.argv.slice(1).some((a) => BROWSER_STORE.test(a) && (BROWSER_DIR.test(a) || /binarycookies|logins\.json|key[34]\.db|cookies\.sqlite/.test(a))) && !/^(?:ls|stat|file|test|\[)$/.test(c.name);
+        return c.argv.slice(1).map(bareFile).some((a) => BROWSER_STORE.test(a) && (BROWSER_DIR.test(a) || /binarycookies|logins\.json|key[34]\.db|cookies\.sqlite/.test(a))) && !/^(?:ls|stat|file|test|\[)$/.test(c.name);
       },
     },
   },
@@ -199,7 +203,7 @@ export const CREDENTIAL_IDIOM_RULES: Rule[] = [
     category: 'credential-access',
     action: 'record',
     attack: 'T1056',
-    description: 'Capturing what the user types or enters: a DEBUG trap or PROMPT_COMMAND logging $BASH_COMMAND or history, a fake password dialog (osascript display dialog … hidden answer), keyloggers (logkeys, xinput test, Get-Keystrokes, SetWindowsHookEx), a browser started with a remote-debugging port to read its cookies.',
+    description: 'Capturing what the user types or enters: a DEBUG trap or PROMPT_COMMAND logging $BASH_COMMAND or history, a fake password dialog (osascript display dialog … hidden answer, PowerShell PromptForCredential), keyloggers (logkeys, xinput test, Get-Keystrokes, SetWindowsHookEx), a browser started with a remote-debugging port to read its cookies.',
     help: 'Takes passwords as they are typed. Check why the agent installs such a hook.',
     examples: {
       match: ["trap 'echo \"$BASH_COMMAND\" >> /tmp/.k.log' DEBUG", "osascript -e 'display dialog \"Password:\" default answer \"\" with hidden answer'", 'logkeys --start --output /tmp/k.log'],
@@ -208,6 +212,8 @@ export const CREDENTIAL_IDIOM_RULES: Rule[] = [
     idioms: [
       { re: /\btrap\b.*\$BASH_COMMAND.*\bDEBUG\b|\bPROMPT_COMMAND=.*(?:history\s+-a|logger|tee|\$BASH_COMMAND)/ },
       { re: /\bdisplay\s+dialog\b.*\bhidden\s+answer\b/i },
+      // a Windows credential prompt shown by a script (PowerShell $host.UI.PromptForCredential, CredUIPromptForCredentials)
+      { re: /\.PromptForCredential\s*\(|\bCredUIPromptForCredentials\w*\b/i },
       { re: /\b(?:logkeys|xinput\s+test|Get-Keystrokes|SetWindowsHookEx|GetAsyncKeyState|keylogger|pynput\.keyboard)\b/i },
       { re: /--remote-debugging-port\b/ },
     ],
@@ -243,7 +249,7 @@ export const CREDENTIAL_IDIOM_RULES: Rule[] = [
       not_match: ['tcpdump --version', 'tcpdump -r capture.pcap', 'nmap --help'],
     },
     idioms: [
-      { re: /^(?:tcpdump|tshark|dumpcap|ettercap|dsniff|arpspoof|bettercap|responder|mitm6|tcpflow|ngrep)\s+(?!--?(?:version|help|h|v)\b)(?!(?:[\s\S]*\s)?-r\s)\S/i, names: ['tcpdump', 'tshark', 'dumpcap', 'ettercap', 'dsniff', 'arpspoof', 'bettercap', 'responder', 'mitm6', 'tcpflow', 'ngrep'] },
+      { re: /(?:^|[\\/])(?:tcpdump|tshark|dumpcap|ettercap|dsniff|arpspoof|bettercap|responder|mitm6|tcpflow|ngrep)(?:\.exe)?\s+(?!--?(?:version|help|h|v)\b)(?!(?:[\s\S]*\s)?-r\s)\S/i, names: ['tcpdump', 'tshark', 'dumpcap', 'ettercap', 'dsniff', 'arpspoof', 'bettercap', 'responder', 'mitm6', 'tcpflow', 'ngrep'] },
       { re: /\bnetsh(?:\.exe)?\s+trace\s+start\b.*capture=yes|\bpktmon(?:\.exe)?\s+(?:start|filter)\b|\bnmcap(?:\.exe)?\s+.*\/capture\b/i },
     ],
   }),

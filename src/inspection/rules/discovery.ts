@@ -126,6 +126,36 @@ export function checksForVirtualMachine(c: ShellCommand): boolean {
  * class that only real hardware fills (a missing thermal zone means a VM). */
 const WMI_VM_CHECK = /\b(?:Win32_ComputerSystem|Win32_BIOS|Win32_BaseBoard|Win32_ComputerSystemProduct)\b[\s\S]{0,400}?\b(?:VMware|VirtualBox|Virtual Machine|VBOX|Xen|QEMU|Parallels|innotek)\b|\bMSAcpi_ThermalZoneTemperature\b/i;
 
+/** True when a command lists the entries of a credential store (names, not the secrets). */
+export function listsCredentialStore(c: ShellCommand): boolean {
+  const a = c.argv.slice(1).map((x) => x.toLowerCase());
+  const at = (i: number) => a.filter((x) => !x.startsWith('-'))[i] ?? '';
+  switch (nameOf(c)) {
+    case 'cmdkey':
+      return a.some((x) => /^\/list\b/.test(x));
+    case 'vaultcmd':
+      return a.some((x) => /^\/list(?:creds|schema|properties)?\b/.test(x));
+    case 'kubectl':
+    case 'oc':
+      // names only; reading them (-o yaml/json, describe) is kubernetes-secret-read
+      return at(0) === 'get' && /^(?:secrets?|secret\/.*)$/.test(at(1)) && !a.some((x) => /^-o|^--output/.test(x));
+    case 'aws':
+      return (at(0) === 'secretsmanager' && at(1) === 'list-secrets') || (at(0) === 'ssm' && at(1) === 'describe-parameters');
+    case 'gcloud':
+      return at(0) === 'secrets' && at(1) === 'list';
+    case 'az':
+      return at(0) === 'keyvault' && /^(?:secret|key|certificate)$/.test(at(1)) && at(2) === 'list';
+    case 'vault':
+      return at(0) === 'list' || (at(0) === 'kv' && at(1) === 'list');
+    case 'op':
+      return at(0) === 'item' && at(1) === 'list';
+    case 'bw':
+      return at(0) === 'list' && at(1) === 'items';
+    default:
+      return false;
+  }
+}
+
 /** Programs that search or print text: a cmdlet name in their arguments is data (`grep -rn Get-ADUser scripts/`);
  * shells are left out too, their payloads are analysed as commands of their own. */
 const TEXT_TOOLS = /^(?:grep|egrep|fgrep|rg|ag|ack|findstr|select-string|sls|echo|printf|cat|sed|awk|less|head|tail|git|write-host|write-output)$/;
@@ -138,6 +168,20 @@ function idiomRuleForCommands(spec: Parameters<typeof idiomRule>[0]): Rule {
 }
 
 export const DISCOVERY_RULES: Rule[] = [
+  {
+    id: 'credential-store-enumeration',
+    name: 'Credential stores listed',
+    category: 'discovery',
+    action: 'record',
+    attack: 'T1555',
+    description: 'Listing what a credential store holds, without reading the secrets yet: Windows cmdkey /list and vaultcmd /list /listcreds, kubectl get secrets (names), aws secretsmanager list-secrets, aws ssm describe-parameters, gcloud secrets list, az keyvault secret list, vault kv list / vault list, op item list, bw list items.',
+    help: 'The step before reading a secret: it shows which credentials are there to take. Check which secret the task needs; reading one is credential access (kubernetes-secret-read, keychain-access).',
+    examples: {
+      match: ['cmdkey /list', 'kubectl get secrets -A', 'aws secretsmanager list-secrets'],
+      not_match: ['kubectl get pods -A', 'aws s3 ls', 'vault status'],
+    },
+    match: { command: listsCredentialStore },
+  },
   {
     id: 'network-scan',
     name: 'Hosts or ports scanned',
