@@ -36,8 +36,8 @@ const SWEPT_PROBE = /\b(?:ping|Test-Connection|Test-NetConnection|tnc)\b[^|;\n]*
 
 /**
  * True when a command scans hosts or ports: a scanner run on a target, `ping`/`arping`/
- * `Test-Connection` of an address built from a loop variable, `nc -z` over a port range or a list
- * of ports, a write to `/dev/tcp/HOST/$PORT` (or a dynamic host), PowerShell `Test-NetConnection
+ * `Test-Connection` of an address built from a loop variable, `nc -z` over a port range or six
+ * or more ports, a write to `/dev/tcp/HOST/$PORT` (or a dynamic host), PowerShell `Test-NetConnection
  * -Port $p` / `New-Object Net.Sockets.TcpClient($h, $p)` with a variable port.
  */
 export function scansNetwork(c: ShellCommand): boolean {
@@ -51,7 +51,8 @@ export function scansNetwork(c: ShellCommand): boolean {
   if (/^(?:test-netconnection|tnc)$/.test(name) && /-Port\s+\$/i.test(text)) return true;
   if (/^(?:nc|ncat|netcat)$/.test(name) && args.some((a) => /^-[a-zA-Z]*z/.test(a))) {
     const ports = args.filter((a) => /^\d+(?:-\d+)?$/.test(a));
-    return ports.some((p) => /^\d+-\d+$/.test(p)) || ports.length >= 3;
+    // a range, or more ports than a service check waits for (`nc -z db 5432 6379` is a readiness probe)
+    return ports.some((p) => /^\d+-\d+$/.test(p)) || ports.length >= 6;
   }
   if (c.redirects.some((r) => /^\/dev\/(?:tcp|udp)\/[^/]+\/(?:\$|\{\d+\.\.\d+\})|^\/dev\/(?:tcp|udp)\/[^/]*(?:\$|\{\d+\.\.\d+\})[^/]*\/\d/.test(r.target))) return true;
   return /\bNet\.Sockets\.TcpClient\b[^)]*,\s*\$\w+/i.test(text);
@@ -188,7 +189,7 @@ export const DISCOVERY_RULES: Rule[] = [
     category: 'discovery',
     action: 'record',
     attack: 'T1046',
-    description: 'A network or port scanner run on a target (nmap, masscan, zmap, rustscan, naabu, arp-scan, nbtscan, fping, netdiscover, hping3), a ping sweep (ping/arping/Test-Connection of an address built from a loop variable), nc -z over a port range or a list of ports, a write to /dev/tcp/HOST/$PORT, Test-NetConnection -Port $p.',
+    description: 'A network or port scanner run on a target (nmap, masscan, zmap, rustscan, naabu, arp-scan, nbtscan, fping, netdiscover, hping3), a ping sweep (ping/arping/Test-Connection of an address built from a loop variable), nc -z over a port range or six or more ports, a write to /dev/tcp/HOST/$PORT, Test-NetConnection -Port $p.',
     help: 'Maps which machines and services are reachable, the usual step before moving to them. An agent checking one service uses one host and one port; check what the sweep was for.',
     examples: {
       match: ['nmap 10.0.0.5', 'for i in $(seq 1 254); do ping -c1 -W1 10.1.2.$i; done', 'nc -zv 10.0.0.5 1-1024'],

@@ -142,37 +142,59 @@ export function capturesScreen(c: ShellCommand): boolean {
 /** An address that listens on every interface (or on a routable one), not only this machine. */
 const isWildcardOrRemote = (host: string) => host === '' || host === '*' || /^(?:0\.0\.0\.0|::|\[::\])$/.test(host) || (!isLoopbackHost(host.toLowerCase()) && /^[\d.]+$|^\[/.test(host));
 
+/** A directory whose files are not a project's: the root, a home directory, system configuration. */
+const SENSITIVE_ROOT = /^(?:\/|~|\/root|\/etc|\/var|\/home(?:\/[^/]+)?|\/Users(?:\/[^/]+)?|\/private\/etc)\/?$/;
+/** A port below 1024: only root binds it, which a development preview server has no need for. */
+const privilegedPort = (p: string | undefined) => p !== undefined && /^\d+$/.test(p) && Number(p) < 1024;
+
 /**
  * True when a command serves files over HTTP to other machines (GTFOBins `upload` entries: the
- * files are fetched from outside): `php -S 0.0.0.0:PORT`, `python -m http.server --bind 0.0.0.0`,
- * code building a server with the handler on every interface (`TCPServer(("", P),
- * SimpleHTTPRequestHandler)`), `ruby -run -e httpd`, `busybox httpd`, `kubectl proxy --address
- * 0.0.0.0` (the cluster API, and `--www` files, to the network). `python -m http.server` with no
- * bind address, the preview server developers start all day, is left alone.
+ * files are fetched from outside): a static server (`php -S`, `python -m http.server`, `ruby -run
+ * -e httpd`, `busybox httpd`) on every interface that serves the root, a home or a system
+ * directory, or listens on a privileged port; code building such a server on every interface
+ * (`TCPServer(("", P), SimpleHTTPRequestHandler)`); `kubectl proxy --address 0.0.0.0` (the
+ * cluster API, without credentials, to the network). The preview servers developers start all
+ * day (`python3 -m http.server 8000`, `php -S 0.0.0.0:8000 -t public` in a container) are left alone.
  */
 export function servesFiles(c: ShellCommand): boolean {
   const args = c.argv.slice(1);
   const name = c.name.toLowerCase();
+  const valueOf = (...names: string[]) => {
+    const i = args.findIndex((a) => names.includes(a));
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const served = (dir: string | undefined) => SENSITIVE_ROOT.test(resolveIn(c.cwd, dir ?? '.'));
   if (/^php[0-9.]*$/.test(name)) {
-    const i = args.indexOf('-S');
-    return i >= 0 && isWildcardOrRemote((args[i + 1] ?? '').replace(/:\d+$/, ''));
+    const addr = valueOf('-S');
+    if (addr === undefined) return false;
+    const host = addr.replace(/:\d+$/, '');
+    return isWildcardOrRemote(host) && (privilegedPort(/:(\d+)$/.exec(addr)?.[1]) || served(valueOf('-t')));
   }
   if (/^python[0-9.]*$/.test(name)) {
     const m = args.indexOf('-m');
     if (m >= 0 && /^(?:http\.server|SimpleHTTPServer)$/.test(args[m + 1] ?? '')) {
-      const b = args.findIndex((a) => a === '--bind' || a === '-b');
-      return b >= 0 && isWildcardOrRemote(args[b + 1] ?? '');
+      const bind = valueOf('--bind', '-b');
+      const port = args.slice(m + 2).find((a) => /^\d+$/.test(a));
+      return (bind === undefined || isWildcardOrRemote(bind)) && (privilegedPort(port) || served(valueOf('--directory', '-d')));
     }
     const code = args.join(' ');
     return /SimpleHTTPRequestHandler|http\.server|SimpleHTTPServer/.test(code) && /\(\s*\(\s*(?:""|''|["']0\.0\.0\.0["']|["']::["'])\s*,/.test(code);
   }
-  if (/^ruby[0-9.]*$/.test(name)) return args.join(' ').includes('-run') && /(?:^|\s)-e\s+httpd\b|-run\s+-e\s*httpd\b/.test(args.join(' ')) && !args.some((a) => /^--bind-address=(?:127\.|localhost)/.test(a));
+  if (/^ruby[0-9.]*$/.test(name)) {
+    if (!/(?:^|\s)-run\s+-e\s*httpd\b|-e\s+httpd\b/.test(args.join(' ')) || args.some((a) => /^--bind-address=(?:127\.|localhost)/.test(a))) return false;
+    const e = args.indexOf('httpd');
+    const dir = args.slice(e + 1).find((a, i, r) => !a.startsWith('-') && !/^-/.test(r[i - 1] ?? ''));
+    return privilegedPort(valueOf('-p', '--port')) || served(dir);
+  }
   // busybox is stripped as a wrapper: its applet is the command (`busybox httpd -f -p 8080`)
   const busybox = name === 'busybox' ? args[0] === 'httpd' : name === 'httpd' && c.wrappers.includes('busybox');
-  if (busybox) return !args.some((a, i) => args[i - 1] === '-p' && /^(?:127\.|localhost:|\[::1\])/.test(a));
+  if (busybox) {
+    const p = valueOf('-p') ?? '80';
+    return !/^(?:127\.|localhost:|\[::1\])/.test(p) && (privilegedPort(p.replace(/^.*:/, '')) || served(valueOf('-h')));
+  }
   if (name === 'kubectl' && args[0] === 'proxy') {
-    const a = args.find((x) => x.startsWith('--address='))?.slice(10) ?? args[args.indexOf('--address') + 1];
-    return args.some((x) => x === '--address' || x.startsWith('--address=')) && a !== undefined && isWildcardOrRemote(a);
+    const a = args.find((x) => x.startsWith('--address='))?.slice(10) ?? valueOf('--address');
+    return a !== undefined && isWildcardOrRemote(a);
   }
   return false;
 }
@@ -281,11 +303,11 @@ export const EXFIL_RULES: Rule[] = [
     category: 'exfiltration',
     action: 'record',
     attack: 'T1048',
-    description: 'An HTTP server started on every interface to hand out files: php -S 0.0.0.0:PORT, python -m http.server --bind 0.0.0.0, code serving SimpleHTTPRequestHandler on ("", PORT), ruby -run -e httpd, busybox httpd, kubectl proxy --address 0.0.0.0. A plain python -m http.server (the preview server) does not fire.',
+    description: 'A static HTTP server on every interface that serves the root, a home or a system directory or listens on a privileged port (php -S 0.0.0.0:80, python -m http.server 80, ruby -run -e httpd / -p 8000, busybox httpd -h /), code serving SimpleHTTPRequestHandler on ("", PORT), kubectl proxy --address 0.0.0.0. Preview servers of a project directory (python3 -m http.server 8000, php -S 0.0.0.0:8000 -t public) do not fire.',
     help: 'Anyone who can reach the machine can download the directory (or, through kubectl proxy, talk to the cluster API without credentials). Check what is served and to whom.',
     examples: {
-      match: ['php -S 0.0.0.0:8080', 'ruby -run -e httpd . -p 8000', 'kubectl proxy --address=0.0.0.0 --accept-hosts=.*'],
-      not_match: ['php -S localhost:8000', 'python3 -m http.server 8000', 'kubectl proxy --port=8001'],
+      match: ['php -S 0.0.0.0:80', 'ruby -run -e httpd / -p 8000', 'kubectl proxy --address=0.0.0.0 --accept-hosts=.*'],
+      not_match: ['php -S 0.0.0.0:8000 -t public', 'python3 -m http.server 8000', 'kubectl proxy --port=8001'],
     },
     match: { command: servesFiles },
   },
