@@ -242,7 +242,7 @@ export const CREDENTIAL_IDIOM_RULES: Rule[] = [
     category: 'credential-access',
     action: 'record',
     attack: 'T1040',
-    description: 'Capturing network traffic (tcpdump, tshark, dumpcap, ettercap, dsniff, arpspoof, bettercap, responder, netsh trace capture=yes, pktmon start, Network Monitor nmcap /capture); scanning hosts and ports is network-scan (discovery.ts).',
+    description: 'Capturing network traffic (tcpdump, tshark, dumpcap, ettercap, dsniff, arpspoof, bettercap, responder, netsh trace capture=yes, pktmon start, Network Monitor nmcap /capture, wireshark -k); scanning hosts and ports is network-scan (discovery.ts).',
     help: 'Captured traffic carries credentials and session tokens. Check what the capture is for and where the file goes.',
     examples: {
       match: ['sudo tcpdump -i eth0 -w /tmp/c.pcap', 'tshark -c 5 -i en0', 'pktmon start --etw'],
@@ -250,6 +250,8 @@ export const CREDENTIAL_IDIOM_RULES: Rule[] = [
     },
     idioms: [
       { re: /(?:^|[\\/])(?:tcpdump|tshark|dumpcap|ettercap|dsniff|arpspoof|bettercap|responder|mitm6|tcpflow|ngrep)(?:\.exe)?\s+(?!--?(?:version|help|h|v)\b)(?!(?:[\s\S]*\s)?-r\s)\S/i, names: ['tcpdump', 'tshark', 'dumpcap', 'ettercap', 'dsniff', 'arpspoof', 'bettercap', 'responder', 'mitm6', 'tcpflow', 'ngrep'] },
+      // Wireshark started capturing at once (-k) on an interface
+      { re: /(?:^|[\\/])wireshark(?:\.exe)?\s+(?:.*\s)?-k\b/i, names: ['wireshark'] },
       { re: /\bnetsh(?:\.exe)?\s+trace\s+start\b.*capture=yes|\bpktmon(?:\.exe)?\s+(?:start|filter)\b|\bnmcap(?:\.exe)?\s+.*\/capture\b/i },
     ],
   }),
