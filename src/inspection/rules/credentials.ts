@@ -7,7 +7,7 @@
 import type { Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
 import { readSources, opts } from '../effects/index.js';
-import { idiomRule } from './idioms.js';
+import { idiomRule, writtenText } from './idioms.js';
 
 /** Instance-metadata endpoints: AWS/Azure/GCP/OpenStack/DigitalOcean/Oracle 169.254.169.254, AWS
  * IPv6 fd00:ec2::254, ECS task credentials 169.254.170.2, GCP metadata.google.internal, Alibaba
@@ -18,6 +18,21 @@ const KEYCHAIN_PATH = /(?:^|\/)Library\/Keychains\/[^/]+\.keychain(?:-db)?$|^~\/
 const BROWSER_STORE = /(?:Login Data|Web Data|Cookies|Local State|logins\.json|key[34]\.db|cookies\.sqlite|signons\.sqlite|Cookies\.binarycookies)$/;
 const BROWSER_DIR = /(?:Google\/Chrome|google-chrome|chromium|BraveSoftware|Microsoft\/Edge|microsoft-edge|Vivaldi|Opera|Mozilla\/Firefox|\.mozilla\/firefox|Firefox\/Profiles|Safari|Containers\/com\.apple\.Safari|AppData\/(?:Local|Roaming)\/(?:Google|Mozilla|Microsoft\/Edge))/i;
 const HISTORY_FILE = /(?:^|\/)\.(?:bash_history|zsh_history|sh_history|history|mysql_history|psql_history|python_history)$/;
+/** PowerShell's PSReadLine history (`%APPDATA%\Microsoft\Windows\PowerShell\PSReadLine\ConsoleHost_history.txt`). */
+const PS_HISTORY = /ConsoleHost_history\.txt$/i;
+/** Windows and PowerShell commands that print or search a file they name. */
+const WINDOWS_READERS = /^(?:type|get-content|gc|more|findstr|select-string|sls|copy|copy-item|cpi)$/i;
+
+/** True when a command reads a shell history file: a read of a history file, a Windows reader
+ * naming PSReadLine's history (or `(Get-PSReadLineOption).HistorySavePath`), or a listing of it
+ * piped into Select-String (which searches the files it is handed). */
+function readsHistory(c: ShellCommand): boolean {
+  if (!/^(?:wc|ls|stat|rm|ln|shred|truncate)$/.test(c.name) && readSources(c).some((p) => HISTORY_FILE.test(p) || PS_HISTORY.test(p))) return true;
+  const name = c.name.toLowerCase().replace(/\.exe$/, '');
+  if (WINDOWS_READERS.test(name) && (c.argv.slice(1).some((a) => PS_HISTORY.test(a)) || /\bHistorySavePath\b/i.test(writtenText(c)))) return true;
+  if (/^(?:select-string|sls)$/.test(name) && c.pipeline !== null) return c.pipeline.stages.slice(0, c.stage).some((s) => s.argv.slice(1).some((a) => PS_HISTORY.test(a) || HISTORY_FILE.test(a)));
+  return false;
+}
 const K8S_TOKEN = /\/(?:var\/)?run\/secrets\/(?:kubernetes\.io|eks\.amazonaws\.com)\/|\/etc\/kubernetes\/(?:admin|kubelet|controller-manager|scheduler)\.conf$|\/var\/lib\/kubelet\/pki\//;
 
 /** Every word and option value of a command (for hosts and paths that may sit anywhere). */
@@ -148,13 +163,13 @@ export const CREDENTIAL_RULES: Rule[] = [
     category: 'credential-access',
     action: 'record',
     attack: 'T1552.003',
-    description: 'Reading shell or client history files (~/.bash_history, ~/.zsh_history, ~/.mysql_history, …), where passwords typed on command lines end up.',
+    description: 'Reading shell or client history files (~/.bash_history, ~/.zsh_history, ~/.mysql_history, PowerShell\'s PSReadLine ConsoleHost_history.txt, …), where passwords typed on command lines end up.',
     help: 'History files often hold passwords and tokens. Check what the agent looks for.',
     examples: {
       match: ["cat ~/.bash_history | grep -e '-p ' -e pass", 'grep -i password /root/.bash_history'],
       not_match: ['history | tail', 'wc -l ~/.bash_history_backup_notes.md'],
     },
-    match: { command: (c) => !/^(?:wc|ls|stat|rm|ln|shred|truncate)$/.test(c.name) && readSources(c).some((p) => HISTORY_FILE.test(p)) },
+    match: { command: readsHistory, raw: /\b(?:Get-Content|gc|type|cat)\b[^\n;|]*(?:HistorySavePath\b|ConsoleHost_history\.txt\b)/i },
   },
   {
     id: 'credential-search',

@@ -121,6 +121,8 @@ export const WINDOWS_RULES: Rule[] = [
       { re: /\b(?:procdump\w*|sqldumper|createdump|rdrleakdiag|dumpert|nanodump|minidump\w*|-ma)\b.*\blsass\b|\blsass\w*\.dmp\b|\bGet-Process\s+lsass\b.*\b(?:dump|Minidump)/i },
       { re: /\bcomsvcs(?:\.dll)?\b.*\bminidump\b|\bminidump\b.*\bcomsvcs\b/i },
       { re: /\breg(?:\.exe)?\s+(?:save|export|copy)\s+["']?(?:HKLM|HKEY_LOCAL_MACHINE)\\?\\?(?:sam|system|security)\b/i },
+      // the domain controller's account database (copied, restored or extracted by any tool)
+      { re: /\bntds\.dit\b/i },
       // saved Wi-Fi keys printed in clear text
       { re: /\bnetsh(?:\.exe)?\s+wlan\s+(?:show|export)\s+profiles?\b.*\bkey=clear\b/i },
       { re: /\bntdsutil(?:\.exe)?\b.*\b(?:ifm|ac i ntds|snapshot)\b/i },
