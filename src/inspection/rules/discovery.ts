@@ -44,18 +44,18 @@ export function scansNetwork(c: ShellCommand): boolean {
   const name = nameOf(c);
   const args = c.argv.slice(1);
   if (SCANNERS.has(name)) return args.length > 0 && !args.every((a) => /^--?(?:h|help|V|version)$/.test(a));
-  const text = `${args.join(' ')} ${writtenText(c)}`;
-  if (/^(?:ping|ping6|arping|fping|test-connection|test-netconnection|tnc)$/.test(name) && SWEPT_ADDRESS.test(text)) return true;
+  const text = () => `${args.join(' ')} ${writtenText(c)}`;
+  if (/^(?:ping|ping6|arping|fping|test-connection|test-netconnection|tnc)$/.test(name) && SWEPT_ADDRESS.test(text())) return true;
   // PowerShell script blocks reach here as arguments of ForEach-Object / % (`1..254 | % { Test-Connection 10.0.0.$_ }`)
-  if (/^(?:foreach-object|%|foreach)$/.test(name) && SWEPT_PROBE.test(text)) return true;
-  if (/^(?:test-netconnection|tnc)$/.test(name) && /-Port\s+\$/i.test(text)) return true;
+  if (/^(?:foreach-object|%|foreach)$/.test(name) && SWEPT_PROBE.test(text())) return true;
+  if (/^(?:test-netconnection|tnc)$/.test(name) && /-Port\s+\$/i.test(text())) return true;
   if (/^(?:nc|ncat|netcat)$/.test(name) && args.some((a) => /^-[a-zA-Z]*z/.test(a))) {
     const ports = args.filter((a) => /^\d+(?:-\d+)?$/.test(a));
     // a range, or more ports than a service check waits for (`nc -z db 5432 6379` is a readiness probe)
     return ports.some((p) => /^\d+-\d+$/.test(p)) || ports.length >= 6;
   }
   if (c.redirects.some((r) => /^\/dev\/(?:tcp|udp)\/[^/]+\/(?:\$|\{\d+\.\.\d+\})|^\/dev\/(?:tcp|udp)\/[^/]*(?:\$|\{\d+\.\.\d+\})[^/]*\/\d/.test(r.target))) return true;
-  return /\bNet\.Sockets\.TcpClient\b[^)]*,\s*\$\w+/i.test(text);
+  return c.redirects.length === 0 && args.length > 0 && /TcpClient/i.test(writtenText(c)) && /\bNet\.Sockets\.TcpClient\b[^)]*,\s*\$\w+/i.test(text());
 }
 
 /** Names of security products: EDR and antivirus agents, host firewalls, audit and log shippers,
@@ -128,10 +128,14 @@ export function checksForVirtualMachine(c: ShellCommand): boolean {
 const WMI_VM_CHECK = /\b(?:Win32_ComputerSystem|Win32_BIOS|Win32_BaseBoard|Win32_ComputerSystemProduct)\b[\s\S]{0,400}?\b(?:VMware|VirtualBox|Virtual Machine|VBOX|Xen|QEMU|Parallels|innotek)\b|\bMSAcpi_ThermalZoneTemperature\b/i;
 
 /** True when a command lists the entries of a credential store (names, not the secrets). */
+const STORE_LISTERS = new Set(['cmdkey', 'vaultcmd', 'kubectl', 'oc', 'aws', 'gcloud', 'az', 'vault', 'op', 'bw']);
+
 export function listsCredentialStore(c: ShellCommand): boolean {
+  const name = nameOf(c);
+  if (!STORE_LISTERS.has(name)) return false;
   const a = c.argv.slice(1).map((x) => x.toLowerCase());
   const at = (i: number) => a.filter((x) => !x.startsWith('-'))[i] ?? '';
-  switch (nameOf(c)) {
+  switch (name) {
     case 'cmdkey':
       return a.some((x) => /^\/list\b/.test(x));
     case 'vaultcmd':
@@ -161,11 +165,12 @@ export function listsCredentialStore(c: ShellCommand): boolean {
  * shells are left out too, their payloads are analysed as commands of their own. */
 const TEXT_TOOLS = /^(?:grep|egrep|fgrep|rg|ag|ack|findstr|select-string|sls|echo|printf|cat|sed|awk|less|head|tail|git|write-host|write-output)$/;
 
-/** {@link idiomRule}, except for commands of {@link TEXT_TOOLS}. */
-function idiomRuleForCommands(spec: Parameters<typeof idiomRule>[0]): Rule {
+/** {@link idiomRule}, except for commands of {@link TEXT_TOOLS}, and only on commands whose text
+ * holds one of the words `prefilter` finds (a cheap test before the idioms). */
+function idiomRuleForCommands(spec: Parameters<typeof idiomRule>[0], prefilter: RegExp): Rule {
   const rule = idiomRule(spec);
   const matches = rule.match.command!;
-  return { ...rule, match: { ...rule.match, command: (c, line) => !TEXT_TOOLS.test(nameOf(c)) && !SHELLS.has(c.name) && matches(c, line) } };
+  return { ...rule, match: { ...rule.match, command: (c, line) => !TEXT_TOOLS.test(nameOf(c)) && !SHELLS.has(c.name) && prefilter.test(writtenText(c)) && matches(c, line) } };
 }
 
 export const DISCOVERY_RULES: Rule[] = [
@@ -220,7 +225,7 @@ export const DISCOVERY_RULES: Rule[] = [
       { re: /_ldap\._tcp\.(?:dc|gc|pdc)\._msdcs\b|_kerberos\._tcp\.dc\._msdcs\b/i },
       { re: /\bGet-GPO\b.*\s-All\b/i },
     ],
-  }),
+  }, /\/do|nltest|dsquery|Get-|Invoke-|adsi|DirectorySearcher|ldapsearch|_msdcs/i),
   {
     id: 'security-software-discovery',
     name: 'Security products looked for',
