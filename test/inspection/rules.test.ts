@@ -112,5 +112,6 @@ test('the raw fallback cannot tell quoted data from a command: exactly the quote
     'mkfs-or-wipe: echo "mkfs.ext4 /dev/sdb1" >> runbook.md',
     "fork-bomb: echo ':(){ :|:& };:' > fork-bomb-explained.txt",
     'cloud-metadata-access: grep -rn 169.254.169.254 docs/',
+    "domain-enumeration: grep -rn 'Get-ADUser' scripts/",
   ]);
 });

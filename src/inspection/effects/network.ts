@@ -71,8 +71,21 @@ export interface Send {
 }
 
 const NETCATS = new Set(['nc', 'ncat', 'netcat', 'nc.traditional', 'nc.openbsd', 'telnet', 'socat', 'pwncat', 'cryptcat']);
-const DNS_TOOLS = new Set(['dig', 'nslookup', 'host', 'drill', 'resolvectl', 'kdig', 'delv']);
+const DNS_TOOLS = new Set(['dig', 'nslookup', 'host', 'drill', 'resolvectl', 'kdig', 'delv', 'resolve-dnsname']);
 const DEV_NET = /^\/dev\/(?:tcp|udp)\/([^/]+)\/\d+$/;
+/** A host name label that carries encoded data: 40 or more base64/base32/hex characters, or a
+ * label ending in base64 padding (`MTExLTEx=.x.example`; `=` is never part of a real name). */
+export const ENCODED_LABEL = /(?:^|[./@])(?:[A-Za-z0-9+/=_-]{40,}|[A-Za-z0-9+/_-]{4,}={1,2})\.[A-Za-z0-9-]/;
+/** Network clients whose operands are host names or URLs (their lookup goes out first). */
+const NAME_CLIENTS = /^(?:curl|wget|ping|ping6|nc|ncat|netcat|telnet|ssh|ftp|invoke-webrequest|invoke-restmethod|iwr|irm|test-connection|test-netconnection)(?:\.exe)?$/i;
+/** The host of a URL or `user@host` operand (the operand itself when it is neither). */
+const hostPart = (a: string) => a.replace(/^[a-z][\w+.-]*:\/\//i, '').replace(/^[^@/]*@/, '').replace(/[/:?#].*$/, '');
+/** The operands of a {@link NAME_CLIENTS} command (option values left out where the options are known). */
+function clientOperands(name: string, args: string[]): string[] {
+  const n = name.toLowerCase();
+  if (n === 'curl' || n === 'wget') return parseOpts(args, n === 'curl' ? CURL_VALUED : WGET_VALUED).operands;
+  return args.filter((a) => !a.startsWith('-'));
+}
 /** `host:path`, `user@host:path`, `rsync://host/…`, `scp://host/…` */
 const REMOTE_PATH = /^(?:(?:scp|sftp|rsync):\/\/(?:[^@/]*@)?([^/:]+)|(?:[^@/\s:]+@)?(\[[^\]]+\]|[A-Za-z0-9][\w.-]*):(?!\/\/))/;
 
@@ -136,10 +149,10 @@ export function sendsOf(cmd: ShellCommand): Send[] {
     const i = args.indexOf('-connect');
     const host = (args[i + 1] ?? '').replace(/:\d+$/, '');
     if (i >= 0 && (inputs.length || hasStdinData)) out.push({ host: host.toLowerCase(), files: inputs, stdin: hasStdinData, channel: 'tls' });
-  } else if (DNS_TOOLS.has(name)) {
+  } else if (DNS_TOOLS.has(name.toLowerCase())) {
     // a query name that carries data: built from a substitution or variable, or a long encoded label
     const dynamicName = cmd.words.slice(1).some((w) => !w.text.startsWith('-') && !w.text.startsWith('@') && w.dynamic && /\$/.test(w.text));
-    const encoded = args.some((a) => /(?:^|\.)[A-Za-z0-9+/=_-]{40,}\./.test(a));
+    const encoded = args.some((a) => ENCODED_LABEL.test(a));
     if (dynamicName || encoded) out.push({ host: '?', files: [], stdin: false, channel: 'dns' });
   } else if (/^send-mailmessage$/i.test(name)) {
     // PowerShell Send-MailMessage -Attachments F[,G] -SmtpServer HOST
@@ -154,6 +167,9 @@ export function sendsOf(cmd: ShellCommand): Send[] {
     const files = [...(o.values.get('-a') ?? []), ...(o.values.get('-A') ?? [])];
     if (files.length || inputs.length) out.push({ host: '?', files: [...files, ...inputs], stdin: hasStdinData, channel: 'mail' });
   }
+  // a name whose lookup carries the data, whatever the client (`curl -XPOST MTEx=.x.example`,
+  // `ping -c1 $(base64 f).x.example` is the DNS tool branch's): the resolver sends it out first
+  if (!DNS_TOOLS.has(name.toLowerCase()) && NAME_CLIENTS.test(name) && !out.some((s) => s.channel === 'dns') && clientOperands(name, args).some((a) => ENCODED_LABEL.test(hostPart(a)))) out.push({ host: '?', files: [], stdin: false, channel: 'dns' });
   return out;
 }
 

@@ -18,6 +18,14 @@ export function writeTargets(cmd: ShellCommand): string[] {
     if (WRITE_OPS.test(r.op) || (/^\d*>&$/.test(r.op) && !/^\d+$|^-$/.test(r.target))) out.push(r.target);
   }
   const args = cmd.argv.slice(1);
+  // tar --transform / --xform 's@.*@/etc/x@' renames what it extracts: an absolute replacement is the path written
+  if (/^(?:tar|gtar|bsdtar)$/.test(cmd.name)) {
+    for (const [i, a] of args.entries()) {
+      const expr = /^--(?:xform|transform)=/.test(a) ? a.replace(/^--\w+=/, '') : /^--(?:xform|transform)$/.test(args[i - 1] ?? '') ? a : null;
+      const m = expr === null ? null : /^s(.)(?:(?!\1).)*\1((?:~|\/)(?:(?!\1).)+)\1/.exec(expr);
+      if (m) out.push(m[2]!);
+    }
+  }
   switch (cmd.name) {
     case 'tee':
       out.push(...parseOpts(args).operands);

@@ -7,7 +7,7 @@
 import type { Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
 import { readSources, opts } from '../effects/index.js';
-import { idiomRule } from './idioms.js';
+import { idiomRule, writtenText } from './idioms.js';
 
 /** Instance-metadata endpoints: AWS/Azure/GCP/OpenStack/DigitalOcean/Oracle 169.254.169.254, AWS
  * IPv6 fd00:ec2::254, ECS task credentials 169.254.170.2, GCP metadata.google.internal, Alibaba
@@ -18,6 +18,21 @@ const KEYCHAIN_PATH = /(?:^|\/)Library\/Keychains\/[^/]+\.keychain(?:-db)?$|^~\/
 const BROWSER_STORE = /(?:Login Data|Web Data|Cookies|Local State|logins\.json|key[34]\.db|cookies\.sqlite|signons\.sqlite|Cookies\.binarycookies)$/;
 const BROWSER_DIR = /(?:Google\/Chrome|google-chrome|chromium|BraveSoftware|Microsoft\/Edge|microsoft-edge|Vivaldi|Opera|Mozilla\/Firefox|\.mozilla\/firefox|Firefox\/Profiles|Safari|Containers\/com\.apple\.Safari|AppData\/(?:Local|Roaming)\/(?:Google|Mozilla|Microsoft\/Edge))/i;
 const HISTORY_FILE = /(?:^|\/)\.(?:bash_history|zsh_history|sh_history|history|mysql_history|psql_history|python_history)$/;
+/** PowerShell's PSReadLine history (`%APPDATA%\Microsoft\Windows\PowerShell\PSReadLine\ConsoleHost_history.txt`). */
+const PS_HISTORY = /ConsoleHost_history\.txt$/i;
+/** Windows and PowerShell commands that print or search a file they name. */
+const WINDOWS_READERS = /^(?:type|get-content|gc|more|findstr|select-string|sls|copy|copy-item|cpi)$/i;
+
+/** True when a command reads a shell history file: a read of a history file, a Windows reader
+ * naming PSReadLine's history (or `(Get-PSReadLineOption).HistorySavePath`), or a listing of it
+ * piped into Select-String (which searches the files it is handed). */
+function readsHistory(c: ShellCommand): boolean {
+  if (!/^(?:wc|ls|stat|rm|ln|shred|truncate)$/.test(c.name) && readSources(c).some((p) => HISTORY_FILE.test(p) || PS_HISTORY.test(p))) return true;
+  const name = c.name.toLowerCase().replace(/\.exe$/, '');
+  if (WINDOWS_READERS.test(name) && (c.argv.slice(1).some((a) => PS_HISTORY.test(a)) || /\bHistorySavePath\b/i.test(writtenText(c)))) return true;
+  if (/^(?:select-string|sls)$/.test(name) && c.pipeline !== null) return c.pipeline.stages.slice(0, c.stage).some((s) => s.argv.slice(1).some((a) => PS_HISTORY.test(a) || HISTORY_FILE.test(a)));
+  return false;
+}
 const K8S_TOKEN = /\/(?:var\/)?run\/secrets\/(?:kubernetes\.io|eks\.amazonaws\.com)\/|\/etc\/kubernetes\/(?:admin|kubelet|controller-manager|scheduler)\.conf$|\/var\/lib\/kubelet\/pki\//;
 
 /** Every word and option value of a command (for hosts and paths that may sit anywhere). */
@@ -25,8 +40,12 @@ function words(c: ShellCommand): string {
   return c.argv.join(' ');
 }
 
+/** A path as a program may be handed it: an SQLite URI filename (`file:PATH?immutable=1`, sqlite3(1)
+ * "URI filenames") is the file PATH. */
+const bareFile = (p: string) => p.replace(/^file:(?:\/\/(?=\/))?/, '').replace(/\?(?:immutable|mode|nolock|cache|vfs)=.*$/, '');
+
 function readsWhere(c: ShellCommand, re: RegExp): boolean {
-  return readSources(c).some((p) => re.test(p)) || c.argv.slice(1).some((a) => re.test(a.replace(/^[^=]*=/, '')) && !/^(?:ls|stat|file|test|\[|mkdir|chmod|chown|touch)$/.test(c.name));
+  return readSources(c).some((p) => re.test(bareFile(p))) || c.argv.slice(1).some((a) => re.test(bareFile(a.replace(/^[^=]*=/, ''))) && !/^(?:ls|stat|file|test|\[|mkdir|chmod|chown|touch)$/.test(c.name));
 }
 
 export const CREDENTIAL_RULES: Rule[] = [
@@ -134,7 +153,7 @@ export const CREDENTIAL_RULES: Rule[] = [
     match: {
       command: (c) => {
         if (/^(?:hack-browser-data|sharpchromium|sharpweb|firepwd|lazagne)$/i.test(c.name)) return true;
-        return c.argv.slice(1).some((a) => BROWSER_STORE.test(a) && (BROWSER_DIR.test(a) || /binarycookies|logins\.json|key[34]\.db|cookies\.sqlite/.test(a))) && !/^(?:ls|stat|file|test|\[)$/.test(c.name);
+        return c.argv.slice(1).map(bareFile).some((a) => BROWSER_STORE.test(a) && (BROWSER_DIR.test(a) || /binarycookies|logins\.json|key[34]\.db|cookies\.sqlite/.test(a))) && !/^(?:ls|stat|file|test|\[)$/.test(c.name);
       },
     },
   },
@@ -144,13 +163,13 @@ export const CREDENTIAL_RULES: Rule[] = [
     category: 'credential-access',
     action: 'record',
     attack: 'T1552.003',
-    description: 'Reading shell or client history files (~/.bash_history, ~/.zsh_history, ~/.mysql_history, …), where passwords typed on command lines end up.',
+    description: 'Reading shell or client history files (~/.bash_history, ~/.zsh_history, ~/.mysql_history, PowerShell\'s PSReadLine ConsoleHost_history.txt, …), where passwords typed on command lines end up.',
     help: 'History files often hold passwords and tokens. Check what the agent looks for.',
     examples: {
       match: ["cat ~/.bash_history | grep -e '-p ' -e pass", 'grep -i password /root/.bash_history'],
       not_match: ['history | tail', 'wc -l ~/.bash_history_backup_notes.md'],
     },
-    match: { command: (c) => !/^(?:wc|ls|stat|rm|ln|shred|truncate)$/.test(c.name) && readSources(c).some((p) => HISTORY_FILE.test(p)) },
+    match: { command: readsHistory, raw: /\b(?:Get-Content|gc|type|cat)\b[^\n;|]*(?:HistorySavePath\b|ConsoleHost_history\.txt\b)/i },
   },
   {
     id: 'credential-search',
@@ -199,7 +218,7 @@ export const CREDENTIAL_IDIOM_RULES: Rule[] = [
     category: 'credential-access',
     action: 'record',
     attack: 'T1056',
-    description: 'Capturing what the user types or enters: a DEBUG trap or PROMPT_COMMAND logging $BASH_COMMAND or history, a fake password dialog (osascript display dialog … hidden answer), keyloggers (logkeys, xinput test, Get-Keystrokes, SetWindowsHookEx), a browser started with a remote-debugging port to read its cookies.',
+    description: 'Capturing what the user types or enters: a DEBUG trap or PROMPT_COMMAND logging $BASH_COMMAND or history, a fake password dialog (osascript display dialog … hidden answer, PowerShell PromptForCredential), keyloggers (logkeys, xinput test, Get-Keystrokes, SetWindowsHookEx), a browser started with a remote-debugging port to read its cookies.',
     help: 'Takes passwords as they are typed. Check why the agent installs such a hook.',
     examples: {
       match: ["trap 'echo \"$BASH_COMMAND\" >> /tmp/.k.log' DEBUG", "osascript -e 'display dialog \"Password:\" default answer \"\" with hidden answer'", 'logkeys --start --output /tmp/k.log'],
@@ -208,6 +227,8 @@ export const CREDENTIAL_IDIOM_RULES: Rule[] = [
     idioms: [
       { re: /\btrap\b.*\$BASH_COMMAND.*\bDEBUG\b|\bPROMPT_COMMAND=.*(?:history\s+-a|logger|tee|\$BASH_COMMAND)/ },
       { re: /\bdisplay\s+dialog\b.*\bhidden\s+answer\b/i },
+      // a Windows credential prompt shown by a script (PowerShell $host.UI.PromptForCredential, CredUIPromptForCredentials)
+      { re: /\.PromptForCredential\s*\(|\bCredUIPromptForCredentials\w*\b/i },
       { re: /\b(?:logkeys|xinput\s+test|Get-Keystrokes|SetWindowsHookEx|GetAsyncKeyState|keylogger|pynput\.keyboard)\b/i },
       { re: /--remote-debugging-port\b/ },
     ],
@@ -236,16 +257,17 @@ export const CREDENTIAL_IDIOM_RULES: Rule[] = [
     category: 'credential-access',
     action: 'record',
     attack: 'T1040',
-    description: 'Capturing network traffic (tcpdump, tshark, dumpsys, ettercap, dsniff, netsh trace capture=yes, pktmon start) or scanning hosts and ports (nmap, masscan, zmap, nc -z over ranges).',
-    help: 'Captured traffic carries credentials and session tokens; scans map the network for the next step.',
+    description: 'Capturing network traffic (tcpdump, tshark, dumpcap, ettercap, dsniff, arpspoof, bettercap, responder, netsh trace capture=yes, pktmon start, Network Monitor nmcap /capture, wireshark -k); scanning hosts and ports is network-scan (discovery.ts).',
+    help: 'Captured traffic carries credentials and session tokens. Check what the capture is for and where the file goes.',
     examples: {
-      match: ['sudo tcpdump -i eth0 -w /tmp/c.pcap', 'tshark -c 5 -i en0', 'nmap -sS 10.0.0.0/24'],
-      not_match: ['tcpdump --version', 'nc -zv db.internal 5432', 'nmap --help'],
+      match: ['sudo tcpdump -i eth0 -w /tmp/c.pcap', 'tshark -c 5 -i en0', 'pktmon start --etw'],
+      not_match: ['tcpdump --version', 'tcpdump -r capture.pcap', 'nmap --help'],
     },
     idioms: [
-      { re: /^(?:tcpdump|tshark|dumpcap|ettercap|dsniff|arpspoof|bettercap|responder|mitm6|tcpflow|ngrep)\s+(?!--?(?:version|help|h|v)\b)(?!(?:[\s\S]*\s)?-r\s)\S/i, names: ['tcpdump', 'tshark', 'dumpcap', 'ettercap', 'dsniff', 'arpspoof', 'bettercap', 'responder', 'mitm6', 'tcpflow', 'ngrep'] },
-      { re: /\bnetsh(?:\.exe)?\s+trace\s+start\b.*capture=yes|\bpktmon(?:\.exe)?\s+(?:start|filter)\b/i },
-      { re: /^(?:nmap|masscan|zmap|rustscan|naabu|unicornscan|arp-scan|nbtscan|fping)\s+.*(?:\d+\.\d+\.\d+\.\d+\/\d+|-s[STUVACNXF]|-p\s*\d+-\d+|-p-|--top-ports|-A\b|\d+\.\d+\.\d+\.\d+-\d+)/i, names: ['nmap', 'masscan', 'zmap', 'rustscan', 'naabu', 'unicornscan', 'arp-scan', 'nbtscan', 'fping'] },
+      { re: /(?:^|[\\/])(?:tcpdump|tshark|dumpcap|ettercap|dsniff|arpspoof|bettercap|responder|mitm6|tcpflow|ngrep)(?:\.exe)?\s+(?!--?(?:version|help|h|v)\b)(?!(?:[\s\S]*\s)?-r\s)\S/i, names: ['tcpdump', 'tshark', 'dumpcap', 'ettercap', 'dsniff', 'arpspoof', 'bettercap', 'responder', 'mitm6', 'tcpflow', 'ngrep'] },
+      // Wireshark started capturing at once (-k) on an interface
+      { re: /(?:^|[\\/])wireshark(?:\.exe)?\s+(?:.*\s)?-k\b/i, names: ['wireshark'] },
+      { re: /\bnetsh(?:\.exe)?\s+trace\s+start\b.*capture=yes|\bpktmon(?:\.exe)?\s+(?:start|filter)\b|\bnmcap(?:\.exe)?\s+.*\/capture\b/i },
     ],
   }),
 ];

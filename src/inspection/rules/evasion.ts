@@ -118,8 +118,9 @@ function disablesDefence(c: ShellCommand): boolean {
   }
 }
 
-/** Root certificate stores (Debian/Ubuntu, RHEL/Fedora, Arch, SUSE, the OpenSSL directory). */
-const CA_STORE = /^\/usr\/local\/share\/ca-certificates(?:\/|$)|^\/usr\/share\/ca-certificates\/|^\/etc\/pki\/ca-trust\/source\/anchors\/|^\/etc\/pki\/trust\/anchors\/|^\/etc\/ca-certificates\/trust-source\/anchors\/|^\/etc\/ssl\/certs\/|^\/usr\/share\/pki\/trust\/anchors\//;
+/** Root certificate stores (Debian/Ubuntu, RHEL/Fedora, Arch, SUSE, the OpenSSL directory; FreeBSD's
+ * certctl(8) trust directories /usr/local/share/certs and /usr/local/etc/ssl/certs). */
+const CA_STORE = /^\/usr\/local\/share\/ca-certificates(?:\/|$)|^\/usr\/local\/share\/certs\/|^\/usr\/local\/etc\/ssl\/certs\/|^\/usr\/share\/ca-certificates\/|^\/etc\/pki\/ca-trust\/source\/anchors\/|^\/etc\/pki\/trust\/anchors\/|^\/etc\/ca-certificates\/trust-source\/anchors\/|^\/etc\/ssl\/certs\/|^\/usr\/share\/pki\/trust\/anchors\//;
 
 function installsRootCa(c: ShellCommand): boolean {
   const args = c.argv.slice(1);
@@ -160,7 +161,100 @@ function deceptiveName(c: ShellCommand): boolean {
   return !SHELLS.has(c.name) && DECEPTIVE_ESCAPE.test(writtenText(c)) && !/^(?:grep|egrep|rg|sed|tr|perl|python[0-9.]*|node|awk|iconv)$/.test(c.name);
 }
 
+/**
+ * True when a firewall's rules are changed in a way that removes protection or cuts the host off
+ * from its defenders (ATT&CK T1562.004): iptables/ip6tables deleting a rule (-D) or adding a DROP
+ * or REJECT to OUTPUT (blocking telemetry or updates), ufw deny/reject/prepend/insert/delete, pf
+ * rules loaded or flushed (pfctl -f, -F), nft delete/flush of a table, chain or rule, firewall-cmd
+ * removing a service, port or rich rule. Opening a port (`ufw allow 22`, `iptables -A INPUT … -j
+ * ACCEPT`), listing and status are left alone; switching the firewall off is security-tool-disable.
+ */
+export function changesFirewall(c: ShellCommand): boolean {
+  const args = c.argv.slice(1);
+  const joined = args.join(' ');
+  switch (c.name) {
+    case 'iptables':
+    case 'ip6tables':
+    case 'iptables-nft':
+    case 'iptables-legacy':
+      if (args.some((a) => a === '-D' || a === '--delete')) return true;
+      return args.some((a) => /^-[AI]$|^--(?:append|insert)$/.test(a)) && args.includes('OUTPUT') && /-j\s+(?:DROP|REJECT)\b/.test(joined);
+    case 'ufw':
+      return /^(?:deny|reject|prepend|insert|delete)$/.test(args[0] ?? '') || (args[0] === 'route' && /^(?:deny|reject|delete)$/.test(args[1] ?? ''));
+    case 'pfctl':
+      // -n only parses the file (a syntax check)
+      return args.some((a) => /^-[a-zA-Z]*[fF]$/.test(a)) && !args.some((a) => /^-[a-zA-Z]*n/.test(a));
+    case 'nft':
+      return /^(?:delete|flush)$/.test(args[0] ?? '') && /^(?:table|chain|rule|set|element)$/.test(args[1] ?? '');
+    case 'firewall-cmd':
+      return args.some((a) => /^--remove-(?:service|port|rich-rule|source|interface)\b/.test(a));
+    default:
+      return false;
+  }
+}
+
+/** True when a file is made immutable or append-only (chattr +i/+a, chflags schg/uchg/simmutable/sappnd): nothing, root included, can change or delete it until the flag is cleared. */
+export function setsImmutable(c: ShellCommand): boolean {
+  const args = c.argv.slice(1);
+  if (c.name === 'chattr') return args.some((a) => /^[+=][a-zA-Z]*[ia]/.test(a)) && args.length >= 2;
+  if (c.name === 'chflags') return args.some((a) => /^(?:s|u)?(?:chg|imm|immutable|appnd|append|unlnk|unlink)$|^(?:schange|uchange|simmutable|uimmutable|sappend|uappend|sunlnk)$/.test(a.split(',')[0] ?? '') || a.split(',').some((f) => /^(?:schg|uchg|simmutable|uimmutable|sappnd|uappnd|sappend|uappend|sunlnk)$/.test(f)));
+  return false;
+}
+
+/** Mail stores: the local spool (/var/mail, /var/spool/mail), macOS Mail, Thunderbird profiles, Outlook data files. */
+const MAIL_STORE = /^\/var\/(?:spool\/)?mail(?:\/|$)|^(?:~|\/Users\/[^/]+)\/Library\/(?:Mail|Containers\/com\.apple\.mail)(?:\/|$)|(?:^|\/)\.thunderbird\/|(?:^|\/)\.mozilla-thunderbird\/|\.(?:pst|ost)$/i;
+
+/** True when a mail store is changed, emptied or deleted, or copied elsewhere (listing and reading it to the transcript are not). */
+export function touchesMailStore(c: ShellCommand): boolean {
+  if (/^(?:ls|stat|du|file|find|test|\[|mail|mailx|mutt)$/.test(c.name)) return false;
+  const e = effectsOf(c);
+  if (e.writes.some((p) => MAIL_STORE.test(p)) || e.deletes.some((p) => MAIL_STORE.test(p))) return true;
+  return /^(?:cp|rsync|ditto|tar|zip|7z|scp|mv)$/.test(c.name) && e.reads.some((p) => MAIL_STORE.test(p));
+}
+
 export const EVASION_RULES: Rule[] = [
+  {
+    id: 'firewall-rule-change',
+    name: 'Firewall rules removed or outbound traffic blocked',
+    category: 'defense-evasion',
+    action: 'record',
+    attack: 'T1562.004',
+    description: 'A firewall rule deleted or a block added: iptables -D, iptables -A/-I OUTPUT … -j DROP/REJECT, ufw deny/reject/prepend/insert/delete, pfctl -f/-F (rules loaded or flushed), nft delete/flush of a table, chain or rule, firewall-cmd --remove-*. Opening a port (ufw allow, -j ACCEPT), listing and status do not fire.',
+    help: 'Removing rules opens the host; blocking outbound hosts cuts off telemetry, updates and the people watching. Check what the rule was and who asked for the change.',
+    examples: {
+      match: ['iptables -D INPUT -p tcp --dport 22 -j DROP', 'ufw prepend deny out to 10.9.9.9', 'pfctl -a x -f /tmp/rules.conf'],
+      not_match: ['sudo ufw allow 22/tcp', 'iptables -L -n', 'pfctl -s rules'],
+    },
+    match: { command: changesFirewall },
+  },
+  {
+    id: 'immutable-flag-set',
+    name: 'File made immutable',
+    category: 'defense-evasion',
+    action: 'record',
+    attack: 'T1222.002',
+    description: 'A file made immutable or append-only: chattr +i/+a, chflags schg/uchg/simmutable/uimmutable/sappnd.',
+    help: 'An immutable file cannot be changed or deleted, even by root, until the flag is cleared: a planted key, cron job or binary then survives clean-up. Check which file and why.',
+    examples: {
+      match: ['sudo chattr +i ~/.ssh/authorized_keys', 'chattr +a /var/log/x.log', 'chflags schg /usr/local/bin/tool'],
+      not_match: ['chattr -i /etc/resolv.conf', 'lsattr /etc/passwd', 'chflags nouchg ~/Desktop/x'],
+    },
+    match: { command: setsImmutable },
+  },
+  {
+    id: 'mail-store-tamper',
+    name: 'Mail store changed or copied',
+    category: 'defense-evasion',
+    action: 'record',
+    attack: 'T1070.008',
+    description: 'A mail store written, emptied, deleted or copied elsewhere: the local spool (/var/mail, /var/spool/mail), macOS Mail (~/Library/Mail), Thunderbird profiles, Outlook .pst/.ost files.',
+    help: 'Deleting or editing mail hides notifications and evidence; copying the store collects the user\'s mail. Check why the agent touched it.',
+    examples: {
+      match: ['rm -rf /var/spool/mail/root', 'echo > /var/mail/alice', 'cp -R ~/Library/Mail /tmp/m'],
+      not_match: ['ls -la /var/mail', 'mail -s done ops@x.example < report.txt', 'cat /var/mail/alice'],
+    },
+    match: { command: touchesMailStore },
+  },
   {
     id: 'history-tamper',
     name: 'Shell history erased or switched off',
@@ -341,6 +435,29 @@ export const EVASION_RULES: Rule[] = [
  * ring buffer, editing logs with sed/awk, disabling core dumps and crash reporting. */
 export const EVASION_IDIOM_RULES: Rule[] = [
   idiomRule({
+    id: 'cloud-audit-disable',
+    name: 'Cloud audit logging switched off',
+    category: 'defense-evasion',
+    action: 'block',
+    attack: 'T1562.008',
+    description: 'Cloud or Microsoft 365 audit logging and threat detection switched off: aws cloudtrail stop-logging or update-trail --no-…, aws guardduty update-detector --no-enable, aws configservice stop-configuration-recorder, aws ec2 delete-flow-logs, Set-AdminAuditLogConfig -UnifiedAuditLogIngestionEnabled $false, Set-Mailbox -AuditEnabled $false, Set-MailboxAuditBypassAssociation -AuditBypassEnabled $true, Disable-/Remove-AntiPhishRule. Deleting trails, detectors and sinks is cloud-resource-delete.',
+    help: 'Whatever is done next in the account leaves no record. No agent task needs it; check who asked.',
+    examples: {
+      match: ['aws cloudtrail stop-logging --name main', 'aws guardduty update-detector --detector-id d1 --no-enable', 'Set-AdminAuditLogConfig -UnifiedAuditLogIngestionEnabled $false'],
+      not_match: ['aws cloudtrail describe-trails', 'aws cloudtrail start-logging --name main', 'Get-AdminAuditLogConfig'],
+    },
+    idioms: [
+      { re: /^\S*aws\s+(?:.*\s)?cloudtrail\s+(?:stop-logging\b|update-trail\b.*\s--no-(?:enable-log-file-validation|is-multi-region-trail|include-global-service-events)\b)/, names: ['aws'] },
+      { re: /^\S*aws\s+(?:.*\s)?guardduty\s+update-detector\b.*\s--no-enable\b/, names: ['aws'] },
+      { re: /^\S*aws\s+(?:.*\s)?(?:configservice|config)\s+stop-configuration-recorder\b/, names: ['aws'] },
+      { re: /^\S*aws\s+(?:.*\s)?ec2\s+delete-flow-logs\b/, names: ['aws'] },
+      { re: /\bSet-AdminAuditLogConfig\b.*-UnifiedAuditLogIngestionEnabled\s*:?\s*\$?false\b/i },
+      { re: /\bSet-Mailbox\b.*-AuditEnabled\s*:?\s*\$?false\b/i },
+      { re: /\bSet-MailboxAuditBypassAssociation\b.*-AuditBypassEnabled\s*:?\s*\$?true\b/i },
+      { re: /\b(?:Disable|Remove)-(?:AntiPhish|SafeLinks|SafeAttachment|HostedContentFilter)Rule\b/i },
+    ],
+  }),
+  idiomRule({
     id: 'library-load',
     name: 'Library loaded into a program',
     category: 'defense-evasion',
@@ -370,7 +487,7 @@ export const EVASION_IDIOM_RULES: Rule[] = [
     category: 'defense-evasion',
     action: 'record',
     attack: 'T1564',
-    description: 'Hiding files, users or processes: chflags hidden, attrib +h/+s, SetFile -a V, a hidden user (dscl IsHidden / Hide500Users), mounting over /proc/PID or /proc with hidepid, clearing the kernel ring buffer (dmesg -c/-C), editing entries out of logs (sed -i on /var/log).',
+    description: 'Hiding files, users or processes: chflags hidden, attrib +h/+s, SetFile -a V, a hidden user (dscl IsHidden / Hide500Users, a UniqueID under 500), mounting over /proc/PID or /proc with hidepid, clearing the kernel ring buffer (dmesg -c/-C), editing entries out of logs (sed -i on /var/log).',
     help: 'Makes what was done harder to find. Check what is hidden.',
     examples: {
       match: ['chflags hidden ~/payload', 'mount -o bind /tmp/empty /proc/1234', 'sudo dmesg -C'],
@@ -379,7 +496,8 @@ export const EVASION_IDIOM_RULES: Rule[] = [
     idioms: [
       { re: /\bchflags\s+(?:-\w+\s+)*hidden\b/, names: ['chflags'] },
       { re: /\bIsHidden\b.*\b(?:1|yes|true)\b|\bHide500Users\b|\bHiddenUsersList\b/ },
-      { re: /\bmount\b.*\bbind\b.*\/proc\/\d+|\bmount\b.*\/proc\/\d+\s*$/, names: ['mount'] },
+      { re: /\bmount\b.*(?:\bbind\b|\s-B\b|--rbind\b).*\/proc\/(?:\d+|\$)|\bmount\b.*\/proc\/(?:\d+|\$[\w({]+\)?)\s*$/, names: ['mount'] },
+      { re: /\bdscl\s+\S+\s+-(?:create|append)\s+\/Users\/\S+\s+UniqueID\s+(?:[1-9]|[1-9]\d|[1-4]\d\d)\b/, names: ['dscl'] },
       { re: /^dmesg\s+(?:-\w*[cC]\b|--clear|--read-clear)/, names: ['dmesg'] },
       { re: /\bsed\b.*-i.*\/var\/log\//, names: ['sed'] },
       // Windows hidden/system attributes, macOS SetFile -a V (invisible), /proc mounted with hidepid

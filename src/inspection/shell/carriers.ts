@@ -597,12 +597,13 @@ const GIT_COMMAND_KEYS = /^(?:core\.(?:sshcommand|pager|editor|fsmonitor|askpass
  * `git -c alias.x='!…'`, `git -c core.pager=…`, `GIT_SSH_COMMAND='…' git …`, `PAGER=… man`,
  * `ssh -o ProxyCommand=…`, `tar --checkpoint-action=exec=…` / `--to-command` / `-I`,
  * `vim -c ':!…'` (and `+…`, `--cmd`), `gdb -ex '!…'`/`shell …`, `rsync -e …`, `zip -TT …`,
- * `sed` `e` commands, `awk`'s `system(…)`, `wsl …`, `expect -c 'spawn …'`.
+ * `sed` `e` commands, `awk`'s `system(…)`, `wsl …`, `expect -c 'spawn …'`, `borg --rsh …`, m4's
+ * `esyscmd(…)` fed on stdin.
  */
 export function commandValues(cmd: ShellCommand): [string, string][] {
   const out: [string, string][] = [];
   const { name, argv } = cmd;
-  for (const [k, v] of cmd.assigns) if ((COMMAND_VARIABLES.has(k) || /_(?:COMMAND|CMD)$/.test(k)) && v.trim()) out.push([v.replace(/^\|/, '').replace(/%s/g, 'FILE'), `${k}=`]);
+  for (const [k, v] of cmd.assigns) if ((COMMAND_VARIABLES.has(k) || /_(?:COMMAND|CMD|RSH)$/.test(k)) && v.trim()) out.push([v.replace(/^\|/, '').replace(/%s/g, 'FILE'), `${k}=`]);
   const args = argv.slice(1);
   // Chromium/Electron launcher flags run a command line (`--gpu-launcher=…`, `--renderer-cmd-prefix=…`)
   for (const a of args) {
@@ -689,6 +690,19 @@ export function commandValues(cmd: ShellCommand): [string, string][] {
         if (v) out.push([v, 'rsync -e']);
       });
       break;
+    // borg(1) --rsh: the ssh command it runs for a remote repository (BORG_RSH is caught as *_RSH below)
+    case 'borg':
+      args.forEach((a, i) => {
+        const v = valueOf(i, a, '--rsh');
+        if (v) out.push([v, 'borg --rsh']);
+      });
+      break;
+    // m4(1) syscmd/esyscmd in the text fed on stdin (`echo 'esyscmd(CMD)' | m4`); a file given to m4 is config-hook-exec's
+    case 'm4': {
+      const script = cmd.stdin ?? (cmd.pipeline !== null && cmd.stage > 0 ? literalOutput(cmd.pipeline.stages, cmd.stage - 1) : null);
+      for (const m of (script ?? '').matchAll(/\be?syscmd\(([^)]+)\)/g)) out.push([m[1]!, 'm4 syscmd']);
+      break;
+    }
     case 'zip':
       args.forEach((a, i) => {
         const v = a === '-TT' ? (args[i + 1] ?? null) : valueOf(i, a, '--unzip-command');
