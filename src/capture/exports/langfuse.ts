@@ -36,9 +36,9 @@ import { advertisedFromList, emptyParts, maybeJson, readOutputValue } from './me
 
 const OBSERVATION_TYPES = new Set(['SPAN', 'EVENT', 'GENERATION', 'AGENT', 'TOOL', 'CHAIN', 'RETRIEVER', 'EVALUATOR', 'EMBEDDING', 'GUARDRAIL']);
 
-/** True for one Langfuse observation: string `id` and `traceId`, and an upper-case observation `type`. */
+/** True for one Langfuse observation: string `id` and `traceId`, and an observation `type` (upper case in the API; the SDKs' `as_type` writes it in lower case). */
 export function isLangfuseObservation(v: unknown): v is JsonObject {
-  return isObject(v) && typeof v['id'] === 'string' && typeof v['traceId'] === 'string' && typeof v['type'] === 'string' && OBSERVATION_TYPES.has(v['type']);
+  return isObject(v) && typeof v['id'] === 'string' && typeof v['traceId'] === 'string' && typeof v['type'] === 'string' && OBSERVATION_TYPES.has(v['type'].toUpperCase());
 }
 
 /** True for a Langfuse export document: `{trace, observations: [...]}` or `{data: [observations], meta}`. */
@@ -72,7 +72,10 @@ export class LangfuseReader {
     const out: RecordOutput = { replies: [], errors: [] };
     if (isLangfuseExport(value)) {
       const list = Array.isArray(value['observations']) ? value['observations'] : (value['data'] as unknown[]);
-      for (const o of list) if (isLangfuseObservation(o)) this.observation(o, line, out);
+      list.forEach((o, index) => {
+        if (isLangfuseObservation(o)) this.observation(o, line, out);
+        else out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `element ${index} of the export's observations is not a Langfuse observation ({id, traceId, type}); skipped`));
+      });
       return out;
     }
     this.observation(value as JsonObject, line, out);
@@ -102,7 +105,8 @@ export class LangfuseReader {
       trace: String(o['traceId']),
       id: str(attrs['gen_ai.tool.call.id']) || str(attrs['ai.toolCall.id']) || null,
       name: str(attrs['gen_ai.tool.name']) ?? str(attrs['ai.toolCall.name']) ?? str(o['name']) ?? '',
-      args: input !== undefined && input !== null ? input : (attrs['gen_ai.tool.call.arguments'] ?? attrs['ai.toolCall.args']),
+      // pydantic-ai records the arguments as `tool_arguments`
+      args: input !== undefined && input !== null ? input : (attrs['gen_ai.tool.call.arguments'] ?? attrs['ai.toolCall.args'] ?? attrs['tool_arguments']),
     };
     if (this.executed.repeats(exec)) return;
     const held = { exec, line, id: o['id'] as string, name: str(o['name']) ?? (o['id'] as string) };
@@ -117,11 +121,12 @@ export class LangfuseReader {
   }
 
   private observation(o: JsonObject, line: number, out: RecordOutput): void {
-    if (o['type'] === 'TOOL') return this.tool(o, line, out);
-    if (o['type'] !== 'GENERATION') {
+    const type = String(o['type']).toUpperCase();
+    if (type === 'TOOL') return this.tool(o, line, out);
+    if (type !== 'GENERATION') {
       // an agent or chain whose output holds tool calls repeats its generations' output; it is
       // the only record of them when its trace holds no generation (read at the end of the file)
-      if (WRAPPER_TYPES.has(o['type'] as string) && this.held.length < MAX_REMEMBERED) {
+      if (WRAPPER_TYPES.has(type) && this.held.length < MAX_REMEMBERED) {
         const parts = emptyParts();
         readOutputValue(maybeJson(o['output']), parts);
         if (parts.calls.length > 0) this.held.push({ o, line });

@@ -190,12 +190,13 @@ export function otelReader(file: string) {
     const spanName = String(span['name']);
     const trace = traceOf(span);
     const exec: ToolExecution =
-      attrs['gen_ai.operation.name'] === 'execute_tool'
+      attrs['gen_ai.operation.name'] === 'execute_tool' || isToolSpanWithoutOperation(attrs)
         ? {
             trace,
             id: str(attrs['gen_ai.tool.call.id']) || null,
             name: str(attrs['gen_ai.tool.name']) ?? (spanName.startsWith('execute_tool ') ? spanName.slice('execute_tool '.length).trim() : ''),
-            args: attrs['gen_ai.tool.call.arguments'],
+            // pydantic-ai / Logfire's `running tool` spans name the arguments `tool_arguments`
+            args: attrs['gen_ai.tool.call.arguments'] ?? attrs['tool_arguments'],
           }
         : attrs['ai.operationId'] === 'ai.toolCall'
           ? { trace, id: str(attrs['ai.toolCall.id']) || null, name: str(attrs['ai.toolCall.name']) ?? '', args: attrs['ai.toolCall.args'] }
@@ -213,7 +214,7 @@ export function otelReader(file: string) {
   };
   const readSpan = (span: JsonObject, line: number, out: RecordOutput, wrapperAsCall = false): void => {
     const attrs = attributeMap(span['attributes']);
-    if (attrs['gen_ai.operation.name'] === 'execute_tool' || attrs['ai.operationId'] === 'ai.toolCall' || attrs['openinference.span.kind'] === 'TOOL') return readExecution(span, attrs, line, out);
+    if (isExecution(attrs)) return readExecution(span, attrs, line, out);
     const op = str(attrs['ai.operationId']) ?? '';
     if (/\.do(?:Generate|Stream)$/.test(op)) calledTraces.add(traceOf(span));
     else if (!wrapperAsCall && op.startsWith('ai.') && (attrs['ai.response.text'] !== undefined || attrs['ai.response.toolCalls'] !== undefined)) {
@@ -285,3 +286,16 @@ export function otelReader(file: string) {
 
 /** AI SDK wrapper spans held per file until its end (each is a few attributes; more are reported, not held). */
 const MAX_HELD_WRAPPERS = 10_000;
+
+/**
+ * A span without `gen_ai.operation.name` that names a tool (`gen_ai.tool.name`): an execution in
+ * conventions before the operation name was required (pydantic-ai / Logfire `running tool` spans).
+ */
+function isToolSpanWithoutOperation(attrs: Record<string, unknown>): boolean {
+  return attrs['gen_ai.operation.name'] === undefined && typeof attrs['gen_ai.tool.name'] === 'string' && attrs['gen_ai.request.model'] === undefined;
+}
+
+/** A span recording one tool execution (execute_tool, the AI SDK's ai.toolCall, OpenInference TOOL, or {@link isToolSpanWithoutOperation}). */
+function isExecution(attrs: Record<string, unknown>): boolean {
+  return attrs['gen_ai.operation.name'] === 'execute_tool' || attrs['ai.operationId'] === 'ai.toolCall' || attrs['openinference.span.kind'] === 'TOOL' || isToolSpanWithoutOperation(attrs);
+}
