@@ -203,3 +203,24 @@ describe('inspection of what Aider edits', () => {
     expect(judgeReply(bashrc.replies[0]!, judge).inspection.hits.map((h) => h.rule)).toEqual(['shell-rc-write']);
   });
 });
+
+describe('red-team findings on edit blocks', () => {
+  const files = (...f: string[]) => ({ files: new Set(f) });
+  it('names a SEARCH/REPLACE block by the chat file it matches: exactly, by base name, or closely (difflib, cutoff 0.8)', () => {
+    const block = (name: string) => `${name}\n\`\`\`\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n\`\`\`\n`;
+    const chat = files('.bashrc', '.git/hooks/pre-commit', 'src/app.py');
+    expect(aiderCalls(block('pre-commit'), 'edit-block', true, chat)[0]!.arguments?.['file_path']).toBe('.git/hooks/pre-commit');
+    expect(aiderCalls(block('bashrc'), 'edit-block', true, chat)[0]!.arguments?.['file_path']).toBe('.bashrc');
+    expect(aiderCalls(block('src/ap.py'), 'edit-block', true, chat)[0]!.arguments?.['file_path']).toBe('src/app.py');
+    expect(aiderCalls(block('docs/readme.md'), 'edit-block', true, chat)[0]!.arguments?.['file_path']).toBe('docs/readme.md');
+    // a new file (empty SEARCH) is named as written
+    expect(aiderCalls('bashrc\n```\n<<<<<<< SEARCH\n=======\ny\n>>>>>>> REPLACE\n```\n', 'edit-block', true, chat)[0]!.arguments?.['file_path']).toBe('bashrc');
+  });
+
+  it('reads blocks in the fences Aider switches to when a chat file holds ``` (<source>, ````)', () => {
+    expect(aiderCalls('.git/hooks/pre-commit\n<source>\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n</source>\n', 'edit-block', true, files())[0]!.arguments?.['file_path']).toBe('.git/hooks/pre-commit');
+    expect(aiderCalls('run.sh\n<source>sh\necho hi\n</source>\n', 'whole', false, files()).map((c) => c.arguments)).toEqual([{ file_path: 'run.sh', content: 'echo hi\n' }]);
+    expect(aiderCalls('a.md\n````\nx\n```\ny\n````\n', 'whole', false, files()).map((c) => c.arguments)).toEqual([{ file_path: 'a.md', content: 'x\n```\ny\n' }]);
+    expect(aiderCalls('Use it:\n<code> is inline here\n', 'whole', false, files())).toEqual([]);
+  });
+});

@@ -81,7 +81,7 @@ export interface AiderChatFiles {
 export function aiderCalls(reply: string, style: AiderEditStyle, shell: boolean, chat: AiderChatFiles): ToolCall[] {
   switch (style) {
     case 'edit-block':
-      return editBlockCalls(reply, shell);
+      return editBlockCalls(reply, shell, chat);
     case 'whole':
       return wholeFileCalls(reply, chat);
     case 'udiff':
@@ -96,6 +96,26 @@ export function aiderCalls(reply: string, style: AiderEditStyle, shell: boolean,
 /** The fence openers Aider takes for shell commands. */
 const SHELL_STARTS = ['```bash', '```sh', '```shell', '```cmd', '```batch', '```powershell', '```ps1', '```zsh', '```fish', '```ksh', '```csh', '```tcsh'];
 const FENCE = '```';
+/**
+ * The fences Aider chooses among (`all_fences`, aider/coders/base_coder.py): the first whose
+ * opener no chat file holds, so which one a session used is not in the history; every one is tried.
+ */
+const FENCES: ReadonlyArray<readonly [string, string]> = [
+  ['```', '```'],
+  ['````', '````'],
+  ...['source', 'code', 'pre', 'codeblock', 'sourcecode'].map((t) => [`<${t}>`, `</${t}>`] as const),
+];
+/** The fence a line opens with (the longest opener that matches), or null. */
+const fenceOf = (line: string): readonly [string, string] | null => {
+  let best: readonly [string, string] | null = null;
+  for (const f of FENCES) {
+    if (!line.startsWith(f[0]) || (best && f[0].length <= best[0].length)) continue;
+    // a tag fence stands alone on its line (with a language at most): `<code>` in a sentence opens nothing
+    if (f[0].startsWith('<') && !/^[\w+-]*\s*$/.test(line.slice(f[0].length))) continue;
+    best = f;
+  }
+  return best;
+};
 const HEAD = /^<{5,9} SEARCH>?\s*$/;
 const DIVIDER = /^={5,9}\s*$/;
 const UPDATED = /^>{5,9} REPLACE\s*$/;
@@ -104,7 +124,7 @@ const UPDATED = /^>{5,9} REPLACE\s*$/;
 const pyStrip = (s: string): string => s.replace(/^\s+|\s+$/g, '');
 const linesOf = (text: string): string[] => text.split(/(?<=\n)/).filter((l) => l !== '');
 
-function editBlockCalls(reply: string, shell: boolean): ToolCall[] {
+function editBlockCalls(reply: string, shell: boolean, chat: AiderChatFiles): ToolCall[] {
   const lines = linesOf(reply);
   const at = (i: number): string => pyStrip(lines[i]!);
   const out: ToolCall[] = [];
@@ -123,7 +143,9 @@ function editBlockCalls(reply: string, shell: boolean): ToolCall[] {
       continue;
     }
     if (HEAD.test(line)) {
-      const name: string | null = findFilename(lines.slice(Math.max(0, i - 3), i)) ?? current;
+      // a block whose SEARCH is empty (a new file) is named as written (`valid_fnames` None)
+      const newFile = i + 1 < lines.length && DIVIDER.test(at(i + 1));
+      const name: string | null = findFilename(lines.slice(Math.max(0, i - 3), i), newFile ? { files: new Set() } : chat) ?? current;
       if (name === null) return []; // "Bad/missing filename": the parse fails
       current = name;
       const search: string[] = [];
@@ -142,22 +164,74 @@ function editBlockCalls(reply: string, shell: boolean): ToolCall[] {
 }
 
 /** `find_filename` with no valid file names known: the candidates of up to three lines above a HEAD, nearest first, walking up while they are fences; the first with a dot, else the first. */
-function findFilename(above: string[]): string | null {
+function findFilename(above: string[], chat: AiderChatFiles): string | null {
   const names: string[] = [];
   for (const line of above.reverse()) {
     const name = stripFilename(line);
     if (name) names.push(name);
-    if (!line.startsWith(FENCE)) break;
+    if (!fenceOf(line)) break;
+  }
+  // the chat's files first: an exact name, then a base name (Aider also tries a close fuzzy match)
+  const exact = names.find((n) => chat.files.has(n));
+  if (exact) return exact;
+  for (const n of names) for (const f of chat.files) if (n === f.split('/').pop()) return f;
+  for (const n of names) {
+    // difflib.get_close_matches(n, chat files, n=1, cutoff=0.8)
+    let best: string | null = null;
+    let bestRatio = 0.8;
+    for (const f of chat.files) {
+      const r = similarity(n, f);
+      if (r >= bestRatio && (best === null || r > bestRatio)) [best, bestRatio] = [f, r];
+    }
+    if (best !== null) return best;
   }
   return names.find((n) => n.includes('.')) ?? names[0] ?? null;
+}
+
+/**
+ * Python's `difflib.SequenceMatcher(None, a, b).ratio()` for short strings (file names): twice the
+ * characters of the Ratcliff/Obershelp matching blocks over the total length. Names longer than
+ * 256 characters compare as unlike (0), which keeps this bounded.
+ */
+function similarity(a: string, b: string): number {
+  if (a.length + b.length === 0) return 1;
+  if (a.length > 256 || b.length > 256) return 0;
+  // difflib's real_quick_ratio and quick_ratio bounds first: most names are ruled out without the search
+  if ((2 * Math.min(a.length, b.length)) / (a.length + b.length) < 0.8) return 0;
+  const counts = new Map<string, number>();
+  for (const ch of b) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let common = 0;
+  for (const ch of a) {
+    const n = counts.get(ch) ?? 0;
+    if (n > 0) {
+      counts.set(ch, n - 1);
+      common++;
+    }
+  }
+  if ((2 * common) / (a.length + b.length) < 0.8) return 0;
+  const matched = (a0: number, a1: number, b0: number, b1: number): number => {
+    let best = 0;
+    let bi = 0;
+    let bj = 0;
+    for (let i = a0; i < a1; i++) {
+      for (let j = b0; j < b1; j++) {
+        let k = 0;
+        while (i + k < a1 && j + k < b1 && a[i + k] === b[j + k]) k++;
+        if (k > best) [best, bi, bj] = [k, i, j];
+      }
+    }
+    return best === 0 ? 0 : best + matched(a0, bi, b0, bj) + matched(bi + best, a1, bj + best, b1);
+  };
+  return (2 * matched(0, a.length, 0, b.length)) / (a.length + b.length);
 }
 
 /** `strip_filename`: a line as a file name, or null (`...`, a bare fence). */
 function stripFilename(line: string): string | null {
   let name = pyStrip(line);
   if (name === '...') return null;
-  if (name.startsWith(FENCE)) {
-    const candidate = name.slice(FENCE.length);
+  const fence = fenceOf(name);
+  if (fence) {
+    const candidate = name.slice(fence[0].length);
     return candidate && (candidate.includes('.') || candidate.includes('/')) ? candidate : null;
   }
   name = name.replace(/:+$/, '').replace(/^#+/, '');
@@ -171,10 +245,11 @@ function wholeFileCalls(reply: string, chat: AiderChatFiles): ToolCall[] {
   type Source = 'block' | 'saw' | 'chat';
   const edits: { name: string; source: Source; content: string[] }[] = [];
   let saw: string | null = null;
-  let open: { name: string; source: Source; content: string[] } | null = null;
+  let open: { name: string; source: Source; content: string[]; fence: readonly [string, string] } | null = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    if (line.startsWith(FENCE)) {
+    const fence: readonly [string, string] | null = open ? (line.startsWith(open.fence[0]) || line.startsWith(open.fence[1]) ? open.fence : null) : fenceOf(line);
+    if (fence) {
       if (open) {
         edits.push(open);
         open = null;
@@ -194,7 +269,7 @@ function wholeFileCalls(reply: string, chat: AiderChatFiles): ToolCall[] {
         else if (chatFiles.length === 1) [name, source] = [chatFiles[0]!, 'chat'];
         else return []; // "No filename provided": the parse fails
       }
-      open = { name, source, content: [] };
+      open = { name, source, content: [], fence };
     } else if (open) {
       open.content.push(line);
     } else {
