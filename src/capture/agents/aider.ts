@@ -42,8 +42,8 @@
 
 import type { RecordOutput } from '../bodies/common.js';
 import { captureError } from '../bodies/common.js';
-import type { Reply } from '../types.js';
 import { aiderCalls, aiderEditStyle } from './aider-edits.js';
+import type { Reply, ToolCall } from '../types.js';
 
 const HEADING = /^# aider chat started at /;
 /** A line Aider itself wrote: `> …` or `>`, ended with two spaces. */
@@ -59,6 +59,7 @@ const REMOVED_LINE = /^> (?:Removed|Dropping) (.+?) from the chat\.? {2}$/;
 const DROPPED_ALL = /^> Dropping all files from the chat session/;
 /** Session formats that apply nothing: a `/code` turn in such a session runs the model's own format, unknown here (read as edit-block). */
 const STYLE_LESS: ReadonlySet<string> = new Set(['ask', 'architect', 'help', 'context']);
+const APPLIED_EDIT = /^> Applied edit to (.+?) {2}$/;
 const EDIT_THE_FILES = /^> Edit the files\? .*: *(\S*) {2}$/;
 /**
  * Reasoning Aider keeps in the reply it logs: its own tag (`REASONING_TAG` of aider/reasoning_tags.py)
@@ -112,6 +113,8 @@ export class AiderReader {
   private sawInput = false;
   /** The previous line was a line of the open reply, not blank. */
   private inReplyText = false;
+  /** The files the last reply's calls write (null before the session's first reply). */
+  private lastWritten: string[] | null = null;
 
   constructor(
     private readonly file: string,
@@ -155,6 +158,7 @@ export class AiderReader {
       this.afterHeading = false;
       this.prev = 'tool';
       this.toolLine(text);
+      this.appliedEdit(text, line, out);
       return out;
     }
     if (!continues && /^>/.test(text) && (this.prev !== 'other' || this.afterHeading)) {
@@ -206,6 +210,20 @@ export class AiderReader {
     const out: RecordOutput = { replies: [], errors: [] };
     this.close(out);
     return out;
+  }
+
+  /**
+   * `> Applied edit to PATH`: Aider wrote PATH. A path no call of the reply before it writes is an
+   * edit guard did not read (a fence or a file name it cannot see, an edit Aider moved to another
+   * chat file): an error, so that the file does not pass as inspected.
+   */
+  private appliedEdit(text: string, line: number, out: RecordOutput): void {
+    const m = APPLIED_EDIT.exec(text);
+    if (!m) return;
+    const path = m[1]!;
+    const written = this.lastWritten ?? [];
+    if (written.some((p) => p === path || path.endsWith(`/${p}`) || p.endsWith(`/${path}`))) return;
+    out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `Aider applied an edit to ${JSON.stringify(path)} that guard read from no call of the reply before it: that edit is not inspected`));
   }
 
   /** A line Aider wrote: the session's model and edit formats, its flags, the chat's files, the architect's question. */
@@ -269,5 +287,14 @@ export class AiderReader {
     };
     if (this.model) reply.model = this.model;
     out.replies.push(reply);
+    this.lastWritten = reply.toolCalls.flatMap(writtenPaths);
   }
+}
+
+/** The files an Aider call writes: an edit's or a whole file's `file_path`, a patch's `+++` and `*** … File:` paths. */
+function writtenPaths(call: ToolCall): string[] {
+  const a = call.arguments ?? {};
+  if (typeof a['file_path'] === 'string') return [a['file_path']];
+  if (typeof a['patch'] !== 'string') return [];
+  return [...a['patch'].matchAll(/^\+\+\+ (?:b\/)?(.+?)\s*$|^\*\*\* (?:Add|Update|Delete) File: (.+?)\s*$|^\*\*\* Move to: (.+?)\s*$/gm)].map((m) => m[1] ?? m[2] ?? m[3]!);
 }
