@@ -34,7 +34,9 @@
  * architect's answer is logged as the editor's input, and the editor's reply is read in the editor's
  * edit format with no shell blocks (`ArchitectCoder.reply_completed`, aider/coders/architect_coder.py).
  * `> Added <file> to the chat.` and `> Removed <file> from the chat.` keep the chat's files, which
- * name a whole-file block written without a file name. Advertised tools: none (Aider has no tools); `advertised` null.
+ * name a whole-file block written without a file name and the file a SEARCH/REPLACE block
+ * matches. `> Applied edit to <file>` for a file no call of the reply before it writes is an error
+ * (an edit guard did not read). Advertised tools: none (Aider has no tools); `advertised` null.
  *
  * Memory: one reply's text, capped at `maxReplyBytes` (a longer reply is read up to the cap and
  * reported DOCUMENT_TOO_LARGE).
