@@ -34,7 +34,8 @@ function lineCount(bytes: Buffer): number {
 
 function expectLocated(r: ScanResult, name: string, bytes: Buffer): void {
   expect(r.ends).toBe(1);
-  expect(r.ms).toBeLessThan(3000);
+  // a hang guard, not a benchmark: 3 s was exceeded on a loaded 2-core machine
+  expect(r.ms).toBeLessThan(10_000);
   const lines = Math.max(1, lineCount(bytes));
   for (const e of r.errors) {
     expect(e.file).toBe(name);
