@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROSE_CEILING, recoverReply, type RecoveryVerdict } from '../../src/recovery/index.js';
 import { advertisedFor, GRAMMARS, type Call, type Grammar } from './render.js';
 
-const RUNS = 200;
+const RUNS = 100;
 const opts = { proseCeiling: DEFAULT_PROSE_CEILING };
 
 /** Strings that look like the markup of some family, to be mixed into names' arguments. */
