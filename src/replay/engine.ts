@@ -73,6 +73,9 @@ function completeJson(args: string): boolean {
   return args.trimEnd().endsWith('}') && parseArguments(args).value !== null;
 }
 
+/** Frames held before the stream's API is known (see `ReplayEngine.unsniffed`). */
+const MAX_UNSNIFFED_FRAMES = 256;
+
 function decode(data: string): { ok: true; payload: unknown } | { ok: false; error: string } {
   if (data.trim() === '[DONE]') return { ok: true, payload: '[DONE]' };
   try {
@@ -98,6 +101,13 @@ export class ReplaySession {
   private pending = '';
   private pendingFrom: Framed | null = null;
   private held: Framed[] | null = null;
+  /**
+   * Under enforce, data frames before the stream's API is known (JSON that is no event of a stream
+   * guard reads): held, not sent, so that a stream guard cannot judge never reaches the client;
+   * sent in order once a later event names the API, dropped if none does (the input is then
+   * UNKNOWN_FORMAT). At most {@link MAX_UNSNIFFED_FRAMES} are kept.
+   */
+  private unsniffed: Framed[] = [];
   private heldChars = 0;
   private holdLine = 0;
   private holdOffset = 0;
@@ -134,12 +144,14 @@ export class ReplaySession {
       const ping = isObject(d.payload) && d.payload['type'] === 'ping';
       const api = this.options.api ?? (ping ? null : sniffStreamPayload(d.payload, frame.event));
       if (api === null) {
-        this.send(f);
+        if (this.options.mode !== 'enforce' || ping) this.send(f);
+        else if (this.unsniffed.length < MAX_UNSNIFFED_FRAMES) this.unsniffed.push(f);
         return this.drain();
       }
       this.api = api;
       this.fmt = ADAPTERS[api]();
       this.acc = createStreamAccumulator(api, { file: '', format: SSE_FORMAT[api], advertised: null });
+      for (const u of this.unsniffed.splice(0)) this.send(u);
     }
     const fmt = this.fmt;
     fmt.note(d.payload);
