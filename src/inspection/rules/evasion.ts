@@ -212,6 +212,28 @@ export function touchesMailStore(c: ShellCommand): boolean {
   return /^(?:cp|rsync|ditto|tar|zip|7z|scp|mv)$/.test(c.name) && e.reads.some((p) => MAIL_STORE.test(p));
 }
 
+/** Extensions of documents, images and media: what a user opens, never what a shell runs. */
+const DOCUMENT_EXT = /\.(?:png|jpe?g|gif|bmp|ico|webp|tiff?|pdf|docx?|xlsx?|pptx?|odt|ods|rtf|mp3|mp4|m4a|wav|avi|mov|mkv)$/i;
+/** A document extension followed by an executable one (`report.pdf.sh`, `photo.jpg.exe`). */
+const DOUBLE_EXT = /\.(?:png|jpe?g|gif|bmp|pdf|docx?|xlsx?|pptx?|txt|rtf|mp3|mp4)\.(?:sh|bash|command|exe|scr|com|bat|cmd|ps1|vbs|js|hta|py|pl)$/i;
+
+/** A program run from a file named as a document: a shell given a `.png`/`.pdf` script, or a
+ * program path with a document extension or a double extension (ATT&CK T1036.007, T1036.008). */
+function masqueradedExec(c: ShellCommand): boolean {
+  const base = c.name.replace(/^.*[\\/]/, '');
+  if (DOUBLE_EXT.test(base)) return true;
+  const path = c.argv[0] ?? '';
+  if (/[\\/]/.test(path) && DOCUMENT_EXT.test(path)) return true;
+  if (SHELLS.has(c.name) || c.name === 'source' || c.name === '.') {
+    const script = c.argv.slice(1).find((a) => !a.startsWith('-') && !a.startsWith('+'));
+    const i = script === undefined ? -1 : c.argv.indexOf(script);
+    // `bash -c CMD`: the operand is a command string, not a file
+    if (script === undefined || c.argv.slice(1, i).some((a) => /^-[a-zA-Z]*c/.test(a))) return false;
+    return DOCUMENT_EXT.test(script) || DOUBLE_EXT.test(script);
+  }
+  return false;
+}
+
 export const EVASION_RULES: Rule[] = [
   {
     id: 'firewall-rule-change',
@@ -387,6 +409,20 @@ export const EVASION_RULES: Rule[] = [
         return /^unblock-file$/i.test(c.name);
       },
     },
+  },
+  {
+    id: 'masqueraded-file-exec',
+    name: 'Program run from a file named as a document',
+    category: 'defense-evasion',
+    action: 'record',
+    attack: 'T1036.008',
+    description: 'A script or program run from a file whose name claims a document, image or media type: a shell given a .png/.pdf/.docx file (sh /tmp/image.png, . ./photo.jpg), a program path ending in such an extension, or a double extension (report.pdf.sh, invoice.docx.exe).',
+    help: 'Naming code as a document hides it from a reviewer and from file-type filters. Check what the file really holds.',
+    examples: {
+      match: ['sh /tmp/image.png', './report.pdf.sh', 'bash ~/Downloads/invoice.docx'],
+      not_match: ['sh ./build.sh', 'file /tmp/image.png', "bash -c 'convert a.png b.jpg'"],
+    },
+    match: { command: masqueradedExec },
   },
   {
     id: 'timestomp',

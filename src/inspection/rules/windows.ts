@@ -232,7 +232,7 @@ export const WINDOWS_RULES: Rule[] = [
     category: 'persistence',
     action: 'block',
     attack: 'T1547.001',
-    description: 'Something set to run at logon, boot or on an event: Run/RunOnce/Winlogon/IFEO/AppInit registry values, scheduled tasks (schtasks /create, Register-ScheduledTask), services (sc create, New-Service, an existing service ImagePath replaced), the Startup folder, WMI event subscriptions, BITS notify commands, netsh helpers.',
+    description: 'Something set to run at logon, boot or on an event: Run/RunOnce/Winlogon/IFEO/AppInit registry values, scheduled tasks (schtasks /create, Register-ScheduledTask), services (sc create, New-Service, an existing service ImagePath replaced), the Startup folder, WMI event subscriptions, BITS notify commands, netsh helpers, LSA authentication/security packages, W32Time time providers, Outlook folder home pages, browser extensions forced in by registry policy.',
     help: 'Starts a program after the session ends. Review what is registered.',
     examples: {
       match: ['reg add HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run /v x /d C:\\x.exe', 'schtasks /create /tn upd /tr C:\\x.exe /sc onlogon', 'sc create evil binpath= C:\\x.exe start= auto'],
@@ -247,6 +247,9 @@ export const WINDOWS_RULES: Rule[] = [
       { re: /\\(?:Start Menu\\?\\?Programs\\?\\?Startup|StartUp)\\|shell:startup/i },
       { re: /__EventFilter|CommandLineEventConsumer|ActiveScriptEventConsumer|__FilterToConsumerBinding|Set-WmiInstance\b.*(?:__EventFilter|Consumer)|Register-WmiEvent|Register-CimIndicationEvent/i },
       { re: /\bWin32_Service\b.*\bCreate\b|\binvoke\s+Create\s+wmicimv2\/Win32_Service\b|\bnetsh(?:\.exe)?\s+add\s+helper\b|\bat(?:\.exe)?\s+\d{1,2}:\d{2}\b/i },
+      // a package the LSA loads, named by value under the Lsa key (`reg add …\Control\Lsa /v "Authentication Packages"`),
+      // a time provider DLL, Outlook's folder home page, a browser extension forced in by policy
+      { re: /\b(?:reg(?:\.exe)?\s+add|New-ItemProperty|Set-ItemProperty)\b.*\\Control\\+Lsa(?:\\+OSConfig)?["']?\s.*\b(?:Security|Authentication|Notification) Packages\b|\b(?:reg(?:\.exe)?\s+add|New-ItemProperty|Set-ItemProperty|New-Item)\b.*\\(?:W32Time\\+TimeProviders\\|Outlook\\+(?:WebView|Today)\b|(?:Google\\+Chrome|Microsoft\\+Edge|BraveSoftware\\+[^\\\s]+)\\+(?:Extensions\\|ExtensionInstallForcelist\b))/i },
       { re: /\b(?:Add-Content|Set-Content|Out-File)\b.*\$profile\b|\b(?:assoc|ftype)\s+\.?\w+=|\bappcmd(?:\.exe)?\s+install\s+module\b|\bNew-WebGlobalModule\b|\bInstall-TransportAgent\b|\bsdbinst(?:\.exe)?\b|\\apppatch\\+Custom\\|Active Setup\\+Installed Components|\\Services\\+NTDS\b.*LsaDbExtPt/i },
     ],
   }),

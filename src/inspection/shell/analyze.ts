@@ -501,6 +501,10 @@ function redirectOf(node: SyntaxNode, ctx: Ctx): Redirect {
       if (!op) op = child.type;
     } else if (child.type === 'file_descriptor') {
       fd = child.text;
+    } else if (child.type === 'ERROR' && child.text === '>' && op === '<' && dests.length === 0) {
+      // the grammar does not know the read-write `<>` (`exec 3<>/dev/tcp/h/p`): it reads `<`, an
+      // ERROR holding `>`, then the target, which would otherwise be taken for `>`
+      op = '<>';
     } else {
       const words = wordsOf(child, ctx);
       for (const w of words) subs.push(...w.subs);
