@@ -199,7 +199,15 @@ interface Delimiter {
   close: (m: RegExpExecArray) => RegExp;
   reason: Region['reason'];
   detail: string;
+  /**
+   * When the block counts only with its closing line, looked for within {@link MAX_PAIR_LINES}
+   * (else a block left open runs to the end): a delimiter without its pair is a rule or a stray
+   * line. Absent: never.
+   */
+  needsClose?: (m: RegExpExecArray, line: string) => boolean;
 }
+
+const always = (): boolean => true;
 
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -214,13 +222,15 @@ const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
  */
 const DELIMITERS: readonly Delimiter[] = [
   { open: /^#\+begin_(\w+)/i, close: (m) => new RegExp(`^#\\+end_${escapeRe(m[1]!)}\\b`, 'i'), reason: 'fenced', detail: 'inside an Org mode block' },
-  { open: /^(-{4,}|\.{4,}|_{4,}|\+{4,}|\/{4,})$/, close: (m) => new RegExp(`^${escapeRe(m[1]!)}$`), reason: 'fenced', detail: 'inside an AsciiDoc delimited block' },
-  { open: /^(:{3,})\s*(?:\{[^}\n]{0,80}\}|[\w-]+)/, close: (m) => new RegExp(`^:{${m[1]!.length},}\\s*$`), reason: 'quoted', detail: 'inside a fenced div (:::)' },
+  { open: /^(-{4,}|\.{4,}|_{4,}|\+{4,}|\/{4,})$/, close: (m) => new RegExp(`^${escapeRe(m[1]!)}$`), reason: 'fenced', detail: 'inside an AsciiDoc delimited block', needsClose: always },
+  { open: /^(:{3,})\s*(?:\{[^}\n]{0,80}\}|[\w-]+)/, close: (m) => new RegExp(`^:{${m[1]!.length},}\\s*$`), reason: 'quoted', detail: 'inside a fenced div (:::)', needsClose: always },
   { open: /^\{%-?\s*(raw|highlight|comment|codeblock|code)\b[^%\n]{0,80}-?%\}/, close: (m) => new RegExp(`\\{%-?\\s*end${m[1]!}\\s*-?%\\}`), reason: 'quoted', detail: 'inside a template raw block' },
   { open: /^\{\{\{\{\s*raw\s*\}\}\}\}/, close: () => /\{\{\{\{\s*\/raw\s*\}\}\}\}/, reason: 'quoted', detail: 'inside a template raw block' },
   { open: /^\{\{[<%]\s*(highlight|code|raw)\b/, close: (m) => new RegExp(`\\{\\{[<%]\\s*\\/${m[1]!}\\s*[>%]\\}\\}`), reason: 'quoted', detail: 'inside a Hugo shortcode block' },
   { open: /^\[(quote|code|noparse|pre)(?:=[^\]\n]{0,80})?\]/i, close: (m) => new RegExp(`\\[\\/${m[1]!}\\]`, 'i'), reason: 'quoted', detail: 'inside a BBCode block' },
-  { open: /<<-?\s*\\?(['"]?)([A-Za-z_]\w{0,31})\1(?:\s*$|(?=[\s;|&>)]))/, close: (m) => new RegExp(`^${escapeRe(m[2]!)}$`), reason: 'quoted', detail: 'inside a shell here-document' },
+  { open: /<<-?\s*\\?(['"]?)([A-Za-z_]\w{0,31})\1(?:\s*$|(?=[\s;|&>)]))/, close: (m) => new RegExp(`^${escapeRe(m[2]!)}$`), reason: 'quoted', detail: 'inside a shell here-document',
+    // an operator inside a line (`cat <<EOF > notes.txt`) counts only with its closing line
+    needsClose: (m, line) => m.index + m[0].length < line.length },
 ];
 
 /** How far (in lines) the closing delimiter of an AsciiDoc block or a fenced div is looked for. */
@@ -243,10 +253,8 @@ function delimitedBlocks(text: string, lines: Line[], skip: SpanCursor): Region[
         const m = d.open.exec(line);
         if (!m) continue;
         const close = d.close(m);
-        // a here-document operator inside a line (`cat <<EOF > notes.txt`) counts only with its closing line
-        const paired = d.detail.includes('AsciiDoc') || d.detail.includes('fenced div') || (d.detail.includes('here-document') && m.index + m[0].length < line.length);
-        // an AsciiDoc or div delimiter is looked for within MAX_PAIR_LINES (one without its pair is a rule
-        // or a stray line, and a bounded search keeps the pass linear); a here-document or raw block left open runs to the end
+        // a closing line a block needs is looked for within MAX_PAIR_LINES (a bounded search keeps the pass linear)
+        const paired = d.needsClose?.(m, line) ?? false;
         const limit = paired ? Math.min(lines.length, n + 1 + MAX_PAIR_LINES) : lines.length;
         let k = n + 1;
         while (k < limit && !close.test(text.slice(lines[k]!.start, lines[k]!.end).trim())) k++;

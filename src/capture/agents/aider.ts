@@ -71,8 +71,9 @@ const EDIT_THE_FILES = /^> Edit the files\? .*: *(\S*) {2}$/;
  * with only Aider's own tag removed: an edit inside `<think>` of a model whose tag it is not is still
  * inspected.
  */
-const REASONING = /<(thinking-content-7bbeb8e1441453ad999a0bbba8a46d4b|think)>([\s\S]*?)<\/\1>/g;
-const AIDER_REASONING = /<(thinking-content-7bbeb8e1441453ad999a0bbba8a46d4b)>[\s\S]*?<\/\1>/g;
+const AIDER_TAG = 'thinking-content-7bbeb8e1441453ad999a0bbba8a46d4b';
+const REASONING = new RegExp(`<(${AIDER_TAG}|think)>([\\s\\S]*?)<\\/\\1>`, 'g');
+const AIDER_REASONING = new RegExp(`<${AIDER_TAG}>[\\s\\S]*?<\\/${AIDER_TAG}>`, 'g');
 
 /** True for the start of an Aider chat history: its session heading, or any text in a file named `.aider.chat.history.md`. */
 export function sniffAider(first: string, file: string): boolean {

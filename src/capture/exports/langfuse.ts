@@ -30,7 +30,7 @@
 
 import { captureError, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
 import { canonicalJson } from '../../base/json.js';
-import type { Reply } from '../types.js';
+import type { CaptureError, Reply } from '../types.js';
 import { ExecutedCalls, executionReply, type ToolExecution } from './executions.js';
 import { advertisedFromList, emptyParts, maybeJson, readOutputValue } from './messages.js';
 
@@ -74,7 +74,7 @@ export class LangfuseReader {
       const list = Array.isArray(value['observations']) ? value['observations'] : (value['data'] as unknown[]);
       list.forEach((o, index) => {
         if (isLangfuseObservation(o)) this.observation(o, line, out);
-        else out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `element ${index} of the export's observations is not a Langfuse observation ({id, traceId, type}); skipped`));
+        else out.errors.push(this.notObservation(index, line));
       });
       return out;
     }
@@ -85,7 +85,11 @@ export class LangfuseReader {
   /** One element of an export's `observations`, handed over by the document splitter (the registry's envelope). */
   element(_key: string, index: number, value: unknown, line: number): RecordOutput {
     if (isLangfuseObservation(value)) return this.push(value, line);
-    return { replies: [], errors: [captureError(this.file, line, 'INVALID_RECORD', `element ${index} of the export's observations is not a Langfuse observation ({id, traceId, type}); skipped`)] };
+    return { replies: [], errors: [this.notObservation(index, line)] };
+  }
+
+  private notObservation(index: number, line: number): CaptureError {
+    return captureError(this.file, line, 'INVALID_RECORD', `element ${index} of the export's observations is not a Langfuse observation ({id, traceId, type}); skipped`);
   }
 
   finish(): RecordOutput {
