@@ -66,6 +66,8 @@ class Tally {
   readonly families = new Map<string, number>();
   readonly rules = new Map<string, number>();
   filesWithFindings = 0;
+  /** Files with problems (errors or warnings) and no finding: neither "with findings" nor clean. */
+  filesWithProblemsOnly = 0;
 
   add(j: JudgedReply): number {
     let counted = 0;
@@ -105,13 +107,15 @@ function textSummary(s: ScanSummary, t: Tally, c: ChalkInstance, failOn: FailOn,
   const k = t.kinds;
   const findings = k.hits + k.refused + k.recovered + k.quotations + k.beside;
   const lines: string[] = [];
-  const clean = s.files.length - t.filesWithFindings;
+  const clean = s.files.length - t.filesWithFindings - t.filesWithProblemsOnly;
+  const split = t.filesWithFindings > 0 || t.filesWithProblemsOnly > 0;
   lines.push(
     `${c.bold('guard')}: ${plural(s.replies, 'reply', 'replies')} in ${plural(s.files.length, 'file', 'files')}` +
       (end?.interrupted ? ` ${c.yellow.bold('(interrupted: partial results)')}` : '') +
       ` · ${findings ? c.bold(plural(findings, 'finding', 'findings')) : c.green('no findings')}` +
       (t.filesWithFindings ? ` in ${plural(t.filesWithFindings, 'file', 'files')}` : '') +
-      (clean > 0 && t.filesWithFindings ? `, ${plural(clean, 'file', 'files')} clean` : ''),
+      (split && t.filesWithProblemsOnly ? `${t.filesWithFindings ? ',' : ' ·'} ${plural(t.filesWithProblemsOnly, 'file', 'files')} with problems only` : '') +
+      (split && clean > 0 ? `, ${plural(clean, 'file', 'files')} clean` : ''),
   );
   const kinds: string[] = [];
   if (k.hits) kinds.push(c.red(`${plural(k.hits, 'rule hit', 'rule hits')}${s.hits.blocked ? ` (${s.hits.blocked} blocked)` : ''}`));
@@ -269,6 +273,7 @@ export class TextReporter implements Reporter {
     this.currentFile = null;
     if (b.findings === 0 && b.problems.length === 0) return;
     if (b.findings) this.tally.filesWithFindings++;
+    else this.tally.filesWithProblemsOnly++;
     const { c } = this;
     const counts = [plural(f.replies, 'reply', 'replies')];
     if (b.findings) counts.push(c.bold(plural(b.findings, 'finding', 'findings')));
@@ -389,6 +394,7 @@ export class VerboseTextReporter implements Reporter {
 
   fileEnd(f: FileSummary): void {
     this.header(f.file);
+    if (f.errors > 0 && !this.withFindings.has(f.file)) this.tally.filesWithProblemsOnly++;
     const formats = f.formats.length ? f.formats.join(', ') : 'none recognised';
     this.write(this.c.dim(`       ${plural(f.replies, 'reply', 'replies')} · format: ${formats}${f.errors ? ` · ${plural(f.errors, 'problem', 'problems')}` : ''}\n`));
   }

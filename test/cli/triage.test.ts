@@ -60,6 +60,21 @@ describe('guard scan: text for triage by default', () => {
     expect(r.stdout).toContain('guard: 1202 replies in 2 files · 1200 findings in 1 file, 1 file clean');
   });
 
+  it('never counts a file with problems as clean, in the text and --verbose summaries', async () => {
+    const { dir } = capture([rmHome('r0')]);
+    writeFileSync(join(dir, 'clean.jsonl'), `${JSON.stringify({ id: 'c', tools: [], text: 'hello' })}\n`);
+    writeFileSync(join(dir, 'broken.jsonl'), '{"bad json\n');
+    for (const flags of [[], ['--verbose']]) {
+      const r = await runGuard(['scan', ...flags, dir]);
+      expect(r.stdout).toContain('guard: 2 replies in 3 files · 1 finding in 1 file, 1 file with problems only, 1 file clean\n');
+      expect(r.code).toBe(2);
+    }
+    const noFindings = capture([{ id: 'c', tools: [], text: 'hello' }]);
+    writeFileSync(join(noFindings.dir, 'broken.jsonl'), '{"bad json\n');
+    const r = await runGuard(['scan', noFindings.dir]);
+    expect(r.stdout).toContain('guard: 1 reply in 2 files · no findings · 1 file with problems only, 1 file clean\n');
+  });
+
   it('--verbose lists every reply with its verdict, as before', async () => {
     const r = await runGuard(['scan', '--verbose', FINDINGS]);
     expect(r.stdout).toMatch(/ {4}1: guard-reply {13}no leak · no tool calls/);
