@@ -154,7 +154,7 @@ export interface SummaryRecord {
   errors_by_code: Record<string, number>;
   suppressed: { inline: number; baseline: number };
   unused_allows: number;
-  baseline: { file: string; matched: number; stale: Array<{ fingerprint: string; rule_id: string; file: string; line: number }> } | null;
+  baseline: { file: string; matched: number; stale: Array<{ fingerprint: string; rule_id: string; file: string; line: number }>; unchecked: number } | null;
 }
 
 /** Converts a scan's totals into their output record. */

@@ -100,6 +100,15 @@ function top(m: ReadonlyMap<string, number> | Record<string, number>, n = TOP): 
 }
 
 /**
+ * The baseline's line of a summary: entries matched, stale (no finding used them, or their
+ * capture is gone), and not checked (their capture exists but this scan did not read it).
+ */
+function baselineLine(b: NonNullable<ScanSummary['baseline']>): string {
+  const unchecked = b.unchecked ? `, ${b.unchecked} not checked (their captures were not scanned)` : '';
+  return `  baseline ${p(b.file)}: ${b.matched} entr${b.matched === 1 ? 'y' : 'ies'} matched, ${b.stale.length} stale${unchecked}`;
+}
+
+/**
  * The closing summary of the text report: replies and files, findings by kind, top rules, top
  * families, problems, suppressions, and what the exit code will say.
  */
@@ -141,8 +150,7 @@ function textSummary(s: ScanSummary, t: Tally, c: ChalkInstance, failOn: FailOn,
   if (k.suppressed) lines.push(c.dim(`  suppressed:   ${s.suppressed.inline} allowed in record metadata, ${s.suppressed.baseline} in baseline (not counted)`));
   if (s.unusedAllows) lines.push(c.yellow(`  ${plural(s.unusedAllows, 'allow mark', 'allow marks')} matched no finding (listed on stderr)`));
   if (s.baseline) {
-    const { file, matched, stale } = s.baseline;
-    lines.push(`  baseline ${p(file)}: ${matched} entr${matched === 1 ? 'y' : 'ies'} matched, ${stale.length} stale`);
+    lines.push(baselineLine(s.baseline));
   }
   const exit = s.errors > 0 ? 2 : s.failing > 0 ? 1 : 0;
   const why =
@@ -435,8 +443,8 @@ export function formatSummary(s: ScanSummary, c: ChalkInstance, configPath: stri
   if (inline || baseline) lines.push(`  suppressed: ${inline} allowed in record metadata, ${baseline} in baseline (not counted)`);
   if (s.unusedAllows) lines.push(`  ${s.unusedAllows} allow mark${s.unusedAllows === 1 ? '' : 's'} matched no finding`);
   if (s.baseline) {
-    const { file, matched, stale } = s.baseline;
-    lines.push(`  baseline ${p(file)}: ${matched} entr${matched === 1 ? 'y' : 'ies'} matched, ${stale.length} stale`);
+    const { stale } = s.baseline;
+    lines.push(baselineLine(s.baseline));
     for (const e of stale.slice(0, 20)) lines.push(`    stale: ${p(e.rule_id || '?')} ${p(e.file)}:${e.line} (${p(e.fingerprint)})`);
     if (stale.length > 20) lines.push(`    … ${stale.length - 20} more stale entries (see --format json)`);
   }

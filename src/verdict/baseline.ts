@@ -182,9 +182,17 @@ export class BaselineMatcher {
    */
   stale(scanned?: (file: string) => boolean): BaselineEntry[] {
     // an entry for a capture this scan did not read is not stale: it was not checked
-    return [...this.open.values()]
-      .flatMap((q) => q.remaining())
+    return this.remaining()
       .filter((e) => !scanned || e.file === '' || scanned(e.file))
       .sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.rule_id.localeCompare(b.rule_id));
+  }
+
+  /** How many entries no finding used whose capture `scanned` says was not checked. */
+  unchecked(scanned: (file: string) => boolean): number {
+    return this.remaining().filter((e) => e.file !== '' && !scanned(e.file)).length;
+  }
+
+  private remaining(): BaselineEntry[] {
+    return [...this.open.values()].flatMap((q) => q.remaining());
   }
 }

@@ -25,6 +25,14 @@ export function isFailing(v: ReplyVerdict, failOn: FailOn): boolean {
   return findingsOf(v).some((f) => findingFails(f, failOn));
 }
 
+/** What `--baseline` did in a scan (see {@link ScanSummary.baseline}). */
+export interface BaselineOutcome {
+  file: string;
+  matched: number;
+  stale: BaselineEntry[];
+  unchecked: number;
+}
+
 export interface FileSummary {
   file: string;
   formats: CaptureFormat[];
@@ -52,8 +60,12 @@ export interface ScanSummary {
   suppressed: { inline: number; baseline: number };
   /** Allow marks that matched no finding of their reply. */
   unusedAllows: number;
-  /** With `--baseline`: the file, entries used, and entries no finding used (stale). */
-  baseline: { file: string; matched: number; stale: BaselineEntry[] } | null;
+  /**
+   * With `--baseline`: the file, entries used, entries no finding used (stale: their capture was
+   * read, or no longer exists), and how many entries were not checked (their capture exists but
+   * was not read by this scan).
+   */
+  baseline: BaselineOutcome | null;
 }
 
 function bump(map: Record<string, number>, key: string): void {
@@ -113,7 +125,7 @@ export class SummaryBuilder {
   }
 
   /** Records the baseline's outcome at the end of a scan. */
-  setBaseline(b: { file: string; matched: number; stale: BaselineEntry[] }): void {
+  setBaseline(b: BaselineOutcome): void {
     this.s.baseline = b;
   }
 

@@ -45,7 +45,7 @@ describe('guard baseline create, then guard scan --baseline', () => {
     expect(findings.length).toBe(entries.length);
     for (const f of findings) expect(f.suppressed).toEqual({ kind: 'baseline', justification: `in baseline ${base}` });
     expect(doc.stats.suppressed).toEqual({ inline: 0, baseline: entries.length });
-    expect(doc.stats.baseline).toEqual({ file: base, matched: entries.length, stale: [] });
+    expect(doc.stats.baseline).toEqual({ file: base, matched: entries.length, stale: [], unchecked: 0 });
     expect(r.stderr).toContain(`baseline ${base}: ${entries.length} entries matched, 0 stale`);
   });
 
@@ -83,8 +83,28 @@ describe('guard baseline create, then guard scan --baseline', () => {
     expect((await runGuard(['baseline', 'create', 'fixtures/cli/findings.jsonl', 'fixtures/capture/guard-reply', '-o', base])).code).toBe(0);
     const r = await runGuard(['scan', '-f', 'json', '--baseline', base, 'fixtures/capture/guard-reply']);
     expect(JSON.parse(r.stdout).stats.baseline.stale).toEqual([]);
+    // fixtures/cli/findings.jsonl's 3 entries were not checked: counted, and said so
+    expect(JSON.parse(r.stdout).stats.baseline.unchecked).toBe(3);
+    expect(r.stderr).toContain(', 0 stale, 3 not checked (their captures were not scanned)');
     const all = await runGuard(['scan', '-f', 'json', '--baseline', base, 'fixtures/capture/guard-reply', 'fixtures/cli/clean.jsonl']);
     expect(JSON.parse(all.stdout).stats.baseline.stale).toEqual([]);
+  });
+
+  it('an entry whose capture no longer exists is stale, not silently skipped', async () => {
+    // bug: a deleted capture's entries were neither stale nor reported, so a baseline never shrank
+    const caps = inDir(CURL);
+    const gone = join(dir, 'gone.jsonl');
+    writeFileSync(gone, `${rec('rm', 'rm -rf ~/')}\n`);
+    const base = join(dir, 'base.json');
+    await runGuard(['baseline', 'create', caps, gone, '-o', base]);
+    rmSync(gone);
+    const r = await runGuard(['scan', '-f', 'json', '--baseline', base, caps]);
+    expect(r.code).toBe(0);
+    const b = JSON.parse(r.stdout).stats.baseline;
+    expect(b.matched).toBe(1);
+    expect(b.unchecked).toBe(0);
+    expect(b.stale).toEqual([expect.objectContaining({ rule_id: 'rm-rf-home', file: gone, line: 1 })]);
+    expect(r.stderr).toContain(`baseline ${base}: 1 entry matched, 1 stale\n`);
   });
 
   it('a changed command is a new finding, and its old entry is stale', async () => {

@@ -12,7 +12,7 @@
  */
 
 import { once } from 'node:events';
-import { appendFileSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { OutputBatcher } from '../batch.js';
@@ -333,7 +333,16 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
     if (cache && !stopped) cache.commit();
     if (baseline && !stopped) {
       const read = new Set(summary.summary.files.map((f) => resolve(io.cwd, f.file)));
-      summary.setBaseline({ file: flags.baseline!, matched: baseline.matched, stale: baseline.stale((file) => read.has(resolve(io.cwd, file))) });
+      // an entry's capture was checked when this scan read it, or when it no longer exists (its
+      // finding is gone with it: stale); one that exists unread is only counted as not checked
+      const known = new Map<string, boolean>();
+      const checked = (file: string): boolean => {
+        const path = resolve(io.cwd, file);
+        let is = known.get(path);
+        if (is === undefined) known.set(path, (is = read.has(path) || !existsSync(path)));
+        return is;
+      };
+      summary.setBaseline({ file: flags.baseline!, matched: baseline.matched, stale: baseline.stale(checked), unchecked: baseline.unchecked(checked) });
     }
     progress?.stop(interrupted || stopped ? undefined : { replies: summary.summary.replies, files: summary.summary.files.length });
     // a reader that closed stdout gets nothing more; otherwise the report is closed, partial or not
