@@ -40,6 +40,11 @@ export function createProgram(io: CliIO, state: CommandState): Command {
   registerCeiling(program, io, state);
   registerReplay(program, io, state);
   registerFormats(program, io, state);
+  // a usage error points at the help of the command it was made in
+  for (const sub of program.commands) {
+    sub.showHelpAfterError(`(run guard ${sub.name()} --help for usage)`);
+    for (const leaf of sub.commands) leaf.showHelpAfterError(`(run guard ${sub.name()} ${leaf.name()} --help for usage)`);
+  }
   // `guard completion bash|zsh|fish|powershell` prints the shell's completion script; the script
   // asks the hidden `guard complete -- WORDS` for the candidates (commands, options, choices),
   // both from @bomb.sh/tab, which reads them off this program

@@ -36,6 +36,8 @@ export interface ReporterOptions {
   chalk: ChalkInstance;
   /** Text: list every reply (`--verbose`), not only findings. */
   verbose?: boolean;
+  /** The format `--input-format` forced, if any (text: a file in which no record was of it says so). */
+  inputFormat?: string | null;
   /** The prose ceiling in force (the HTML report draws it on its histogram). */
   proseCeiling?: number;
   /** The project's home and the rules' documentation (SARIF `informationUri`, `helpUri`). */
@@ -71,7 +73,10 @@ export const REPORT_FORMAT_SPECS = [
     name: 'text',
     extensions: ['.txt'],
     selfContained: false,
-    create: (write, o) => (o.verbose ? new VerboseTextReporter(write, o.chalk, { redact: o.redact, failOn: o.failOn }) : new TextReporter(write, o.chalk, { redact: o.redact, failOn: o.failOn })),
+    create: (write, o) => {
+      const t = { redact: o.redact, failOn: o.failOn, inputFormat: o.inputFormat ?? null };
+      return o.verbose ? new VerboseTextReporter(write, o.chalk, t) : new TextReporter(write, o.chalk, t);
+    },
   }),
   define({ name: 'json', extensions: ['.json'], selfContained: false, create: (write, o) => new JsonReporter(write, o.version, { redact: o.redact }, o.pause) }),
   define({ name: 'ndjson', extensions: ['.jsonl', '.ndjson'], selfContained: true, create: (write, o) => new NdjsonReporter(write, { redact: o.redact }) }),

@@ -58,6 +58,14 @@ export interface TextOptions {
   redact?: boolean;
   /** What fails the scan, for the summary's last line (default `refused`). */
   failOn?: FailOn;
+  /** The format `--input-format` forced, if any: a file with no record of it is labelled so. */
+  inputFormat?: string | null;
+}
+
+/** A file's formats for its header: those read, else why there are none. */
+function formatsLabel(formats: readonly string[], forced: string | null | undefined, none: string): string {
+  if (formats.length) return formats.join(', ');
+  return forced ? `--input-format ${forced}: no record of it read` : none;
 }
 
 /** Counters the text summary shows beside the scan's totals. */
@@ -223,6 +231,7 @@ export class TextReporter implements Reporter {
   private currentFile: string | null = null;
   private readonly redact: boolean;
   private readonly failOn: FailOn;
+  private readonly inputFormat: string | null;
 
   constructor(
     private readonly write: (s: string) => void,
@@ -231,6 +240,7 @@ export class TextReporter implements Reporter {
   ) {
     this.redact = options.redact ?? true;
     this.failOn = options.failOn ?? 'refused';
+    this.inputFormat = options.inputFormat ?? null;
   }
 
   private at(file: string): FileBuffer {
@@ -288,7 +298,7 @@ export class TextReporter implements Reporter {
     if (b.errors) counts.push(c.red(plural(b.errors, 'error', 'errors')));
     if (b.warnings) counts.push(c.yellow(plural(b.warnings, 'warning', 'warnings')));
     const clean = f.replies - b.replies;
-    const formats = f.formats.length ? f.formats.join(', ') : 'no format recognised';
+    const formats = formatsLabel(f.formats, this.inputFormat, 'no format recognised');
     let out = `\n${c.underline(p(f.file))} ${c.dim(`(${formats})`)}  ${counts.join(' · ')}${clean > 0 && b.findings ? c.dim(` · ${clean} clean`) : ''}\n`;
     for (const g of b.groups.values()) {
       const { what, action } = findingLabel(g.finding, g.verdict, c);
@@ -326,6 +336,7 @@ export class VerboseTextReporter implements Reporter {
   private readonly tally = new Tally();
   private readonly redact: boolean;
   private readonly failOn: FailOn;
+  private readonly inputFormat: string | null;
   private withFindings = new Set<string>();
 
   constructor(
@@ -335,6 +346,7 @@ export class VerboseTextReporter implements Reporter {
   ) {
     this.redact = options.redact ?? true;
     this.failOn = options.failOn ?? 'refused';
+    this.inputFormat = options.inputFormat ?? null;
   }
 
   private header(file: string): void {
@@ -403,7 +415,7 @@ export class VerboseTextReporter implements Reporter {
   fileEnd(f: FileSummary): void {
     this.header(f.file);
     if (f.errors > 0 && !this.withFindings.has(f.file)) this.tally.filesWithProblemsOnly++;
-    const formats = f.formats.length ? f.formats.join(', ') : 'none recognised';
+    const formats = formatsLabel(f.formats, this.inputFormat, 'none recognised');
     this.write(this.c.dim(`       ${plural(f.replies, 'reply', 'replies')} · format: ${formats}${f.errors ? ` · ${plural(f.errors, 'problem', 'problems')}` : ''}\n`));
   }
 

@@ -162,3 +162,23 @@ describe('colour flags', () => {
     expect(plain.stdout).not.toMatch(/\u001b\[/);
   });
 });
+
+describe('guard: messages that name what was asked for', () => {
+  it('a file with no record of the forced --input-format says so in its header, not "no format recognised"', async () => {
+    // bug: the header read "(no format recognised)" though the format had been forced
+    const { file } = capture([{ id: 'x', tools: [], text: 'hi' }]);
+    for (const flags of [[], ['--verbose']]) {
+      const r = await runGuard(['scan', ...flags, '--input-format', 'openai-chat', file]);
+      expect(r.stdout).toContain('--input-format openai-chat: no record of it read');
+      expect(r.stdout).not.toContain('recognised');
+      expect(r.code).toBe(2);
+    }
+  });
+
+  it("a usage error points at the help of the command it was made in", async () => {
+    // bug: every usage error said "(run guard --help for usage)"
+    expect((await runGuard(['ceiling', '--bogus'])).stderr).toContain('(run guard ceiling --help for usage)');
+    expect((await runGuard(['baseline', 'create', '--bogus'])).stderr).toContain('(run guard baseline create --help for usage)');
+    expect((await runGuard(['bogus'])).stderr).toContain('(run guard --help for usage)');
+  });
+});

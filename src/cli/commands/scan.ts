@@ -255,6 +255,7 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
     baseline: baseline !== null,
     chalk: file ? chalkFor(file.stream, io.env, false) : out,
     verbose: flags.verbose === true,
+    inputFormat: flags.inputFormat ?? null,
     proseCeiling: settings.recovery.proseCeiling,
     links: ruleLinks(),
     pause: drained,
