@@ -73,6 +73,8 @@ class Tally {
   readonly kinds = { hits: 0, refused: 0, recovered: 0, quotations: 0, beside: 0, suppressed: 0 };
   readonly families = new Map<string, number>();
   readonly rules = new Map<string, number>();
+  /** Refused leaks that count (not suppressed), by reason code. */
+  readonly refusedBy = new Map<string, number>();
   filesWithFindings = 0;
   /** Files with problems (errors or warnings) and no finding: neither "with findings" nor clean. */
   filesWithProblemsOnly = 0;
@@ -94,7 +96,11 @@ class Tally {
         if (f.kind === 'leak-recovered') this.kinds.recovered++;
         else if (f.kind === 'leak-beside-structured') this.kinds.beside++;
         else if (isQuotationReason(j.verdict.recovery.reason)) this.kinds.quotations++;
-        else this.kinds.refused++;
+        else {
+          this.kinds.refused++;
+          const reason = j.verdict.recovery.reason ?? 'unknown';
+          this.refusedBy.set(reason, (this.refusedBy.get(reason) ?? 0) + 1);
+        }
       }
     }
     return counted;
@@ -143,8 +149,8 @@ function textSummary(s: ScanSummary, t: Tally, c: ChalkInstance, failOn: FailOn,
   if (kinds.length) lines.push(`  by kind:      ${kinds.join(', ')}`);
   if (t.rules.size) lines.push(`  top rules:    ${top(t.rules)}`);
   if (t.families.size) lines.push(`  top families: ${top(t.families)}`);
-  const refused = Object.keys(s.leaks.refusedByReason).length ? top(s.leaks.refusedByReason) : '';
-  if (refused) lines.push(`  refused by:   ${refused}`);
+  // only the refusals counted above (a suppressed one is in the suppressed line)
+  if (t.refusedBy.size) lines.push(`  refused by:   ${top(t.refusedBy)}`);
   const problems = s.errors + s.warnings;
   if (problems) {
     const label = s.errors ? c.red(`${plural(s.errors, 'error', 'errors')}`) : c.yellow('0 errors');

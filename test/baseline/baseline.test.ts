@@ -90,6 +90,18 @@ describe('guard baseline create, then guard scan --baseline', () => {
     expect(JSON.parse(all.stdout).stats.baseline.stale).toEqual([]);
   });
 
+  it('the text summary breaks down only the findings that count: no "refused by" beside "no findings"', async () => {
+    // bug: with every finding in the baseline, the summary said "no findings" and "refused by: unadvertised 1"
+    const base = join(dir, 'base.json');
+    await runGuard(['baseline', 'create', 'fixtures/cli/findings.jsonl', '-o', base]);
+    const r = await runGuard(['scan', '--baseline', base, 'fixtures/cli/findings.jsonl']);
+    expect(r.stdout).toContain('guard: 4 replies in 1 file · no findings\n');
+    expect(r.stdout).not.toContain('refused by');
+    expect(r.stdout).not.toContain('top families');
+    expect(r.stdout).toContain('3 in baseline (not counted)');
+    expect((await runGuard(['scan', 'fixtures/cli/findings.jsonl'])).stdout).toContain('  refused by:   unadvertised 1\n');
+  });
+
   it('an entry whose capture no longer exists is stale, not silently skipped', async () => {
     // bug: a deleted capture's entries were neither stale nor reported, so a baseline never shrank
     const caps = inDir(CURL);
