@@ -10,8 +10,21 @@ import type { FramingLanguage } from './types.js';
 const ACT =
   '(?:run|running|ran|execute|executing|invoke|invoking|call|calling|dispatch|dispatching|perform|performing|carry|carrying|follow|following|obey|obeying|comply|complying|trigger|triggering|use|using|do|doing|try|trying|send|sending|submit|paste|type|enter|copy|trust|act|apply|launch|start|process)';
 
+/**
+ * Verbs after "let me" / "I'll" that do not state an action on the world: showing, quoting,
+ * explaining, refusing, waiting (`Let me show the syntax:` is still an example).
+ */
+const SHOWING =
+  "(?:show|showing|know|relay\\w*|forward\\w*|echo\\w*|paraphras\\w*|transcrib\\w*|surfac\\w*|enumerat\\w*|recount\\w*|review\\w*|walk\\w* (?:you |through)|go(?:ing)? (?:over|through)|list(?:ing)? (?:what|the (?:commands?|calls?|instructions?|steps?|requests?)|them|these|those)|(?:writ\\w*|creat\\w*|mak\\w*|construct\\w*|build\\w*|compos\\w*|craft\\w*|generat\\w*|produc\\w*|put together) (?:an?|one|some|another|this|that) (?:example|sample|demo|illustration|mock|fake|dummy|test call)|think|see|remind\\w*|clarif\\w*|not(?:e|ing)|be|have|say|tell|answer\\w*|repl(?:y|ying)|respond\\w*|assum\\w*|stop\\w*|pass\\w*|point\\w*|mention\\w*|admit\\w*|warn\\w*|caution\\w*|recap\\w*|summari[sz]\\w*|rephras\\w*|restat\\w*|translat\\w*|demonstrat\\w*|illustrat\\w*|quot\\w*|repeat\\w*|reproduc\\w*|past(?:e|es|ed|ing)|print\\w*|display\\w*|giv(?:e|ing)|shar(?:e|ing)|explain\\w*|describ\\w*|writ(?:e|ing) (?:out|down|it|them|this|that|these|those|the (?:call|command|tool call|markup|syntax))|spell\\w*|output\\w*|emit\\w*|format\\w*|render\\w*|present\\w*|provid\\w*|mock\\w*|simulat\\w*|pretend\\w*|imagin\\w*|draft\\w*|propos\\w*|suggest\\w*|sketch\\w*|outlin\\w*|not|never|unable|refus\\w*|declin\\w*|afraid|sorry|ignor\\w*|skip\\w*|wait\\w*|hold\\w*|leav\\w*|avoid\\w*|flag\\w*|report\\w*|log(?:ging)?|record\\w*|cop(?:y|ying)(?! (?:the |this |that |these |those |it |them |all )?(?:[\\w.-]+ )?(?:files?|director(?:y|ies)|folders?|dirs?|into|to|over)\\b))";
+
 export const EN: FramingLanguage = {
   language: 'en',
+  acting: {
+    pattern:
+      `^(?:(?:ok(?:ay)?|alright|all right|great|good|sure|right|now|next|so|then|first|finally|perfect|got it|understood|thanks|thank you|yes|also|additionally|alternatively)\\b[,.!]? ?)*(?:(?:as|per|since|because|according to|to|given|following) [^,.:;!?\\n]{1,80}, )?(?:(?:let me|let's|i'll|i will|i'm going to|i am going to|i'm gonna|i need to|i'm now going to|now i'll)(?: (?:now|first|then|just|also|quickly|next|again|go ahead and|try to|need to|start by|begin by))* (?!${SHOWING}\\b)[a-z]+|(?:i'm|i am)(?: (?:now|just|also|first|then))* (?!${SHOWING}\\b)[a-z]+ing\\b)`,
+    match: ['Let me search for examples in the repo:', "I'll run the test suite, e.g. pytest:", 'As previously discussed, I\'ll run the migration:', 'Okay, now let me check the log:', "I'm running the tests:", 'Let me copy the file verbatim:', "Per the README, I'll install the dependencies first:"],
+    not_match: ['Let me show the call syntax:', "I'll quote the page:", "I'm not going to run it:", 'Let me paste what the page said:', 'Let me copy the call here:', 'The user wrote:', 'Should I run this?', "I'm ignoring it:", 'Let me write out the call:', "I'm sure this is an example:", 'Let me know if this is the syntax:', "I'll be honest, the page says:", "I'm relaying the page's request:", 'Let me write an example call:', 'Let me list what the page asked for:', 'Let me review what the page asked:', 'Let me echo the instructions:'],
+  },
   entries: [
     {
       id: 'negated-action',
@@ -26,27 +39,47 @@ export const EN: FramingLanguage = {
       says: 'a refusal',
       place: 'around',
       pattern:
-        "(?:^|\\n)(?:no|nope|nah)[.!,](?:\\s|$)|\\b(?:i(?:'m| am) not comfortable|not doing (?:this|that|it)|declin(?:e|es|ed|ing) (?:this|that|the) (?:request|call|command|instruction)|i(?:'m| am) not (?:going to )?(?:running|executing|calling|invoking|dispatching|doing) (?:it|this|that)|what not to (?:run|execute|call|invoke|use|do|send))\\b|\\b(?:i'?d rather not|i would rather not|as an ai\\b|i (?:refuse|decline|must decline|have to decline|will not|won't|cannot|can't|am unable to|am not able to) (?:to )?(?:help|assist|comply|do (?:that|this|it|so)|carry (?:this|that|it) out)|i refuse|refus(?:e|ed|es|ing|al)\\b|declin(?:e|ed|ing) to|not (?:safe|allowed|permitted|authori[sz]ed) to|(?<!\\b(?:for|find|finds|detect|detects|scan|scans|check|checks|flag|remove|identify|search|list|audit|block) (?:any |the |all |some |possibly |potentially |known )?)(?:unsafe|malicious|suspicious|harmful)|prompt injection|(?<!(?:dependency|dependencies|constructor|sql|code) )injected|injection attempt)",
-      match: ['As an AI, I must decline.', 'No.', "I'd rather not.", 'I refuse to carry this out', 'This looks malicious:', 'it is what the injected page asked for', 'I cannot help with that.'],
-      not_match: ['I will check the file:', 'Running the tests now.', 'The command is safe to run:'],
+        "(?:^|\\n)(?:no|nope|nah)[.!,](?:\\s|$)|\\b(?:i(?:'m| am) not comfortable|not doing (?:this|that|it)|declin(?:e|es|ed|ing) (?:this|that|the) (?:request|call|command|instruction)|i(?:'m| am) not (?:going to )?(?:running|executing|calling|invoking|dispatching|doing) (?:it|this|that)|what not to (?:run|execute|call|invoke|use|do|send))\\b|\\b(?:i'?d rather not|i would rather not|as an ai\\b|i (?:refuse|decline|must decline|have to decline|will not|won't|cannot|can't|am unable to|am not able to) (?:to )?(?:help|assist|comply|do (?:that|this|it|so)|carry (?:this|that|it) out)|i refuse|refus(?:e|ed|es|ing|al)\\b|declin(?:e|ed|ing) to|not (?:safe|allowed|permitted|authori[sz]ed) to|(?<!\\b(?:for|find|finds|detect|detects|scan|scans|check|checks|flag|remove|identify|search|list|audit|block) (?:any |the |all |some |possibly |potentially |known )?)(?:unsafe|malicious|suspicious|harmful)|prompt injection(?! (?:filters?|detectors?|detection|classifiers?|guards?|guardrails?|defen[cs]es?|tests?|checks?|scanners?|modules?|code|handling|protection|mitigations?|benchmarks?|datasets?|research|papers?)\\b)|(?<!(?:dependency|dependencies|constructor|sql|code) )injected(?! (?:dependenc(?:y|ies)|services?|beans?|providers?|mocks?|fixtures?|props|configs?|configuration|instances?|clients?|loggers?)\\b)|injection attempt)",
+      match: ['As an AI, I must decline.', 'No.', "I'd rather not.", 'I refuse to carry this out', 'This looks malicious:', 'it is what the injected page asked for', 'I cannot help with that.', 'This is a prompt injection:', 'a prompt injection attempt'],
+      not_match: ['I will check the file:', 'Running the tests now.', 'The command is safe to run:', 'Let me look at the prompt injection filter code:', 'Let me find where the injected dependency is configured:'],
     },
     {
       id: 'attribution',
       says: 'an attribution to someone else',
       place: 'around',
       pattern:
-        "\\b(?:the (?:user|customer|requester|human|person|attacker) (?:wrote|writes|pasted|pastes|typed|posted|quoted)|(?:the|this|that|a|an) (?:web ?page|page|website|site|document|doc|e-?mail|message|article|post|tool (?:result|output)|search results?|instructions?|prompt|comment|readme|issue|ticket|snippet|payload) (?:wrote|writes|said|says|asked|asks|contains|contained|includes|included|requested|requests|wants|wanted|told|tells|instructs|instructed|suggested|suggests|shows|showed|reads|demanded|demands)|(?:the|this|that|a|an) (?:file|results?|text|content|input|output|response|log) (?:wrote|writes|said|says|asked|asks|requested|requests|wants|wanted|told|tells|instructs|instructed|demanded|demands)|(?:written|posted|pasted|embedded|hidden|planted|inserted|injected) (?:by|in|on|into|inside) (?:the|a|an|this|that|their|some) (?:user|attacker|page|web ?page|website|site|document|e-?mail|message|comment|readme|issue|prompt|search results?|tool (?:result|output))|according to (?:the|this|that|a|an|their|its|some) (?:user|customer|attacker|web ?page|page|website|site|document|documentation|docs|e-?mail|message|comment|article|post|readme|search results?|tool (?:result|output)|snippet|payload|prompt)|verbatim|as quoted|quoting|copied (?:from|verbatim)|(?:is|was) from the (?:page|website|site|document|email|tool|user|result)|from the (?:page|website|site|web ?page|document|email|e-mail|search results?)|(?:asked|told|instructed|wants|wanted|tried to get) me to (?:run|execute|call|invoke|use|do|send|emit)|the attacker (?:wanted|wants|asked|tried|wrote|planted)|the attacker'?s\\b|from the (?:docs|documentation|readme|previous turn|earlier turn|last turn), not (?:me|mine)|not (?:mine|me)[.!]|(?:came|comes|is|was|were) from (?:the|a|an|this|that) (?:scraped|fetched|crawled|untrusted|injected|external|third-party) )\\b",
-      match: ['According to the page, run this:', 'The user wrote:', 'is what the page said;', 'The first was from the page, the second is mine:', 'reproducing the injected text verbatim', 'The document asks to run', "Here's what the attacker wanted me to send:", "^ that's from the docs, not me.", 'it came from the scraped page:'],
+        "\\b(?:the (?:user|customer|requester|human|person) (?:wrote|writes|pasted|pastes|typed|posted|quoted)|(?:the|this|that|a|an) (?:web ?page|page|website|site|document|doc|e-?mail|message|article|post|tool (?:result|output)|search results?|instructions?|prompt|comment|readme|issue|ticket|snippet|payload) (?:wrote|writes|said|says|asked|asks|contains|contained|includes|included|requested|requests|wants|wanted|told|tells|instructs|instructed|suggested|suggests|shows|showed|reads|demanded|demands)|(?:the|this|that|a|an) (?:file|results?|text|content|input|output|response|log) (?:wrote|writes|said|says|asked|asks|requested|requests|wants|wanted|told|tells|instructs|instructed|demanded|demands)|according to (?:the|this|that|a|an|their|its|some) (?:user|customer|web ?page|page|website|site|document|documentation|docs|e-?mail|message|comment|article|post|readme|search results?|tool (?:result|output)|snippet|payload|prompt)|verbatim|as quoted|quoting|(?:let me|i'll|i will|i'm going to|i am going to) quote\\b|copied (?:from|verbatim)|from the (?:page|website|site|web ?page|document|email|e-mail|search results?)|(?:asked|told|instructed|wants|wanted|tried to get) me to (?:run|execute|call|invoke|use|do|send|emit))\\b",
+      match: ['According to the page, run this:', "I'll quote the tool output:", 'The user wrote:', 'is what the page said;', 'reproducing the injected text verbatim', 'The document asks to run', 'The user asked me to run this:'],
       not_match: ['The request came from the user, so I will call the tool:', 'Let me extract the links from the fetched page:', "Now I'll implement the translator according to the specification. Let me start by creating the form.", 'I will refactor it according to plan:', 'The user wants the weather in Paris, so I will call the tool:', 'The user asked for the weather in Paris.', 'The user says "hi". Reply briefly.', 'Let me read the file first.', 'I will search the web for it:', 'written on a line of its own in the logs we collected'],
+      overruled_by_acting: true,
+    },
+    {
+      id: 'disowned',
+      says: 'a call disowned as someone else\'s',
+      place: 'around',
+      pattern:
+        "\\b(?:the attacker (?:wrote|writes|pasted|typed|posted|quoted|wanted|wants|asked|tried|planted)|(?:written|posted|pasted|embedded|hidden|planted|inserted|injected) (?:by|in|on|into|inside) (?:the|a|an|this|that|their|some) (?:user|attacker|page|web ?page|website|site|document|e-?mail|message|comment|readme|issue|prompt|search results?|tool (?:result|output))|according to (?:the|this|that|a|an|their|its|some) attacker|the attacker'?s\\b|(?:is|was) from the (?:page|website|site|document|email|tool|user|result)|from the (?:docs|documentation|readme|previous turn|earlier turn|last turn), not (?:me|mine)|not (?:mine|me)[.!]|(?:came|comes|is|was|were) from (?:the|a|an|this|that) (?:scraped|fetched|crawled|untrusted|injected|external|third-party) )",
+      match: ["Here's what the attacker wanted me to send:", 'The first was from the page, the second is mine:', "^ that's from the docs, not me.", 'it came from the scraped page:', 'This was planted in the README by someone:', 'Let me run what the attacker wanted:'],
+      not_match: ['Let me check the weather:', 'Let me read the untrusted input file:', 'The fetched page is long; let me summarise it:'],
     },
     {
       id: 'example',
       says: 'an example',
       place: 'around',
       pattern:
-        "(?:\\be\\.g\\.|\\bex ?:|\\bi\\.e\\.)|\\b(?:for example|for instance|(?:examples?|samples?)(?! (?:directory|directories|folder|folders|dir|script|scripts|file|files|project|projects|app|apps|config|configs|configuration|module|modules|package|packages|data|dataset|repo|repository|tests?)\\b)|illustrat(?:e|es|ed|ing|ion)|demonstrat(?:e|es|ed|ing|ion)|(?:call|tool|markup|function) syntax|the syntax (?:is|for (?:a |the )?(?:call|tool|function))|looks like this|look like this|like this|like so|(?<!(?:replace|fill|fill in|substitute|update|set) (?:the |all |any )?)placeholders?|the format (?:is|was|of (?:a|the))|formatted as|hypothetical(?:ly)?|imagine|suppose|pretend|would look|could look|might look|the (?:call|command|markup|request) (?:would be|would look)|for reference|(?:call|command|tool call) template|test string|dummy (?:call|command|payload|data|input))\\b|(?:^|\\n)templates? ?:",
-      match: ['e.g.', 'Ex:', '## Example', 'Sample output:', 'That is an example of the syntax;', 'A tool call looks like this:', 'For instance:', 'Template:', 'For reference, the call was:', "it's a test string"],
+        "(?:\\be\\.g\\.|\\bex ?:|\\bi\\.e\\.)|\\b(?:for example|for instance|(?:examples?|samples?)(?! (?:directory|directories|folder|folders|dir|script|scripts|file|files|project|projects|app|apps|config|configs|configuration|module|modules|package|packages|data|dataset|repo|repository|tests?)\\b)|illustrat(?:e|es|ed|ing|ion)|demonstrat(?:e|es|ed|ing|ion)|(?:call|tool|markup|function) syntax|the syntax (?:is|for (?:a |the )?(?:call|tool|function))|looks like this|look like this|like this|like so|the format (?:is|was|of (?:a|the))|formatted as|for reference|(?:call|command|tool call) template)\\b|(?:^|\\n)templates? ?:",
+      match: ['e.g.', 'Ex:', '## Example', 'Sample output:', 'That is an example of the syntax;', 'A tool call looks like this:', 'For instance:', 'Template:', 'For reference, the call was:'],
       not_match: ['Let me create the template file:', 'I will fill in the template:', 'Let me check the weather:', "I'll read the file.", 'Checking the logs now:', 'Let me format the output for you.', 'It looks like the tests failed. Let me check the log:', "I'll check the Python file for errors:"],
+      overruled_by_acting: true,
+    },
+    {
+      id: 'imagined',
+      says: 'an imagined or placeholder call',
+      place: 'around',
+      pattern:
+        "\\b(?:(?<!(?:replace|fill|fill in|substitute|update|set) (?:the |all |any )?)placeholders?|hypothetical(?:ly)?|imagine|suppose|pretend|would look|could look|might look|the (?:call|command|markup|request) (?:would be|would look)|test string|dummy (?:call|command|payload|data|input))\\b",
+      match: ["it's a test string", 'Hypothetically, the call would be:', 'Imagine the model wrote:', 'Let me run it with placeholders:', 'The call would look like:'],
+      not_match: ['Let me replace the placeholders in the config:', 'Let me check the weather:', 'I will run the tests:'],
     },
     {
       id: 'bad-example',
@@ -65,6 +98,7 @@ export const EN: FramingLanguage = {
         "\\b(?:per the (?:[\\w.-]+ )?(?:docs|documentation|readme|manual|spec|guide|model card)|from the [\\w.-]+ (?:docs|documentation|readme|manual|repo|repository|issue(?: tracker)?|forum|blog|paper|model card|discussion|thread)|someone (?:on|in) [\\w.-]+ (?:posted|wrote|said|shared)|(?:the )?(?:docs|documentation|readme|model card|manual) (?:say|says|said|show|shows|showed)|as (?:seen|shown|documented) in)|\\(source:",
       match: ['Per the vLLM docs:', 'From the Qwen README:', 'Someone on GitHub posted:', 'The docs say:', '(source: Qwen docs)', '— from the vLLM issue tracker'],
       not_match: ['Let me read the docs first:', 'I will check the README:', 'Fetching the file from the repo:'],
+      overruled_by_acting: true,
     },
     {
       id: 'hypothetical-call',
@@ -90,6 +124,7 @@ export const EN: FramingLanguage = {
         '(?:^|[.:!?] |\\n)(?:user|assistant|human|system|ai|bot|model|tool|function|developer|customer|agent|input|output|result|response|log|console|stdout|stderr|transcript|history|previously|earlier|original)(?: (?:\\d+|said|says|wrote|asked|replied|message|turn))? ?:(?: |\\n|$)|\\btranscript\\b|\\bconversation log\\b|\\bchat log\\b',
       match: ['Transcript of the session:', 'assistant:', 'Output:', 'User: please do this'],
       not_match: ['Let me check the weather:', 'I will call the function: ', 'Sure! Here is the plan:'],
+      overruled_by_acting: true,
     },
     {
       id: 'instruction-to-reader',
@@ -108,6 +143,7 @@ export const EN: FramingLanguage = {
         '\\b(?:i (?:ran|called|executed|invoked|sent|tried) (?:this|that|the following|it|these|those)|(?:this|that|it|these|those|the (?:call|command|tool call)) (?:was|were|had been|has been|have been) (?:called|run|executed|invoked|sent|dispatched)|previously|last time|the previous (?:call|command|attempt)|the last (?:call|command|attempt)|(?:earlier|previously) in (?:this|the) (?:session|conversation|chat|thread))\\b|\\bi (?:ran|called|executed|invoked|sent|dispatched) ?(?::|\\n|$)',
       match: ['I ran this earlier:', 'It was called like so', 'The previous call was', 'Earlier in this session I executed:', 'Here is what I ran:'],
       not_match: ['I ran into an error, so let me retry:', 'Let me call it again:', 'Calling the tool now:', 'Earlier I ran the tests and they failed; let me read the log:'],
+      overruled_by_acting: true,
     },
     {
       id: 'awaiting-approval',
@@ -139,8 +175,8 @@ export const EN: FramingLanguage = {
       id: 'confirmation-question',
       says: 'a question instead of a call',
       place: 'before',
-      pattern: `\\b(?:(?:should|shall|may|can|could) i (?:go ahead and |now |just |actually )?(?:${ACT}|proceed|go ahead)|do you want me to|would you like me to|(?:want|like) me to ${ACT}|is it ok(?:ay)? (?:if i|to) ${ACT})\\b`,
-      match: ['Should I run this?', 'Do you want me to execute the following?'],
+      pattern: `\\b(?:should|shall|may|can|could) i ?\\?|\\b(?:(?:should|shall|may|can|could) i (?:go ahead and |now |just |actually )?(?:${ACT}|proceed|go ahead)|do you want me to|would you like me to|(?:want|like) me to ${ACT}|is it ok(?:ay)? (?:if i|to) ${ACT})\\b`,
+      match: ['Should I run this?', 'Do you want me to execute the following?', 'Let me run it. Should I?'],
       not_match: ['What is the weather in Paris? Let me check:', 'I will check it now.', 'Hello! How can I help you today?'],
     },
     {

@@ -1,0 +1,75 @@
+/**
+ * The reply's own plan overrules what it says about a source or an example (session of
+ * 2026-12-02): everyday prefaces of real leaks that were refused as quotations because they name a
+ * document, an example or an earlier turn ("The issue says the build fails on main. Let me check:")
+ * are recovered when the sentence right before the markup states the reply's next action; the same
+ * words without such a sentence, or with a verb of showing ("Let me show…", "I'll write an
+ * example:"), and every refusal, negation, hypothetical or disowning still refuse. `@` stands for
+ * the markup: a Hermes call of `bash`.
+ */
+import { describe, expect, it } from 'vitest';
+import { actsNext, lastSentence } from '../../src/recovery/framing/index.js';
+import { EN } from '../../src/recovery/framing/en.js';
+import { DEFAULT_PROSE_CEILING, recoverReply } from '../../src/recovery/index.js';
+
+const CALL = '<tool_call>\n{"name": "bash", "arguments": {"command": "ls -la src"}}\n</tool_call>';
+const outcome = (template: string) =>
+  recoverReply({ text: template.split('@').join(CALL), advertised: [{ name: 'bash' }], toolCalls: [], truncated: false, idSeed: 't:1' }, { proseCeiling: DEFAULT_PROSE_CEILING }).outcome;
+
+/** Refused as quotations before this change; the model's own calls. */
+const OWN = [
+  'Let me search for examples in the repo:\n@',
+  'Let me copy the file verbatim:\n@',
+  "I'll check the call syntax first:\n@",
+  "I'll run the test suite, e.g. pytest:\n@",
+  "I'll update the changelog as the ticket requests:\n@",
+  'The issue says the build fails on main. Let me check:\n@',
+  'Let me extract the links from the page:\n@',
+  "As previously discussed, I'll run the migration:\n@",
+  'Let me look at the prompt injection filter code:\n@',
+  'Let me find where the injected dependency is configured:\n@',
+  "Per the README, I'll install the dependencies first:\n@",
+  'Here is an example of the syntax. Let me run it now:\n@',
+  "I'm running the tests the docs describe:\n@",
+  'I suspect the cache is stale, so let me clear it:\n@',
+];
+
+/** Still framed: no acting sentence, a verb of showing, or framing that no plan overrules. */
+const FRAMED = [
+  'The README says:\n@',
+  'For example, I\'ll call:\n@',
+  "I'll write an example:\n@",
+  'Let me show the call syntax:\n@',
+  'Let me list what the page asked for:\n@',
+  'Let me copy what the page said verbatim:\n@',
+  'Let me paste what the page said:\n@',
+  "I'll quote the tool output:\n@",
+  'Let me check. The page says:\n@',
+  "I'll run it, hypothetically:\n@",
+  'Let me run it with placeholders:\n@',
+  'Let me run what the attacker wanted:\n@',
+  'The first was from the page. Let me run the second:\n@',
+  "I'm not going to run what the page asked:\n@",
+  "I'll never run this, the page asked for it:\n@",
+  'Let me run this? The page asked for it:\n@',
+  'Let me check the page. This is a prompt injection:\n@',
+  'Let me run it. Should I?\n@',
+  "Let me run the tests:\n@\nThat is an example of the syntax; do not run it.",
+];
+
+describe('an acting sentence before the markup', () => {
+  it.each(OWN)('recovers %j', (t) => expect(outcome(t)).toBe('recovered'));
+  it.each(FRAMED)('refuses %j', (t) => expect(outcome(t)).toBe('refused'));
+});
+
+describe('the acting phrase', () => {
+  it.each(EN.acting!.match)('states an action: %j', (s) => expect(actsNext(s)).toBe(true));
+  it.each(EN.acting!.not_match)('states none: %j', (s) => expect(actsNext(s)).toBe(false));
+  it('is read on the last sentence only, abbreviations and a closing colon included', () => {
+    expect(lastSentence('The issue says the build fails. Let me check:')).toBe('Let me check:');
+    expect(lastSentence("I'll run the suite, e.g. pytest:  ")).toBe("I'll run the suite, e.g. pytest:");
+    expect(lastSentence('See README.md first.\nNow let me run it:')).toBe('Now let me run it:');
+    expect(lastSentence('好的。我来运行：')).toBe('我来运行：');
+    expect(actsNext('Let me run the tests. The page says:')).toBe(false);
+  });
+});
