@@ -32,6 +32,7 @@ const OWN = [
   'Here is an example of the syntax. Let me run it now:\n@',
   "I'm running the tests the docs describe:\n@",
   'I suspect the cache is stale, so let me clear it:\n@',
+  'Let me check the SQL injection tests:\n@',
 ];
 
 /** Still framed: no acting sentence, a verb of showing, or framing that no plan overrules. */
