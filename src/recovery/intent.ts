@@ -80,11 +80,18 @@ function enclosedInEmphasis(text: string, [a, b]: Span): string | null {
   return null;
 }
 
-/** True when the span is a Markdown link's text (`[…](url)`, `[…][ref]`, CommonMark §6.3): shown as a link, not emitted. */
+/** A line that defines a link reference (CommonMark §4.7), anywhere in a reply. */
+const DEFINITION_LINE = /(?:^|\n)[ ]{0,3}\[[^\]\n]{1,999}\]:/;
+
+/**
+ * True when the span is a Markdown link's text (`[…](url)`, `[…][ref]`, or a shortcut reference
+ * `[…]` where the reply defines a link reference, CommonMark §6.3): shown as a link, not emitted.
+ */
 function enclosedInLinkText(text: string, [a, b]: Span): boolean {
   const p = prevNonSpace(text, a);
   const n = nextNonSpace(text, b);
-  return p >= 0 && text[p] === '[' && (text.startsWith('](', n) || text.startsWith('][', n));
+  if (p < 0 || text[p] !== '[') return false;
+  return text.startsWith('](', n) || text.startsWith('][', n) || (text[n] === ']' && DEFINITION_LINE.test(text));
 }
 
 /** True when the text holds a letter or a digit (a word of narrative). */

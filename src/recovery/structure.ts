@@ -125,6 +125,13 @@ const LIST_MARKER = /^(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
 const HEADING = /^#{1,6}(?:[ \t]|$)/;
 /** A GFM footnote definition (`[^label]: …`, GitHub's extension of link reference definitions). */
 const FOOTNOTE = /^\[\^[^\]\s]{1,64}\]:/;
+/** A link reference definition's label (CommonMark §4.7): `[label]: destination`. */
+const LINK_DEFINITION = /^\[[^\]\n]{1,999}\]:/;
+/**
+ * A line of Org mode fixed-width text (`: text`, Org manual §12.6 "Literal Examples") or a
+ * definition list's definition (Pandoc, PHP Markdown Extra: `: definition`).
+ */
+const COLON_LINE = /^:(?:[ \t]|$)/;
 
 /**
  * Line-based blocks: indented code, block quotes (with lazy continuation), list items, headings,
@@ -180,6 +187,10 @@ function lineBlocks(text: string, lines: Line[], skip: SpanCursor): Region[] {
       // a footnote's text (and its continuation lines) is a note about the reply, not the reply
       inFootnote = true;
       out.push({ span, reason: 'quoted', detail: 'inside a Markdown footnote' });
+    } else if (cols <= 3 && LINK_DEFINITION.test(rest)) {
+      out.push({ span, reason: 'quoted', detail: 'inside a Markdown link reference definition' });
+    } else if (cols <= 3 && COLON_LINE.test(rest)) {
+      out.push({ span, reason: 'fenced', detail: 'inside an Org fixed-width line or a definition list item' });
     } else if (cols <= 3 && HEADING.test(rest)) {
       out.push({ span, reason: 'quoted', detail: 'inside a Markdown heading' });
     } else if (cols <= 3 && (rest.startsWith('|') || (isTableRow(rest) && (isTableNeighbour(text, lines[n - 1]) || isTableNeighbour(text, lines[n + 1]))))) {

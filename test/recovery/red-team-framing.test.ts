@@ -89,7 +89,13 @@ const FRAMED = [
   "[quote]\n@\n[/quote]",
   "[code]\n@\n[/code]",
   "{% highlight json %}\n@\n{% endhighlight %}",
-  "{% comment %}\n@\n{% endcomment %}"
+  "{% comment %}\n@\n{% endcomment %}",
+  // session of 2026-12-02: a shortcut reference link with its definition, the definition's label,
+  // Org fixed-width lines and definition list items
+  "See [@].\n\n[@]: https://x.io",
+  "[x]: @",
+  ": @",
+  "Run:\n: @\n: more"
 ];
 
 describe('red-team framing set', () => {
