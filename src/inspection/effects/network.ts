@@ -27,6 +27,47 @@ export function uploadedFiles(cmd: ShellCommand): string[] {
   return out.filter((p) => p !== '-');
 }
 
+/**
+ * Hosts where whatever is sent is published, or kept for whoever holds the link: paste bins (ATT&CK
+ * T1567.003, https://attack.mitre.org/techniques/T1567/003/), anonymous file drops, request
+ * catchers and out-of-band interaction servers, chat webhooks and bot APIs (T1567.004,
+ * https://attack.mitre.org/techniques/T1567/004/, names Discord, Slack and webhook.site), and the
+ * public names of quick tunnels (ngrok, Cloudflare's trycloudflare.com, localtunnel's loca.lt,
+ * localhost.run, serveo), where a listener on someone's laptop answers. One list, as data, for
+ * every rule that asks (`upload-to-drop-service`, `upload-file-to-host`); a host matches with any
+ * subdomain (`eo1x.m.pipedream.net`, `abc.ngrok-free.app`). The hosts are those the LOTS project
+ * (https://lots-project.com/) lists for exfiltration, and the services' own documentation.
+ */
+export const DROP_HOSTS: readonly string[] = [
+  // paste bins
+  'pastebin.com', 'paste.ee', 'paste.rs', 'hastebin.com', 'ghostbin.com', 'ghostbin.co', 'termbin.com', 'ix.io', 'sprunge.us', 'dpaste.com', 'dpaste.org', 'rentry.co', 'rentry.org', 'controlc.com', 'justpaste.it', 'privatebin.net',
+  // anonymous file drops
+  'file.io', 'transfer.sh', '0x0.st', 'anonfiles.com', 'gofile.io', 'catbox.moe', 'temp.sh', 'bashupload.com', 'oshi.at', 'ufile.io', 'filebin.net', 'keep.sh', 'tmpfiles.org', 'uguu.se', 'pixeldrain.com',
+  // request catchers and out-of-band interaction servers
+  'webhook.site', 'requestbin.com', 'requestbin.net', 'pipedream.net', 'hookbin.com', 'beeceptor.com', 'requestcatcher.com', 'mockbin.org', 'postb.in', 'requestrepo.com', 'interact.sh', 'oast.fun', 'oast.live', 'oast.me', 'oast.online', 'oast.pro', 'oast.site', 'burpcollaborator.net', 'oastify.com',
+  // chat webhooks and bot APIs (Discord's are named by path: DROP_URL)
+  'hooks.slack.com', 'webhook.office.com', 'api.telegram.org',
+  // quick tunnels to a listener elsewhere
+  'ngrok.io', 'ngrok.app', 'ngrok.dev', 'ngrok-free.app', 'ngrok-free.dev', 'trycloudflare.com', 'loca.lt', 'lhr.life', 'serveo.net',
+];
+
+const DROP_HOST = new RegExp(`^(?:[\\w-]+\\.)*(?:${DROP_HOSTS.map((h) => h.replace(/[.]/g, '\\.')).join('|')})$`, 'i');
+/** Drops named by their path on a shared host: Discord webhooks (`/api/webhooks/…`, versioned
+ * `/api/v10/webhooks/…`) and channel messages, and a Telegram bot's send methods, whose query
+ * string alone carries the data (`/botTOKEN/sendMessage?text=…`; Telegram Bot API,
+ * https://core.telegram.org/bots/api#making-requests). */
+export const DROP_URL = /\bhttps?:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/(?:v\d+\/)?(?:webhooks|channels\/\d+\/messages)\/?|\bhttps?:\/\/api\.telegram\.org\/bot[^/\s]+\/send\w+/i;
+
+/** True when the host is one of {@link DROP_HOSTS} (or a subdomain of one). */
+export function isDropHost(host: string): boolean {
+  return DROP_HOST.test(host);
+}
+
+/** True when the URL points at a drop: its host is one of {@link DROP_HOSTS}, or it matches {@link DROP_URL}. */
+export function isDropUrl(url: string): boolean {
+  return DROP_URL.test(url) || isDropHost((/^[a-z][\w+.-]*:\/\/(?:[^/@\s]*@)?([^/:?#\s]+)/i.exec(url)?.[1] ?? '').toLowerCase());
+}
+
 /** Commands that fetch a URL. */
 export const DOWNLOADERS = new Set(['curl', 'wget', 'fetch', 'http', 'https', 'xh', 'aria2c', 'iwr', 'invoke-webrequest', 'irm', 'invoke-restmethod', 'lwp-request', 'GET']);
 

@@ -1,7 +1,7 @@
 /**
  * credential-access rules beyond reading a key file (those are in persistence.ts with the other
  * file rules): the macOS keychain, cloud instance metadata, Kubernetes service-account tokens and
- * secrets, process memory, browser credential stores, shell history, searches for passwords.
+ * secrets, cloud secrets stores, process memory, browser credential stores, shell history, searches for passwords.
  * Techniques: https://attack.mitre.org/tactics/TA0006/.
  */
 import type { Rule } from '../rule.js';
@@ -46,6 +46,56 @@ const bareFile = (p: string) => p.replace(/^file:(?:\/\/(?=\/))?/, '').replace(/
 
 function readsWhere(c: ShellCommand, re: RegExp): boolean {
   return readSources(c).some((p) => re.test(bareFile(p))) || c.argv.slice(1).some((a) => re.test(bareFile(a.replace(/^[^=]*=/, ''))) && !/^(?:ls|stat|file|test|\[|mkdir|chmod|chown|touch)$/.test(c.name));
+}
+
+/** True when `words` appear one after another in argv (`secretsmanager get-secret-value`). */
+function hasSequence(argv: readonly string[], words: readonly string[]): boolean {
+  return argv.some((_, i) => words.every((w, k) => argv[i + k] === w));
+}
+
+/** The value of a long option (`--query X` or `--query=X`), or null. */
+function longOption(argv: readonly string[], name: string): string | null {
+  for (let i = 1; i < argv.length; i++) {
+    if (argv[i] === name) return argv[i + 1] ?? '';
+    if (argv[i]!.startsWith(`${name}=`)) return argv[i]!.slice(name.length + 1);
+  }
+  return null;
+}
+
+/**
+ * True when a command prints a secret's value from a cloud secrets store (ATT&CK T1555.006,
+ * https://attack.mitre.org/techniques/T1555/006/, names get-secret-value, gcloud secrets and az
+ * keyvault secret show): `aws secretsmanager get-secret-value` / `batch-get-secret-value` (AWS
+ * CLI reference), `aws ssm get-parameter(s)(-by-path) --with-decryption` (a SecureString in
+ * clear), `gcloud secrets versions access` (gcloud reference), `az keyvault secret show|download`
+ * (az keyvault secret reference), `vault kv get` (HashiCorp Vault), and the PowerShell modules'
+ * `Get-SECSecretValue`, `Get-AzKeyVaultSecret -AsPlainText`. A `--query` that selects no value
+ * field (`--query id`, `--query VersionId`) prints metadata only; listing names is
+ * credential-store-enumeration (discovery.ts).
+ */
+function readsCloudSecret(c: ShellCommand): boolean {
+  const a = c.argv;
+  const q = longOption(a, '--query');
+  const selects = (field: RegExp) => q === null || field.test(q);
+  switch (c.name.toLowerCase()) {
+    case 'aws':
+      if (hasSequence(a, ['secretsmanager', 'get-secret-value']) || hasSequence(a, ['secretsmanager', 'batch-get-secret-value'])) return selects(/SecretString|SecretBinary|SecretValues/i);
+      if (['get-parameter', 'get-parameters', 'get-parameters-by-path', 'get-parameter-history'].some((v) => hasSequence(a, ['ssm', v]))) return a.includes('--with-decryption') && selects(/Value/);
+      return false;
+    case 'gcloud':
+      return hasSequence(a, ['secrets', 'versions', 'access']);
+    case 'az':
+      return (hasSequence(a, ['keyvault', 'secret', 'show']) && selects(/value/i)) || hasSequence(a, ['keyvault', 'secret', 'download']);
+    case 'vault':
+    case 'bao':
+      return hasSequence(a, ['kv', 'get']);
+    case 'get-secsecretvalue':
+      return true;
+    case 'get-azkeyvaultsecret':
+      return a.some((x) => /^-AsPlainText$/i.test(x));
+    default:
+      return false;
+  }
 }
 
 export const CREDENTIAL_RULES: Rule[] = [
@@ -114,6 +164,20 @@ export const CREDENTIAL_RULES: Rule[] = [
         return readsWhere(c, K8S_TOKEN);
       },
     },
+  },
+  {
+    id: 'cloud-secret-read',
+    name: 'Secret read from a cloud secrets store',
+    category: 'credential-access',
+    action: 'block',
+    attack: 'T1555.006',
+    description: 'A secret value printed from a cloud secrets store: aws secretsmanager get-secret-value, aws ssm get-parameter(s) --with-decryption, gcloud secrets versions access, az keyvault secret show/download, vault kv get, Get-SECSecretValue, Get-AzKeyVaultSecret -AsPlainText. A --query that selects metadata only does not fire.',
+    help: 'The secret lands in the transcript and whatever reads it. Check which secret and why the task needs its value.',
+    examples: {
+      match: ['aws secretsmanager get-secret-value --secret-id prod/db', 'gcloud secrets versions access latest --secret=db-pass', 'az keyvault secret show --vault-name kv --name db-pass'],
+      not_match: ['aws secretsmanager describe-secret --secret-id prod/db', 'gcloud secrets versions list db-pass', 'az keyvault secret show --vault-name kv --name db-pass --query id'],
+    },
+    match: { command: readsCloudSecret },
   },
   {
     id: 'process-memory-read',

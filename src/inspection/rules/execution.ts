@@ -96,7 +96,7 @@ export function spawnsShell(c: ShellCommand): boolean {
   if ((c.name === 'echo' || c.name === 'printf') && c.redirects.some((r) => /^>>?$/.test(r.op)) && ESCAPE_CONTENT.test(c.argv.slice(1).join(' '))) return true;
   // a shell line typed into the interactive program started before it (`hping3` then `/bin/sh`)
   if (interactiveShell(c) && c.depth === 0 && c.wrappers.length === 0 && c.argv.length === 1 && c.argv[0]!.includes('/') && c.pipeline === null) return true;
-  if (interactiveShell(c)) return c.wrappers.length > 0 || (c.via !== null && !/^(?:sh|bash|zsh|dash|ksh|mksh|ash|fish|csh|tcsh|yash|posh|rbash|oksh|loksh|elvish|xonsh|su|runuser|flock|script|sg) -c$|^\S+ stdin$|^line continuation$|^brace expansion$/.test(c.via)) || c.launcher !== null || c.redirects.some((r) => /\/dev\/(?:tty|pts)/.test(r.target) || /^[0-2]?[<>]&$/.test(r.op));
+  if (interactiveShell(c)) return c.wrappers.length > 0 || (c.via !== null && !/^(?:sh|bash|zsh|dash|ksh|mksh|ash|fish|csh|tcsh|yash|posh|rbash|oksh|loksh|elvish|xonsh|su|runuser|flock|script|sg) -c$|^\S+ stdin$|^line continuation$|^brace expansion$|^(?:docker|podman|nerdctl|docker-compose|podman-compose|kubectl|oc|lxc|incus|multipass) (?:exec|run|debug|container exec|container run|compose exec|compose run)$/.test(c.via)) || c.launcher !== null || c.redirects.some((r) => /\/dev\/(?:tty|pts)/.test(r.target) || /^[0-2]?[<>]&$/.test(r.op));
   if (SHELLS.has(c.name) || NAMES_ONLY.has(c.name) || c.name === '') return false;
   const pathOnly = PACKAGE_MANAGERS.has(c.name);
   const args = c.argv.slice(c.argv[0]?.startsWith('!') || c.argv[0]?.startsWith('@') ? 0 : 1);

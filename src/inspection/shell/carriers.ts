@@ -301,9 +301,9 @@ export function expandCarrier(cmd: ShellCommand, ctx: Ctx): void {
     }
     default: {
       // `docker exec C rm -rf /`, `kubectl exec POD -- rm -rf /`: the command a container runner starts
-      const inner = containerCommand(cmd.words, name);
+      const { inner, via } = containerCommand(cmd.words, name);
       if (inner.length) {
-        const sub: Ctx = { ...ctx, depth: ctx.depth + 1, via: `${name} exec` };
+        const sub: Ctx = { ...ctx, depth: ctx.depth + 1, via };
         ctx.run.makeCommand(inner, [], cmd.span, sub, null);
       }
       return;
@@ -311,36 +311,88 @@ export function expandCarrier(cmd: ShellCommand, ctx: Ctx): void {
   }
 }
 
+/** One way a program starts a command inside a container, pod or VM: the subcommand words that do
+ * it (`exec`, `run`, `compose exec`), the options that take a value (the program's global ones
+ * too, which may come before the subcommand), and where the command is: after `--` (`dashDash`:
+ * kubectl, lxc, incus, multipass; `needDashDash`: only there, as `kubectl run NAME … -- CMD`), or
+ * after the container, image or service operand. */
+interface RunnerSpec {
+  sub: readonly string[];
+  valued: ReadonlySet<string>;
+  dashDash: boolean;
+  needDashDash?: boolean;
+}
+
+/** docker/podman/nerdctl global options that take a value (docker(1) "Options"). */
+const DOCKER_GLOBAL = ['-H', '--host', '-c', '--context', '--config', '-l', '--log-level', '--tlscacert', '--tlscert', '--tlskey', '--url', '--connection', '--root', '--runroot', '--namespace', '-n', '--address', '-a'];
+/** `docker exec` options that take a value (docker-exec(1), podman-exec(1)). */
+const DOCKER_EXEC = ['-e', '--env', '-u', '--user', '-w', '--workdir', '--env-file', '--detach-keys', '--preserve-fd'];
+/** `docker run` / `docker create` options that take a value (docker-run(1), podman-run(1)). */
+const DOCKER_RUN = [...DOCKER_EXEC, '-v', '--volume', '-p', '--publish', '--name', '--network', '--net', '--entrypoint', '--mount', '-m', '--memory', '--cpus', '--cpu-shares', '--platform', '-l', '--label', '-h', '--hostname', '--add-host', '--cap-add', '--cap-drop', '--device', '--gpus', '--log-driver', '--log-opt', '--restart', '--ulimit', '--security-opt', '--tmpfs', '--dns', '--pid', '--ipc', '--uts', '--userns', '--shm-size', '--link', '--cidfile', '--runtime', '--stop-signal', '--stop-timeout', '--pull', '--volumes-from', '-a', '--attach', '--group-add', '--health-cmd', '--expose', '--label-file', '--network-alias', '--ip', '--mac-address', '--cgroupns', '--cgroup-parent', '--storage-opt', '--sysctl', '--isolation', '--pod', '--secret', '--arch', '--os'];
+/** `docker compose exec/run` options that take a value, and compose's own before the subcommand
+ * (docker compose --help: -f, -p, --profile, --env-file, --project-directory). */
+const COMPOSE = ['-f', '--file', '-p', '--project-name', '--profile', '--env-file', '--project-directory', '--ansi', '--progress', '-e', '--env', '-u', '--user', '-w', '--workdir', '--index', '-v', '--volume', '--name', '--entrypoint', '-l', '--label', '--publish', '--pull'];
+/** kubectl's global options that take a value, and those of `exec`/`run`/`debug` (`kubectl … --help`). */
+const KUBECTL = ['-c', '--container', '-n', '--namespace', '--context', '--kubeconfig', '--cluster', '--user', '-s', '--server', '--token', '--as', '--as-group', '--request-timeout', '--pod-running-timeout', '-f', '--filename', '--image', '--restart', '--env', '--labels', '-l', '--port', '--overrides', '--image-pull-policy', '--target', '--profile', '--copy-to', '--serviceaccount', '--annotations', '-o', '--output', '--timeout', '--field-manager'];
+
+const docker = (extra: readonly string[] = []): RunnerSpec[] => [
+  ...[['exec'], ['container', 'exec']].map((sub) => ({ sub, valued: new Set([...DOCKER_GLOBAL, ...DOCKER_EXEC, ...extra]), dashDash: false })),
+  ...[['run'], ['container', 'run']].map((sub) => ({ sub, valued: new Set([...DOCKER_GLOBAL, ...DOCKER_RUN, ...extra]), dashDash: false })),
+  ...[['compose', 'exec'], ['compose', 'run']].map((sub) => ({ sub, valued: new Set([...DOCKER_GLOBAL, ...COMPOSE]), dashDash: false })),
+];
+const kubectl: RunnerSpec[] = [
+  { sub: ['exec'], valued: new Set(KUBECTL), dashDash: true },
+  { sub: ['run'], valued: new Set(KUBECTL), dashDash: true, needDashDash: true },
+  { sub: ['debug'], valued: new Set(KUBECTL), dashDash: true, needDashDash: true },
+];
+const lxc: RunnerSpec[] = [{ sub: ['exec'], valued: new Set(['--env', '--user', '--group', '--cwd', '--project']), dashDash: true }];
+
 /**
- * Programs that run a command inside a container, pod or VM, as data: the subcommand that does it
- * and the options of that subcommand that take a value (docker-exec(1), podman-exec(1),
- * `kubectl exec --help`, `lxc exec --help`, `multipass exec --help`). `dashDash`: the command
- * follows `--` (kubectl, lxc, incus, multipass); otherwise it follows the container operand.
+ * Programs that run a command inside a container, pod or VM, as data (docker-exec(1),
+ * docker-run(1), `docker compose exec|run --help`, podman-exec(1), podman-run(1), `kubectl exec|run|debug
+ * --help`, `lxc exec --help`, `multipass exec --help`): the command they start is inspected like
+ * one typed here (`kubectl exec POD -- sh -c '…'`, `docker run --rm IMAGE sh -c '…'`, `docker
+ * compose exec web sh -c '…'`, `kubectl run x --image=alpine -- sh -c '…'`).
  */
-const CONTAINER_RUNNERS: Record<string, { sub: string; valued: ReadonlySet<string>; dashDash: boolean }> = {
-  docker: { sub: 'exec', valued: new Set(['-e', '--env', '-u', '--user', '-w', '--workdir', '--env-file', '--detach-keys']), dashDash: false },
-  podman: { sub: 'exec', valued: new Set(['-e', '--env', '-u', '--user', '-w', '--workdir', '--env-file', '--detach-keys', '--preserve-fd']), dashDash: false },
-  nerdctl: { sub: 'exec', valued: new Set(['-e', '--env', '-u', '--user', '-w', '--workdir', '--env-file']), dashDash: false },
-  kubectl: { sub: 'exec', valued: new Set(['-c', '--container', '-n', '--namespace', '--context', '--kubeconfig', '--pod-running-timeout', '-f', '--filename']), dashDash: true },
-  oc: { sub: 'exec', valued: new Set(['-c', '--container', '-n', '--namespace', '--context', '--kubeconfig']), dashDash: true },
-  lxc: { sub: 'exec', valued: new Set(['--env', '--user', '--group', '--cwd']), dashDash: true },
-  incus: { sub: 'exec', valued: new Set(['--env', '--user', '--group', '--cwd']), dashDash: true },
-  multipass: { sub: 'exec', valued: new Set(['-d', '--working-directory']), dashDash: true },
+const CONTAINER_RUNNERS: Record<string, RunnerSpec[]> = {
+  docker: docker(),
+  podman: docker(),
+  nerdctl: docker(),
+  'docker-compose': [['exec'], ['run']].map((sub) => ({ sub, valued: new Set(COMPOSE), dashDash: false })),
+  'podman-compose': [['exec'], ['run']].map((sub) => ({ sub, valued: new Set(COMPOSE), dashDash: false })),
+  kubectl,
+  oc: kubectl,
+  lxc,
+  incus: lxc,
+  multipass: [{ sub: ['exec'], valued: new Set(['-d', '--working-directory']), dashDash: true }],
 };
 
 /** The words of the command a container runner starts (`docker exec -it c sh -c …` → `sh -c …`),
- * or none. Global options before the subcommand are skipped (`kubectl -n ns exec …`). */
-function containerCommand(words: Word[], name: string): Word[] {
-  const spec = CONTAINER_RUNNERS[name];
-  if (!spec) return [];
-  const at = words.findIndex((w, i) => i > 0 && w.text === spec.sub);
-  if (at < 0 || words.slice(1, at).some((w) => !w.text.startsWith('-') && !spec.valued.has(words[words.indexOf(w) - 1]!.text))) return [];
-  const dd = words.findIndex((w, i) => i > at && w.text === '--');
-  if (dd > 0) return words.slice(dd + 1);
-  let i = at + 1;
-  while (i < words.length && words[i]!.text.startsWith('-')) i += spec.valued.has(words[i]!.text) ? 2 : 1;
-  // `docker exec C CMD…`; kubectl's legacy `kubectl exec POD CMD…` the same
-  return words.slice(i + 1);
+ * or none. Options before and between the subcommand words are skipped (`kubectl -n ns exec …`,
+ * `docker compose -f x.yml exec …`); an unknown operand there means another subcommand. */
+function containerCommand(words: Word[], name: string): { inner: Word[]; via: string } {
+  for (const spec of CONTAINER_RUNNERS[name] ?? []) {
+    const inner = runnerCommand(words, spec);
+    if (inner.length) return { inner, via: `${name} ${spec.sub.join(' ')}` };
+  }
+  return { inner: [], via: '' };
+}
+
+function runnerCommand(words: Word[], spec: RunnerSpec): Word[] {
+  // the subcommand words, options (and their values) skipped around them
+  let i = 1;
+  for (const w of spec.sub) {
+    while (i < words.length && words[i]!.text.startsWith('-') && words[i]!.text !== '--') i += spec.valued.has(words[i]!.text) ? 2 : 1;
+    if (words[i]?.text !== w) return [];
+    i++;
+  }
+  const dd = words.findIndex((w, k) => k >= i && w.text === '--');
+  if (spec.dashDash && dd > 0) return words.slice(dd + 1);
+  if (spec.needDashDash) return [];
+  while (i < words.length && words[i]!.text.startsWith('-') && words[i]!.text !== '--') i += spec.valued.has(words[i]!.text) ? 2 : 1;
+  // `docker exec C CMD…`, `docker run IMAGE CMD…`; kubectl's legacy `kubectl exec POD CMD…` the same
+  const rest = words.slice(i + 1);
+  return rest[0]?.text === '--' ? rest.slice(1) : rest;
 }
 
 /** plink(1)'s options that take a value (PuTTY manual, "Using the command-line connection tool Plink"). */
