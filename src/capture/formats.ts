@@ -51,6 +51,7 @@ import { isGeminiResponse } from './streams/gemini.js';
 import { ClaudeCodeReader, isClaudeCodeLine } from './transcripts/claude-code.js';
 import { CodexReader, isCodexLine } from './transcripts/codex.js';
 import { AiderReader, sniffAider } from './agents/aider.js';
+import { AiderLlmHistoryReader, sniffAiderLlmHistory } from './agents/aider-llm-history.js';
 import { ChatMessagesReader, ClineUiReader, isAssistantChatMessage, isClineTaskMessage, isClineUiMessage } from './agents/cline.js';
 import { isChatMessage } from './agents/common.js';
 import { acceptsGeminiCli, claimsGeminiCli, GeminiCliReader, isGeminiCliRecord } from './agents/gemini-cli.js';
@@ -527,6 +528,15 @@ export const CAPTURE_FORMAT_SPECS = [
     fileNames: ['.aider.chat.history.md', '*.aider.chat.history.md'],
     sniff: sniffAider,
     open: (file, maxReplyBytes) => new AiderReader(file, maxReplyBytes),
+  }),
+  text({
+    kind: 'text',
+    name: 'aider-llm-history',
+    description: "Aider LLM histories (.aider.llm.history, --llm-history-file): every request and response, each line prefixed with its role",
+    recognition: 'a text file whose first line is "TO LLM <ISO time>" or "LLM RESPONSE <ISO time>", or any text file named .aider.llm.history',
+    fileNames: ['.aider.llm.history', '*.aider.llm.history'],
+    sniff: sniffAiderLlmHistory,
+    open: (file, maxReplyBytes) => new AiderLlmHistoryReader(file, maxReplyBytes),
   }),
 ] as const;
 

@@ -34,6 +34,7 @@ export type CaptureFormat =
   | 'swe-agent'
   | 'mini-swe-agent'
   | 'aider'
+  | 'aider-llm-history'
   | 'opencode'
   | 'goose'
   // API formats, batch outputs and observability exports (issue 15)

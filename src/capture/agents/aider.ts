@@ -44,8 +44,8 @@
 
 import type { RecordOutput } from '../bodies/common.js';
 import { captureError } from '../bodies/common.js';
-import { aiderCalls, aiderEditStyle } from './aider-edits.js';
-import type { Reply, ToolCall } from '../types.js';
+import { aiderEditStyle } from './aider-edits.js';
+import { aiderReply, ReplyLines, writtenPaths } from './aider-reply.js';
 
 const HEADING = /^# aider chat started at /;
 /** A line Aider itself wrote: `> …` or `>`, ended with two spaces. */
@@ -63,29 +63,10 @@ const DROPPED_ALL = /^> Dropping all files from the chat session/;
 const STYLE_LESS: ReadonlySet<string> = new Set(['ask', 'architect', 'help', 'context']);
 const APPLIED_EDIT = /^> Applied edit to (.+?) {2}$/;
 const EDIT_THE_FILES = /^> Edit the files\? .*: *(\S*) {2}$/;
-/**
- * Reasoning Aider keeps in the reply it logs: its own tag (`REASONING_TAG` of aider/reasoning_tags.py)
- * or a model's reasoning tag (`<think>`), kept apart from the text. Aider removes only one of them
- * before reading edits and commands (`remove_reasoning_content`: the model's configured tag, else
- * its own), and which tag a model has is not in the history, so the calls are read from the text
- * with only Aider's own tag removed: an edit inside `<think>` of a model whose tag it is not is still
- * inspected.
- */
-const AIDER_TAG = 'thinking-content-7bbeb8e1441453ad999a0bbba8a46d4b';
-const REASONING = new RegExp(`<(${AIDER_TAG}|think)>([\\s\\S]*?)<\\/\\1>`, 'g');
-const AIDER_REASONING = new RegExp(`<${AIDER_TAG}>[\\s\\S]*?<\\/${AIDER_TAG}>`, 'g');
-
 /** True for the start of an Aider chat history: its session heading, or any text in a file named `.aider.chat.history.md`. */
 export function sniffAider(first: string, file: string): boolean {
   if (HEADING.test(first)) return true;
   return /(^|[\\/]|\.)\.?aider\.chat\.history\.md$/i.test(file) && !/^\s*[[{]/.test(first);
-}
-
-interface Open {
-  line: number;
-  lines: string[];
-  bytes: number;
-  cut: boolean;
 }
 
 /** Whose reply the next one is: the coder's (`code`), an `/ask` answer, an architect's answer, or the architect's editor's. */
@@ -93,7 +74,7 @@ type Turn = 'code' | 'ask' | 'architect' | 'editor' | 'code-command';
 
 /** Reads one Aider chat history line by line (see the module header). */
 export class AiderReader {
-  private reply: Open | null = null;
+  private reply: ReplyLines | null = null;
   /** The session's edit format, when a `Model:` line named it. */
   private editFormat: string | null = null;
   /** An architect session's editor edit format (`Editor model:` line). */
@@ -191,21 +172,9 @@ export class AiderReader {
     this.inReplyText = text.trim() !== '';
     if (!this.reply) {
       if (text.trim() === '') return out;
-      this.reply = { line, lines: [], bytes: 0, cut: false };
+      this.reply = new ReplyLines(line);
     }
-    const r = this.reply;
-    if (r.cut) return out;
-    const bytes = Buffer.byteLength(text) + 1;
-    if (r.bytes + bytes > this.maxReplyBytes) {
-      r.cut = true;
-      // the part of the line that fits, so a reply of one huge line is still judged on its start
-      const room = Math.max(0, this.maxReplyBytes - r.bytes);
-      if (room > 0) r.lines.push(Buffer.from(text).subarray(0, room).toString('utf8').replace(/\uFFFD$/, ''));
-      out.errors.push(captureError(this.file, r.line, 'DOCUMENT_TOO_LARGE', `the reply starting here is longer than ${this.maxReplyBytes} bytes; it was read up to that size`));
-      return out;
-    }
-    r.lines.push(text);
-    r.bytes += bytes;
+    this.reply.add(text, this.file, this.maxReplyBytes, out);
     return out;
   }
 
@@ -267,37 +236,14 @@ export class AiderReader {
     this.reply = null;
     this.inReplyText = false;
     if (!r) return;
-    const whole = r.lines.join('\n').replace(/\s+$/, '');
+    const whole = r.text();
     if (whole === '') return;
-    const reasoning: string[] = [];
-    const body = whole.replace(REASONING, (_m, _tag: string, inner: string) => {
-      reasoning.push(inner.trim());
-      return '';
-    }).trim();
     if (this.turn === 'architect') this.editorPending = true;
     const format = this.turn === 'editor' ? this.editorFormat : this.turn === 'code-command' ? (STYLE_LESS.has(this.editFormat ?? '') ? null : this.editFormat) : this.editFormat;
     const style = this.turn === 'ask' || this.turn === 'architect' ? 'none' : aiderEditStyle(format);
     const shell = this.suggestShell && (this.turn === 'code' || this.turn === 'code-command');
-    const reply: Reply = {
-      source: { file: this.file, line: r.line },
-      format: 'aider',
-      id: null,
-      advertised: null,
-      text: body,
-      reasoning: reasoning.join('\n'),
-      toolCalls: aiderCalls(`${whole.replace(AIDER_REASONING, '').trim()}\n`, style, shell, { files: this.chatFiles }),
-      truncated: r.cut,
-    };
-    if (this.model) reply.model = this.model;
+    const reply = aiderReply(this.file, r.line, whole, r.cut, { format: 'aider', style, shell, chat: { files: this.chatFiles }, model: this.model });
     out.replies.push(reply);
     this.lastWritten = reply.toolCalls.flatMap(writtenPaths);
   }
-}
-
-/** The files an Aider call writes: an edit's or a whole file's `file_path`, a patch's `+++` and `*** … File:` paths. */
-function writtenPaths(call: ToolCall): string[] {
-  const a = call.arguments ?? {};
-  if (typeof a['file_path'] === 'string') return [a['file_path']];
-  if (typeof a['patch'] !== 'string') return [];
-  return [...a['patch'].matchAll(/^\+\+\+ (?:b\/)?(.+?)\s*$|^\*\*\* (?:Add|Update|Delete) File: (.+?)\s*$|^\*\*\* Move to: (.+?)\s*$/gm)].map((m) => m[1] ?? m[2] ?? m[3]!);
 }
