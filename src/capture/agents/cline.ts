@@ -72,6 +72,8 @@ const MINI_TRAJ_NAME = /\.traj\.json$/i;
  */
 export class ChatMessagesReader {
   private heldReasoning: string[] = [];
+  /** Assistant messages read so far (a one-line list puts every message on line 1: problems name the message). */
+  private messages = 0;
 
   constructor(
     private readonly file: string,
@@ -87,7 +89,8 @@ export class ChatMessagesReader {
       return out;
     }
     if (record['role'] !== 'assistant') return out; // user, system and tool messages hold no reply
-    const ctx = contextAt(this.file, line, this.format);
+    this.messages++;
+    const ctx = { ...contextAt(this.file, line, this.format), where: `assistant message ${this.messages}` };
     const parts = emptyParts();
     parts.reasoning.push(...this.heldReasoning);
     this.heldReasoning = [];

@@ -55,7 +55,7 @@ export function readMessageInto(message: JsonObject, parts: MessageParts, ctx: R
   const skipped: string[] = [];
   if (typeof content === 'string') parts.text.add(content);
   else {
-    for (const block of arr(content)) {
+    for (const [index, block] of arr(content).entries()) {
       if (typeof block === 'string') {
         parts.text.add(block);
         continue;
@@ -65,7 +65,7 @@ export function readMessageInto(message: JsonObject, parts: MessageParts, ctx: R
       if (type === undefined || type === 'text' || type === 'output_text') {
         const text = str(block['text']);
         if (text !== undefined) parts.text.add(text);
-        else skipped.push(type ?? '(no type)');
+        else skipped.push(`${JSON.stringify(type ?? '(no type)')} at index ${index}`);
       } else if (type === 'refusal') parts.text.add(str(block['refusal']) ?? '');
       else if (type === 'thinking' || type === 'reasoning') {
         const t = thinkingText(block['thinking'] ?? block['text']);
@@ -75,12 +75,13 @@ export function readMessageInto(message: JsonObject, parts: MessageParts, ctx: R
         if (!name) out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `a ${type} block has no name; it was skipped`));
         else parts.toolCalls.push(makeToolCall(str(block['id']), name, anthropicToolKind(type)!, block['input'], { entry: block, read: ['input'] }));
       } else if (INERT_BLOCKS.has(type) || type.endsWith('_tool_result')) continue;
-      else skipped.push(type);
+      else skipped.push(`${JSON.stringify(type.slice(0, 60))} at index ${index}`);
     }
   }
   if (skipped.length > 0) {
-    const names = [...new Set(skipped)].map((t) => JSON.stringify(t)).join(', ');
-    out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `content of type ${names} was not read (no text, reasoning or tool call guard knows)`, 'warning'));
+    const shown = skipped.slice(0, 5).join(', ') + (skipped.length > 5 ? `, … ${skipped.length - 5} more` : '');
+    const where = ctx.where ? ` of ${ctx.where}` : '';
+    out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `content${where} of type ${shown} was not read (no text, reasoning or tool call guard knows)`, 'warning'));
   }
   const reasoning = chatReasoning(message);
   if (reasoning) parts.reasoning.push(reasoning);

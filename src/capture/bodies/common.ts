@@ -32,6 +32,11 @@ export interface RecordContext {
   format: CaptureFormat;
   /** Tools the surrounding request advertised; null when unknown. */
   advertised: AdvertisedTool[] | null;
+  /**
+   * Where the record stands when its line does not say (`message 3` of a one-line message list),
+   * named in problem messages.
+   */
+  where?: string;
 }
 
 /** What reading one record produced, in input order within the record. */
