@@ -51,6 +51,7 @@ import { nemotron } from './nemotron.js';
 import { olmo3 } from './olmo3.js';
 import { openaiJson } from './openai-json.js';
 import { phi4Mini } from './phi4-mini.js';
+import { plamo3 } from './plamo3.js';
 import { pythonic } from './pythonic.js';
 import { qwen3Coder } from './qwen3-coder.js';
 import { seedOss } from './seed-oss.js';
@@ -111,6 +112,7 @@ export const FAMILIES: readonly Family[] = [
   xlam,
   lfm2,
   olmo3,
+  plamo3,
   gemma3ToolCode,
   harmonyStripped,
 ];
