@@ -71,8 +71,10 @@
  * - llama.cpp `llm-jp-harmony` (LLM-jp-4.1): gpt-oss's harmony with a space after every special token
  *   (`<|channel|> commentary to=functions.NAME<|message|> {…}`) and parallel calls as consecutive
  *   messages, all but the last closed by `<|end|>` (common/parsers/llm-jp-harmony.cpp @ aabb95e9; no
- *   LLM-jp template found). Read by `harmony`, which takes `<|end|>` as a call's end only when another
- *   call follows it.
+ *   LLM-jp template found). Read by `harmony`, which takes `<|end|>` as a call's end when another
+ *   message follows it (a non-call message after it is `continued`, refused `shape`); the header of a
+ *   call it could not finish is grammar (`grammarSpans`), so its spaced words do not make a cut or
+ *   broken call read as tokens quoted in a sentence.
  * - vLLM `rwkv` (RWKV): `**Tool Call:**` then a ```` ```json ```` fence holding `{"name", "arguments"}`,
  *   or a legacy `<tool_call>` followed by the JSON on one line and no closer (rwkv_tool_parser.py @
  *   04e47dbe; no RWKV template found). Not read: a bold label and a JSON fence are what documentation
@@ -442,6 +444,33 @@ const cases: RecoveryCase[] = [
     text: '<|channel|> commentary to=functions.get_weather<|message|> {"city": "Sapporo"}<|end|><|start|> assistant<|channel|> commentary to=functions.get_weather<|message|> {"city": "Na',
     expected: 'refuse',
     expected_reason: 'truncated',
+  },
+  {
+    id: 'llm-jp-header-cut',
+    source: 'written for guard from the LLM-jp-4.1 grammar (a call header cut before <|message|>; its spaced words are the header\'s)',
+    family: 'harmony',
+    tools: ['get_weather'],
+    text: '<|start|> assistant to=functions.get_weather<|channel|> commentary json',
+    expected: 'refuse',
+    expected_reason: 'truncated',
+  },
+  {
+    id: 'llm-jp-stray-words-after-arguments',
+    source: 'written for guard from the LLM-jp-4.1 grammar (words after the arguments where <|call|> or <|end|> belongs)',
+    family: 'harmony',
+    tools: ['get_weather'],
+    text: '<|channel|> commentary to=functions.get_weather<|message|> {"city": "Sapporo"} and then some words',
+    expected: 'refuse',
+    expected_reason: 'shape',
+  },
+  {
+    id: 'llm-jp-header-narrated',
+    source: 'written for guard (a spaced harmony header named inside a sentence stays a quotation)',
+    family: 'harmony',
+    tools: ['get_weather'],
+    text: 'LLM-jp writes <|channel|> commentary to=functions.get_weather<|message|> before the arguments, with a space after each token.',
+    expected: 'quotation',
+    expected_reason: 'quoted',
   },
   {
     id: 'rwkv-bold-label-fence-stays-quotation',

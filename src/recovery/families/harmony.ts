@@ -60,12 +60,23 @@ function walk(text: string, from: number, stopAtFirstCall: boolean): FamilyMatch
   let firstCall = -1;
   let pos = from;
   let continued: string | undefined;
-  const done = (p: FamilyProblem | null = null) => ({ ...match('harmony', spans, calls, p), callSpans, firstCall, ...(continued !== undefined ? { continued } : {}) });
+  // The header of the message a defect stopped in: grammar, not prose, though LLM-jp-4.1 writes
+  // plain words between its tokens (`<|channel|> commentary to=functions.x<|message|>`), so a cut or
+  // broken call is never re-read as tokens quoted in a sentence (FamilyMatch.grammarSpans).
+  let failHeader: [number, number] | null = null;
+  const done = (p: FamilyProblem | null = null) => ({
+    ...match('harmony', spans, calls, p),
+    callSpans,
+    firstCall,
+    ...(continued !== undefined ? { continued } : {}),
+    ...(p !== null && failHeader !== null ? { grammarSpans: [failHeader] } : {}),
+  });
   for (let h = nearest(sc, pos, HEADER_TOKENS); h !== null; h = nearest(sc, pos, HEADER_TOKENS)) {
     const hs = h.at;
     const m = sc.find(MESSAGE, hs);
     if (m < 0) {
       spans.push([hs, text.length]);
+      failHeader = [hs, text.length];
       // A header that already names a recipient is a call cut before its arguments.
       if (firstCall < 0 && RECIPIENT.test(text.slice(hs).split(CONSTRAIN).join(' '))) firstCall = hs;
       return done(firstCall >= 0 ? truncated(`the text ends before ${MESSAGE}`) : null);
@@ -73,6 +84,7 @@ function walk(text: string, from: number, stopAtFirstCall: boolean): FamilyMatch
     const header = text.slice(hs, m).split(CONSTRAIN).join(' ');
     const r = RECIPIENT.exec(header);
     const bodyStart = m + MESSAGE.length;
+    failHeader = [hs, bodyStart];
     // after a call, a message to the assistant (the tool's answer) or one with no recipient (a
     // made-up result, a final answer) means the model kept writing where <|call|> stops it
     if (calls.length > 0 && continued === undefined && (!r || r[1] === 'assistant')) {
