@@ -57,8 +57,8 @@
  *   The 14B model's separate parser (hyperclovax_seed_think_14b_tool_parser.py @ 0676dfcb) reads a
  *   JSON list after `<|im_start|>assistant -> tool/function_call\n`, as its template writes it
  *   (`[{"name", "arguments"}]<|im_end|><|stop|>`; vLLM examples/tool_chat_template_hyperclovax_seed_think_14b.jinja
- *   @ 9a525916): with its ChatML tokens around it guard reads no family there and refuses it
- *   `unknown_family`; the bare list is `xlam`.
+ *   @ 9a525916): read by the family `hyperclovax` (src/recovery/families/hyperclovax.ts, its unit
+ *   beside it; it was `unknown_family`).
  * - vLLM `iquest_coder` (iQuest Coder): Qwen3-Coder's XML with a `\n` before and between the
  *   `<tool_call>` blocks (iquest_coder_tool_parser.py @ 059c0b10, a Qwen3CoderToolParser subclass):
  *   `qwen3-coder`. Its V2 (iquest_coder_v2_tool_parser.py @ 2006094d) writes GLM's key/value pairs in
@@ -328,13 +328,14 @@ const cases: RecoveryCase[] = [
     expected_calls: [{ name: 'get_weather', arguments: { city: 'Incheon' } }],
   },
   {
-    id: 'hyperclovax-14b-header-refused',
-    source: 'written for guard from the HyperCLOVAX-SEED-Think-14B grammar (vLLM hyperclovax_seed_think_14b_tool_parser.py @ 0676dfcb)',
-    family: 'unknown',
+    id: 'hyperclovax-14b-after-text',
+    source: 'written for guard from the HyperCLOVAX-SEED-Think-14B template (vLLM example copy @ 9a525916; parser @ 0676dfcb)',
+    family: 'hyperclovax',
     tools: ['get_weather'],
-    text: '<|im_end|>\n<|im_start|>assistant -> tool/function_call\n[{"name": "get_weather", "arguments": {"city": "Daegu"}}]<|im_end|><|stop|>',
-    expected: 'refuse',
-    expected_reason: 'unknown_family',
+    text: '\nChecking Daegu.<|im_end|>\n<|im_start|>assistant -> tool/function_call\n[{"name": "get_weather", "arguments": {"city": "Daegu"}}]<|im_end|><|stop|>',
+    expected: 'recover',
+    expected_reason: 'ok',
+    expected_calls: [{ name: 'get_weather', arguments: { city: 'Daegu' } }],
   },
   {
     id: 'iquest-coder-framing-newlines',

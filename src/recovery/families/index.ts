@@ -29,6 +29,7 @@ import { harmony } from './harmony.js';
 import { harmonyStripped } from './harmony-stripped.js';
 import { hermes } from './hermes.js';
 import { hunyuan } from './hunyuan.js';
+import { hyperclovax } from './hyperclovax.js';
 import { inkling } from './inkling.js';
 import { internlm } from './internlm.js';
 import { jamba } from './jamba.js';
@@ -113,6 +114,7 @@ export const FAMILIES: readonly Family[] = [
   lfm2,
   olmo3,
   plamo3,
+  hyperclovax,
   gemma3ToolCode,
   harmonyStripped,
 ];
