@@ -143,11 +143,14 @@ export function unreadMarkupPieces(text: string, start: number, markers: readonl
  * @param text the reply's visible text.
  * @param start where the unread markup starts (String index).
  * @param markers every family token known.
+ * @param grammar spans the family read as its own grammar in the failed block
+ *   (FamilyMatch.grammarSpans): their words are the grammar's, not prose (LLM-jp-4.1's harmony
+ *   headers, `<|channel|> commentary to=functions.x<|message|>`, hold plain words between tokens).
  * @returns the pieces' spans, sorted and disjoint, or null.
  */
-export function narratedMarkupSpans(text: string, start: number, markers: readonly string[]): Array<[number, number]> | null {
+export function narratedMarkupSpans(text: string, start: number, markers: readonly string[], grammar: ReadonlyArray<readonly [number, number]> = []): Array<[number, number]> | null {
   const pieces = unreadMarkupPieces(text, start, markers);
-  const spans = pieces.map((p) => p.span);
+  const spans = grammar.length === 0 ? pieces.map((p) => p.span) : normaliseSpans([...pieces.map((p) => p.span), ...grammar], text.length);
   const inline = inSentence(text, spans, markers);
   return inline.some(Boolean) ? spans : null;
 }

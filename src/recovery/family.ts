@@ -60,7 +60,10 @@ export interface FamilyMatch {
   /**
    * Spans of the family's own tokens inside a block that failed (cut or broken), which are grammar,
    * not Markdown, although the block was not read to its closer: Functionary v3.2's `>>>NAME` opens
-   * no block quote even when its call was cut. Complete blocks are grammar anyway.
+   * no block quote even when its call was cut. Their words are the grammar's, not prose, when the
+   * failed block is re-measured for narration (../envelope.ts narratedMarkupSpans): LLM-jp-4.1's
+   * spaced harmony header `<|channel|> commentary to=functions.x<|message|>`. Complete blocks are
+   * grammar anyway.
    */
   grammarSpans?: Array<[number, number]>;
   /**

@@ -103,7 +103,7 @@ function envelopeOf(text: string, m: FamilyMatch): FamilyMatch {
   if (m.problem === null || m.spans.length === 0) return m;
   const last = m.spans[m.spans.length - 1]!;
   if (last[1] < text.length) return m;
-  const narrated = narratedMarkupSpans(text, last[0], ALL_MARKER_TOKENS);
+  const narrated = narratedMarkupSpans(text, last[0], ALL_MARKER_TOKENS, m.grammarSpans ?? []);
   return narrated === null ? m : { ...m, spans: [...m.spans.slice(0, -1), ...narrated] };
 }
 

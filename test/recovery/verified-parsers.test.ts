@@ -46,6 +46,40 @@
  * - SGLang `iquest_q1` (IQuest Q1; unregistered): GLM-4.7's key/value grammar inside
  *   `<iquest_tool_call>…</iquest_tool_call>` (iquest_q1_detector.py @ 3d84681f, a Glm47MoeDetector
  *   subclass). No template found; not read: GLM's tokens outside a `<tool_call>` are `shape`, refused.
+ * - vLLM `spark3` (Spark3's "XML-KV" calls): GLM's `<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value>…</tool_call>`,
+ *   values typed from the tool's schema (a string type raw, `null` as None, otherwise JSON).
+ *   Source: vllm/tool_parsers/spark3_tool_parser.py @ 81efe788; no Spark3 template found. Read by `glm`.
+ * - vLLM `hyperclovax_seed_think` (HyperCLOVAX-SEED-Think): `[reasoning]</think>\n\n[content]` then
+ *   `<tool_call>NAME\n<arg_key>K</arg_key>\n<arg_value>V</arg_value>\n…</tool_call>` blocks joined by
+ *   `\n`, then `<|im_end|>`; under forced tool choice the JSON list `[{"name", "parameters"}]`.
+ *   Source: hyperclovax_seed_think_tool_parser.py @ 256c7019 (its docstring quotes the chat
+ *   template's system prompt; the template itself was not read). Read by `glm` (the list bare, `xlam`).
+ *   The 14B model's separate parser (hyperclovax_seed_think_14b_tool_parser.py @ 0676dfcb) reads a
+ *   JSON list after `<|im_start|>assistant -> tool/function_call\n`, as its template writes it
+ *   (`[{"name", "arguments"}]<|im_end|><|stop|>`; vLLM examples/tool_chat_template_hyperclovax_seed_think_14b.jinja
+ *   @ 9a525916): read by the family `hyperclovax` (src/recovery/families/hyperclovax.ts, its unit
+ *   beside it; it was `unknown_family`).
+ * - vLLM `iquest_coder` (iQuest Coder): Qwen3-Coder's XML with a `\n` before and between the
+ *   `<tool_call>` blocks (iquest_coder_tool_parser.py @ 059c0b10, a Qwen3CoderToolParser subclass):
+ *   `qwen3-coder`. Its V2 (iquest_coder_v2_tool_parser.py @ 2006094d) writes GLM's key/value pairs in
+ *   `<iquestcoder_tool_call>…</iquestcoder_tool_call>`: not read, GLM's tokens outside a `<tool_call>`
+ *   are `shape`, refused. No iQuest template found.
+ * - llama.cpp `cohere2moe` (Cohere2 MoE, "North Code"): `<|START_THINKING|>…<|END_THINKING|>` then
+ *   either `<|START_TEXT|>…<|END_TEXT|>` or `<|START_ACTION|>[{"tool_call_id", "tool_name",
+ *   "parameters"}]<|END_ACTION|>`, then `<|END_OF_TURN_TOKEN|>` (common/parsers/cohere2moe.cpp @
+ *   aabb95e9): Command 4's grammar, read by `command-r7b` (cohere-ai/melody cmd4-v1.tmpl, cited there).
+ * - llama.cpp `llm-jp-harmony` (LLM-jp-4.1): gpt-oss's harmony with a space after every special token
+ *   (`<|channel|> commentary to=functions.NAME<|message|> {…}`) and parallel calls as consecutive
+ *   messages, all but the last closed by `<|end|>` (common/parsers/llm-jp-harmony.cpp @ aabb95e9; no
+ *   LLM-jp template found). Read by `harmony`, which takes `<|end|>` as a call's end when another
+ *   message follows it (a non-call message after it is `continued`, refused `shape`); the header of a
+ *   call it could not finish is grammar (`grammarSpans`), so its spaced words do not make a cut or
+ *   broken call read as tokens quoted in a sentence.
+ * - vLLM `rwkv` (RWKV): `**Tool Call:**` then a ```` ```json ```` fence holding `{"name", "arguments"}`,
+ *   or a legacy `<tool_call>` followed by the JSON on one line and no closer (rwkv_tool_parser.py @
+ *   04e47dbe; no RWKV template found). Not read: a bold label and a JSON fence are what documentation
+ *   and chat transcripts write around a call they show, so the fence stays a quotation (`fenced`); the
+ *   legacy line is Hermes' opener without its closer, refused `truncated`.
  */
 import { describe, it } from 'vitest';
 import { checkCase, type RecoveryCase } from './case-runner.js';
@@ -238,6 +272,224 @@ const cases: RecoveryCase[] = [
     text: '<iquest_tool_call>get_weather<arg_key>city</arg_key><arg_value>Lima</arg_value></iquest_tool_call>',
     expected: 'refuse',
     expected_reason: 'shape',
+  },
+  {
+    id: 'spark3-typed-values',
+    source: 'written for guard from the Spark3 grammar (vLLM spark3_tool_parser.py @ 81efe788)',
+    family: 'glm',
+    tools: ['book_train'],
+    schemas: { book_train: { type: 'object', properties: { from: { type: 'string' }, seats: { type: 'integer' }, window: { type: 'boolean' } } } },
+    text: '<tool_call>book_train\n<arg_key>from</arg_key>\n<arg_value>Hefei</arg_value>\n<arg_key>seats</arg_key>\n<arg_value>2</arg_value>\n<arg_key>window</arg_key>\n<arg_value>true</arg_value>\n</tool_call>',
+    expected: 'recover',
+    expected_reason: 'ok',
+    expected_calls: [{ name: 'book_train', arguments: { from: 'Hefei', seats: 2, window: true } }],
+  },
+  {
+    id: 'spark3-cut-in-value',
+    source: 'written for guard from the Spark3 grammar',
+    family: 'glm',
+    tools: ['book_train'],
+    text: '<tool_call>book_train<arg_key>from</arg_key><arg_value>Hef',
+    expected: 'refuse',
+    expected_reason: 'truncated',
+  },
+  {
+    id: 'hyperclovax-think-then-two-calls',
+    source: 'written for guard from the HyperCLOVAX-SEED-Think grammar (vLLM hyperclovax_seed_think_tool_parser.py @ 256c7019)',
+    family: 'glm',
+    tools: ['get_weather'],
+    reasoning: 'Two cities, two calls.',
+    schemas: { get_weather: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } } } },
+    text: '<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Seoul</arg_value>\n<arg_key>days</arg_key>\n<arg_value>3</arg_value>\n</tool_call>\n<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Busan</arg_value>\n</tool_call><|im_end|>',
+    expected: 'recover',
+    expected_reason: 'ok',
+    expected_calls: [
+      { name: 'get_weather', arguments: { city: 'Seoul', days: 3 } },
+      { name: 'get_weather', arguments: { city: 'Busan' } },
+    ],
+  },
+  {
+    id: 'hyperclovax-unadvertised',
+    source: 'written for guard from the HyperCLOVAX-SEED-Think grammar',
+    family: 'glm',
+    tools: ['get_weather'],
+    text: '<tool_call>send_sms\n<arg_key>to</arg_key>\n<arg_value>010-0000-0000</arg_value>\n</tool_call><|im_end|>',
+    expected: 'refuse',
+    expected_reason: 'unadvertised',
+  },
+  {
+    id: 'hyperclovax-forced-json-list',
+    source: 'written for guard from the HyperCLOVAX-SEED-Think forced-choice form (a JSON list, the parser\'s fallback)',
+    family: 'xlam',
+    tools: ['get_weather'],
+    text: '[{"name": "get_weather", "parameters": {"city": "Incheon"}}]',
+    expected: 'recover',
+    expected_reason: 'ok',
+    expected_calls: [{ name: 'get_weather', arguments: { city: 'Incheon' } }],
+  },
+  {
+    id: 'hyperclovax-14b-after-text',
+    source: 'written for guard from the HyperCLOVAX-SEED-Think-14B template (vLLM example copy @ 9a525916; parser @ 0676dfcb)',
+    family: 'hyperclovax',
+    tools: ['get_weather'],
+    text: '\nChecking Daegu.<|im_end|>\n<|im_start|>assistant -> tool/function_call\n[{"name": "get_weather", "arguments": {"city": "Daegu"}}]<|im_end|><|stop|>',
+    expected: 'recover',
+    expected_reason: 'ok',
+    expected_calls: [{ name: 'get_weather', arguments: { city: 'Daegu' } }],
+  },
+  {
+    id: 'iquest-coder-framing-newlines',
+    source: 'written for guard from the iQuest Coder grammar (vLLM iquest_coder_tool_parser.py @ 059c0b10)',
+    family: 'qwen3-coder',
+    tools: ['read_file'],
+    text: '\n<tool_call>\n<function=read_file>\n<parameter=path>\nsrc/app.py\n</parameter>\n</function>\n</tool_call>\n<tool_call>\n<function=read_file>\n<parameter=path>\nsrc/db.py\n</parameter>\n</function>\n</tool_call>',
+    expected: 'recover',
+    expected_reason: 'ok',
+    expected_calls: [
+      { name: 'read_file', arguments: { path: 'src/app.py' } },
+      { name: 'read_file', arguments: { path: 'src/db.py' } },
+    ],
+  },
+  {
+    id: 'iquest-coder-in-inline-code',
+    source: 'written for guard from the iQuest Coder grammar (a mention in inline code)',
+    family: 'qwen3-coder',
+    tools: ['read_file'],
+    text: 'The model writes `<tool_call><function=read_file><parameter=path>x</parameter></function></tool_call>` for each file it opens.',
+    expected: 'quotation',
+    expected_reason: 'quoted',
+  },
+  {
+    id: 'iquest-coder-v2-refused',
+    source: 'written for guard from the iQuest Coder V2 grammar (vLLM iquest_coder_v2_tool_parser.py @ 2006094d)',
+    family: 'glm',
+    tools: ['read_file'],
+    text: '<iquestcoder_tool_call>read_file\n<arg_key>path</arg_key>\n<arg_value>src/app.py</arg_value>\n</iquestcoder_tool_call>',
+    expected: 'refuse',
+    expected_reason: 'shape',
+  },
+  {
+    id: 'cohere2moe-think-then-action',
+    source: 'written for guard from the Cohere2 MoE grammar (llama.cpp common/parsers/cohere2moe.cpp @ aabb95e9)',
+    family: 'command-r7b',
+    tools: ['search_code'],
+    text: '<|START_THINKING|>Find the handler first.<|END_THINKING|><|START_ACTION|>[\n    {"tool_call_id": "0", "tool_name": "search_code", "parameters": {"query": "def handle_upload"}}\n]<|END_ACTION|><|END_OF_TURN_TOKEN|>',
+    expected: 'recover',
+    expected_reason: 'ok',
+    expected_calls: [{ name: 'search_code', arguments: { query: 'def handle_upload' } }],
+  },
+  {
+    id: 'cohere2moe-text-only',
+    source: 'written for guard from the Cohere2 MoE grammar (a text reply: no call)',
+    family: '',
+    tools: ['search_code'],
+    text: '<|START_THINKING|>Nothing to look up.<|END_THINKING|><|START_TEXT|>The handler is in upload.py.<|END_TEXT|><|END_OF_TURN_TOKEN|>',
+    expected: 'clean',
+    expected_reason: 'no_tags',
+  },
+  {
+    id: 'cohere2moe-cut-list',
+    source: 'written for guard from the Cohere2 MoE grammar',
+    family: 'command-r7b',
+    tools: ['search_code'],
+    text: '<|START_THINKING|>Find it.<|END_THINKING|><|START_ACTION|>[{"tool_call_id": "0", "tool_name": "search_code", "parameters": {"query": "def han',
+    expected: 'refuse',
+    expected_reason: 'truncated',
+  },
+  {
+    id: 'llm-jp-spaced-recipient-in-role',
+    source: 'written for guard from the LLM-jp-4.1 grammar (llama.cpp common/parsers/llm-jp-harmony.cpp @ aabb95e9)',
+    family: 'harmony',
+    tools: ['get_weather'],
+    text: '<|channel|> analysis<|message|> The user wants the weather in Sapporo.<|end|><|start|> assistant to=functions.get_weather<|channel|> commentary <|constrain|> json<|message|> {"city": "Sapporo"}<|call|>',
+    expected: 'recover',
+    expected_reason: 'ok',
+    expected_calls: [{ name: 'get_weather', arguments: { city: 'Sapporo' } }],
+  },
+  {
+    id: 'llm-jp-parallel-closed-by-end',
+    source: 'written for guard from the LLM-jp-4.1 grammar (parallel calls: all but the last closed by <|end|>)',
+    family: 'harmony',
+    tools: ['get_weather'],
+    text: '<|channel|> commentary to=functions.get_weather<|message|> {"city": "Sapporo"}<|end|><|start|> assistant<|channel|> commentary to=functions.get_weather<|message|> {"city": "Naha"}',
+    expected: 'recover',
+    expected_reason: 'ok',
+    expected_calls: [
+      { name: 'get_weather', arguments: { city: 'Sapporo' } },
+      { name: 'get_weather', arguments: { city: 'Naha' } },
+    ],
+  },
+  {
+    id: 'llm-jp-end-then-final-refused',
+    source: 'written for guard from the LLM-jp-4.1 grammar (<|end|> after a call that no call follows: the model went on)',
+    family: 'harmony',
+    tools: ['get_weather'],
+    text: '<|channel|> commentary to=functions.get_weather<|message|> {"city": "Sapporo"}<|end|><|start|> assistant<|channel|> final<|message|> It is sunny in Sapporo.<|return|>',
+    expected: 'refuse',
+    expected_reason: 'shape',
+  },
+  {
+    id: 'llm-jp-second-call-unadvertised',
+    source: 'written for guard from the LLM-jp-4.1 grammar',
+    family: 'harmony',
+    tools: ['get_weather'],
+    text: '<|channel|> commentary to=functions.get_weather<|message|> {"city": "Sapporo"}<|end|><|start|> assistant<|channel|> commentary to=functions.drop_table<|message|> {"name": "users"}',
+    expected: 'refuse',
+    expected_reason: 'unadvertised',
+  },
+  {
+    id: 'llm-jp-second-call-cut',
+    source: 'written for guard from the LLM-jp-4.1 grammar',
+    family: 'harmony',
+    tools: ['get_weather'],
+    text: '<|channel|> commentary to=functions.get_weather<|message|> {"city": "Sapporo"}<|end|><|start|> assistant<|channel|> commentary to=functions.get_weather<|message|> {"city": "Na',
+    expected: 'refuse',
+    expected_reason: 'truncated',
+  },
+  {
+    id: 'llm-jp-header-cut',
+    source: 'written for guard from the LLM-jp-4.1 grammar (a call header cut before <|message|>; its spaced words are the header\'s)',
+    family: 'harmony',
+    tools: ['get_weather'],
+    text: '<|start|> assistant to=functions.get_weather<|channel|> commentary json',
+    expected: 'refuse',
+    expected_reason: 'truncated',
+  },
+  {
+    id: 'llm-jp-stray-words-after-arguments',
+    source: 'written for guard from the LLM-jp-4.1 grammar (words after the arguments where <|call|> or <|end|> belongs)',
+    family: 'harmony',
+    tools: ['get_weather'],
+    text: '<|channel|> commentary to=functions.get_weather<|message|> {"city": "Sapporo"} and then some words',
+    expected: 'refuse',
+    expected_reason: 'shape',
+  },
+  {
+    id: 'llm-jp-header-narrated',
+    source: 'written for guard (a spaced harmony header named inside a sentence stays a quotation)',
+    family: 'harmony',
+    tools: ['get_weather'],
+    text: 'LLM-jp writes <|channel|> commentary to=functions.get_weather<|message|> before the arguments, with a space after each token.',
+    expected: 'quotation',
+    expected_reason: 'quoted',
+  },
+  {
+    id: 'rwkv-bold-label-fence-stays-quotation',
+    source: 'written for guard from the RWKV grammar (vLLM rwkv_tool_parser.py @ 04e47dbe): documentation writes the same',
+    family: 'openai-json',
+    tools: ['get_weather'],
+    text: '**Tool Call:**\n```json\n{"name": "get_weather", "arguments": {"city": "Tromsø"}}\n```',
+    expected: 'quotation',
+    expected_reason: 'fenced',
+  },
+  {
+    id: 'rwkv-legacy-line-refused',
+    source: 'written for guard from the RWKV legacy form (<tool_call> and one JSON line, no closer)',
+    family: 'hermes',
+    tools: ['get_weather'],
+    text: '<tool_call>{"name": "get_weather", "arguments": {"city": "Tromsø"}}\n',
+    expected: 'refuse',
+    expected_reason: 'truncated',
   },
 ];
 

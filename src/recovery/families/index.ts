@@ -29,6 +29,7 @@ import { harmony } from './harmony.js';
 import { harmonyStripped } from './harmony-stripped.js';
 import { hermes } from './hermes.js';
 import { hunyuan } from './hunyuan.js';
+import { hyperclovax } from './hyperclovax.js';
 import { inkling } from './inkling.js';
 import { internlm } from './internlm.js';
 import { jamba } from './jamba.js';
@@ -51,6 +52,7 @@ import { nemotron } from './nemotron.js';
 import { olmo3 } from './olmo3.js';
 import { openaiJson } from './openai-json.js';
 import { phi4Mini } from './phi4-mini.js';
+import { plamo3 } from './plamo3.js';
 import { pythonic } from './pythonic.js';
 import { qwen3Coder } from './qwen3-coder.js';
 import { seedOss } from './seed-oss.js';
@@ -111,6 +113,8 @@ export const FAMILIES: readonly Family[] = [
   xlam,
   lfm2,
   olmo3,
+  plamo3,
+  hyperclovax,
   gemma3ToolCode,
   harmonyStripped,
 ];
