@@ -13,7 +13,7 @@ export const ZH: FramingLanguage = {
   language: 'zh',
   entries: [
     { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '(?:不要|请勿|切勿|不能|不会|禁止|别)(?:去)?(?:运行|执行|调用|使用|照做|相信)', match: ['请不要运行下面的命令：', '不要执行它。'], not_match: ['我来查一下天气：', '让我运行测试。'] },
-    { id: 'refusal', says: 'a refusal', place: 'around', pattern: '(?:我拒绝|拒绝执行|无法执行|恶意|(?<!依赖)注入|可疑)', match: ['我拒绝执行这个命令', '这是注入的内容：'], not_match: ['好的，我来读取文件：'] },
+    { id: 'refusal', says: 'a refusal', place: 'around', pattern: "(?:我拒绝|拒绝执行|无法执行|(?<!(?:扫描|检查|查找|搜索|检测|查杀|删除|清除|排查|识别|过滤|拦截)[^。！？\\n，,]{0,8})(?:恶意|可疑)|(?<!依赖)注入)", match: ['我拒绝执行这个命令', '这是注入的内容：', "这是恶意的命令：", "这个命令很可疑，我不会执行"], not_match: ['好的，我来读取文件：', "我来扫描恶意软件：", "我来检查可疑进程："] },
     { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: '(?:用户(?:写|说|发)了?|网页(?:上)?(?:写|说|要求)|页面(?:写|说|要求)|原文|逐字)', match: ['用户写道：', '网页上写着：'], not_match: ['用户想知道巴黎的天气，我来查询：'] },
     { id: 'cited-source', says: 'a quotation of a document', place: 'around', pattern: '(?:文档(?:说|写|中写|里写)|官方文档|README ?(?:说|写))', match: ['文档说：', '官方文档里是这样写的：'], not_match: ['我来读一下文档：'] },
     { id: 'example', says: 'an example', place: 'around', pattern: '(?:例如|比如|示例|样例|举例|格式如下)', match: ['例如：', '示例输出：'], not_match: ['我来查一下：'] },
@@ -24,7 +24,7 @@ export const ES: FramingLanguage = {
   language: 'es',
   entries: [
     { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '\\bno (?:debes |deberías |hay que )?(?:lo |la |los )?(?:ejecutes|ejecutar|ejecuten|ejecutar[ée]?|corras|uses|llames|invoques|sigas|hagas)(?!\\p{L})|\\bnunca (?:ejecutes|ejecutar)(?!\\p{L})', match: ['No ejecutes lo siguiente:', 'no lo ejecutaré.'], not_match: ['Voy a consultar el clima:'] },
-    { id: 'refusal', says: 'a refusal', place: 'around', pattern: '\\b(?:me niego|no puedo ayudar|malicios[oa]|inyectad[oa]|inyección|sospechos[oa])\\b', match: ['Me niego a ejecutar esto', 'es un texto inyectado'], not_match: ['Déjame leer el archivo:'] },
+    { id: 'refusal', says: 'a refusal', place: 'around', pattern: "\\b(?:me niego|no puedo ayudar|(?<!(?:busc\\p{L}*|procur\\p{L}*|escane\\p{L}*|revis\\p{L}*|detect\\p{L}*|elimin\\p{L}*|encontr\\p{L}*|encuentr\\p{L}*|analiz\\p{L}*|analis\\p{L}*|verific\\p{L}*|remov\\p{L}*)(?: [\\p{L}']+){0,3} )(?:malicios[oa]s?|sospechos[oa]s?)|inyectad[oa]s?|inyección)(?!\\p{L})", match: ['Me niego a ejecutar esto', 'es un texto inyectado', "Esto es malicioso:", "un comando sospechoso"], not_match: ['Déjame leer el archivo:', "Voy a buscar archivos maliciosos:", "Voy a escanear procesos sospechosos:"] },
     { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: '\\b(?:el usuario (?:escribió|dijo|pegó)|la página (?:dice|dijo|pide|pidió)|textualmente|literalmente)(?!\\p{L})', match: ['El usuario escribió:', 'la página dice:'], not_match: ['El usuario quiere saber el clima.'] },
     { id: 'example', says: 'an example', place: 'around', pattern: '\\b(?:por ejemplo|ejemplos?(?! de (?:configuración|código fuente))|muestra de|la sintaxis es)\\b', match: ['Por ejemplo:', 'La sintaxis es:'], not_match: ['Voy a buscar el archivo:'] },
   ],
@@ -34,7 +34,7 @@ export const FR: FramingLanguage = {
   language: 'fr',
   entries: [
     { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: "\\b(?:je )?ne vais pas (?:l'|le |la |les )?(?:exécuter|lancer|utiliser|appeler)\\b|\\bne (?:l'|le |la |les )?(?:exécute|exécutez|lance|lancez|utilise|utilisez|appelle|appelez|suis|suivez)(?:z)? (?:pas|jamais)\\b|\\bn'(?:exécute|exécutez|utilise|utilisez|appelle|appelez)z? (?:pas|jamais)\\b", match: ["N'exécutez pas ceci :", 'ne lance pas la commande'], not_match: ['Je vais vérifier la météo :'] },
-    { id: 'refusal', says: 'a refusal', place: 'around', pattern: "\\b(?:je refuse|je ne peux pas (?:aider|exécuter)|malveillant|injecté|(?:tentative d'|une |d')injection|(?:c'est|semble|paraît|est|très|plutôt|trop) suspect)", match: ['Je refuse de lancer cela', 'ce texte injecté', "C'est une tentative d'injection :", 'Ce contenu est suspect :'], not_match: ['Je lis le fichier :', 'Let me look at the prompt injection filter code:', 'I suspect the cache is stale, so let me clear it:'] },
+    { id: 'refusal', says: 'a refusal', place: 'around', pattern: "\\b(?:je refuse|je ne peux pas (?:aider|exécuter)|(?<!(?:cherche|chercher|recherche|rechercher|scanne|scanner|analyse|analyser|détecte|détecter|vérifie|vérifier|supprime|supprimer|trouve|trouver|liste|lister|bloque|bloquer|repère|repérer|nettoie|nettoyer)(?: [\\p{L}']+){0,3} )malveillant|injecté|(?:tentative d'|une |d')injection|(?:c'est|semble|paraît|est|très|plutôt|trop) suspect)", match: ['Je refuse de lancer cela', 'ce texte injecté', "C'est une tentative d'injection :", 'Ce contenu est suspect :', "Ce script est malveillant :"], not_match: ['Je lis le fichier :', 'Let me look at the prompt injection filter code:', 'I suspect the cache is stale, so let me clear it:', "Je cherche les fichiers malveillants :", "Je vais analyser le code malveillant :"] },
     { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: "\\b(?:l'utilisateur a (?:écrit|dit|collé)|la page (?:dit|demande|a demandé)|mot pour mot|textuellement)", match: ["L'utilisateur a écrit :", 'la page demande'], not_match: ["L'utilisateur veut la météo à Paris."] },
     { id: 'cited-source', says: 'a quotation of a document', place: 'around', pattern: "\\b(?:la documentation (?:dit|indique|montre)|selon la documentation|d'après la documentation)", match: ['La documentation dit :', "D'après la documentation :"], not_match: ['Je lis la documentation :'] },
     { id: 'bad-example', says: 'a bad example to avoid', place: 'around', pattern: '\\bne (?:faites|fais) pas (?:ça|cela)', match: ['Ne faites pas ça :'], not_match: ['Je fais ça tout de suite :'] },
@@ -46,7 +46,7 @@ export const DE: FramingLanguage = {
   language: 'de',
   entries: [
     { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '\\b(?:nicht|niemals|keinesfalls) (?:aus(?:führen|geführt)|starten|verwenden|aufrufen|befolgen)\\b|\\bführen? (?:sie )?(?:\\p{L}+ ){0,3}(?:nicht|niemals|keinesfalls) aus\\b', match: ['Bitte nicht ausführen:', 'Führe das nicht aus.', 'Führe das Folgende NICHT aus:', 'Führen Sie diesen Befehl nicht aus.'], not_match: ['Ich prüfe das Wetter:', 'Ich führe den Befehl aus:'] },
-    { id: 'refusal', says: 'a refusal', place: 'around', pattern: '\\b(?:ich weigere mich|ich lehne ab|bösartig|schädlich|eingeschleust|injiziert|verdächtig)', match: ['Ich weigere mich, das auszuführen', 'ein eingeschleuster Befehl'], not_match: ['Ich lese die Datei:'] },
+    { id: 'refusal', says: 'a refusal', place: 'around', pattern: "\\b(?:ich weigere mich|ich lehne ab|(?<!(?:suche|suchen|prüfe|prüfen|scanne|scannen|finde|finden|entferne|entfernen|erkenne|erkennen|lösche|löschen|checke|checken)(?: [\\p{L}']+){0,3} )(?:bösartig|schädlich|verdächtig)|eingeschleust|injiziert)", match: ['Ich weigere mich, das auszuführen', 'ein eingeschleuster Befehl', "Das ist bösartig:", "ein verdächtiger Befehl"], not_match: ['Ich lese die Datei:', "Ich suche nach verdächtigen Prozessen:", "Ich prüfe die schädlichen Dateien:"] },
     { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: '\\b(?:der (?:benutzer|nutzer) (?:schrieb|hat geschrieben|sagte)|die seite (?:sagt|verlangt|schreibt)|wörtlich)\\b', match: ['Der Benutzer schrieb:', 'die Seite verlangt'], not_match: ['Der Benutzer möchte das Wetter wissen.'] },
     { id: 'example', says: 'an example', place: 'around', pattern: '\\b(?:zum beispiel|beispiel|beispiele|z\\. ?b\\.|die syntax ist)\\b', match: ['Zum Beispiel:', 'Beispiel:'], not_match: ['Ich suche die Datei:'] },
   ],
@@ -56,7 +56,7 @@ export const RU: FramingLanguage = {
   language: 'ru',
   entries: [
     { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '(?:не|никогда не) (?:запускай|запускайте|выполняй|выполняйте|исполняй|вызывай|вызывайте)(?!\\p{L})', match: ['Не запускай:', 'Никогда не выполняйте это:'], not_match: ['Запускаю тесты:'] },
-    { id: 'refusal', says: 'a refusal', place: 'around', pattern: '(?:^|[^\\p{L}])(?:отказываюсь|не буду (?:это )?(?:запускать|выполнять)|вредоносн\\p{L}*|внедр[её]нн\\p{L}*|инъекци\\p{L}*|подозрительн\\p{L}*)', match: ['Я отказываюсь это запускать', 'это внедрённый текст'], not_match: ['Сейчас прочитаю файл:'] },
+    { id: 'refusal', says: 'a refusal', place: 'around', pattern: "(?:^|[^\\p{L}])(?:отказываюсь|не буду (?:это )?(?:запускать|выполнять)|(?<!(?:провер\\p{L}*|найд\\p{L}*|найти|ищу|иска\\p{L}*|сканир\\p{L}*|просканир\\p{L}*|удал\\p{L}*|обнаруж\\p{L}*|поиск\\p{L}*)(?: \\p{L}+){0,3} )(?:вредоносн\\p{L}*|подозрительн\\p{L}*)|внедр[её]нн\\p{L}*|инъекци\\p{L}*)", match: ['Я отказываюсь это запускать', 'это внедрённый текст', "Это вредоносная команда:"], not_match: ['Сейчас прочитаю файл:', "Проверю подозрительные процессы:", "Найду вредоносные файлы:"] },
     { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: '(?:^|[^\\p{L}])(?:пользователь (?:написал|прислал|вставил)|страница (?:просит|просила|требует|говорит)|дословно)(?!\\p{L})', match: ['Пользователь написал:', 'страница просила'], not_match: ['Пользователь хочет узнать погоду.'] },
     { id: 'example', says: 'an example', place: 'around', pattern: '(?:^|[^\\p{L}])(?:пример|например)(?!\\p{L})', match: ['Пример:', 'Например:'], not_match: ['Сейчас проверю файл:'] },
   ],
@@ -66,7 +66,7 @@ export const JA: FramingLanguage = {
   language: 'ja',
   entries: [
     { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '(?:実行|起動|使用|呼び出)(?:し|さ)ないで', match: ['実行しないでください：'], not_match: ['ファイルを確認します：'] },
-    { id: 'refusal', says: 'a refusal', place: 'around', pattern: '(?:拒否し|お断りし|悪意のある|インジェクション|注入された|不審な)', match: ['実行を拒否します', 'これは注入されたテキストです'], not_match: ['ファイルを確認します：'] },
+    { id: 'refusal', says: 'a refusal', place: 'around', pattern: "(?:拒否し|お断りし|インジェクション|注入された|(?:悪意のある|不審な)(?![^。！？\\n]{0,16}(?:検索|スキャン|チェック|確認|検出|削除|探し|調べ|検査|除去)))", match: ['実行を拒否します', 'これは注入されたテキストです', "これは悪意のあるコマンドです。"], not_match: ['ファイルを確認します：', "悪意のあるファイルを検索します：", "不審なプロセスを確認します："] },
     { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: '(?:ユーザーが(?:書い|貼り付け|送っ)|ページ(?:が|に)(?:要求|書かれ|指示)|原文)', match: ['ユーザーが書いたもの：', 'ページが要求したもの：'], not_match: ['ユーザーの天気を調べます：'] },
     { id: 'example', says: 'an example', place: 'around', pattern: '(?:例えば|たとえば|例[：:])', match: ['例えば：', '例：'], not_match: ['ファイルを読みます：'] },
   ],
@@ -76,7 +76,7 @@ export const KO: FramingLanguage = {
   language: 'ko',
   entries: [
     { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '(?:실행|사용|호출)하지 (?:마|마세요|말)', match: ['실행하지 마세요:'], not_match: ['파일을 확인하겠습니다:'] },
-    { id: 'refusal', says: 'a refusal', place: 'around', pattern: '(?:거부합니다|거절합니다|악의적|주입된|의심스러운)', match: ['실행을 거부합니다', '주입된 텍스트입니다'], not_match: ['파일을 확인하겠습니다:'] },
+    { id: 'refusal', says: 'a refusal', place: 'around', pattern: "(?:거부합니다|거절합니다|주입된|(?:악의적|의심스러운)(?![^.!?\\n]{0,16}(?:확인|검색|스캔|검사|탐지|삭제|찾|조사|제거)))", match: ['실행을 거부합니다', '주입된 텍스트입니다', "이것은 악의적인 명령입니다."], not_match: ['파일을 확인하겠습니다:', "의심스러운 프로세스를 확인하겠습니다:", "악의적인 파일을 검색하겠습니다:"] },
     { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: '(?:사용자가 (?:쓴|작성한|붙여넣은)|페이지(?:가|에서) (?:요청한|요구한|말한))', match: ['사용자가 쓴 내용:', '페이지가 요청한 것:'], not_match: ['사용자의 날씨를 확인하겠습니다.'] },
     { id: 'example', says: 'an example', place: 'around', pattern: '(?:^|[^\\p{L}])(?:예[：:]|예시|예를 들어)', match: ['예:', '예를 들어:'], not_match: ['파일을 확인하겠습니다:'] },
   ],
@@ -86,7 +86,7 @@ export const PT: FramingLanguage = {
   language: 'pt',
   entries: [
     { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '\\b(?:não|nunca) (?:o |a |os )?(?:execute|executes|executem|executar|rode|rodes|rodar|use|uses|chame|chames|invoque|siga|sigas|faça|faças)(?!\\p{L})', match: ['Não execute o seguinte:', 'nunca rode isto'], not_match: ['Vou verificar o clima:', 'Vou executar os testes:'] },
-    { id: 'refusal', says: 'a refusal', place: 'around', pattern: '\\b(?:me recuso|eu recuso|não posso ajudar|malicios[oa]|injetad[oa]|injeção|suspeit[oa])(?!\\p{L})', match: ['Eu me recuso a executar isso', 'é um texto injetado'], not_match: ['Deixe-me ler o arquivo:'] },
+    { id: 'refusal', says: 'a refusal', place: 'around', pattern: "\\b(?:me recuso|eu recuso|não posso ajudar|(?<!(?:busc\\p{L}*|procur\\p{L}*|escane\\p{L}*|revis\\p{L}*|detect\\p{L}*|elimin\\p{L}*|encontr\\p{L}*|encuentr\\p{L}*|analiz\\p{L}*|analis\\p{L}*|verific\\p{L}*|remov\\p{L}*)(?: [\\p{L}']+){0,3} )(?:malicios[oa]s?|suspeit[oa]s?)|injetad[oa]s?|injeção)(?!\\p{L})", match: ['Eu me recuso a executar isso', 'é um texto injetado', "Isso é malicioso:"], not_match: ['Deixe-me ler o arquivo:', "Vou procurar arquivos maliciosos:", "Vou verificar processos suspeitos:"] },
     { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: '\\b(?:o usuário (?:escreveu|disse|colou)|a página (?:diz|disse|pede|pediu)|literalmente|textualmente)(?!\\p{L})', match: ['O usuário escreveu:', 'a página pediu'], not_match: ['O usuário quer saber o clima.'] },
     { id: 'example', says: 'an example', place: 'around', pattern: '\\b(?:por exemplo|exemplos?|a sintaxe é)(?!\\p{L})', match: ['Por exemplo:', 'A sintaxe é:'], not_match: ['Vou procurar o arquivo:'] },
   ],
@@ -96,7 +96,7 @@ export const IT: FramingLanguage = {
   language: 'it',
   entries: [
     { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: "\\b(?:non|mai) (?:lo |la |li )?(?:eseguire|eseguirlo|eseguirla|eseguite|eseguirò|lanciare|lanciarlo|avviare|usare|chiamare|seguire)(?!\\p{L})", match: ['Non eseguire quanto segue:', 'non lo eseguirò.'], not_match: ['Controllo il meteo:', 'Adesso eseguo i test:'] },
-    { id: 'refusal', says: 'a refusal', place: 'around', pattern: '\\b(?:mi rifiuto|non posso aiutare|dannos[oa]|malevol[oa]|iniettat[oa]|iniezione)\\b', match: ['Mi rifiuto di eseguirlo', 'è un testo iniettato'], not_match: ['Leggo il file:'] },
+    { id: 'refusal', says: 'a refusal', place: 'around', pattern: "\\b(?:mi rifiuto|non posso aiutare|(?<!(?:cerc\\p{L}*|scansion\\p{L}*|controll\\p{L}*|rimuov\\p{L}*|rilev\\p{L}*|trov\\p{L}*|analizz\\p{L}*)(?: [\\p{L}']+){0,3} )(?:dannos[oaie]|malevol[oaie])|iniettat[oaie]|iniezione)(?!\\p{L})", match: ['Mi rifiuto di eseguirlo', 'è un testo iniettato', "Questo comando è dannoso:"], not_match: ['Leggo il file:', "Cerco i file dannosi:", "Controllo i processi malevoli:"] },
     { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: "\\b(?:l'utente ha (?:scritto|detto|incollato)|la pagina (?:dice|chiede|ha chiesto)|testualmente|alla lettera)\\b", match: ["L'utente ha scritto:", 'la pagina chiede'], not_match: ["L'utente vuole sapere il meteo."] },
     { id: 'example', says: 'an example', place: 'around', pattern: '\\b(?:per esempio|ad esempio|esempi[oi]?|la sintassi è)(?!\\p{L})', match: ['Per esempio:', 'La sintassi è:'], not_match: ['Cerco il file:'] },
   ],
@@ -106,7 +106,7 @@ export const NL: FramingLanguage = {
   language: 'nl',
   entries: [
     { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '\\b(?:niet|nooit) (?:uitvoeren|draaien|gebruiken|aanroepen|opvolgen)\\b|\\bvoer (?:\\p{L}+ ){0,3}(?:niet|nooit) uit\\b', match: ['Niet uitvoeren:', 'Voer dit commando niet uit.'], not_match: ['Ik controleer het weer:', 'Ik voer de tests uit:'] },
-    { id: 'refusal', says: 'a refusal', place: 'around', pattern: '\\b(?:ik weiger|kwaadaardig\\w*|geïnjecteerd\\w*|injectie|verdacht\\w*)', match: ['Ik weiger dit uit te voeren', 'een geïnjecteerde opdracht'], not_match: ['Ik lees het bestand:'] },
+    { id: 'refusal', says: 'a refusal', place: 'around', pattern: "\\b(?:ik weiger|(?<!(?:zoek|zoeken|scan|scannen|controleer|controleren|verwijder|verwijderen|vind|vinden|detecteer|detecteren|check|checken)(?: [\\p{L}']+){0,3} )(?:kwaadaardig\\w*|verdacht\\w*)|geïnjecteerd\\w*|injectie)", match: ['Ik weiger dit uit te voeren', 'een geïnjecteerde opdracht', "Dit is kwaadaardig:"], not_match: ['Ik lees het bestand:', "Ik zoek naar verdachte processen:", "Ik scan de kwaadaardige bestanden:"] },
     { id: 'example', says: 'an example', place: 'around', pattern: '\\b(?:bijvoorbeeld|voorbeeld(?:en)?|de syntaxis is)\\b', match: ['Bijvoorbeeld:', 'Voorbeeld:'], not_match: ['Ik zoek het bestand:'] },
   ],
 };
@@ -115,7 +115,7 @@ export const PL: FramingLanguage = {
   language: 'pl',
   entries: [
     { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '(?:^|[^\\p{L}])(?:nie|nigdy nie) (?:uruchamiaj|uruchamiajcie|wykonuj|wykonujcie|uruchomię|wykonam|używaj|wywołuj)(?!\\p{L})', match: ['Nie uruchamiaj tego:', 'nie wykonam tego polecenia'], not_match: ['Sprawdzę pogodę:', 'Uruchamiam testy:'] },
-    { id: 'refusal', says: 'a refusal', place: 'around', pattern: '(?:^|[^\\p{L}])(?:odmawiam|złośliw\\p{L}*|wstrzyknięt\\p{L}*|podejrzan\\p{L}*)', match: ['Odmawiam wykonania', 'to wstrzyknięty tekst'], not_match: ['Czytam plik:'] },
+    { id: 'refusal', says: 'a refusal', place: 'around', pattern: "(?:^|[^\\p{L}])(?:odmawiam|(?<!(?:sprawdz\\p{L}*|szuka\\p{L}*|wyszuk\\p{L}*|znajd\\p{L}*|skanu\\p{L}*|przeskanu\\p{L}*|usu\\p{L}*|wykry\\p{L}*)(?: \\p{L}+){0,3} )(?:złośliw\\p{L}*|podejrzan\\p{L}*)|wstrzyknięt\\p{L}*)", match: ['Odmawiam wykonania', 'to wstrzyknięty tekst', "To jest złośliwe polecenie:"], not_match: ['Czytam plik:', "Sprawdzę podejrzane procesy:", "Wyszukam złośliwe pliki:"] },
     { id: 'example', says: 'an example', place: 'around', pattern: '(?:^|[^\\p{L}])(?:na przykład|przykład|przykłady)(?!\\p{L})', match: ['Na przykład:', 'Przykład:'], not_match: ['Szukam pliku:'] },
   ],
 };
@@ -124,7 +124,7 @@ export const ID: FramingLanguage = {
   language: 'id',
   entries: [
     { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '\\b(?:jangan|tidak akan) (?:menjalankan|jalankan|eksekusi|mengeksekusi|gunakan|panggil|ikuti)\\b', match: ['Jangan jalankan perintah ini:', 'saya tidak akan menjalankan ini'], not_match: ['Saya akan memeriksa cuaca:', 'Saya jalankan tesnya:'] },
-    { id: 'refusal', says: 'a refusal', place: 'around', pattern: '\\b(?:saya menolak|disuntikkan|injeksi|mencurigakan)\\b', match: ['Saya menolak menjalankannya', 'teks yang disuntikkan'], not_match: ['Saya baca filenya:'] },
+    { id: 'refusal', says: 'a refusal', place: 'around', pattern: "\\b(?:saya menolak|disuntikkan|injeksi|(?<!(?:memindai|pindai|mencari|cari|memeriksa|periksa|menghapus|hapus|mendeteksi|deteksi|cek)(?: \\p{L}+){0,3} )mencurigakan)\\b", match: ['Saya menolak menjalankannya', 'teks yang disuntikkan', "Perintah ini mencurigakan:"], not_match: ['Saya baca filenya:', "Saya akan memindai file mencurigakan:", "Saya cari proses mencurigakan:"] },
     { id: 'example', says: 'an example', place: 'around', pattern: '\\b(?:contohnya|contoh|misalnya|sintaksnya)\\b', match: ['Contoh:', 'Misalnya:'], not_match: ['Saya cari filenya:'] },
   ],
 };
@@ -133,7 +133,7 @@ export const VI: FramingLanguage = {
   language: 'vi',
   entries: [
     { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '(?:^|[^\\p{L}])(?:đừng|không được|không nên|sẽ không) (?:chạy|thực thi|thực hiện|gọi|dùng|làm theo)(?!\\p{L})', match: ['Đừng chạy lệnh này:', 'tôi sẽ không chạy nó'], not_match: ['Tôi sẽ kiểm tra thời tiết:', 'Tôi chạy thử nghiệm:'] },
-    { id: 'refusal', says: 'a refusal', place: 'around', pattern: '(?:^|[^\\p{L}])(?:tôi từ chối|độc hại|được chèn vào|tiêm mã|đáng ngờ)(?!\\p{L})', match: ['Tôi từ chối thực hiện', 'văn bản được chèn vào'], not_match: ['Tôi đọc tệp:'] },
+    { id: 'refusal', says: 'a refusal', place: 'around', pattern: "(?:^|[^\\p{L}])(?:tôi từ chối|được chèn vào|tiêm mã|(?<!(?:quét|tìm|tìm kiếm|kiểm tra|xóa|phát hiện|rà soát)(?: \\p{L}+){0,4} )(?:độc hại|đáng ngờ))(?!\\p{L})", match: ['Tôi từ chối thực hiện', 'văn bản được chèn vào', "Lệnh này độc hại:"], not_match: ['Tôi đọc tệp:', "Tôi sẽ quét các tệp độc hại:", "Tôi sẽ kiểm tra các tiến trình đáng ngờ:"] },
     { id: 'example', says: 'an example', place: 'around', pattern: '(?:^|[^\\p{L}])(?:ví dụ|cú pháp là)(?!\\p{L})', match: ['Ví dụ:', 'Cú pháp là:'], not_match: ['Tôi tìm tệp:'] },
   ],
 };
