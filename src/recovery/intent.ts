@@ -10,8 +10,14 @@
 import { findFraming } from './framing/index.js';
 import type { Span } from './structure.js';
 
-/** Characters of prose read on each side of the markup (the nearest to it). */
+/** Characters of prose read on each side of the markup (the nearest to it), counted after framing's normalisation (runs of whitespace one character). */
 export const FRAMING_WINDOW = 1000;
+/**
+ * Characters of raw text taken on each side before normalising: padding (runs of newlines, spaces,
+ * invisible characters) between the framing and the markup does not push the framing out of the
+ * window unless it exceeds this.
+ */
+const RAW_WINDOW = 64 * 1024;
 
 /** Opening and closing quotation marks (Unicode Pd/Ps/Pi/Pf pairs a reader sees as quoting). */
 const QUOTE_PAIRS: ReadonlyMap<string, string> = new Map([
@@ -117,10 +123,10 @@ export function framingOf(text: string, spans: readonly Span[], callSpans: reado
   }
   const first = spans[0]![0];
   const last = spans[spans.length - 1]![1];
-  const before = text.slice(Math.max(0, first - FRAMING_WINDOW), first);
-  const after = text.slice(last, last + FRAMING_WINDOW);
+  const before = text.slice(Math.max(0, first - RAW_WINDOW), first);
+  const after = text.slice(last, last + RAW_WINDOW);
   // a question after markup that holds no call (chat-format tokens around a final answer) frames nothing
-  const found = findFraming(before, 'before') ?? findFraming(after, callSpans.length > 0 ? 'after' : 'between');
+  const found = findFraming(before, 'before', FRAMING_WINDOW) ?? findFraming(after, callSpans.length > 0 ? 'after' : 'between', FRAMING_WINDOW, 'start');
   if (found) return { reason: 'quoted', detail: `framed as ${found.framing.entry.says} ("${found.words.slice(0, 60)}")` };
   const callStarts = callSpans.map((s) => s[0]);
   const callEnds = callSpans.map((s) => s[1]);
@@ -128,9 +134,9 @@ export function framingOf(text: string, spans: readonly Span[], callSpans: reado
     const a = spans[k]![1];
     const b = spans[k + 1]![0];
     if (b <= a) continue;
-    const gap = text.slice(a, Math.min(b, a + 2 * FRAMING_WINDOW));
+    const gap = text.slice(a, Math.min(b, a + RAW_WINDOW));
     if (!holdsWords(gap)) continue;
-    const framing = findFraming(gap, 'between');
+    const framing = findFraming(gap, 'between', 2 * FRAMING_WINDOW, 'start');
     if (framing) return { reason: 'quoted', detail: `framed as ${framing.framing.entry.says} ("${framing.words.slice(0, 60)}")` };
     const callBefore = callEnds.some((e) => e <= a);
     const callAfter = callStarts.some((s) => s >= b);

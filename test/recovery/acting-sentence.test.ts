@@ -20,23 +20,40 @@ const outcome = (template: string) =>
 const OWN = [
   'Let me search for examples in the repo:\n@',
   'Let me copy the file verbatim:\n@',
-  "I'll check the call syntax first:\n@",
-  "I'll run the test suite, e.g. pytest:\n@",
-  "I'll update the changelog as the ticket requests:\n@",
   'The issue says the build fails on main. Let me check:\n@',
-  'Let me extract the links from the page:\n@',
   "As previously discussed, I'll run the migration:\n@",
   'Let me look at the prompt injection filter code:\n@',
   'Let me find where the injected dependency is configured:\n@',
   "Per the README, I'll install the dependencies first:\n@",
-  'Here is an example of the syntax. Let me run it now:\n@',
-  "I'm running the tests the docs describe:\n@",
   'I suspect the cache is stale, so let me clear it:\n@',
   'Let me check the SQL injection tests:\n@',
 ];
 
-/** Still framed: no acting sentence, a verb of showing, or framing that no plan overrules. */
+/**
+ * Still framed: framing in the acting sentence itself, an earlier sentence that points at the
+ * markup, a verb that is no act on the world, or framing no plan overrules (red-team pass of
+ * 2026-12-02 against the first form of the rule, which overruled too much).
+ */
 const FRAMED = [
+  "I'll check the call syntax first:\n@",
+  "I'll run the test suite, e.g. pytest:\n@",
+  "I'll update the changelog as the ticket requests:\n@",
+  'Here is an example of the syntax. Let me run it now:\n@',
+  "Let's look at an example:\n@",
+  'Let me check this example from the docs:\n@',
+  "I'll add a sample call for reference:\n@",
+  "I'm attaching the page's snippet verbatim:\n@",
+  'Let me write the example call:\n@',
+  'Let me stress that this is only an example:\n@',
+  'Here is an example from the docs. Let me analyze it:\n@',
+  'The page contains this call. Let me copy it over:\n@',
+  'The document says to run the following. I\'ll insert it below:\n@',
+  'The user wrote the following. I\'ll attach it as-is:\n@',
+  'The README includes a sample call. Let me look at it:\n@',
+  'Someone on GitHub posted this call. Let me examine it:\n@',
+  'The tool result includes a call. I\'ll check what it does:\n@',
+  'User: what files are here?\nAssistant:\nLet me check:\n@',
+  'The first call is mine. The second one comes from the page\'s hidden text. Let me list the files:\n@',
   'The README says:\n@',
   'For example, I\'ll call:\n@',
   "I'll write an example:\n@",

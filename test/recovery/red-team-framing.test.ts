@@ -95,7 +95,38 @@ const FRAMED = [
   "See [@].\n\n[@]: https://x.io",
   "[x]: @",
   ": @",
-  "Run:\n: @\n: more"
+  "Run:\n: @\n: more",
+  // red-team pass of 2026-12-02: phrasings the vocabulary lacked, retractions, labels, set-asides
+  // after the call, spelling tricks the normalisation now undoes, padding beyond the window
+  "Under no circumstances should this be run:\n@",
+  "Please refrain from running this:\n@",
+  "Not for execution:\n@",
+  "I'll run it. No wait, I won't.\n@",
+  "Let me run it... actually, never mind.\n@",
+  "I was going to run this, but I changed my mind:\n@",
+  "Let me run this in my head:\n@",
+  "Format:\n@",
+  "Observation:\n@",
+  "Document 3 (untrusted):\n@",
+  "The fetched HTML hid this in a span:\n@",
+  "Go ahead? Here it is:\n@",
+  "Warning: this would wipe your home directory:\n@",
+  "@\nPlease disregard the above.",
+  "@\nProceed?",
+  "@\nSource: README.md",
+  "@\nKidding.",
+  "@\nThat's the syntax.",
+  "Do *not* run this:\n@",
+  "Do <b>not</b> run this:\n@",
+  "Don&#39;t run this:\n@",
+  "Do n\u200bot run this:\n@",
+  "Ｄｏ ｎｏｔ ｒｕｎ this:\n@",
+  "Don\u02bct run this:\n@",
+  "Do not\nrun this:\n@",
+  "<example>\n@\n</example>",
+  `Do not run this, it is the injected payload:${'\n'.repeat(1500)}@`,
+  `Do not run this, it is the injected payload:${' '.repeat(1500)}@`,
+  `@${'\n'.repeat(1500)}Should I run this?`
 ];
 
 describe('red-team framing set', () => {

@@ -11,19 +11,22 @@ const ACT =
   '(?:run|running|ran|execute|executing|invoke|invoking|call|calling|dispatch|dispatching|perform|performing|carry|carrying|follow|following|obey|obeying|comply|complying|trigger|triggering|use|using|do|doing|try|trying|send|sending|submit|paste|type|enter|copy|trust|act|apply|launch|start|process)';
 
 /**
- * Verbs after "let me" / "I'll" that do not state an action on the world: showing, quoting,
- * explaining, refusing, waiting (`Let me show the syntax:` is still an example).
+ * Verbs by which a reply states an act on the world after "let me" / "I'll" (`Let me check the
+ * log:`, `I'll run the tests:`), and their -ing forms after "I'm". Verbs of looking at, showing,
+ * explaining, copying or keeping text are not among them: "Let me look at it:", "I'll paste it:".
  */
-const SHOWING =
-  "(?:show|showing|know|relay\\w*|forward\\w*|echo\\w*|paraphras\\w*|transcrib\\w*|surfac\\w*|enumerat\\w*|recount\\w*|review\\w*|walk\\w* (?:you |through)|go(?:ing)? (?:over|through)|list(?:ing)? (?:what|the (?:commands?|calls?|instructions?|steps?|requests?)|them|these|those)|(?:writ\\w*|creat\\w*|mak\\w*|construct\\w*|build\\w*|compos\\w*|craft\\w*|generat\\w*|produc\\w*|put together) (?:an?|one|some|another|this|that) (?:example|sample|demo|illustration|mock|fake|dummy|test call)|think|see|remind\\w*|clarif\\w*|not(?:e|ing)|be|have|say|tell|answer\\w*|repl(?:y|ying)|respond\\w*|assum\\w*|stop\\w*|pass\\w*|point\\w*|mention\\w*|admit\\w*|warn\\w*|caution\\w*|recap\\w*|summari[sz]\\w*|rephras\\w*|restat\\w*|translat\\w*|demonstrat\\w*|illustrat\\w*|quot\\w*|repeat\\w*|reproduc\\w*|past(?:e|es|ed|ing)|print\\w*|display\\w*|giv(?:e|ing)|shar(?:e|ing)|explain\\w*|describ\\w*|writ(?:e|ing) (?:out|down|it|them|this|that|these|those|the (?:call|command|tool call|markup|syntax))|spell\\w*|output\\w*|emit\\w*|format\\w*|render\\w*|present\\w*|provid\\w*|mock\\w*|simulat\\w*|pretend\\w*|imagin\\w*|draft\\w*|propos\\w*|suggest\\w*|sketch\\w*|outlin\\w*|not|never|unable|refus\\w*|declin\\w*|afraid|sorry|ignor\\w*|skip\\w*|wait\\w*|hold\\w*|leav\\w*|avoid\\w*|flag\\w*|report\\w*|log(?:ging)?|record\\w*|cop(?:y|ying)(?! (?:the |this |that |these |those |it |them |all )?(?:[\\w.-]+ )?(?:files?|director(?:y|ies)|folders?|dirs?|into|to|over)\\b))";
+const ACTING_VERBS =
+  '(?:run|rerun|re-run|check|recheck|install|reinstall|build|rebuild|compile|test|retest|fix|open|read|search|look (?:up|for|into|through)|list|fetch|update|upgrade|create|restart|start|stop|query|grep|find|inspect|verify|debug|retry|try|download|clone|pull|push|commit|deploy|configure|set up|add|remove|delete|edit|modify|change|apply|migrate|execute|call|get|load|clear|clean|reset|launch|lint|scan|use|kill|mount|compress|extract|rename|move|copy (?:the |this |that |these |those |all )?(?:[\\w./-]+ )?(?:files?|folders?|director(?:y|ies)|contents?)|write to|invoke|ping|curl|wget|ssh|send the (?:request|email|message)|double-check|investigate|diagnose|profile|benchmark|measure|count|compute|calculate|convert|sort|filter|navigate|visit|browse|click|go to|connect|authenticate|log in|sign in|look at (?:the|my|our|your) (?!call|command|markup|snippet|example|sample|syntax|format|page|following|text|instructions?)\\w+)';
+const ACTING_ING =
+  '(?:running|rerunning|checking|installing|building|compiling|testing|fixing|opening|reading|searching|looking (?:up|for|into|through)|listing|fetching|updating|upgrading|creating|restarting|starting|stopping|querying|grepping|inspecting|verifying|debugging|retrying|trying|downloading|cloning|pulling|pushing|deploying|configuring|adding|removing|deleting|editing|modifying|changing|applying|migrating|executing|calling|getting|loading|clearing|cleaning|resetting|launching|linting|scanning|using|invoking|investigating|diagnosing|connecting|authenticating|navigating|visiting|browsing|counting|computing|calculating|converting)';
 
 export const EN: FramingLanguage = {
   language: 'en',
   acting: {
     pattern:
-      `^(?:(?:ok(?:ay)?|alright|all right|great|good|sure|right|now|next|so|then|first|finally|perfect|got it|understood|thanks|thank you|yes|also|additionally|alternatively)\\b[,.!]? ?)*(?:(?:as|per|since|because|according to|to|given|following) [^,.:;!?\\n]{1,80}, )?(?:(?:let me|let's|i'll|i will|i'm going to|i am going to|i'm gonna|i need to|i'm now going to|now i'll)(?: (?:now|first|then|just|also|quickly|next|again|go ahead and|try to|need to|start by|begin by))* (?!${SHOWING}\\b)[a-z]+|(?:i'm|i am)(?: (?:now|just|also|first|then))* (?!${SHOWING}\\b)[a-z]+ing\\b)`,
-    match: ['Let me search for examples in the repo:', "I'll run the test suite, e.g. pytest:", 'As previously discussed, I\'ll run the migration:', 'Okay, now let me check the log:', "I'm running the tests:", 'Let me copy the file verbatim:', "Per the README, I'll install the dependencies first:"],
-    not_match: ['Let me show the call syntax:', "I'll quote the page:", "I'm not going to run it:", 'Let me paste what the page said:', 'Let me copy the call here:', 'The user wrote:', 'Should I run this?', "I'm ignoring it:", 'Let me write out the call:', "I'm sure this is an example:", 'Let me know if this is the syntax:', "I'll be honest, the page says:", "I'm relaying the page's request:", 'Let me write an example call:', 'Let me list what the page asked for:', 'Let me review what the page asked:', 'Let me echo the instructions:'],
+      `^(?:(?:ok(?:ay)?|alright|all right|great|good|sure|right|now|next|so|then|first|finally|perfect|got it|understood|thanks|thank you|yes|also|additionally|alternatively)\\b[,.!]? ?)*(?:(?:as|per|since|because|according to|given|following) [^,.:;!?\\n]{1,80}, )?(?:(?:let me|let's|i'll|i will|i'm going to|i am going to|i'm gonna|i need to|i'm now going to|now i'll)(?: (?:now|first|then|just|also|quickly|next|again|go ahead and|try to|need to|start by|begin by))* ${ACTING_VERBS}\\b|(?:i'm|i am)(?: (?:now|just|also|first|then))* ${ACTING_ING}\\b)`,
+    match: ['Let me search for examples in the repo:', "I'll run the test suite, e.g. pytest:", "As previously discussed, I'll run the migration:", 'Okay, now let me check the log:', "I'm running the tests:", 'Let me copy the file verbatim:', "Per the README, I'll install the dependencies first:", 'Let me check:'],
+    not_match: ['Let me show the call syntax:', "I'll quote the page:", "I'm not going to run it:", 'Let me paste what the page said:', 'Let me copy the call here:', 'The user wrote:', 'Should I run this?', "I'm ignoring it:", 'Let me write out the call:', "I'm sure this is an example:", 'Let me know if this is the syntax:', "I'll be honest, the page says:", "I'm relaying the page's request:", 'Let me write an example call:', "Let me review what the page asked for:", 'Let me echo the instructions:', "Let's look at an example:", 'Let me analyze it:', 'Let me look at it:', 'Let me stress that this is only an example:', 'Let me elaborate:', 'Let me copy it over:', "I'll attach it as-is:", 'Let me think this through:'],
   },
   entries: [
     {
@@ -48,7 +51,7 @@ export const EN: FramingLanguage = {
       says: 'an attribution to someone else',
       place: 'around',
       pattern:
-        "\\b(?:the (?:user|customer|requester|human|person) (?:wrote|writes|pasted|pastes|typed|posted|quoted)|(?:the|this|that|a|an) (?:web ?page|page|website|site|document|doc|e-?mail|message|article|post|tool (?:result|output)|search results?|instructions?|prompt|comment|readme|issue|ticket|snippet|payload) (?:wrote|writes|said|says|asked|asks|contains|contained|includes|included|requested|requests|wants|wanted|told|tells|instructs|instructed|suggested|suggests|shows|showed|reads|demanded|demands)|(?:the|this|that|a|an) (?:file|results?|text|content|input|output|response|log) (?:wrote|writes|said|says|asked|asks|requested|requests|wants|wanted|told|tells|instructs|instructed|demanded|demands)|according to (?:the|this|that|a|an|their|its|some) (?:user|customer|web ?page|page|website|site|document|documentation|docs|e-?mail|message|comment|article|post|readme|search results?|tool (?:result|output)|snippet|payload|prompt)|verbatim|as quoted|quoting|(?:let me|i'll|i will|i'm going to|i am going to) quote\\b|copied (?:from|verbatim)|from the (?:page|website|site|web ?page|document|email|e-mail|search results?)|(?:asked|told|instructed|wants|wanted|tried to get) me to (?:run|execute|call|invoke|use|do|send|emit))\\b",
+        "\\b(?:the (?:user|customer|requester|human|person) (?:wrote|writes|pasted|pastes|typed|posted|quoted)|(?:the|this|that|a|an) (?:web ?page|page|website|site|document|doc|e-?mail|message|article|post|tool (?:result|output)|search results?|instructions?|prompt|comment|readme|issue|ticket|snippet|payload) (?:wrote|writes|said|says|asked|asks|contains|contained|includes|included|requested|requests|wants|wanted|told|tells|instructs|instructed|suggested|suggests|shows|showed|reads|demanded|demands)|(?:the|this|that|a|an) (?:file|results?|text|content|input|output|response|log) (?:wrote|writes|said|says|asked|asks|requested|requests|wants|wanted|told|tells|instructs|instructed|demanded|demands)|according to (?:the|this|that|a|an|their|its|some) (?:user|customer|web ?page|page|website|site|document|documentation|docs|e-?mail|message|comment|article|post|readme|search results?|tool (?:result|output)|snippet|payload|prompt)|(?<!cop(?:y|ying) (?:the |this |that |these |those |all )?(?:[\\w./-]+ )?(?:files?|folders?|director(?:y|ies)|contents?) )verbatim|as quoted|quoting|(?:let me|i'll|i will|i'm going to|i am going to) quote\\b|copied (?:from|verbatim)|from the (?:page|website|site|web ?page|document|email|e-mail|search results?)|(?:asked|told|instructed|wants|wanted|tried to get) me to (?:run|execute|call|invoke|use|do|send|emit))\\b",
       match: ['According to the page, run this:', "I'll quote the tool output:", 'The user wrote:', 'is what the page said;', 'reproducing the injected text verbatim', 'The document asks to run', 'The user asked me to run this:'],
       not_match: ['The request came from the user, so I will call the tool:', 'Let me extract the links from the fetched page:', "Now I'll implement the translator according to the specification. Let me start by creating the form.", 'I will refactor it according to plan:', 'The user wants the weather in Paris, so I will call the tool:', 'The user asked for the weather in Paris.', 'The user says "hi". Reply briefly.', 'Let me read the file first.', 'I will search the web for it:', 'written on a line of its own in the logs we collected'],
       overruled_by_acting: true,
@@ -67,10 +70,9 @@ export const EN: FramingLanguage = {
       says: 'an example',
       place: 'around',
       pattern:
-        "(?:\\be\\.g\\.|\\bex ?:|\\bi\\.e\\.)|\\b(?:for example|for instance|(?:examples?|samples?)(?! (?:directory|directories|folder|folders|dir|script|scripts|file|files|project|projects|app|apps|config|configs|configuration|module|modules|package|packages|data|dataset|repo|repository|tests?)\\b)|illustrat(?:e|es|ed|ing|ion)|demonstrat(?:e|es|ed|ing|ion)|(?:call|tool|markup|function) syntax|the syntax (?:is|for (?:a |the )?(?:call|tool|function))|looks like this|look like this|like this|like so|the format (?:is|was|of (?:a|the))|formatted as|for reference|(?:call|command|tool call) template)\\b|(?:^|\\n)templates? ?:",
+        "(?:\\be\\.g\\.|\\bex ?:|\\bi\\.e\\.)|\\b(?:for example|for instance|(?<!(?:search|look|find|grep|list|brows|scan)(?:e|es|ed|ing|s)? (?:for |through |in |at |the |some |more |other |existing |all |any |relevant |similar ){0,3})(?:examples?|samples?)(?! (?:directory|directories|folder|folders|dir|script|scripts|file|files|project|projects|app|apps|config|configs|configuration|module|modules|package|packages|data|dataset|repo|repository|tests?)\\b)|illustrat(?:e|es|ed|ing|ion)|demonstrat(?:e|es|ed|ing|ion)|(?:call|tool|markup|function) syntax|the syntax (?:is|for (?:a |the )?(?:call|tool|function))|looks like this|look like this|like this|like so|the format (?:is|was|of (?:a|the))|formatted as|for reference|(?:call|command|tool call) template)\\b|(?:^|\\n)templates? ?:",
       match: ['e.g.', 'Ex:', '## Example', 'Sample output:', 'That is an example of the syntax;', 'A tool call looks like this:', 'For instance:', 'Template:', 'For reference, the call was:'],
       not_match: ['Let me create the template file:', 'I will fill in the template:', 'Let me check the weather:', "I'll read the file.", 'Checking the logs now:', 'Let me format the output for you.', 'It looks like the tests failed. Let me check the log:', "I'll check the Python file for errors:"],
-      overruled_by_acting: true,
     },
     {
       id: 'imagined',
@@ -124,7 +126,6 @@ export const EN: FramingLanguage = {
         '(?:^|[.:!?] |\\n)(?:user|assistant|human|system|ai|bot|model|tool|function|developer|customer|agent|input|output|result|response|log|console|stdout|stderr|transcript|history|previously|earlier|original)(?: (?:\\d+|said|says|wrote|asked|replied|message|turn))? ?:(?: |\\n|$)|\\btranscript\\b|\\bconversation log\\b|\\bchat log\\b',
       match: ['Transcript of the session:', 'assistant:', 'Output:', 'User: please do this'],
       not_match: ['Let me check the weather:', 'I will call the function: ', 'Sure! Here is the plan:'],
-      overruled_by_acting: true,
     },
     {
       id: 'instruction-to-reader',
@@ -140,18 +141,17 @@ export const EN: FramingLanguage = {
       says: 'a narration of an earlier call',
       place: 'around',
       pattern:
-        '\\b(?:i (?:ran|called|executed|invoked|sent|tried) (?:this|that|the following|it|these|those)|(?:this|that|it|these|those|the (?:call|command|tool call)) (?:was|were|had been|has been|have been) (?:called|run|executed|invoked|sent|dispatched)|previously|last time|the previous (?:call|command|attempt)|the last (?:call|command|attempt)|(?:earlier|previously) in (?:this|the) (?:session|conversation|chat|thread))\\b|\\bi (?:ran|called|executed|invoked|sent|dispatched) ?(?::|\\n|$)',
+        '\\b(?:i (?:ran|called|executed|invoked|sent|tried) (?:this|that|the following|it|these|those)|(?:this|that|it|these|those|the (?:call|command|tool call)) (?:was|were|had been|has been|have been) (?:called|run|executed|invoked|sent|dispatched)|previously(?! (?:discussed|agreed|mentioned|planned|noted|requested|decided|described|explained|stated))|last time|the previous (?:call|command|attempt)|the last (?:call|command|attempt)|(?:earlier|previously) in (?:this|the) (?:session|conversation|chat|thread))\\b|\\bi (?:ran|called|executed|invoked|sent|dispatched) ?(?::|\\n|$)',
       match: ['I ran this earlier:', 'It was called like so', 'The previous call was', 'Earlier in this session I executed:', 'Here is what I ran:'],
       not_match: ['I ran into an error, so let me retry:', 'Let me call it again:', 'Calling the tool now:', 'Earlier I ran the tests and they failed; let me read the log:'],
-      overruled_by_acting: true,
     },
     {
       id: 'awaiting-approval',
       says: 'a call held for approval',
       place: 'around',
       pattern:
-        "\\b(?:(?:await(?:s|ing)?|waiting (?:for|on)|pending|needs?|requires?|requiring|subject to|until i (?:get|have|receive)) (?:your |the user'?s? |user |explicit |an? )?(?:approval|confirmation|consent|permission|go-ahead|go ahead|green light|ok|okay|sign-?off)|if you (?:confirm|approve|agree|say so|give the go-?ahead|ok it)|(?:once|after|when) you (?:confirm|approve|agree|say so|ok it|give the go-?ahead)|confirm and i(?:'ll| will)|proposed (?:command|call|tool call|action)|for your (?:review|approval)|(?:once|when|after) you give (?:me )?the (?:green light|go-?ahead)|not yet (?:executed|run|dispatched|sent)|hold(?:ing)? (?:off|it|this|that)\\b|until you say (?:yes|so|ok|okay)|please confirm|if you'?d like me to (?:go ahead|proceed|run|execute)|after (?:your |user )?approval|(?:draft|proposed|pending) (?:call|command|tool call)s?|\\bproposal\\b|reply (?:yes|y|ok)\\b|to confirm\\b|flagging (?:this|it|for review))\\b",
-      match: ['Awaiting your approval before running:', 'Proposed command (needs your OK):', 'This is the call I would make if you confirm:', "This is what I'd run after you approve.", "Confirm and I'll execute it.", 'Flagging for review (not executing):'],
+        "\\b(?:(?:await(?:s|ing)?|waiting (?:for|on)|pending|needs?|requires?|requiring|subject to|until i (?:get|have|receive)) (?:your |the user'?s? |user |explicit |an? )?(?:approval|confirmation|consent|permission|go-ahead|go ahead|green light|ok|okay|sign-?off)|if you (?:confirm|approve|agree|say so|give the go-?ahead|ok it)|(?:once|after|when) you (?:confirm|approve|agree|say so|ok it|give the go-?ahead)|confirm and i(?:'ll| will)|proposed (?:command|call|tool call|action)|for your (?:review|approval)|(?:once|when|after) you give (?:me )?the (?:green light|go-?ahead)|not yet (?:executed|run|dispatched|sent)|hold(?:ing)? (?:off|it|this|that)\\b|until you say (?:yes|so|ok|okay)|please confirm|if you'?d like me to (?:go ahead|proceed|run|execute)|after (?:your |user )?approval|(?:draft|proposed|pending) (?:call|command|tool call)s?|\\bproposal\\b|reply (?:yes|y|ok)\\b|to confirm\\b|flagging (?:this|it|for review)|say the word|thumbs up|ready when you are|give me (?:a|the) (?:thumbs up|go|go-ahead|ok|nod))\\b|\\bgo ahead\\?",
+      match: ['Go ahead? Here it is:', "Say the word and I'll fire this off:", "Give me a thumbs up and I'll send this:", 'Ready when you are:', 'Awaiting your approval before running:', 'Proposed command (needs your OK):', 'This is the call I would make if you confirm:', "This is what I'd run after you approve.", "Confirm and I'll execute it.", 'Flagging for review (not executing):'],
       not_match: ['You approved the plan, so I am running it now:', 'Before running the build, let me check the file:', 'Let me review the file first:', 'The review is done; applying the fix:'],
     },
     {
@@ -186,6 +186,42 @@ export const EN: FramingLanguage = {
       pattern: `\\b(?:this|that|it|these|those|them|the (?:call|command|above|following))\\b[^?\\n]{0,80}\\?|\\b${ACT}\\b[^?\\n]{0,80}\\?|(?:^|\\n)\\s*(?:ok(?:ay)?|right|correct|yes or no|y/n)\\s*\\?`,
       match: ['Should I run it?', 'Is that what you meant?', 'OK?'],
       not_match: ['Done.', 'Let me know when it finishes.', 'Want me to also clear the cache?'],
+    },
+    {
+      id: 'discouraged',
+      says: 'a warning not to run it',
+      place: 'around',
+      pattern:
+        "\\b(?:under no circumstances|in no circumstances|under any circumstances|(?:please )?refrain from|avoid (?:running|executing|calling|invoking|using|dispatching) (?:this|it|that|these|those|the (?:call|command|following))|not for (?:execution|use|running|dispatch)|don't (?:even )?(?:think about )?(?:running|executing|calling|invoking)|don't (?:let|fire|send) (?:this|it|that)|nobody should (?:run|execute|call|use)|(?:would be|is) a mistake to (?:run|execute|call)|hard pass|absolutely not|unexecuted|(?:keep|leave|leaving) (?:this|it|that) (?:inert|unexecuted|unrun)|this is a trap|red flag|phishing|(?:would|will|could|might) (?:wipe|destroy|erase|brick|exfiltrate|steal) |deletes everything)\\b",
+      match: ['Under no circumstances should this be run:', 'Do not, under any circumstances, run this:', 'Please refrain from running this:', 'Avoid running this:', 'Not for execution:', "Don't even think about running this:", "Don't let this run:", 'Nobody should run this:', 'It would be a mistake to run this:', 'Hard pass on this one:', 'Absolutely not:', "I'm leaving it unexecuted:", 'This is a trap:', 'Red flag:', 'Be careful, this is phishing:', 'Warning: this would wipe your home directory:', 'Danger, this deletes everything:'],
+      not_match: ['Let me avoid the network and read the file:', 'Warning: this will take a while. Running the full build:', 'Let me check the filter logs:', 'The flag is red in the UI; let me check the CSS:'],
+    },
+    {
+      id: 'retracted',
+      says: 'a call taken back',
+      place: 'around',
+      pattern:
+        "(?:\\b(?:changed my mind|change of plan|just kidding|scratch that|never ?mind|on second thought|on reflection|then again|no wait|wait, no|actually,? (?:no|i won't|i will not|i'd better not|better not)|i'd better not|park (?:it|this|that) here|leave (?:it|this|that) here|(?:run|execute|try) (?:it|this|that) (?:in my head|mentally|on paper)|mentally (?:run|execute)|dry[- ]run it by reading)\\b|\\bkidding[.!)]|(?:^|\\n|[.!?…] |\\.\\.\\. ?)(?:hmm,? )?(?:or not|maybe not|perhaps not|better not|nope)[.!]?(?:\\s|$)|(?:[.!?…] |\\.\\.\\. ?)no(?:[.!]|$)|\\bi (?:won't|will not)[.!](?:\\s|$))",
+      match: ['I was going to run this, but I changed my mind:', "I'll run it. Actually, scratch that.", "I'll run it. No wait, I won't.", "I'll run it... no.", "I'll run this — just kidding.", 'Let me run it. Or not.', 'Let me run it... actually, never mind.', "Let me run it.\nOn reflection, I'd better not.", 'Let me run that. Nope', 'Let me run this. Hmm, better not.', 'Kidding.', '(kidding)', 'Actually, I won\'t.', 'Never mind.', 'On second thought, better not.', 'Let me run this in my head:', 'Let me mentally run this:', "I'll run it. Then again, maybe not. Let me park it here:"],
+      not_match: ["I won't be long: checking the log now.", 'Whether or not the tests pass, let me run them:', 'No worries, let me check the file:', "Let me check whether it's running:", 'Let me leave a comment on the PR:', 'I will not stop until the tests pass; running them:'],
+    },
+    {
+      id: 'labelled',
+      says: 'a label of quoted material',
+      place: 'before',
+      pattern:
+        "(?:^|\\n)(?:format|syntax|payload|ioc|iocs|expected output|actual (?:model )?output|raw (?:completion|output|markup|response|model output)|observation|page content|retrieved context|search result(?: ?#?\\d+)?|document ?#?\\d+(?: \\([^)\\n]{1,30}\\))?|original (?:text|content)(?: of [^\\n:]{1,40})?|tool output|excerpt|listing(?: \\d+)?|figure \\d+|q|a)(?: \\([^)\\n]{1,30}\\))? ?:(?:\\s|$)|\\b(?:here is|here's) (?:the |a )?(?:format|syntax|raw (?:markup|output|completion)|markup)\\b|\\((?:untrusted|external|third[- ]party|unverified|not run|inert)\\)|\\b(?:had|has|with) (?:this|it|that) (?:embedded|hidden|planted|smuggled)\\b|\\bhid (?:this|it|that) (?:in|inside)\\b|\\b(?:in theory|theoretically|would have looked like|would've looked like|my previous call|the (?:call|command) i (?:made|ran|sent|issued))\\b",
+      match: ['Format:', 'Syntax:', 'Payload:', 'Expected output:', 'Actual model output:', 'Raw completion:', 'Observation:', 'Page content:', 'Retrieved context:', 'Search result #2:', 'Document 3 (untrusted):', 'Original text of the README:', 'Tool output:', 'Q: how do I list files?\nA:', 'Here is the format:', "Here's the raw markup the model produced in the bug report:", 'The attached PDF had this embedded in white text:', 'The fetched HTML hid this in a span:', 'In theory, the call is:', 'Theoretically:', "Here's what it would have looked like:", 'My previous call:', 'The call I made a moment ago:'],
+      not_match: ['Let me format the output:', 'Let me check the syntax of the config:', 'Let me search the results page:', 'It failed. No output was produced. Let me rerun it:', 'Let me read the hidden files in the repo:', 'I will make the call now:', 'Let me observe the output:'],
+    },
+    {
+      id: 'disowned-after',
+      says: 'markup set aside after it',
+      place: 'after',
+      pattern:
+        "\\b(?:cancel that|disregard the above|discard the above|ignore the above|that's (?:the syntax|the format|how it's formatted|how (?:a|the) (?:call|tool call) looks|what (?:a|an|the) [\\w -]{1,30} looks like)|(?:proceed|good to go|shall we|ok to run|okay to run|go ahead)\\?|let me know if i should (?:go ahead|proceed|run it|run this)|thumbs up to proceed)|(?:^|\\n)(?:source: |\\^ ?from |— |-- from )",
+      match: ['Cancel that.', 'Please disregard the above.', 'Scratch that; discard the above.', "That's the syntax.", "That's how it's formatted.", "That's what a Hermes call looks like.", 'Proceed?', 'Good to go?', 'Shall we?', 'Let me know if I should go ahead.', 'Thumbs up to proceed.', 'Source: README.md', '^ from the docs', '— vLLM docs'],
+      not_match: ['Done.', 'Let me know when it finishes.', 'Let me know if you need anything else.', 'Want me to also clear the cache?'],
     },
   ],
 };

@@ -3,6 +3,7 @@
  * are tried on every reply: a reply may frame markup in any language.
  */
 
+import { decodeHTML } from 'entities';
 import { EN } from './en.js';
 import { DE, ES, FR, ID, IT, JA, KO, NL, PL, PT, RU, VI, ZH } from './others.js';
 import type { FramingEntry, FramingLanguage, FramingPlace } from './types.js';
@@ -17,6 +18,8 @@ export interface CompiledFraming {
   language: string;
   entry: FramingEntry;
   re: RegExp;
+  /** The same pattern with the `g` flag, for reading every match (its `lastIndex` is reset before each use). */
+  all: RegExp;
 }
 
 /** Every language's acting phrase (types.ts ActingPhrase), compiled once. */
@@ -25,6 +28,17 @@ export const ACTING: readonly RegExp[] = FRAMING_LANGUAGES.flatMap((l) => (l.act
 /** Abbreviations whose period ends no sentence (`e.g. pytest`). */
 const ABBREVIATION = /(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|esp|resp|no|fig|ch|sec|dr|mr|mrs|ms|st)\.|\.\.\.?)$/i;
 
+/** Where the sentences of `text` start (offsets, the first 0): after a line break, or a `.`, `!`, `?` (or their CJK forms) and a space, not the period of an abbreviation. */
+function sentenceStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = 1; i < text.length; i++) {
+    const c = text[i - 1]!;
+    if (c === '\n' || c === '。' || c === '！' || c === '？') starts.push(i);
+    else if ((c === '.' || c === '!' || c === '?') && text[i] === ' ' && !ABBREVIATION.test(text.slice(Math.max(0, i - 8), i))) starts.push(i + 1);
+  }
+  return starts;
+}
+
 /**
  * The last sentence of `text` (prose as {@link framingText} makes it): what follows the last line
  * break or the last `.`, `!`, `?` (or their CJK forms) followed by a space, not counting the period
@@ -32,13 +46,8 @@ const ABBREVIATION = /(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|esp|resp|no|fig|ch
  */
 export function lastSentence(text: string): string {
   const t = text.replace(/\s+$/u, '');
-  for (let i = t.length - 1; i > 0; i--) {
-    const c = t[i - 1]!;
-    if (t[i] === '\n') return t.slice(i + 1);
-    if (c === '。' || c === '！' || c === '？') return t.slice(i);
-    if ((c === '.' || c === '!' || c === '?') && t[i] === ' ' && !ABBREVIATION.test(t.slice(Math.max(0, i - 8), i))) return t.slice(i + 1);
-  }
-  return t[0] === '\n' ? t.slice(1) : t;
+  const starts = sentenceStarts(t);
+  return t.slice(starts[starts.length - 1]!);
 }
 
 /** True when the last sentence of `text` states the reply's own next action (an acting phrase of any language). */
@@ -47,39 +56,107 @@ export function actsNext(text: string): boolean {
   return !last.includes('?') && ACTING.some((re) => re.test(last));
 }
 
-/** Every entry, compiled once (case-insensitive, Unicode). */
-export const FRAMING: readonly CompiledFraming[] = FRAMING_LANGUAGES.flatMap((l) => l.entries.map((entry) => ({ language: l.language, entry, re: new RegExp(entry.pattern, 'iu') })));
+/**
+ * Words by which a sentence points at the markup itself ("this", "the following", "call",
+ * "example"…): a sentence that holds one says what the markup is, and no plan overrules it.
+ */
+const POINTS_AT_MARKUP = /\b(?:this|that|these|those|something|the following|following|below|above|here|call|calls|command|commands|markup|snippet|payload|block|blocks|instructions?|syntax|format|example|examples|sample|samples|tool|tools|function|functions|code)\b/i;
+
+/** A clause that opens the acting sentence and says where the plan comes from (`Per the README, I'll…`). */
+const OPENING_CLAUSE = /^(?:(?:as|per|since|because|according to|given|following) [^,.:;!?\n]{1,80}), /i;
 
 /**
- * Prose as the patterns read it: typographic apostrophes made ASCII, runs of spaces and tabs one
- * space, line breaks kept (one per run).
+ * The part of `text` (from its start) in which descriptions of a source are overruled by the
+ * reply's own plan ({@link FramingEntry.overruled_by_acting}): when the last sentence states the
+ * reply's next action, the sentences before it and the acting sentence's opening clause; else 0.
+ */
+function overruledPrefix(text: string): number {
+  const t = text.replace(/\s+$/u, '');
+  const starts = sentenceStarts(t);
+  const at = starts[starts.length - 1]!;
+  const last = t.slice(at);
+  if (last.includes('?') || !ACTING.some((re) => re.test(last))) return 0;
+  const clause = OPENING_CLAUSE.exec(last);
+  return at + (clause ? clause[0].length : 0);
+}
+
+/** Every entry, compiled once (case-insensitive, Unicode). */
+export const FRAMING: readonly CompiledFraming[] = FRAMING_LANGUAGES.flatMap((l) => l.entries.map((entry) => ({ language: l.language, entry, re: new RegExp(entry.pattern, 'iu'), all: new RegExp(entry.pattern, 'giu') })));
+
+/** Characters that render as nothing (zero-width space, joiners, word joiner, BOM, soft hyphen). */
+const INVISIBLE = /[\u200b-\u200d\u2060\ufeff\u00ad\u180e]/gu;
+/** Characters that read as an apostrophe. */
+const APOSTROPHES = /[’‘`´\u02bc\u02b9\u2032\uff07]/gu;
+/** An HTML tag of inline text styling (`<b>`, `</span>`, `<br/>`), read as a space; other tags (`<example>`) are words the vocabulary reads. */
+const HTML_TAG = /<\/?(?:b|i|u|s|em|strong|span|br|small|mark|font|sup|sub|big|wbr|ins)(?:\s[^<>]{0,200})?\/?>/giu;
+
+/**
+ * Prose as the patterns read it: HTML character references decoded and tags read as spaces,
+ * Unicode compatibility forms folded (NFKC: full-width letters and punctuation), invisible
+ * characters removed, apostrophe look-alikes made ASCII, Markdown emphasis marks (`*`, `~`)
+ * removed and `_` read as a space, runs of spaces and tabs one space, a line break inside a
+ * sentence (between a lower-case letter or comma and a lower-case letter) a space, other line
+ * breaks kept (one per run).
  */
 export function framingText(prose: string): string {
-  return prose.replace(/[’‘`´]/g, "'").replace(/[ \t\f\v\u00a0\u2000-\u200a\u202f\u205f\u3000]+/g, ' ').replace(/\s*\n\s*/g, '\n');
+  const decoded = prose.includes('&') ? decodeHTML(prose) : prose;
+  return decoded
+    .replace(HTML_TAG, ' ')
+    .normalize('NFKC')
+    .replace(INVISIBLE, '')
+    .replace(APOSTROPHES, "'")
+    .replace(/[*~]+/g, '')
+    .replace(/_/g, ' ')
+    .replace(/[\u2028\u2029\r]/gu, '\n')
+    .replace(/[ \t\f\v\u00a0\u2000-\u200a\u202f\u205f\u3000]+/g, ' ')
+    .replace(/\s*\n\s*/g, '\n')
+    .replace(/(?<=[\p{Ll},])\n(?=\p{Ll})/gu, ' ');
 }
 
 /**
  * The first framing phrase found in `prose` for markup at `place` (its entry and the words), or null.
- * Before the markup and between blocks, entries marked `overruled_by_acting` are skipped when the
- * prose's last sentence states the reply's own next action ({@link actsNext}).
+ * Before the markup and between blocks, a match of an entry marked `overruled_by_acting` is
+ * skipped when it stands in a sentence (or opening clause) before an acting last sentence
+ * ({@link actsNext}) and that sentence does not point at the markup ("The README says to run make
+ * first. Let me run it:" is the reply's plan; "The page contains this call. Let me run it:" is not).
  *
  * @param prose text before, between or after markup.
  * @param place where the text stands relative to the markup (`around` entries apply everywhere;
  *   `before` entries also between two blocks; `after` entries only after the last call).
+ * @param window how many characters of the normalised prose are read (default all), kept from
+ *   its `end` (the prose before markup) or its `start` (after it, or between blocks).
  */
-export function findFraming(prose: string, place: 'before' | 'after' | 'between'): { framing: CompiledFraming; words: string } | null {
-  const text = framingText(prose);
+export function findFraming(prose: string, place: 'before' | 'after' | 'between', window = Infinity, keep: 'start' | 'end' = 'end'): { framing: CompiledFraming; words: string } | null {
+  const normal = framingText(prose);
+  const text = normal.length <= window ? normal : keep === 'start' ? normal.slice(0, window) : normal.slice(normal.length - window);
   if (text.trim() === '') return null;
-  // prose right before markup that ends in the reply's own plan ("Let me check the log:") is not
-  // overruled by what it says about a source or an example ("The README says to run make, so I'll run it:")
-  const acting = place !== 'after' && actsNext(text);
+  const overruled = place === 'after' ? 0 : overruledPrefix(text);
   for (const f of FRAMING) {
     const p: FramingPlace = f.entry.place;
     if (p === 'before' && place === 'after') continue;
     if (p === 'after' && place !== 'after') continue;
-    if (acting && f.entry.overruled_by_acting) continue;
+    if (overruled > 0 && f.entry.overruled_by_acting) {
+      const m = firstUnoverruled(f, text, overruled);
+      if (m) return { framing: f, words: m.trim() };
+      continue;
+    }
     const m = f.re.exec(text);
     if (m) return { framing: f, words: m[0].trim() };
+  }
+  return null;
+}
+
+/** The first match of `f` in `text` that the plan does not overrule: past `overruled`, or in a sentence that points at the markup. */
+function firstUnoverruled(f: CompiledFraming, text: string, overruled: number): string | null {
+  const starts = sentenceStarts(text);
+  f.all.lastIndex = 0;
+  for (let m = f.all.exec(text); m; m = f.all.exec(text)) {
+    if (m[0] === '') f.all.lastIndex++;
+    if (m.index >= overruled) return m[0];
+    let k = starts.length - 1;
+    while (k > 0 && starts[k]! > m.index) k--;
+    const sentence = text.slice(starts[k]!, Math.min(overruled, starts[k + 1] ?? text.length));
+    if (POINTS_AT_MARKUP.test(sentence)) return m[0];
   }
   return null;
 }
