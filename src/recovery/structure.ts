@@ -239,6 +239,12 @@ const DELIMITERS: readonly Delimiter[] = [
   { open: /^\{\{\{\{\s*raw\s*\}\}\}\}/, close: () => /\{\{\{\{\s*\/raw\s*\}\}\}\}/, reason: 'quoted', detail: 'inside a template raw block' },
   { open: /^\{\{[<%]\s*(highlight|code|raw)\b/, close: (m) => new RegExp(`\\{\\{[<%]\\s*\\/${m[1]!}\\s*[>%]\\}\\}`), reason: 'quoted', detail: 'inside a Hugo shortcode block' },
   { open: /^\[(quote|code|noparse|pre)(?:=[^\]\n]{0,80})?\]/i, close: (m) => new RegExp(`\\[\\/${m[1]!}\\]`, 'i'), reason: 'quoted', detail: 'inside a BBCode block' },
+  // LaTeX environments that typeset their body verbatim or as a quotation
+  { open: /^\\begin\{(lstlisting|verbatim\*?|Verbatim|minted|quote|quotation|comment|alltt|BVerbatim|LVerbatim|tcolorbox)\}/, close: (m) => new RegExp(`^\\\\end\\{${escapeRe(m[1]!)}\\}`), reason: 'fenced', detail: 'inside a LaTeX verbatim or quotation environment' },
+  // Jira / Confluence wiki markup: {code}, {code:lang}, {noformat}, {quote}, {panel} blocks
+  { open: /^\{(code|noformat|quote|panel)(?::[^}\n]{0,80})?\}/i, close: (m) => new RegExp(`\\{${m[1]!}\\}\\s*$`, 'i'), reason: 'fenced', detail: 'inside a Jira/Confluence wiki block', needsClose: always },
+  // a Markdown comment written as a link reference definition whose title runs over lines: `[//]: # (` … `)`
+  { open: /^\[(?:\/\/|comment|#)\]: ?(?:#|<>) ?\($/i, close: () => /^\)$/, reason: 'quoted', detail: 'inside a Markdown comment ([//]: # (…))', needsClose: always },
   { open: /<<-?\s*\\?(['"]?)([A-Za-z_]\w{0,31})\1(?:\s*$|(?=[\s;|&>)]))/, close: (m) => new RegExp(`^${escapeRe(m[2]!)}$`), reason: 'quoted', detail: 'inside a shell here-document',
     // an operator inside a line (`cat <<EOF > notes.txt`) counts only with its closing line
     needsClose: (m, line) => m.index + m[0].length < line.length },
@@ -387,7 +393,13 @@ function bracketPairs(text: string, open: string, close: string, skip: SpanCurso
 }
 
 /** Elements whose content a reader sees as code or as a quotation (`pre` is a block, like a fence). */
-const QUOTING = new Set(['pre', 'code', 'kbd', 'samp', 'tt', 'var', 'blockquote', 'q', 'cite', 'del', 'strike']);
+const QUOTING = new Set(['pre', 'code', 'kbd', 'samp', 'tt', 'var', 'blockquote', 'q', 'cite', 'del', 'strike', 'nowiki', 'syntaxhighlight', 'source', 'figure', 'math', 'svg']);
+/**
+ * Wrapper elements that prompts and tools use for material from elsewhere (retrieved documents,
+ * search results, tool output, untrusted content, examples): markup inside is that material,
+ * never the reply's own call. Names only; no template of the families guard reads wraps a call in them.
+ */
+const MATERIAL = new Set(['document', 'documents', 'search_result', 'search_results', 'untrusted', 'untrusted_content', 'untrusted_input', 'untrusted_text', 'external_content', 'tool_response', 'tool_result', 'tool_output', 'function_results', 'function_result', 'webpage', 'web_page', 'page_content', 'retrieved_context', 'context_document', 'excerpt', 'snippet', 'email', 'transcript', 'example', 'examples', 'sample', 'quote', 'quotation', 'citation', 'attachment', 'file_content']);
 /**
  * Elements that style what they hold as text for a reader (bold, italics, highlight, small print,
  * super- and subscript, abbreviations, definitions): no template wraps a model's own call in them,
@@ -395,18 +407,21 @@ const QUOTING = new Set(['pre', 'code', 'kbd', 'samp', 'tt', 'var', 'blockquote'
  */
 const PRESENTATIONAL = new Set(['a', 'b', 'strong', 'i', 'em', 'u', 'mark', 'ins', 'small', 'big', 'sup', 'sub', 'abbr', 'dfn', 'font']);
 /** Elements whose content is inert or not rendered as the reply (HTML §4.12, §4.10.11, §4.11.1, obsolete `xmp`). */
-const INERT = new Set(['xmp', 'textarea', 'script', 'style', 'template', 'noscript', 'iframe', 'object', 'details', 'listing', 'plaintext']);
+const INERT = new Set(['xmp', 'textarea', 'script', 'style', 'template', 'noscript', 'iframe', 'object', 'details', 'listing', 'plaintext', 'noembed', 'noframes', 'title', 'head']);
 /** Reasoning written into the visible text (a template's thinking tags). */
 const REASONING = new Set(['think', 'thinking', 'reasoning', 'reflection', 'thought']);
 /** Attributes that hide an element. */
 const HIDDEN_ATTRIBUTES = /(?:^|\s)(?:hidden(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?(?=\s|\/|$)|aria-hidden\s*=\s*["']?true)/i;
 const HIDDEN_STYLE = /style\s*=\s*("[^"]*"|'[^']*')/i;
-const HIDING_DECLARATION = /display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*0(?:\.0*)?(?![.\d])|font-size\s*:\s*0(?![.\d])/i;
+const HIDING_DECLARATION =
+  /display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*0(?:\.0*)?(?![.\d])|font-size\s*:\s*0(?![.\d])|color\s*:\s*transparent|clip-path\s*:\s*inset\(\s*(?:50|100)%|clip\s*:\s*rect\(\s*0|(?:left|top|right|text-indent|margin-left)\s*:\s*-\d{3,}|(?:^|[;"'\s])(?:height|max-height|width|max-width)\s*:\s*0(?![.\d])|color\s*:\s*(?:#fff(?:fff)?|white)\b[^"']{0,80}background(?:-color)?\s*:\s*(?:#fff(?:fff)?|white)\b|background(?:-color)?\s*:\s*(?:#fff(?:fff)?|white)\b[^"']{0,80}[;\s]color\s*:\s*(?:#fff(?:fff)?|white)\b/i;
+/** Class names of the common CSS frameworks that hide an element (Bootstrap, Tailwind, WordPress). */
+const HIDING_CLASS = /class\s*=\s*["'][^"']*\b(?:hidden|sr-only|visually-hidden|d-none|invisible|screen-reader-text)\b/i;
 
 /** An element's start tag at `i`: its lower-case name, attribute text and the index after `>`. */
 function startTag(text: string, i: number): { name: string; attrs: string; end: number } | null {
   let j = i + 1;
-  while (j < text.length && j - i <= 12 && /[A-Za-z0-9]/.test(text[j]!)) j++;
+  while (j < text.length && j - i <= 32 && /[A-Za-z0-9_]/.test(text[j]!)) j++;
   if (j === i + 1) return null;
   const name = text.slice(i + 1, j).toLowerCase();
   const c = text[j];
@@ -443,8 +458,10 @@ function elementQuotes(name: string, attrs: string): { reason: Region['reason'];
   if (name === 'pre') return { reason: 'fenced', detail: 'inside an HTML <pre> element' };
   if (QUOTING.has(name) || INERT.has(name) || PRESENTATIONAL.has(name)) return { reason: 'quoted', detail: `inside an HTML <${name}> element` };
   if (REASONING.has(name)) return { reason: 'quoted', detail: `inside a <${name}> reasoning block` };
+  if (MATERIAL.has(name)) return { reason: 'quoted', detail: `inside a <${name}> element (material from elsewhere)` };
+  if (name === 'dialog' && !/(?:^|\s)open\b/i.test(attrs)) return { reason: 'quoted', detail: 'inside a closed HTML <dialog> element' };
   const style = HIDDEN_STYLE.exec(attrs);
-  if (HIDDEN_ATTRIBUTES.test(attrs) || (style !== null && HIDING_DECLARATION.test(style[1]!))) {
+  if (HIDDEN_ATTRIBUTES.test(attrs) || HIDING_CLASS.test(attrs) || (style !== null && HIDING_DECLARATION.test(style[1]!))) {
     return { reason: 'quoted', detail: `inside a hidden HTML <${name}> element` };
   }
   return null;
