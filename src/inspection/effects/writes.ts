@@ -7,6 +7,7 @@ import type { ShellCommand } from '../shell/model.js';
 import { normalizePath } from '../shell/words.js';
 import { CURL_VALUED, WGET_VALUED, parseOpts } from './options.js';
 import { resolveIn } from './paths.js';
+import { subcommandOf } from '../shell/carriers.js';
 
 const WRITE_OPS = /^\d*(>|>>|>\||&>|&>>|<>)$/;
 
@@ -80,8 +81,9 @@ export function writeTargets(cmd: ShellCommand): string[] {
     case 'docker':
     case 'podman':
     case 'kubectl': {
-      // docker cp SRC DEST: a local DEST is written
-      const pos = args.filter((a) => !a.startsWith('-'));
+      // docker cp SRC DEST: a local DEST is written (docker's global options skipped: `docker -H h cp …`)
+      const sc = subcommandOf(cmd.name, cmd.argv);
+      const pos = sc ? [sc.sub, ...sc.args.filter((a) => !a.startsWith('-'))] : args.filter((a) => !a.startsWith('-'));
       if (pos[0] === 'cp' && pos.length >= 3 && !pos[pos.length - 1]!.includes(':')) out.push(pos[pos.length - 1]!);
       break;
     }

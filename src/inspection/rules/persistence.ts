@@ -5,6 +5,7 @@ import { findSecrets } from '../../base/redact.js';
 import { normalizePath } from '../shell/words.js';
 import { NETWORK_SINKS, isDropUrl, opts, parseOpts, readSources, remoteHosts, effectsOf, uploadedFiles } from '../effects/index.js';
 import { anyUpstream } from './pipeline.js';
+import { subcommandOf } from '../shell/carriers.js';
 
 // A startup file in a home directory (~/, /root/, /home/U/, /Users/U/) or bare (the working
 // directory may be home); `test/fixtures/.bashrc` or `dotfiles/.bashrc` is not one. Case-insensitive:
@@ -470,7 +471,7 @@ export const PERSISTENCE_RULES: Rule[] = [
     category: 'privilege',
     action: 'record',
     attack: 'T1611',
-    description: 'docker/podman/nerdctl/ctr run --privileged, -v /:/…, a docker.sock mount, --pid=host; nsenter -t 1.',
+    description: 'docker/podman/nerdctl/ctr run --privileged, -v /:/…, a docker.sock mount, --pid=host (also after the CLI\'s global options: docker -H HOST run, podman --remote run); nsenter -t 1.',
     help: 'Gives the container (and whatever runs in it) root on the host.',
     examples: {
       match: ['docker run --privileged -it ubuntu bash', 'docker run --rm -v /:/host alpine chroot /host sh', 'docker run -v /var/run/docker.sock:/var/run/docker.sock x', 'nsenter -t 1 -m -u -i -n sh'],
@@ -482,11 +483,11 @@ export const PERSISTENCE_RULES: Rule[] = [
           const o = opts(c, { short: 't', long: ['target'] });
           return (o.values.get('-t') ?? o.values.get('--target') ?? []).includes('1');
         }
-        // containerd's ctr(8) takes the same --mount type=bind,src=/ and --privileged forms
-        if (!['docker', 'podman', 'nerdctl', 'ctr'].includes(c.name)) return false;
-        const sub = c.argv.slice(1).find((a) => !a.startsWith('-'));
-        if (sub !== 'run' && sub !== 'create' && sub !== 'exec') return false;
-        const o = parseOpts(c.argv.slice(1), { short: 'vewuph', long: ['volume', 'mount', 'pid', 'name', 'env', 'workdir', 'user', 'network', 'userns', 'cap-add'] });
+        // containerd's ctr(8) takes the same --mount type=bind,src=/ and --privileged forms; the
+        // CLI's global options may stand before the subcommand (`docker -H tcp://h:2375 run …`)
+        const sc = subcommandOf(c.name, c.argv);
+        if (sc === null || (sc.sub !== 'run' && sc.sub !== 'create' && sc.sub !== 'exec')) return false;
+        const o = parseOpts(sc.args, { short: 'vewuph', long: ['volume', 'mount', 'pid', 'name', 'env', 'workdir', 'user', 'network', 'userns', 'cap-add'] });
         if (o.long.has('privileged')) return true;
         const vols = [...(o.values.get('-v') ?? []), ...(o.values.get('--volume') ?? [])];
         if (vols.some((v) => /^\/+:/.test(v) || /docker\.sock/.test(v))) return true;
