@@ -3,7 +3,7 @@ import { written, type PathAccess, type Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
 import { findSecrets } from '../../base/redact.js';
 import { normalizePath } from '../shell/words.js';
-import { NETWORK_SINKS, isDropUrl, opts, parseOpts, readSources, remoteHosts, effectsOf, uploadedFiles } from '../effects/index.js';
+import { NETWORK_SINKS, clientHosts, clientUrls, isDropUrl, opts, parseOpts, readSources, remoteHosts, effectsOf, uploadedFiles } from '../effects/index.js';
 import { anyUpstream } from './pipeline.js';
 import { subcommandOf } from '../shell/carriers.js';
 
@@ -387,7 +387,7 @@ export const PERSISTENCE_RULES: Rule[] = [
         const text = [c.argv.join(' '), c.stdin ?? '', upstreamText].join(' ');
         const secrets = findSecrets(text);
         if (!secrets.length) return false;
-        const hosts = remoteHosts(text);
+        const hosts = [...remoteHosts(text), ...(c.name === 'curl' || c.name === 'wget' ? clientHosts(c) : [])];
         return secrets.some((s) => hosts.some((h) => !s.pattern.providers.some((d) => h === d || h.endsWith('.' + d))));
       },
     },
@@ -408,8 +408,10 @@ export const PERSISTENCE_RULES: Rule[] = [
       command: (c) => {
         if (c.name !== 'curl' && c.name !== 'wget') return false;
         const files = uploadedFiles(c);
-        const hosts = remoteHosts(c.argv.join(' '));
-        return files.length > 0 && hosts.length > 0 && (files.some((f) => SENSITIVE_UPLOAD.test(normalizePath(f))) || c.argv.slice(1).some((a) => /^https?:\/\//i.test(a) && isDropUrl(a)));
+        // the hosts of its URLs, scheme or none (`curl -T f transfer.sh` is http://transfer.sh)
+        const urls = clientUrls(c);
+        const hosts = remoteHosts(urls.join(' '));
+        return files.length > 0 && hosts.length > 0 && (files.some((f) => SENSITIVE_UPLOAD.test(normalizePath(f))) || urls.some(isDropUrl));
       },
     },
   },
