@@ -56,6 +56,9 @@ export function isDecoder(cmd: ShellCommand): boolean {
       return args.some((a) => /^-[a-zA-Z]*[dD][a-zA-Z]*$|^--decode$/.test(a));
     case 'xxd':
       return args.some((a) => /^-[a-zA-Z]*r/.test(a) || a === '-revert');
+    case 'certutil':
+      // certutil -decode / -decodehex IN OUT (LOLBAS Certutil "Decode", ATT&CK T1140)
+      return args.some((a) => /^[-/]decode(?:hex)?$/i.test(a));
     case 'b64decode':
       // FreeBSD b64decode(1) -r: raw base64 in, decoded bytes out
       return true;

@@ -143,6 +143,10 @@ export const WRITERS: Record<string, WriterSpec> = {
   unzip: { valued: { short: 'dxP' }, dirOptions: ['-d'] },
   gpg: { valued: { short: 'orRu', long: ['output', 'recipient', 'local-user', 'homedir'] }, options: ['-o', '--output'] },
   base64: { valued: { short: 'iow', long: ['input', 'output', 'wrap'] }, options: ['-o', '--output'] },
+  // Windows certutil -encode|-decode|-encodehex|-decodehex [-f] IN OUT (also /decode): OUT is written
+  // (certutil, https://learn.microsoft.com/windows-server/administration/windows-commands/certutil;
+  // LOLBAS Certutil, https://lolbas-project.github.io/lolbas/Binaries/Certutil/)
+  certutil: { valued: { short: '' }, operand: { index: -1, when: hasFlag(/^[-/](?:encode|decode|encodehex|decodehex)$/i) } },
   'ssh-keygen': { valued: { short: 'fbtCNmnOIPSZEeFrsVwzYa' }, options: ['-f'] },
   truncate: { valued: { short: 'sr', long: ['size', 'reference'] }, operand: { index: 0 } },
   split: { valued: { short: 'lbnCat', long: ['lines', 'bytes', 'number', 'line-bytes', 'additional-suffix', 'suffix-length'] }, operand: { index: 1 } },

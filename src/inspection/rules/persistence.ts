@@ -306,7 +306,7 @@ export const PERSISTENCE_RULES: Rule[] = [
     category: 'exfiltration',
     action: 'block',
     attack: 'T1552.004',
-    description: 'Reading, encoding or copying private credential files (~/.ssh/id_*, *.pem but not public certificates, ~/.aws/credentials, kube/docker config, .netrc, .npmrc, .env, …) or a whole credential directory (~/.ssh, ~/.aws, ~/.gnupg, …).',
+    description: 'Reading, encoding or copying private credential files (~/.ssh/id_*, *.pem but not public certificates, ~/.aws/credentials, kube/docker config, .netrc, .npmrc, .env, …; also in Windows spellings, %USERPROFILE%\\.ssh\\id_rsa, and by certutil -encode) or a whole credential directory (~/.ssh, ~/.aws, ~/.gnupg, …).',
     help: 'Puts secrets into the transcript or a file. Check why the agent needs the credential.',
     examples: {
       match: ['cat ~/.ssh/id_ed25519', 'base64 -w0 ~/.aws/credentials', 'cat .env', 'cp ~/.kube/config /tmp/k', 'tar czf - ~/.ssh', 'cd ~/.ssh && cat id_rsa'],

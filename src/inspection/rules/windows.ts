@@ -128,7 +128,7 @@ export const WINDOWS_RULES: Rule[] = [
     category: 'credential-access',
     action: 'block',
     attack: 'T1003',
-    description: 'Dumping LSASS memory (procdump, comsvcs MiniDump), the SAM/SYSTEM/SECURITY hives or NTDS.dit (reg save, shadow copies, ntdsutil ifm), or running a credential dumper (mimikatz, pypykatz, gsecdump, lazagne, secretsdump, DSInternals).',
+    description: 'Dumping LSASS memory (procdump, comsvcs MiniDump), the SAM/SYSTEM/SECURITY hives or NTDS.dit (reg save, shadow copies, ntdsutil ifm, the hive files encoded or copied: certutil -encode …\\config\\SAM, esentutl /y), or running a credential dumper (mimikatz, pypykatz, gsecdump, lazagne, secretsdump, DSInternals).',
     help: "Extracts password hashes and tickets of every account on the host or domain. Treat the host's credentials as compromised.",
     examples: {
       match: ['procdump.exe -accepteula -ma lsass.exe C:\\Windows\\Temp\\l.dmp', 'reg save HKLM\\sam %temp%\\sam', 'rundll32.exe C:\\Windows\\System32\\comsvcs.dll, MiniDump 672 C:\\t\\l.dmp full'],
@@ -138,6 +138,9 @@ export const WINDOWS_RULES: Rule[] = [
       { re: /\b(?:procdump\w*|sqldumper|createdump|rdrleakdiag|dumpert|nanodump|minidump\w*|-ma)\b.*\blsass\b|\blsass\w*\.dmp\b|\bGet-Process\s+lsass\b.*\b(?:dump|Minidump)/i },
       { re: /\bcomsvcs(?:\.dll)?\b.*\bminidump\b|\bminidump\b.*\bcomsvcs\b/i },
       { re: /\breg(?:\.exe)?\s+(?:save|export|copy)\s+["']?(?:HKLM|HKEY_LOCAL_MACHINE)\\?\\?(?:sam|system|security)\b/i },
+      // the registry hive files themselves encoded or copied (from a shadow copy, a backup or an
+      // offline disk): certutil -encode (LOLBAS Certutil "Encode", T1027.013), copy, esentutl /y
+      { re: /\b(?:certutil(?:\.exe)?\b[^|;&\n]*[-/]encode(?:hex)?|copy|xcopy|robocopy|esentutl(?:\.exe)?\b[^|;&\n]*[-/]y|Copy-Item|cpi|expand|makecab)\b[^|;&\n]*\\(?:System32|Sysnative)\\+config\\+(?:SAM|SECURITY|SYSTEM)\b/i },
       // the domain controller's account database (copied, restored or extracted by any tool)
       { re: /\bntds\.dit\b/i },
       // saved Wi-Fi keys printed in clear text
