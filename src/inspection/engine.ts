@@ -15,7 +15,7 @@ import type { PathAccess, Rule } from './rule.js';
 import type { CommandLine, ShellCommand, Span } from './shell/model.js';
 import type { InspectableCall, InspectionMode, InspectionVerdict, RuleHit } from './types.js';
 import { analyzeArgv, analyzeCommandLine } from './shell/analyze.js';
-import { callSurfaces, type CommandValue } from './extract.js';
+import { callSurfaces, toolPath, type CommandValue } from './extract.js';
 import { readingsOf } from './readings.js';
 import { effectsOf } from './effects/index.js';
 import { redactSecrets } from '../base/redact.js';
@@ -253,6 +253,9 @@ function outputStaysLocal(c: ShellCommand, writes: string[]): boolean {
   return COPIERS.has(c.name) && writes.length > 0;
 }
 
+/** A path written the Windows way: a backslash, a drive letter or a profile variable. */
+const WINDOWS_PATH = /\\|^[A-Za-z]:[\\/]|%USERPROFILE%|\$env:USERPROFILE/i;
+
 /** Runs each rule over a parsed command line; a rule whose predicate throws is reported to `fail`
  * and stops being tried on this line. */
 function matchLine(line: CommandLine, rules: Rule[], tool: string, add: Add, fail: (rule: Rule, err: unknown) => void): void {
@@ -261,7 +264,15 @@ function matchLine(line: CommandLine, rules: Rule[], tool: string, add: Add, fai
     const e = effectsOf(c);
     for (const p of e.writes) list.push({ path: p, mode: 'write', content: line.text, tool });
     const sink = outputStaysLocal(c, e.writes) ? { sink: 'file' as const } : {};
-    for (const p of e.reads) list.push({ path: p, mode: 'read', content: null, tool, ...sink });
+    for (const p of e.reads) {
+      list.push({ path: p, mode: 'read', content: null, tool, ...sink });
+      // a Windows spelling (a cmd tool keeps backslashes; a quoted word in bash too): read as a file tool's path
+      // (`certutil -encode %USERPROFILE%\.aws\credentials x.b64` reads ~/.aws/credentials)
+      if (WINDOWS_PATH.test(p)) {
+        const w = toolPath(p);
+        if (w !== p) list.push({ path: w, mode: 'read', content: null, tool, ...sink });
+      }
+    }
     return list;
   });
   for (const rule of rules) {

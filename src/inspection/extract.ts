@@ -282,8 +282,9 @@ function walk(value: unknown, tool: string, out: CallSurfaces, depth: number, in
 }
 
 /** A file tool's path, normalised: Windows separators to `/`, the home directory (`$HOME`,
- * `${HOME}`, `%USERPROFILE%`, `$env:USERPROFILE`, `C:\Users\NAME`) to `~`. */
-function toolPath(p: string): string {
+ * `${HOME}`, `%USERPROFILE%`, `$env:USERPROFILE`, `C:\Users\NAME`) to `~`. Also applied to the
+ * Windows spellings of paths shell commands read (`type C:\Users\bob\.ssh\id_rsa` in a cmd tool). */
+export function toolPath(p: string): string {
   let path = p.trim();
   if (path.includes('\\')) path = path.replace(/\\/g, '/');
   path = path.replace(/^(?:\$HOME|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE|~|[A-Za-z]:\/Users\/[^/]+)(?=\/|$)/i, '~');

@@ -9,6 +9,7 @@ import { INTERPRETERS, interpreterCodeIndex } from '../shell/interp.js';
 import { baseName } from '../shell/words.js';
 import { shellNoExec, shellScriptArg } from '../shell/carriers.js';
 import { CURL_VALUED, WGET_VALUED, opts, parseOpts } from './options.js';
+import { clientUrls } from './network.js';
 
 /** Script operands that name the standard input. */
 const STDIN_FILE = /^(?:-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/;
@@ -55,6 +56,9 @@ export function isDecoder(cmd: ShellCommand): boolean {
       return args.some((a) => /^-[a-zA-Z]*[dD][a-zA-Z]*$|^--decode$/.test(a));
     case 'xxd':
       return args.some((a) => /^-[a-zA-Z]*r/.test(a) || a === '-revert');
+    case 'certutil':
+      // certutil -decode / -decodehex IN OUT (LOLBAS Certutil "Decode", ATT&CK T1140)
+      return args.some((a) => /^[-/]decode(?:hex)?$/i.test(a));
     case 'b64decode':
       // FreeBSD b64decode(1) -r: raw base64 in, decoded bytes out
       return true;
@@ -120,7 +124,9 @@ export function executedSubstitutions(c: ShellCommand): ShellCommand[][] {
 
 /** Files a downloader writes in this command (`curl -o f`, `curl -O url`, `wget url`, `wget -O f`). */
 export function downloadedFiles(c: ShellCommand): string[] {
-  const urls = c.argv.filter((a) => /^(?:https?|ftp):\/\//i.test(a));
+  // curl/wget: bare host operands too (`wget x.example/run.sh` saves run.sh)
+  const bare = c.name === 'curl' || c.name === 'wget' ? clientUrls(c).filter((u) => c.argv.includes(u.slice('http://'.length))) : [];
+  const urls = [...c.argv.filter((a) => /^(?:https?|ftp):\/\//i.test(a)), ...bare];
   const urlName = (u: string) => baseName(u.replace(/[?#].*$/, ''));
   if (c.name === 'curl') {
     const o = parseOpts(c.argv.slice(1), CURL_VALUED);

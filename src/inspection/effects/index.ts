@@ -21,7 +21,7 @@ export { parseOpts, opts, CURL_VALUED, WGET_VALUED, type Opts } from './options.
 export { resolveIn, isBlockDevice } from './paths.js';
 export { writeTargets, deleteTargets, WRITERS, type WriterSpec } from './writes.js';
 export { readSources } from './reads.js';
-export { uploadedFiles, DOWNLOADERS, NETWORK_SINKS, isDownloader, hasDownloader, remoteHosts, remoteOf, sendsOf, isRemoteSource, DROP_HOSTS, DROP_URL, isDropHost, isDropUrl, type Send } from './network.js';
+export { uploadedFiles, DOWNLOADERS, NETWORK_SINKS, isDownloader, hasDownloader, remoteHosts, clientUrls, clientHosts, remoteOf, sendsOf, isRemoteSource, DROP_HOSTS, DROP_URL, isDropHost, isDropUrl, type Send } from './network.js';
 export { runsStdin, isDecoder, executedSubstitutions, downloadedFiles, executedFiles, redirectedTo } from './exec.js';
 
 /** Every effect of one command that the model knows. Paths are normalised and resolved against

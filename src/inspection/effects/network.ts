@@ -94,6 +94,48 @@ export function remoteHosts(text: string): string[] {
   return hosts;
 }
 
+/**
+ * Top-level domains a bare curl/wget operand may end in to be read as a host name: the generic
+ * ones, the country codes the drop services above use (`transfer.sh`, `ix.io`, `0x0.st`, `paste.rs`,
+ * `loca.lt`, `oshi.at`, …), and the names reserved for examples and private use (RFC 2606, RFC 6761:
+ * `.example`, `.test`, `.internal`, `.local`). File extensions that are no TLD (`.txt`, `.json`,
+ * `.py`, `.md`) leave `curl -O file.txt` a file name.
+ */
+const HOST_TLD = /\.(?:com|net|org|edu|gov|mil|int|info|biz|io|co|me|sh|st|rs|at|se|lt|us|it|in|eu|uk|de|fr|nl|ru|cn|jp|br|ca|au|ch|es|pl|cz|kr|tw|hk|sg|ai|gg|to|cc|tv|ws|ly|is|app|dev|moe|life|site|online|pro|fun|live|xyz|cloud|tech|link|run|page|top|club|goog|example|test|internal|local|lan|localhost)$/i;
+/** A bare operand read as a URL: `host[:port][/path|?query|#frag]`, with a user part allowed. */
+const BARE_URL = /^(?:[^@/\s:]+(?::[^@/\s]*)?@)?(\[[0-9a-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*)(:\d{1,5})?(?:[/?#]\S*)?$/;
+
+/** True when a bare operand of curl/wget names a host: an IPv4 address, a name with a port
+ * (`localhost:8080`, `x.example:8080/u`) or a dotted name ending in a {@link HOST_TLD} (`ix.io`,
+ * `example.org/path`). */
+function bareHostUrl(operand: string): boolean {
+  const m = BARE_URL.exec(operand);
+  if (!m) return false;
+  const host = m[1]!;
+  return m[2] !== undefined || /^\d{1,3}(?:\.\d{1,3}){3}$/.test(host) || (host.includes('.') && HOST_TLD.test(host));
+}
+
+/**
+ * The URLs a curl/wget command contacts: its scheme-bearing URLs, and every operand (or `--url`
+ * value) without a scheme that looks like a host ({@link bareHostUrl}), read as `http://OPERAND`,
+ * the scheme both assume (curl(1) "URL": "If you specify URL without protocol:// prefix, curl
+ * will attempt to guess what protocol you might want. It will then default to HTTP"; wget(1)
+ * the same). Other programs: the http(s) URLs in their arguments.
+ */
+export function clientUrls(cmd: ShellCommand): string[] {
+  const args = cmd.argv.slice(1);
+  const urls = args.flatMap((a) => [...a.matchAll(/\bhttps?:\/\/[^\s"'<>]+/gi)].map((m) => m[0]));
+  if (cmd.name !== 'curl' && cmd.name !== 'wget') return urls;
+  const o = parseOpts(args, cmd.name === 'curl' ? CURL_VALUED : WGET_VALUED);
+  for (const a of [...o.operands, ...(o.values.get('--url') ?? [])]) if (!/^[a-z][\w+.-]*:\/\//i.test(a) && bareHostUrl(a)) urls.push(`http://${a}`);
+  return urls;
+}
+
+/** Non-loopback hosts a curl/wget command contacts ({@link clientUrls}), or of the http(s) URLs in another command's arguments. */
+export function clientHosts(cmd: ShellCommand): string[] {
+  return remoteHosts(clientUrls(cmd).join(' '));
+}
+
 /** localhost, 127/8, ::1, 0.0.0.0. */
 function isLoopback(host: string): boolean {
   return /^(?:localhost|localhost\.localdomain|127(?:\.\d+){3}|\[::1\]|::1|0\.0\.0\.0|host\.docker\.internal)$/.test(host);
@@ -157,7 +199,7 @@ export function sendsOf(cmd: ShellCommand): Send[] {
   }
   const name = cmd.name;
   if (name === 'curl' || name === 'wget') {
-    const hosts = remoteHosts(args.join(' '));
+    const hosts = clientHosts(cmd);
     const files = uploadedFiles(cmd);
     const fromStdin = args.some((a) => /^@-$|=@-$|^-$/.test(a)) || (name === 'curl' && args.some((a, i) => (a === '-T' || a === '--upload-file') && args[i + 1] === '-'));
     if (hosts.length && (files.length || fromStdin)) for (const h of hosts) out.push({ host: h, files, stdin: fromStdin, channel: 'http' });

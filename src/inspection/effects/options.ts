@@ -63,10 +63,14 @@ export function opts(cmd: ShellCommand, valued?: { short?: string; long?: string
 /** curl options that take a value (curl(1)); enough to find operands and uploads. */
 export const CURL_VALUED = {
   short: 'AbcCdDeEFHKmoPQrTuUwxXYyz',
-  long: ['data', 'data-binary', 'data-raw', 'data-ascii', 'data-urlencode', 'form', 'form-string', 'header', 'output', 'upload-file', 'user', 'request', 'user-agent', 'referer', 'cookie', 'cookie-jar', 'config', 'proxy', 'max-time', 'connect-timeout', 'retry', 'output-dir', 'url', 'json', 'cacert', 'cert', 'key', 'resolve', 'write-out'],
+  long: ['data', 'data-binary', 'data-raw', 'data-ascii', 'data-urlencode', 'form', 'form-string', 'header', 'output', 'upload-file', 'user', 'request', 'user-agent', 'referer', 'cookie', 'cookie-jar', 'config', 'proxy', 'max-time', 'connect-timeout', 'retry', 'output-dir', 'url', 'json', 'cacert', 'cert', 'key', 'resolve', 'write-out',
+    // the rest of curl(1)'s valued options whose value may look like a host or a file name
+    'connect-to', 'noproxy', 'preproxy', 'socks4', 'socks4a', 'socks5', 'socks5-hostname', 'proxy-user', 'proxy-header', 'dns-servers', 'dns-interface', 'dns-ipv4-addr', 'dns-ipv6-addr', 'interface', 'local-port', 'mail-from', 'mail-rcpt', 'mail-auth', 'netrc-file', 'trace', 'trace-ascii', 'stderr', 'dump-header', 'capath', 'crlfile', 'pinnedpubkey', 'cert-type', 'key-type', 'pass', 'ciphers', 'engine', 'unix-socket', 'abstract-unix-socket', 'limit-rate', 'max-filesize', 'max-redirs', 'retry-delay', 'retry-max-time', 'range', 'oauth2-bearer', 'aws-sigv4', 'variable', 'url-query', 'etag-save', 'etag-compare', 'hostpubmd5', 'hostpubsha256', 'proto', 'proto-redir', 'tls-max', 'expect100-timeout', 'keepalive-time', 'speed-limit', 'speed-time', 'time-cond', 'ftp-port', 'quote', 'telnet-option', 'login-options', 'sasl-authzid', 'service-name', 'ipfs-gateway'],
 };
 /** wget options that take a value (wget(1)). */
 export const WGET_VALUED = {
   short: 'OoaPeUtTwQiBdlAR',
-  long: ['output-document', 'output-file', 'post-file', 'post-data', 'body-file', 'body-data', 'method', 'header', 'user-agent', 'directory-prefix', 'tries', 'timeout', 'user', 'password', 'execute', 'input-file', 'save-cookies', 'load-cookies'],
+  long: ['output-document', 'output-file', 'post-file', 'post-data', 'body-file', 'body-data', 'method', 'header', 'user-agent', 'directory-prefix', 'tries', 'timeout', 'user', 'password', 'execute', 'input-file', 'save-cookies', 'load-cookies',
+    // the rest of wget(1)'s options that take their value as the next word
+    'append-output', 'base', 'config', 'bind-address', 'limit-rate', 'wait', 'waitretry', 'level', 'accept', 'reject', 'accept-regex', 'reject-regex', 'domains', 'exclude-domains', 'include-directories', 'exclude-directories', 'referer', 'ca-certificate', 'ca-directory', 'certificate', 'private-key', 'http-user', 'http-password', 'proxy-user', 'proxy-password', 'ftp-user', 'ftp-password', 'restrict-file-names', 'progress', 'quota', 'dns-timeout', 'connect-timeout', 'read-timeout', 'cut-dirs', 'default-page', 'local-encoding', 'remote-encoding', 'secure-protocol', 'ciphers', 'warc-file', 'max-redirect', 'prefer-family'],
 };

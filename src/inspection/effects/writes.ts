@@ -7,6 +7,7 @@ import type { ShellCommand } from '../shell/model.js';
 import { normalizePath } from '../shell/words.js';
 import { CURL_VALUED, WGET_VALUED, parseOpts } from './options.js';
 import { resolveIn } from './paths.js';
+import { subcommandOf } from '../shell/carriers.js';
 
 const WRITE_OPS = /^\d*(>|>>|>\||&>|&>>|<>)$/;
 
@@ -80,8 +81,9 @@ export function writeTargets(cmd: ShellCommand): string[] {
     case 'docker':
     case 'podman':
     case 'kubectl': {
-      // docker cp SRC DEST: a local DEST is written
-      const pos = args.filter((a) => !a.startsWith('-'));
+      // docker cp SRC DEST: a local DEST is written (docker's global options skipped: `docker -H h cp …`)
+      const sc = subcommandOf(cmd.name, cmd.argv);
+      const pos = sc ? [sc.sub, ...sc.args.filter((a) => !a.startsWith('-'))] : args.filter((a) => !a.startsWith('-'));
       if (pos[0] === 'cp' && pos.length >= 3 && !pos[pos.length - 1]!.includes(':')) out.push(pos[pos.length - 1]!);
       break;
     }
@@ -141,6 +143,10 @@ export const WRITERS: Record<string, WriterSpec> = {
   unzip: { valued: { short: 'dxP' }, dirOptions: ['-d'] },
   gpg: { valued: { short: 'orRu', long: ['output', 'recipient', 'local-user', 'homedir'] }, options: ['-o', '--output'] },
   base64: { valued: { short: 'iow', long: ['input', 'output', 'wrap'] }, options: ['-o', '--output'] },
+  // Windows certutil -encode|-decode|-encodehex|-decodehex [-f] IN OUT (also /decode): OUT is written
+  // (certutil, https://learn.microsoft.com/windows-server/administration/windows-commands/certutil;
+  // LOLBAS Certutil, https://lolbas-project.github.io/lolbas/Binaries/Certutil/)
+  certutil: { valued: { short: '' }, operand: { index: -1, when: hasFlag(/^[-/](?:encode|decode|encodehex|decodehex)$/i) } },
   'ssh-keygen': { valued: { short: 'fbtCNmnOIPSZEeFrsVwzYa' }, options: ['-f'] },
   truncate: { valued: { short: 'sr', long: ['size', 'reference'] }, operand: { index: 0 } },
   split: { valued: { short: 'lbnCat', long: ['lines', 'bytes', 'number', 'line-bytes', 'additional-suffix', 'suffix-length'] }, operand: { index: 1 } },

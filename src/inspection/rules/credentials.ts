@@ -6,7 +6,7 @@
  */
 import type { Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
-import { readSources, opts } from '../effects/index.js';
+import { readSources, opts, parseOpts } from '../effects/index.js';
 import { idiomRule, writtenText } from './idioms.js';
 
 /** Instance-metadata endpoints: AWS/Azure/GCP/OpenStack/DigitalOcean/Oracle 169.254.169.254, AWS
@@ -98,6 +98,73 @@ function readsCloudSecret(c: ShellCommand): boolean {
   }
 }
 
+/** Valued options of the password-manager CLIs (their `--help`), so that operands are found
+ * wherever the options stand: 1Password `op` (global `--account`, `--config`, `--session`,
+ * `--format`, …), Bitwarden `bw` (`--session`, `--output`, …), KeePassXC `keepassxc-cli`
+ * (`-k/--key-file`, `-y/--yubikey`, `-a/--attributes`), LastPass `lpass` (`--field`, `--sync`). */
+const PM_VALUED: Record<string, { short?: string; long?: string[] }> = {
+  op: { long: ['account', 'config', 'encoding', 'format', 'session', 'cache', 'vault', 'fields', 'out-file', 'file-mode', 'categories', 'tags'] },
+  bw: { long: ['session', 'response', 'output', 'organizationid', 'itemid', 'format', 'password'] },
+  'keepassxc-cli': { short: 'kya', long: ['key-file', 'yubikey', 'attributes'] },
+  lpass: { long: ['field', 'sync', 'color', 'format'] },
+};
+/** pass(1) and gopass subcommands that do not print a secret: with none of these, the first
+ * operand names an entry and `pass NAME` / `gopass NAME` show it. */
+const PASS_OTHER = new Set(['init', 'ls', 'list', 'find', 'search', 'insert', 'add', 'edit', 'generate', 'rm', 'remove', 'delete', 'mv', 'rename', 'cp', 'copy', 'git', 'help', 'version', 'sync', 'setup', 'config', 'audit', 'mounts', 'recipients', 'templates', 'completion', 'clone', 'fsck', 'history', 'pwgen', 'update', 'alias', 'age', 'convert', 'create', 'new', 'link', 'rcs', 'unclip', 'env', 'fscopy', 'merge', 'process']);
+/** An `op item get --fields` selection that names a secret field (`password`, `label=password`, `credential`, `token`, …). */
+const SECRET_FIELD = /pass(?:word)?|secret|token|credential|private|key|otp|totp|pin\b/i;
+
+/**
+ * True when a command prints (or copies to the clipboard) a secret from a password manager
+ * (ATT&CK T1555.005 Password Managers, https://attack.mitre.org/techniques/T1555/005/):
+ * 1Password CLI `op read op://vault/item/field` and `op item get … --reveal` / `--otp` / `--fields
+ * password`, `op document get` (https://developer.1password.com/docs/cli/reference/), Bitwarden
+ * `bw get password|item|notes|totp|attachment` and `bw export`
+ * (https://bitwarden.com/help/cli/), pass(1) `pass show NAME`, `pass NAME`, `pass grep`, `pass otp`
+ * (https://www.passwordstore.org/), gopass `show`/`cat`/`otp` or a bare entry name
+ * (https://github.com/gopasspw/gopass/blob/master/docs/commands/show.md), `keepassxc-cli show -s`
+ * (`--show-protected`) or `-a password`, `clip`, `export` (keepassxc-cli(1)), LastPass `lpass show`
+ * (not when it selects only `--username`/`--url`/`--id`/`--name`) and `lpass export`
+ * (lpass(1)). The macOS keychain (`security find-generic-password -w`) and the Secret Service
+ * (`secret-tool lookup`) are keychain-access's (T1555.001); listing entries (`op item list`,
+ * `bw list items`) is credential-store-enumeration's.
+ */
+function readsPasswordManager(c: ShellCommand): boolean {
+  const name = c.name.toLowerCase().replace(/\.exe$/, '');
+  if (!['op', 'bw', 'pass', 'gopass', 'keepassxc-cli', 'lpass'].includes(name)) return false;
+  const o = parseOpts(c.argv.slice(1), PM_VALUED[name] ?? {});
+  const [sub = '', sub2 = ''] = o.operands;
+  switch (name) {
+    case 'op': {
+      if (sub === 'read' || (sub === 'document' && sub2 === 'get')) return true;
+      if (sub !== 'item' || sub2 !== 'get') return false;
+      return o.long.has('reveal') || o.long.has('otp') || (o.values.get('--fields') ?? []).some((f) => SECRET_FIELD.test(f));
+    }
+    case 'bw':
+      return (sub === 'get' && /^(?:password|item|notes|totp|attachment|exposed)$/.test(sub2)) || sub === 'export';
+    case 'pass':
+    case 'gopass':
+      if (/^(?:show|cat|grep|otp)$/.test(sub)) return true;
+      // `pass -c NAME`, `pass NAME`: an entry name shows it
+      return sub !== '' && !PASS_OTHER.has(sub);
+    case 'keepassxc-cli': {
+      if (sub === 'clip' || sub === 'export') return true;
+      if (sub !== 'show') return false;
+      const attrs = [...(o.values.get('-a') ?? []), ...(o.values.get('--attributes') ?? [])];
+      return o.short.has('s') || o.long.has('show-protected') || attrs.some((a) => /^password$/i.test(a));
+    }
+    case 'lpass': {
+      if (sub === 'export') return true;
+      if (sub !== 'show') return false;
+      const reveals = o.long.has('password') || o.long.has('all') || o.long.has('field') || o.long.has('notes') || o.long.has('json') || o.short.has('j') || o.short.has('c') || o.long.has('clip');
+      const selectsOnly = ['username', 'url', 'id', 'name'].some((k) => o.long.has(k));
+      return reveals || !selectsOnly;
+    }
+    default:
+      return false;
+  }
+}
+
 export const CREDENTIAL_RULES: Rule[] = [
   {
     id: 'keychain-access',
@@ -178,6 +245,20 @@ export const CREDENTIAL_RULES: Rule[] = [
       not_match: ['aws secretsmanager describe-secret --secret-id prod/db', 'gcloud secrets versions list db-pass', 'az keyvault secret show --vault-name kv --name db-pass --query id'],
     },
     match: { command: readsCloudSecret },
+  },
+  {
+    id: 'password-manager-read',
+    name: 'Secret read from a password manager',
+    category: 'credential-access',
+    action: 'block',
+    attack: 'T1555.005',
+    description: 'A secret printed or copied out of a password manager: 1Password op read op://…, op item get --reveal/--otp/--fields password, op document get; Bitwarden bw get password|item|notes|totp, bw export; pass/gopass show (or a bare entry name), pass grep, pass otp; keepassxc-cli show -s / -a password, clip, export; lpass show (not --username/--url only), lpass export. Signing in, syncing and listing entries do not fire.',
+    help: 'The secret lands in the transcript and whatever reads it. Check which entry and why the task needs its value.',
+    examples: {
+      match: ['op read op://Private/GitHub/password', 'bw get password github.com', 'pass show email/work'],
+      not_match: ['op signin', 'bw sync', 'pass ls'],
+    },
+    match: { command: readsPasswordManager },
   },
   {
     id: 'process-memory-read',

@@ -6,7 +6,7 @@
  */
 import type { Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
-import { CURL_VALUED, effectsOf, isDropUrl, opts, parseOpts, resolveIn, type Send } from '../effects/index.js';
+import { CURL_VALUED, clientUrls, effectsOf, isDropUrl, opts, parseOpts, resolveIn, type Send } from '../effects/index.js';
 import { idiomRule, writtenText } from './idioms.js';
 
 /** localhost, 127/8, ::1, 0.0.0.0 and the Docker host alias: not another host. */
@@ -17,8 +17,9 @@ export function isLoopbackHost(host: string): boolean {
 // mail handed to a local SMTP server is relayed on: the loopback host is not where it ends
 const remoteSends = (sends: Send[]) => sends.filter((s) => s.channel === 'mail' || !isLoopbackHost(s.host));
 
-/** The URLs of a command's arguments (host lower-cased, path kept). */
-const urlsOf = (c: ShellCommand) => c.argv.slice(1).flatMap((a) => [...a.matchAll(/\bhttps?:\/\/[^\s"'<>]+/gi)].map((m) => m[0]));
+/** The URLs of a command's arguments; for curl/wget also the bare host operands they read as
+ * `http://…` (`curl -F f=@x ix.io`; effects/network.ts `clientUrls`). */
+const urlsOf = (c: ShellCommand) => clientUrls(c);
 
 /** True when an HTTP client command sends a body: curl -d, --data…, -F, -T, --json, -X POST|PUT;
  * wget --post-data/--post-file; PowerShell iwr/irm/Invoke-WebRequest/Invoke-RestMethod with -Method POST|PUT, -Body or

@@ -7,7 +7,7 @@ import { interpreterCode as codeOf } from '../shell/interp.js';
 import { baseName, normalizePath } from '../shell/words.js';
 import { SHELLS } from '../shell/context.js';
 import { INTERPRETERS } from '../shell/interp.js';
-import { downloadedFiles, executedFiles, executedSubstitutions, hasDownloader, isDecoder, isDownloader, isRemoteSource, redirectedTo, runsStdin } from '../effects/index.js';
+import { downloadedFiles, executedFiles, executedSubstitutions, hasDownloader, isDecoder, isDownloader, isRemoteSource, redirectedTo, runsStdin, writeTargets } from '../effects/index.js';
 import { anyUpstream } from './pipeline.js';
 
 
@@ -42,9 +42,11 @@ const PS_DOWNLOAD_EXEC = /\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|curl|
  * c writes), compared by base name; its span, or null. */
 function producedThenRun(line: CommandLine, produced: (c: ShellCommand) => string[]): Span | null {
   const files = new Set<string>();
+  // a Windows path as cmd.exe keeps it (`.\a.exe`, `C:\t\a.exe`): its backslashes separate too
+  const key = (f: string) => baseName(normalizePath(f.replace(/\\/g, '/'))).toLowerCase();
   for (const c of line.commands) {
-    for (const f of executedFiles(c)) if (files.has(baseName(normalizePath(f)))) return c.span;
-    for (const f of produced(c)) files.add(baseName(normalizePath(f)));
+    for (const f of executedFiles(c)) if (files.has(key(f))) return c.span;
+    for (const f of produced(c)) files.add(key(f));
   }
   return null;
 }
@@ -150,15 +152,17 @@ export const DECODE_RULES: Rule[] = [
     category: 'obfuscation',
     action: 'block',
     attack: 'T1140',
-    description: 'Decoded or transformed text (base64 -d, base32, xxd -r, openssl enc -d, rev, tr, gunzip) fed to a shell or eval.',
+    description: 'Decoded or transformed text (base64 -d, base32, xxd -r, openssl enc -d, rev, tr, gunzip) fed to a shell or eval, or decoded into a file the line then runs (certutil -decode/-decodehex IN OUT & OUT, xxd -r IN OUT; ./OUT).',
     help: 'Hides the real command from review. Decode it and inspect what would run.',
     examples: {
       match: ['echo cm0gLXJmIC8= | base64 -d | sh', "echo '/ fr- mr' | rev | bash", 'eval "$(echo ZWNobyBoaQ== | base64 --decode)"', 'xxd -r -p payload.hex | bash'],
       not_match: ['base64 -d cert.b64 > cert.pem', 'echo aGVsbG8= | base64 -d', 'echo hi | tr a-z A-Z'],
     },
     match: {
-      // decoded into a file that the line then runs: `… | base64 -d > /tmp/x; sh /tmp/x`
-      line: (line) => producedThenRun(line, (c) => (isDecoder(c) || anyUpstream(c, isDecoder) ? redirectedTo(c) : [])),
+      // decoded into a file that the line then runs: `… | base64 -d > /tmp/x; sh /tmp/x`, or by
+      // a decoder's own output operand: `certutil -decode p.b64 p.exe & p.exe` (LOLBAS Certutil
+      // "Decode", https://lolbas-project.github.io/lolbas/Binaries/Certutil/), `xxd -r p.hex p`
+      line: (line) => producedThenRun(line, (c) => (isDecoder(c) ? [...redirectedTo(c), ...writeTargets(c)] : anyUpstream(c, isDecoder) ? redirectedTo(c) : [])),
       command: (c) =>
         (runsStdin(c) && anyUpstream(c, isDecoder)) ||
         executedSubstitutions(c).some((cmds) => cmds.some(isDecoder)),

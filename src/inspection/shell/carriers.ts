@@ -323,8 +323,33 @@ interface RunnerSpec {
   needDashDash?: boolean;
 }
 
-/** docker/podman/nerdctl global options that take a value (docker(1) "Options"). */
-const DOCKER_GLOBAL = ['-H', '--host', '-c', '--context', '--config', '-l', '--log-level', '--tlscacert', '--tlscert', '--tlskey', '--url', '--connection', '--root', '--runroot', '--namespace', '-n', '--address', '-a'];
+/** Global options that take a value, before the subcommand, of docker(1) ("Options": `-H`,
+ * `--context`, `--config`, `--log-level`, the TLS files), podman(1) ("Global Options": `--url`,
+ * `--connection`, `--identity`, `--root`, `--runroot`, `--storage-driver`, …; `--remote`/`-r` takes
+ * none), nerdctl (`--namespace`, `--address`, `--snapshotter`, `--data-root`, …) and containerd's
+ * ctr(8) (`--address`, `--namespace`, `--timeout`). One list for all four: the spellings do not clash. */
+const DOCKER_GLOBAL = ['-H', '--host', '-c', '--context', '--config', '-l', '--log-level', '--tlscacert', '--tlscert', '--tlskey', '--url', '--connection', '--identity', '--root', '--runroot', '--storage-driver', '--storage-opt', '--cgroup-manager', '--tmpdir', '--events-backend', '--hooks-dir', '--network-cmd-path', '--network-config-dir', '--cni-config-dir', '--conmon', '--runtime', '--runtime-flag', '--volumepath', '--imagestore', '--module', '--ssh', '--out', '--registries-conf', '--db-backend', '--namespace', '-n', '--address', '-a', '--snapshotter', '--cni-path', '--cni-netconfpath', '--data-root', '--host-gateway-ip', '--hosts-dir', '--bridge-ip', '--timeout', '--connect-timeout'];
+const DOCKER_GLOBAL_SET: ReadonlySet<string> = new Set(DOCKER_GLOBAL);
+
+/** Container CLIs whose global options {@link subcommandOf} skips. */
+const CONTAINER_CLIS = new Set(['docker', 'podman', 'nerdctl', 'ctr']);
+
+/**
+ * The subcommand of a container CLI and the arguments after it, its global options (and their
+ * values) skipped wherever they stand before it: `docker -H tcp://h:2375 run …`, `docker --context
+ * prod run …`, `podman --remote run …`, `ctr -n k8s.io run …` are all `run`. The management form
+ * `docker container run|create|exec` is the same subcommand. Null for another program, or when no
+ * subcommand follows.
+ */
+export function subcommandOf(name: string, argv: readonly string[]): { sub: string; args: string[] } | null {
+  if (!CONTAINER_CLIS.has(name)) return null;
+  let i = 1;
+  while (i < argv.length && argv[i]!.startsWith('-') && argv[i] !== '--') i += DOCKER_GLOBAL_SET.has(argv[i]!) ? 2 : 1;
+  if (argv[i] === '--') i++;
+  if (argv[i] === 'container' && i + 1 < argv.length && !argv[i + 1]!.startsWith('-')) i++;
+  const sub = argv[i];
+  return sub === undefined ? null : { sub, args: argv.slice(i + 1) };
+}
 /** `docker exec` options that take a value (docker-exec(1), podman-exec(1)). */
 const DOCKER_EXEC = ['-e', '--env', '-u', '--user', '-w', '--workdir', '--env-file', '--detach-keys', '--preserve-fd'];
 /** `docker run` / `docker create` options that take a value (docker-run(1), podman-run(1)). */
