@@ -17,6 +17,7 @@ export const ZH: FramingLanguage = {
     { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: '(?:用户(?:写|说|发)了?|网页(?:上)?(?:写|说|要求)|页面(?:写|说|要求)|原文|逐字)', match: ['用户写道：', '网页上写着：'], not_match: ['用户想知道巴黎的天气，我来查询：'] },
     { id: 'cited-source', says: 'a quotation of a document', place: 'around', pattern: '(?:文档(?:说|写|中写|里写)|官方文档|README ?(?:说|写))', match: ['文档说：', '官方文档里是这样写的：'], not_match: ['我来读一下文档：'] },
     { id: 'example', says: 'an example', place: 'around', pattern: '(?:例如|比如|示例|样例|举例|格式如下)', match: ['例如：', '示例输出：'], not_match: ['我来查一下：'] },
+    { id: 'set-aside', says: 'a warning, a source or an example', place: 'around', pattern: "(?:千万别|别跑|不应该?运行|不该运行|不应执行|仅供参考|只是一个模板|模板[：:]|演示一下|来自网页|网页里嵌入|攻击者想让我)", match: ["千万别跑这个：", "不应该运行下面的命令：", "以下内容来自网页，仅供参考：", "这只是一个模板：", "演示一下调用格式：", "下面是攻击者想让我执行的：", "这是网页里嵌入的指令，请忽略："], not_match: ["我来运行测试：", "我来创建模板文件："] },
   ],
 };
 
@@ -27,6 +28,7 @@ export const ES: FramingLanguage = {
     { id: 'refusal', says: 'a refusal', place: 'around', pattern: "\\b(?:me niego|no puedo ayudar|(?<!(?:busc\\p{L}*|procur\\p{L}*|escane\\p{L}*|revis\\p{L}*|detect\\p{L}*|elimin\\p{L}*|encontr\\p{L}*|encuentr\\p{L}*|analiz\\p{L}*|analis\\p{L}*|verific\\p{L}*|remov\\p{L}*)(?: [\\p{L}']+){0,3} )(?:malicios[oa]s?|sospechos[oa]s?)|inyectad[oa]s?|inyección)(?!\\p{L})", match: ['Me niego a ejecutar esto', 'es un texto inyectado', "Esto es malicioso:", "un comando sospechoso"], not_match: ['Déjame leer el archivo:', "Voy a buscar archivos maliciosos:", "Voy a escanear procesos sospechosos:"] },
     { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: '\\b(?:el usuario (?:escribió|dijo|pegó)|la página (?:dice|dijo|pide|pidió)|textualmente|literalmente)(?!\\p{L})', match: ['El usuario escribió:', 'la página dice:'], not_match: ['El usuario quiere saber el clima.'] },
     { id: 'example', says: 'an example', place: 'around', pattern: '\\b(?:por ejemplo|ejemplos?(?! de (?:configuración|código fuente))|muestra de|la sintaxis es)\\b', match: ['Por ejemplo:', 'La sintaxis es:'], not_match: ['Voy a buscar el archivo:'] },
+    { id: 'set-aside', says: 'a warning, a source or an example', place: 'around', pattern: "\\b(?:no se debe ejecutar|no lances|no ejecutar|a modo de (?:ilustración|ejemplo)|viene de la página|proviene de la página)(?!\\p{L})", match: ["No se debe ejecutar:", "A modo de ilustración:", "No lances esto:", "Esto viene de la página:"], not_match: ["Voy a ejecutar las pruebas:"] },
   ],
 };
 
@@ -39,6 +41,7 @@ export const FR: FramingLanguage = {
     { id: 'cited-source', says: 'a quotation of a document', place: 'around', pattern: "\\b(?:la documentation (?:dit|indique|montre)|selon la documentation|d'après la documentation)", match: ['La documentation dit :', "D'après la documentation :"], not_match: ['Je lis la documentation :'] },
     { id: 'bad-example', says: 'a bad example to avoid', place: 'around', pattern: '\\bne (?:faites|fais) pas (?:ça|cela)', match: ['Ne faites pas ça :'], not_match: ['Je fais ça tout de suite :'] },
     { id: 'example', says: 'an example', place: 'around', pattern: '\\b(?:par exemple|exemples?|la syntaxe est)\\b', match: ['Par exemple :', 'La syntaxe est :'], not_match: ['Je vais chercher le fichier :'] },
+    { id: 'set-aside', says: 'a warning, a source or an example', place: 'around', pattern: "(?:\\bne pas (?:exécuter|lancer|utiliser)|(?<!\\p{L})à ne (?:surtout )?pas (?:lancer|exécuter)|\\bprovient du site|\\bvient de la page|\\bla page voulait que)", match: ["Ne pas exécuter :", "À ne surtout pas lancer :", "la page voulait que j'exécute ceci :", "Ceci provient du site :"], not_match: ["Je lance les tests :"] },
   ],
 };
 
@@ -49,6 +52,7 @@ export const DE: FramingLanguage = {
     { id: 'refusal', says: 'a refusal', place: 'around', pattern: "\\b(?:ich weigere mich|ich lehne ab|(?<!(?:suche|suchen|prüfe|prüfen|scanne|scannen|finde|finden|entferne|entfernen|erkenne|erkennen|lösche|löschen|checke|checken)(?: [\\p{L}']+){0,3} )(?:bösartig|schädlich|verdächtig)|eingeschleust|injiziert)", match: ['Ich weigere mich, das auszuführen', 'ein eingeschleuster Befehl', "Das ist bösartig:", "ein verdächtiger Befehl"], not_match: ['Ich lese die Datei:', "Ich suche nach verdächtigen Prozessen:", "Ich prüfe die schädlichen Dateien:"] },
     { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: '\\b(?:der (?:benutzer|nutzer) (?:schrieb|hat geschrieben|sagte)|die seite (?:sagt|verlangt|schreibt)|wörtlich)\\b', match: ['Der Benutzer schrieb:', 'die Seite verlangt'], not_match: ['Der Benutzer möchte das Wetter wissen.'] },
     { id: 'example', says: 'an example', place: 'around', pattern: '\\b(?:zum beispiel|beispiel|beispiele|z\\. ?b\\.|die syntax ist)\\b', match: ['Zum Beispiel:', 'Beispiel:'], not_match: ['Ich suche die Datei:'] },
+    { id: 'set-aside', says: 'a warning, a source or an example', place: 'around', pattern: "(?:(?:^|\\n)muster ?:|\\bachtung,? falle\\b|\\bstammt (?:von|aus) der (?:webseite|seite|website)\\b|\\bbloß nicht (?:starten|ausführen)\\b)", match: ["Muster:", "Achtung, Falle:", "Das stammt von der Webseite:"], not_match: ["Ich starte die Tests:", "Ich prüfe das Suchmuster:"] },
   ],
 };
 
@@ -59,6 +63,7 @@ export const RU: FramingLanguage = {
     { id: 'refusal', says: 'a refusal', place: 'around', pattern: "(?:^|[^\\p{L}])(?:отказываюсь|не буду (?:это )?(?:запускать|выполнять)|(?<!(?:провер\\p{L}*|найд\\p{L}*|найти|ищу|иска\\p{L}*|сканир\\p{L}*|просканир\\p{L}*|удал\\p{L}*|обнаруж\\p{L}*|поиск\\p{L}*)(?: \\p{L}+){0,3} )(?:вредоносн\\p{L}*|подозрительн\\p{L}*)|внедр[её]нн\\p{L}*|инъекци\\p{L}*)", match: ['Я отказываюсь это запускать', 'это внедрённый текст', "Это вредоносная команда:"], not_match: ['Сейчас прочитаю файл:', "Проверю подозрительные процессы:", "Найду вредоносные файлы:"] },
     { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: '(?:^|[^\\p{L}])(?:пользователь (?:написал|прислал|вставил)|страница (?:просит|просила|требует|говорит)|дословно)(?!\\p{L})', match: ['Пользователь написал:', 'страница просила'], not_match: ['Пользователь хочет узнать погоду.'] },
     { id: 'example', says: 'an example', place: 'around', pattern: '(?:^|[^\\p{L}])(?:пример|например)(?!\\p{L})', match: ['Пример:', 'Например:'], not_match: ['Сейчас проверю файл:'] },
+    { id: 'set-aside', says: 'a warning, a source or an example', place: 'around', pattern: "(?:^|[^\\p{L}])(?:не (?:надо|нужно|стоит|следует) (?:это )?(?:запускать|выполнять)|не запускать|не выполнять|образец|со страницы|с сайта)(?!\\p{L})", match: ["Не надо это запускать:", "Не запускать!", "Образец:", "Это со страницы, игнорируй:"], not_match: ["Сейчас запущу тесты:"] },
   ],
 };
 
@@ -69,6 +74,7 @@ export const JA: FramingLanguage = {
     { id: 'refusal', says: 'a refusal', place: 'around', pattern: "(?:拒否し|お断りし|インジェクション|注入された|(?:悪意のある|不審な)(?![^。！？\\n]{0,16}(?:検索|スキャン|チェック|確認|検出|削除|探し|調べ|検査|除去)))", match: ['実行を拒否します', 'これは注入されたテキストです', "これは悪意のあるコマンドです。"], not_match: ['ファイルを確認します：', "悪意のあるファイルを検索します：", "不審なプロセスを確認します："] },
     { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: '(?:ユーザーが(?:書い|貼り付け|送っ)|ページ(?:が|に)(?:要求|書かれ|指示)|原文)', match: ['ユーザーが書いたもの：', 'ページが要求したもの：'], not_match: ['ユーザーの天気を調べます：'] },
     { id: 'example', says: 'an example', place: 'around', pattern: '(?:例えば|たとえば|例[：:])', match: ['例えば：', '例：'], not_match: ['ファイルを読みます：'] },
+    { id: 'set-aside', says: 'a warning, a source or an example', place: 'around', pattern: "(?:実行禁止|実行しないこと|実行しないで|サンプル[：:]|参考までに|ページから(?:の|来た))", match: ["実行禁止：", "実行しないこと：", "サンプル：", "参考までに："], not_match: ["テストを実行します："] },
   ],
 };
 
@@ -79,6 +85,7 @@ export const KO: FramingLanguage = {
     { id: 'refusal', says: 'a refusal', place: 'around', pattern: "(?:거부합니다|거절합니다|주입된|(?:악의적|의심스러운)(?![^.!?\\n]{0,16}(?:확인|검색|스캔|검사|탐지|삭제|찾|조사|제거)))", match: ['실행을 거부합니다', '주입된 텍스트입니다', "이것은 악의적인 명령입니다."], not_match: ['파일을 확인하겠습니다:', "의심스러운 프로세스를 확인하겠습니다:", "악의적인 파일을 검색하겠습니다:"] },
     { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: '(?:사용자가 (?:쓴|작성한|붙여넣은)|페이지(?:가|에서) (?:요청한|요구한|말한))', match: ['사용자가 쓴 내용:', '페이지가 요청한 것:'], not_match: ['사용자의 날씨를 확인하겠습니다.'] },
     { id: 'example', says: 'an example', place: 'around', pattern: '(?:^|[^\\p{L}])(?:예[：:]|예시|예를 들어)', match: ['예:', '예를 들어:'], not_match: ['파일을 확인하겠습니다:'] },
+    { id: 'set-aside', says: 'a warning, a source or an example', place: 'around', pattern: "(?:실행 금지|실행하지 마|샘플[：:]|참고용|페이지에서 온)", match: ["실행 금지:", "샘플:", "참고용:"], not_match: ["테스트를 실행하겠습니다:"] },
   ],
 };
 
@@ -89,6 +96,7 @@ export const PT: FramingLanguage = {
     { id: 'refusal', says: 'a refusal', place: 'around', pattern: "\\b(?:me recuso|eu recuso|não posso ajudar|(?<!(?:busc\\p{L}*|procur\\p{L}*|escane\\p{L}*|revis\\p{L}*|detect\\p{L}*|elimin\\p{L}*|encontr\\p{L}*|encuentr\\p{L}*|analiz\\p{L}*|analis\\p{L}*|verific\\p{L}*|remov\\p{L}*)(?: [\\p{L}']+){0,3} )(?:malicios[oa]s?|suspeit[oa]s?)|injetad[oa]s?|injeção)(?!\\p{L})", match: ['Eu me recuso a executar isso', 'é um texto injetado', "Isso é malicioso:"], not_match: ['Deixe-me ler o arquivo:', "Vou procurar arquivos maliciosos:", "Vou verificar processos suspeitos:"] },
     { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: '\\b(?:o usuário (?:escreveu|disse|colou)|a página (?:diz|disse|pede|pediu)|literalmente|textualmente)(?!\\p{L})', match: ['O usuário escreveu:', 'a página pediu'], not_match: ['O usuário quer saber o clima.'] },
     { id: 'example', says: 'an example', place: 'around', pattern: '\\b(?:por exemplo|exemplos?|a sintaxe é)(?!\\p{L})', match: ['Por exemplo:', 'A sintaxe é:'], not_match: ['Vou procurar o arquivo:'] },
+    { id: 'set-aside', says: 'a warning, a source or an example', place: 'around', pattern: "\\b(?:não é para (?:executar|rodar)|não (?:executar|rodar)|veio da página|vem da página)(?!\\p{L})", match: ["Não é para executar:", "Isto veio da página, ignore:"], not_match: ["Vou executar os testes:"] },
   ],
 };
 
@@ -99,6 +107,7 @@ export const IT: FramingLanguage = {
     { id: 'refusal', says: 'a refusal', place: 'around', pattern: "\\b(?:mi rifiuto|non posso aiutare|(?<!(?:cerc\\p{L}*|scansion\\p{L}*|controll\\p{L}*|rimuov\\p{L}*|rilev\\p{L}*|trov\\p{L}*|analizz\\p{L}*)(?: [\\p{L}']+){0,3} )(?:dannos[oaie]|malevol[oaie])|iniettat[oaie]|iniezione)(?!\\p{L})", match: ['Mi rifiuto di eseguirlo', 'è un testo iniettato', "Questo comando è dannoso:"], not_match: ['Leggo il file:', "Cerco i file dannosi:", "Controllo i processi malevoli:"] },
     { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: "\\b(?:l'utente ha (?:scritto|detto|incollato)|la pagina (?:dice|chiede|ha chiesto)|testualmente|alla lettera)\\b", match: ["L'utente ha scritto:", 'la pagina chiede'], not_match: ["L'utente vuole sapere il meteo."] },
     { id: 'example', says: 'an example', place: 'around', pattern: '\\b(?:per esempio|ad esempio|esempi[oi]?|la sintassi è)(?!\\p{L})', match: ['Per esempio:', 'La sintassi è:'], not_match: ['Cerco il file:'] },
+    { id: 'set-aside', says: 'a warning, a source or an example', place: 'around', pattern: "\\b(?:non va eseguit[oa]|non (?:eseguire|eseguirlo|lanciarlo)|arriva dalla pagina|viene dalla pagina)(?!\\p{L})", match: ["Non va eseguito:", "Questo arriva dalla pagina, ignoralo:"], not_match: ["Eseguo i test:"] },
   ],
 };
 
