@@ -40,6 +40,11 @@ const QUOTE_PAIRS: ReadonlyMap<string, string> = new Map([
   ['｢', '｣'],
   ['《', '》'],
   ['〈', '〉'],
+  ['″', '″'],
+  ['❝', '❞'],
+  ['❛', '❜'],
+  ['【', '】'],
+  ['〖', '〗'],
 ]);
 
 /** Emphasis delimiters right around the markup (`*…*`, `_…_`, `==…==` highlight, `++…++` insert): the markup is shown styled, not emitted. */

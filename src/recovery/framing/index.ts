@@ -61,7 +61,7 @@ export function actsNext(text: string): boolean {
  * Words by which a sentence points at the markup itself ("this", "the following", "call",
  * "example"…): a sentence that holds one says what the markup is, and no plan overrules it.
  */
-const POINTS_AT_MARKUP = /\b(?:this|that|these|those|something|the following|following|below|above|here|call|calls|command|commands|markup|snippet|payload|block|blocks|instructions?|syntax|format|example|examples|sample|samples|tool|tools|function|functions|code)\b/i;
+const POINTS_AT_MARKUP = /\b(?:this|that|these|those|something|the following|following|follows|below|above|here|call|calls|command|commands|markup|snippet|payload|block|blocks|instructions?|syntax|format|example|examples|sample|samples|tool|tools|function|functions|code)\b/i;
 
 /** A clause that opens the acting sentence and says where the plan comes from (`Per the README, I'll…`). */
 const OPENING_CLAUSE = /^(?:(?:as|per|since|because|according to|given|following) [^,.:;!?\n]{1,80}), /i;
@@ -88,13 +88,18 @@ export const FRAMING: readonly CompiledFraming[] = FRAMING_LANGUAGES.flatMap((l)
 const INVISIBLE = /[\u200b-\u200d\u2060\ufeff\u00ad\u180e]/gu;
 /** Characters that read as an apostrophe. */
 const APOSTROPHES = /[’‘`´\u02bc\u02b9\u2032\uff07]/gu;
+/** A word that mixes Latin letters with Cyrillic look-alikes (`Dо nоt`, with Cyrillic о). */
+const MIXED_SCRIPT_WORD = /(?=[\p{L}]*[a-z])(?=[\p{L}]*[оеасрхі])[\p{L}]+/giu;
+/** Cyrillic letters drawn like Latin ones (Unicode confusables), folded in mixed-script words. */
+const CYRILLIC_LOOKALIKE: Readonly<Record<string, string>> = { о: 'o', е: 'e', а: 'a', с: 'c', р: 'p', х: 'x', і: 'i' };
 /** An HTML tag of inline text styling (`<b>`, `</span>`, `<br/>`), read as a space; other tags (`<example>`) are words the vocabulary reads. */
 const HTML_TAG = /<\/?(?:b|i|u|s|em|strong|span|br|small|mark|font|sup|sub|big|wbr|ins)(?:\s[^<>]{0,200})?\/?>/giu;
 
 /**
  * Prose as the patterns read it: HTML character references decoded and tags read as spaces,
  * Unicode compatibility forms folded (NFKC: full-width letters and punctuation), invisible
- * characters removed, apostrophe look-alikes made ASCII, Markdown emphasis marks (`*`, `~`)
+ * characters removed, apostrophe look-alikes made ASCII (and a backslash-escaped quote unescaped),
+ * Cyrillic look-alike letters in a word of Latin letters folded, Markdown emphasis marks (`*`, `~`)
  * removed and `_` read as a space, runs of spaces and tabs one space, a line break inside a
  * sentence (between a lower-case letter or comma and a lower-case letter) a space, other line
  * breaks kept (one per run).
@@ -106,6 +111,8 @@ export function framingText(prose: string): string {
     .normalize('NFKC')
     .replace(INVISIBLE, '')
     .replace(APOSTROPHES, "'")
+    .replace(/\\(['"])/g, '$1')
+    .replace(MIXED_SCRIPT_WORD, (w) => w.replace(/[оеасрхі]/g, (c) => CYRILLIC_LOOKALIKE[c] ?? c))
     .replace(/[*~]+/g, '')
     .replace(/_/g, ' ')
     .replace(/[\u2028\u2029\r]/gu, '\n')
