@@ -1,6 +1,6 @@
 /** `guard replay` end to end: output on stdout, decisions on stderr or --events, exit codes. */
 
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -59,5 +59,30 @@ describe('guard replay', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe(input);
     expect(ndjson(r.stderr)[0]).toMatchObject({ type: 'problem', line: 3, code: 'INVALID_JSON', severity: 'error' });
+  });
+});
+
+describe('guard replay: secrets in decisions', () => {
+  it('masks a token an API error event quotes, on stderr and in --events (the stream itself is left exact)', async () => {
+    // bug: the STREAM_ERROR decision held the whole GitHub token (red-team pass of 2026-12-02)
+    const token = `ghp_${'A1b2C3d4E5f6G7h8I9j0'}K1l2M3n4O5p6Q7r8`;
+    const sse = [
+      'event: message_start',
+      'data: {"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"usage":{"input_tokens":1,"output_tokens":1}}}',
+      '',
+      'event: error',
+      `data: {"type":"error","error":{"type":"api_error","message":"upstream refused: Authorization: Bearer ${token}"}}`,
+      '',
+    ].join('\n');
+    const dir = mkdtempSync(join(tmpdir(), 'guard-replay-secret-'));
+    const file = join(dir, 'secret.sse');
+    writeFileSync(file, `${sse}\n`);
+    const r = await runGuard(['replay', file]);
+    expect(r.stderr).toContain('STREAM_ERROR');
+    expect(r.stderr).not.toContain(token);
+    expect(r.stderr).toContain('ghp_A1b2');
+    const events = join(dir, 'events.jsonl');
+    await runGuard(['replay', file, '--mode', 'enforce', '--events', events]);
+    expect(readFileSync(events, 'utf8')).not.toContain(token);
   });
 });

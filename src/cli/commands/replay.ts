@@ -5,6 +5,7 @@
  * Exit codes: 0 replayed, 1 the stream was cut (enforce), 2 unreadable or malformed input.
  */
 
+import { redactSecrets } from '../../base/redact.js';
 import { once } from 'node:events';
 import { openInputFile, openOutputFile } from '../files.js';
 import { resolve } from 'node:path';
@@ -101,7 +102,7 @@ async function replayCommand(file: string, flags: ReplayFlags, io: CliIO): Promi
         const problem = { type: 'problem', line: null, severity: 'error', code: 'UNKNOWN_FORMAT', message: 'no OpenAI Chat, Anthropic Messages or OpenAI Responses stream event in the input; nothing was judged (use guard scan for other capture formats)' };
         await write(eventSink, `${terminalSafeJson(wellFormedJson({ file, ...problem }))}\n`);
       }
-      await write(eventSink, `${terminalSafeJson(wellFormedJson({ file, ...d }))}\n`);
+      await write(eventSink, `${terminalSafeJson(wellFormedJson(maskedDecision({ file, ...d })))}\n`);
     }
   } catch (e) {
     await events?.close().catch(() => undefined);
@@ -112,4 +113,20 @@ async function replayCommand(file: string, flags: ReplayFlags, io: CliIO): Promi
   await events?.close();
   if (errors > 0) return EXIT.FAILURE;
   return cut ? EXIT.FINDINGS : EXIT.OK;
+}
+
+/**
+ * A decision with secrets masked in every string it holds (base/redact.ts): problem messages,
+ * details and excerpts come from the capture (an API error event can quote a bearer token). The
+ * replayed stream on stdout is the client's and stays exact; replay has no `--no-redact`.
+ */
+function maskedDecision<T>(value: T): T {
+  if (typeof value === 'string') return redactSecrets(value) as T;
+  if (Array.isArray(value)) return value.map((v) => maskedDecision(v)) as T;
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = maskedDecision(v);
+    return out as T;
+  }
+  return value;
 }
