@@ -49,8 +49,9 @@ function isJsonRecordLine(text: string): boolean {
  * JSON value on its own, the next few non-blank lines.
  *
  * - SSE: the first line is an SSE field (`data:`, `event:`, `id:`, `retry:`) or comment (`:`),
- *   unless the lines after it are JSON Lines as below (a JSONL file whose first line was damaged
- *   into `:{"id":…`; SSE lines are never complete JSON).
+ *   unless, after at most {@link SNIFF_RESYNC_LINES} more such lines, the lines are JSON Lines (a
+ *   JSONL file whose first lines were damaged into `:{"id":…` or `id: 5`; SSE lines are never
+ *   complete JSON).
  * - JSON Lines: the first line is a complete JSON value; or it starts with `{` but is broken and
  *   the next line is a complete JSON object or array, or one of the next {@link SNIFF_RESYNC_LINES}
  *   lines is one starting at column 0 (a JSONL file with a damaged first line); or it
@@ -73,8 +74,9 @@ export async function sniffLayout(
   next: () => Promise<string | undefined>,
 ): Promise<{ layout: Layout; parsed?: { value: unknown } }> {
   const t = first.trimStart();
-  // a JSON Lines file whose first line was damaged into an SSE comment or field (`:{"id":…`)
-  if (isSseLine(t)) return { layout: (await nextLinesAreRecords(next)) ? 'jsonl' : 'sse' };
+  // a JSON Lines file whose first line (or first few) was damaged into SSE comments or fields
+  // (`:{"id":…`, `id: 5`): a real stream holds only SSE lines, so the first other line decides
+  if (isSseLine(t)) return { layout: (await recordsAfterSseLines(next)) ? 'jsonl' : 'sse' };
   const jsonStart = t.startsWith('{') || t.startsWith('[');
   const parsed = jsonStart ? tryParseJson(t) : undefined;
   if (parsed) return { layout: 'jsonl', parsed };
@@ -90,6 +92,27 @@ export async function sniffLayout(
   }
   if (await nextLinesAreRecords(next)) return { layout: 'jsonl' };
   return { layout: jsonStart ? 'document' : 'unknown' };
+}
+
+/**
+ * True when, after at most {@link SNIFF_RESYNC_LINES} more SSE-looking lines, the next non-blank
+ * line is a JSON object or array and so are the lines after it (up to SNIFF_LOOKAHEAD_LINES - 1).
+ */
+async function recordsAfterSseLines(next: () => Promise<string | undefined>): Promise<boolean> {
+  for (let k = 0; k < SNIFF_RESYNC_LINES; k++) {
+    const line = await next();
+    if (line === undefined) return false;
+    if (isSseLine(line.trimStart())) continue;
+    if (!isJsonRecordLine(line)) return false;
+    let seen = 1;
+    for (; seen < SNIFF_LOOKAHEAD_LINES; seen++) {
+      const more = await next();
+      if (more === undefined) break;
+      if (!isJsonRecordLine(more)) return false;
+    }
+    return true;
+  }
+  return false;
 }
 
 /** True when the next non-blank lines (up to SNIFF_LOOKAHEAD_LINES, at least one) are each a JSON object or array. */

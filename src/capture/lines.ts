@@ -252,9 +252,22 @@ export async function* readLineBatches(input: Readable | AsyncIterable<Buffer | 
  * The input's bytes as UTF-8: an input that opens with a UTF-16 byte order mark (FF FE little
  * endian, FE FF big endian: what Windows PowerShell's `>` writes) is decoded from UTF-16 (WHATWG
  * Encoding Standard, https://encoding.spec.whatwg.org/#utf-16le) chunk by chunk and re-encoded, so
- * its lines are read as usual; any other input passes through unchanged. Unpaired surrogates
+ * its lines are read as usual (unless no zero byte follows the mark: {@link looksUtf16}); any
+ * other input passes through unchanged. Unpaired surrogates
  * become U+FFFD, as the decoder does.
  */
+/**
+ * True when the bytes after a UTF-16 byte order mark look like UTF-16 text of a capture: JSON and
+ * SSE open with ASCII characters, each a code unit with a zero byte, so 32 code units with none
+ * are two stray bytes before UTF-8 text (its first line is then damaged, the rest read).
+ */
+function looksUtf16(buf: Buffer): boolean {
+  const end = Math.min(buf.length, 2 + 64);
+  if (end < 6) return true;
+  for (let i = 2; i < end; i++) if (buf[i] === 0) return true;
+  return false;
+}
+
 async function* utf8Chunks(input: AsyncIterable<unknown>): AsyncGenerator<Buffer> {
   let decoder: TextDecoder | null | undefined;
   for await (const chunk of input) {
@@ -263,7 +276,7 @@ async function* utf8Chunks(input: AsyncIterable<unknown>): AsyncGenerator<Buffer
     if (decoder === undefined) {
       const le = buf[0] === 0xff && buf[1] === 0xfe;
       const be = buf[0] === 0xfe && buf[1] === 0xff;
-      decoder = le || be ? new TextDecoder(le ? 'utf-16le' : 'utf-16be', { fatal: false, ignoreBOM: false }) : null;
+      decoder = (le || be) && looksUtf16(buf) ? new TextDecoder(le ? 'utf-16le' : 'utf-16be', { fatal: false, ignoreBOM: false }) : null;
     }
     if (decoder === null) yield buf;
     else {

@@ -396,8 +396,12 @@ async function* gunzip(input: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
   }
 }
 
-/** True when a file starts with the gzip magic bytes (RFC 1952 §2.3.1: ID1 0x1f, ID2 0x8b). */
-const isGzip = (head: Buffer): boolean => head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+/**
+ * True when a file starts with a gzip member header (RFC 1952 §2.3.1: ID1 0x1f, ID2 0x8b, CM 8,
+ * deflate, the only method defined). Two stray magic bytes before JSON Lines are not gzip: the
+ * file is read as text and only its first line is damaged.
+ */
+const isGzip = (head: Buffer): boolean => head.length >= 3 && head[0] === 0x1f && head[1] === 0x8b && head[2] === 8;
 
 async function* readItemBatches(file: string, source0: Readable, options: ReadOptions, tally: Tally, gunzipped = false): AsyncGenerator<CaptureItem[]> {
   // a binary AWS event stream (Bedrock ConverseStream / InvokeModelWithResponseStream bodies) is

@@ -64,3 +64,29 @@ describe('UTF-16 with a byte order mark', () => {
     expect(r.replies.map((x) => [x.source.line, x.text])).toEqual([[1, 'hello'], [2, 'h\u00e9 \u{1F600}']]);
   });
 });
+
+describe('a damaged start costs only the first line (red-team pass of 2026-12-02)', () => {
+  const lines = [leak, leak.replace('"ok"', '"ok2"'), leak.replace('"ok"', '"ok3"')].join('\n');
+  it.each([
+    ['two stray gzip magic bytes', Buffer.concat([Buffer.from([0x1f, 0x8b]), Buffer.from(lines)])],
+    ['a stray UTF-16 BE byte order mark', Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(lines)])],
+    ['a stray UTF-16 LE byte order mark', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(lines)])],
+  ])('%s before JSON Lines: the other records are read', async (_what, bytes) => {
+    // bug: the file was gunzipped (UNREADABLE) or decoded as UTF-16 (UNKNOWN_FORMAT): 0 replies
+    const r = await readText(bytes, undefined, 'damaged.jsonl');
+    expect(r.replies.map((x) => x.id)).toEqual(['ok2', 'ok3']);
+    expect(r.errors.map((e) => e.line)).toEqual([1]);
+  });
+  it('SSE-looking lines at the top of JSON Lines: the records after them are read', async () => {
+    // bug: `: comment` then `id: 5` made the file SSE, and every record after was ignored
+    const r = await readText(`: comment\nid: 5\n${lines}\n`, undefined, 'damaged.jsonl');
+    expect(r.replies.map((x) => x.id)).toEqual(['ok', 'ok2', 'ok3']);
+    expect(r.errors.map((e) => e.line)).toEqual([1, 2]);
+  });
+  it('a real gzip file and a real UTF-16 file are still decoded', async () => {
+    const { gzipSync } = await import('node:zlib');
+    expect((await readText(gzipSync(Buffer.from(`${lines}\n`)), undefined, 'x.jsonl.gz')).replies).toHaveLength(3);
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`${lines}\n`, 'utf16le')]);
+    expect((await readText(utf16, undefined, 'x.jsonl')).replies).toHaveLength(3);
+  });
+});
