@@ -95,14 +95,18 @@ export async function sniffLayout(
 }
 
 /**
- * True when, after at most {@link SNIFF_RESYNC_LINES} more SSE-looking lines, the next non-blank
- * line is a JSON object or array and so are the lines after it (up to SNIFF_LOOKAHEAD_LINES - 1).
+ * True when, after at most {@link SNIFF_RESYNC_LINES} more comment, `id:` or `retry:` lines, the
+ * next non-blank line is a JSON object or array and so are the lines after it (up to
+ * SNIFF_LOOKAHEAD_LINES - 1). A `data:` or `event:` line ends the look: the input is a stream.
  */
 async function recordsAfterSseLines(next: () => Promise<string | undefined>): Promise<boolean> {
   for (let k = 0; k < SNIFF_RESYNC_LINES; k++) {
     const line = await next();
     if (line === undefined) return false;
-    if (isSseLine(line.trimStart())) continue;
+    const t = line.trimStart();
+    // a `data:` or `event:` line is a stream's own: decided without waiting for more input (a live stream)
+    if (/^(?:data|event):/.test(t)) return false;
+    if (isSseLine(t)) continue;
     if (!isJsonRecordLine(line)) return false;
     let seen = 1;
     for (; seen < SNIFF_LOOKAHEAD_LINES; seen++) {

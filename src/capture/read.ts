@@ -398,10 +398,10 @@ async function* gunzip(input: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
 
 /**
  * True when a file starts with a gzip member header (RFC 1952 §2.3.1: ID1 0x1f, ID2 0x8b, CM 8,
- * deflate, the only method defined). Two stray magic bytes before JSON Lines are not gzip: the
- * file is read as text and only its first line is damaged.
+ * deflate, the only method defined), or any magic bytes in a file named `.gz`. Two stray magic
+ * bytes before JSON Lines are not gzip: the file is read as text and only its first line is damaged.
  */
-const isGzip = (head: Buffer): boolean => head.length >= 3 && head[0] === 0x1f && head[1] === 0x8b && head[2] === 8;
+const isGzip = (head: Buffer, file: string): boolean => head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b && (head[2] === 8 || /\.gz$/i.test(file));
 
 async function* readItemBatches(file: string, source0: Readable, options: ReadOptions, tally: Tally, gunzipped = false): AsyncGenerator<CaptureItem[]> {
   // a binary AWS event stream (Bedrock ConverseStream / InvokeModelWithResponseStream bodies) is
@@ -410,7 +410,7 @@ async function* readItemBatches(file: string, source0: Readable, options: ReadOp
   // a gzip-compressed capture (`.jsonl.gz` archives) is read through zlib as it streams, once
   // (gzip inside gzip is not unpacked again: a bomb stays one layer deep); a corrupt member is
   // UNREADABLE, with what was read before it kept; lines count in the decompressed text
-  if (isGzip(peeked.head) && !gunzipped) {
+  if (isGzip(peeked.head, file) && !gunzipped) {
     yield* readItemBatches(file, Readable.from(gunzip(peeked.input)), options, tally, true);
     return;
   }
