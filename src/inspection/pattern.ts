@@ -172,9 +172,11 @@ const reclaim = new FinalizationRegistry<unknown>((re) => free(re));
  * Time budgets of a custom pattern, measured when it is compiled (a rule set is built): RE2 is
  * linear in its input, but its constant grows with the compiled program (`[a-z]{1,1000}z` took
  * ~1 s to compile and ~2.5 s per 64 KiB), so one such rule made every scan slow to start and to
- * run. Generous, so a loaded machine does not refuse a sound pattern.
+ * run. Generous, so a loaded machine does not refuse a sound pattern. `totalMs` bounds the time
+ * all the custom patterns of one rule set take to compile and time together (sixty patterns each
+ * under the per-pattern budget made every start take 10-20 s): a pattern after it is refused.
  */
-export const PATTERN_BUDGET = { programBytes: 32 * 1024, compileMs: 1000, probeMs: 250, probeChars: 4096 } as const;
+export const PATTERN_BUDGET = { programBytes: 32 * 1024, compileMs: 1000, probeMs: 250, probeChars: 4096, totalMs: 3000 } as const;
 
 /** Texts a custom pattern is timed on: a run of one letter, and mixed ASCII. */
 const PROBES: readonly string[] = ['a'.repeat(PATTERN_BUDGET.probeChars), Array.from({ length: PATTERN_BUDGET.probeChars }, (_, i) => String.fromCharCode(32 + ((i * 7919) % 95))).join('')];
@@ -218,13 +220,23 @@ export function compilePattern(source: string, flags = ''): TextPattern {
     return new Error(`pattern too slow: ${what}; use smaller repetition counts or narrower classes`);
   };
   if (compileMs > PATTERN_BUDGET.compileMs) throw slow(`compiling it took ${Math.round(compileMs)} ms (budget ${PATTERN_BUDGET.compileMs} ms)`);
-  // a short untimed run first: RE2 builds its automaton's states on first use
-  for (const probe of PROBES) pattern.find(probe.slice(0, 256));
-  for (const probe of PROBES) {
-    const t = performance.now();
-    pattern.find(probe);
-    const ms = performance.now() - t;
-    if (ms > PATTERN_BUDGET.probeMs) throw slow(`matching ${PATTERN_BUDGET.probeChars} characters took ${Math.round(ms)} ms (budget ${PATTERN_BUDGET.probeMs} ms)`);
+  try {
+    // a short untimed run first: RE2 builds its automaton's states on first use
+    for (const probe of PROBES) pattern.find(probe.slice(0, 256));
+    for (const probe of PROBES) {
+      const t = performance.now();
+      pattern.find(probe);
+      const ms = performance.now() - t;
+      if (ms > PATTERN_BUDGET.probeMs) throw slow(`matching ${PATTERN_BUDGET.probeChars} characters took ${Math.round(ms)} ms (budget ${PATTERN_BUDGET.probeMs} ms)`);
+    }
+  } catch (err) {
+    const msg = String((err as Error)?.message ?? err);
+    // the engine's heap ran out building the automaton: its own text (emscripten's) is never shown
+    if (outOfMemory(msg) || err instanceof PatternMatchError) {
+      pattern.dispose();
+      throw new Error('pattern too big: the regex engine ran out of memory matching it (its heap is 16 MiB for all patterns); use smaller repetition counts or narrower classes');
+    }
+    throw err;
   }
   return pattern;
 }

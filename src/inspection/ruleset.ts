@@ -12,7 +12,7 @@ import type { InspectableCall, RuleAction } from './types.js';
 import { BUILTIN_RULES } from './rules/index.js';
 import { inspectCall, INSPECTION_ERROR, INSPECTION_ERROR_RULE } from './engine.js';
 import { inspectionReady } from './shell/parser.js';
-import { compilePattern, estimateProgramBytes, PATTERN_FLAGS, PATTERN_MEMORY, tooBig, type TextPattern } from './pattern.js';
+import { compilePattern, estimateProgramBytes, PATTERN_FLAGS, PATTERN_BUDGET, PATTERN_MEMORY, tooBig, type TextPattern } from './pattern.js';
 
 /** A rule's standing in a rule set: whether it is on, and where it comes from. */
 export interface RuleStatus {
@@ -107,7 +107,7 @@ export function compileRuleSet(config: RuleSetConfig = {}, options: { parserLate
   if (!Array.isArray(customIn)) problems.push({ rule: null, message: '`custom` must be a list of rules', pointer: '/custom' });
   else {
     if (customIn.length > CUSTOM_LIMITS.rules) problems.push({ rule: null, message: `at most ${CUSTOM_LIMITS.rules} custom rules (got ${customIn.length})`, pointer: '/custom' });
-    const memory = { used: 0, patterns }; // estimated regex-engine memory of the custom patterns so far, and the patterns
+    const memory = { used: 0, patterns, ms: 0 }; // estimated regex-engine memory of the custom patterns so far, the patterns, and the time their checks took
     customIn.slice(0, CUSTOM_LIMITS.rules).forEach((raw, i) => {
       const at = `/custom/${i}`;
       const r = parseCustomRule(raw, i, problems, memory);
@@ -184,7 +184,7 @@ function exampleCall(rule: Rule, example: string): InspectableCall {
 }
 
 /** Validates one custom rule (format: docs/rules.md); records problems and returns null when bad. */
-function parseCustomRule(raw: unknown, index: number, problems: RuleSetProblem[], memory: { used: number; patterns: TextPattern[] } = { used: 0, patterns: [] }): Rule | null {
+function parseCustomRule(raw: unknown, index: number, problems: RuleSetProblem[], memory: { used: number; patterns: TextPattern[]; ms: number } = { used: 0, patterns: [], ms: 0 }): Rule | null {
   const at = `/custom/${index}`;
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
     problems.push({ rule: null, message: `custom rule #${index + 1} is not a mapping`, pointer: at });
@@ -220,7 +220,12 @@ function parseCustomRule(raw: unknown, index: number, problems: RuleSetProblem[]
       bad(key, `\`${key}\` ${tooBig(memory.used + size, PATTERN_MEMORY.total, 'custom patterns together are')}`);
       return undefined;
     }
+    if (memory.ms > PATTERN_BUDGET.totalMs) {
+      bad(key, `\`${key}\` pattern not compiled: the custom patterns before it already took ${Math.round(memory.ms)} ms to compile and time (budget ${PATTERN_BUDGET.totalMs} ms for all custom patterns, so that no rule set makes every start slow); use fewer or simpler patterns`);
+      return undefined;
+    }
     memory.used += size;
+    const started = performance.now();
     try {
       const pattern = compilePattern(v, PATTERN_FLAGS.test(flags) ? flags : '');
       memory.patterns.push(pattern);
@@ -228,6 +233,8 @@ function parseCustomRule(raw: unknown, index: number, problems: RuleSetProblem[]
     } catch (err) {
       bad(key, `\`${key}\` pattern does not compile: ${(err as Error).message}`);
       return undefined;
+    } finally {
+      memory.ms += performance.now() - started;
     }
   };
   const text = compile('command');

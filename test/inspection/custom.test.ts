@@ -5,6 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { compilePattern, compileRuleSet, initInspection, inspectCalls, RuleSetError, type InspectableCall } from '../../src/inspection/index.js';
 import { workCounters, workSince } from '../../src/base/work.js';
+import { PATTERN_BUDGET } from '../../src/inspection/pattern.js';
 
 // rule sets are built while the suites are collected
 await initInspection();
@@ -80,6 +81,21 @@ describe('regular-expression rules', () => {
     }
     expect(performance.now() - started).toBeLessThan(2000);
   });
+
+  test('many patterns each under the per-pattern budget cannot make every start slow: the rule set stops at a total budget (red-team pass of 2026-12-02: 60 such rules took 10-20 s per start)', () => {
+    const custom = Array.from({ length: 40 }, (_, i) => ({ id: `slow-${i}`, description: 'x', command: `[a-z]{1,250}z${i}` }));
+    const started = performance.now();
+    try {
+      compileRuleSet({ custom });
+      expect.unreachable();
+    } catch (err) {
+      const messages = (err as RuleSetError).problems.map((p) => p.message);
+      expect(messages.length).toBeGreaterThan(0);
+      for (const m of messages) expect(m).toMatch(/^`command` pattern not compiled: the custom patterns before it already took \d+ ms to compile and time \(budget 3000 ms for all custom patterns/);
+    }
+    // the budget, one pattern over it, and the rest refused without compiling
+    expect(performance.now() - started).toBeLessThan(PATTERN_BUDGET.totalMs + 2 * PATTERN_BUDGET.compileMs + 1000);
+  }, 30_000);
 
   test('a rule set can be rebuilt forever when the old one is disposed: the regex heap is freed', () => {
     const config = { custom: [{ id: 'mine', description: 'x', command: 'danger[a-z]{1,30}' }] };
