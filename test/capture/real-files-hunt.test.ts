@@ -1,0 +1,42 @@
+/**
+ * Real capture files from public repositories that guard misread (a hunt over test cassettes, SDK
+ * fixtures and published agent files; fixtures/SOURCES.md names each file's source): each test
+ * holds the input that showed the misreading, read from its fixture or cut down to the records
+ * that matter.
+ */
+
+import { describe, expect, it } from 'vitest';
+import { readFixture, readText } from './read-helpers.js';
+
+const codes = (r: { errors: Array<{ code: string; line: number | null; severity: string }> }) => r.errors.map((e) => [e.code, e.line, e.severity]);
+const calls = (r: { replies: Array<{ toolCalls: Array<{ kind: string; name: string; argumentsRaw: string }> }> }) =>
+  r.replies.flatMap((x) => x.toolCalls.map((c) => [c.kind, c.name, c.argumentsRaw]));
+
+describe('Gemini 3 server-side tool invocations (toolCall / toolResponse parts)', () => {
+  it('reads a toolCall part as a server tool call named by its toolType, beside a functionCall (was: INVALID_RECORD, the search unread)', async () => {
+    const r = await readFixture('gemini/generatecontent-gemini-3-flash-function-call-and-google-search-server-tool.pydantic-ai.json');
+    expect(calls(r)).toEqual([
+      ['function', 'calculator', '{"expression":"2+2"}'],
+      ['server_tool_use', 'GOOGLE_SEARCH_WEB', '{"queries":["current weather in Tokyo"]}'],
+    ]);
+    expect(r.replies[0]!.toolCalls[1]!.id).toBe('93z4z1x3');
+    expect(r.errors).toEqual([]);
+  });
+
+  it('reads a toolCall without args (File Search) in a body and in an SSE stream', async () => {
+    for (const file of [
+      'gemini/generatecontent-gemini-3-flash-file-search-server-tool.pydantic-ai.json',
+      'gemini/streamgeneratecontent-sse-gemini-3-flash-file-search-server-tool.pydantic-ai.sse',
+    ]) {
+      const r = await readFixture(file);
+      expect(calls(r), file).toEqual([['server_tool_use', 'FILE_SEARCH', '{}']]);
+      expect(r.replies[0]!.text, file).toMatch(/Paris/);
+      expect(r.errors, file).toEqual([]);
+    }
+  });
+
+  it('still reports a toolCall key it does not read, and a toolCall with no toolType keeps a name', async () => {
+    const r = await readText('{"candidates":[{"content":{"role":"model","parts":[{"toolCall":{"id":"t1","code":"rm -rf /"}}]},"finishReason":"STOP"}],"modelVersion":"gemini-3-flash-preview"}\n');
+    expect(r.replies[0]!.toolCalls.map((c) => [c.name, c.argumentsError !== null])).toEqual([['server_tool', true]]);
+  });
+});
