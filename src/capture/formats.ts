@@ -278,7 +278,7 @@ export const CAPTURE_FORMAT_SPECS = [
     kind: 'record',
     name: 'swe-agent',
     description: 'SWE-agent trajectories (*.traj)',
-    recognition: 'a document {trajectory[], history[], info, …} (or {attempts[], info}) whose history items are chat messages',
+    recognition: 'a document {trajectory[], history[], info, …} (or {attempts[], info}) whose history items are chat messages, or a demonstration {history[]} of SWE-agent messages (agent, message_type)',
     fileNames: ['*.traj'],
     matches: isSweAgentTrajectory,
     accepts: (v) => isObject(v) && (Array.isArray(v['history']) || Array.isArray(v['trajectory']) || Array.isArray(v['attempts'])),

@@ -40,3 +40,17 @@ describe('Gemini 3 server-side tool invocations (toolCall / toolResponse parts)'
     expect(r.replies[0]!.toolCalls.map((c) => [c.name, c.argumentsError !== null])).toEqual([['server_tool', true]]);
   });
 });
+
+describe('SWE-agent demonstrations ({history} alone)', () => {
+  it('reads a demonstration .traj holding only its history (was: UNKNOWN_FORMAT, five replies unread)', async () => {
+    const r = await readFixture('swe-agent/function-calling-simple-demonstration-history-only.swe-agent.traj');
+    expect(r.replies.map((x) => x.format)).toEqual(Array(5).fill('swe-agent'));
+    expect(calls(r).map((c) => c[1])).toEqual(['find_file', 'open', 'edit', 'bash', 'submit']);
+    expect(r.errors).toEqual([]);
+  });
+
+  it('does not take any {history} document for SWE-agent: its first item must carry agent or message_type', async () => {
+    const r = await readText('{"history": [{"role": "assistant", "content": "hi"}]}', undefined, 'h.json');
+    expect(r.replies.map((x) => x.format)).not.toContain('swe-agent');
+  });
+});
