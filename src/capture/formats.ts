@@ -56,7 +56,7 @@ import { isChatMessage } from './agents/common.js';
 import { acceptsGeminiCli, claimsGeminiCli, GeminiCliReader, isGeminiCliRecord } from './agents/gemini-cli.js';
 import { GooseReader, isGooseRecord } from './agents/goose.js';
 import { claimsOpenCode, isOpenCodeRecord, OpenCodeReader } from './agents/opencode.js';
-import { acceptsOpenHands, isOpenHandsEvent, OpenHandsReader } from './agents/openhands.js';
+import { acceptsOpenHands, isOpenHandsRecord, OpenHandsReader } from './agents/openhands.js';
 import { claimsMiniSweAgent, claimsSweAgent, isMiniSweAgentTrajectory, isSweAgentTrajectory, MiniSweAgentReader, SweAgentReader } from './agents/swe-agent.js';
 import type { EnvelopeSplit } from './json-values.js';
 import type { CaptureFormat } from './types.js';
@@ -267,10 +267,10 @@ export const CAPTURE_FORMAT_SPECS = [
   record({
     kind: 'record',
     name: 'openhands',
-    description: 'OpenHands (v0) event trajectories: a JSON array or JSON Lines of events',
-    recognition: 'an event {id, timestamp, source: agent|user|environment, action | observation, …}',
-    fileNames: ['*.json', '*.jsonl', 'trajectory*.json'],
-    matches: isOpenHandsEvent,
+    description: 'OpenHands (v0) event trajectories: a JSON array or JSON Lines of events, and evaluation output.jsonl lines',
+    recognition: 'an event {id, timestamp, source: agent|user|environment, action | observation, …}, or an evaluation output line {instance_id, instruction, history[] of events, …}',
+    fileNames: ['*.json', '*.jsonl', 'trajectory*.json', 'output.jsonl'],
+    matches: isOpenHandsRecord,
     accepts: acceptsOpenHands,
     open: (file) => new OpenHandsReader(file),
   }),

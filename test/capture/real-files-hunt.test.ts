@@ -54,3 +54,26 @@ describe('SWE-agent demonstrations ({history} alone)', () => {
     expect(r.replies.map((x) => x.format)).not.toContain('swe-agent');
   });
 });
+
+describe('OpenHands evaluation output.jsonl', () => {
+  it('reads each line\'s history as a trajectory; a run that ended in an error is no API error body (was: STREAM_ERROR warning, 0 replies, exit 0)', async () => {
+    const r = await readFixture('openhands/eval-output-ponyc-4588-max-iterations-error.multi-swe-bench.openhands.jsonl');
+    expect(r.replies.map((x) => x.format)).toEqual(Array(5).fill('openhands'));
+    expect(calls(r).map((c) => c[1])).toEqual(['execute_bash', 'execute_bash', 'execute_bash', 'execute_bash', 'str_replace_editor']);
+    expect(r.errors).toEqual([]);
+  });
+
+  it('reads the older [action, observation] pairs', async () => {
+    const action = { id: 2, timestamp: 't', source: 'agent', message: 'Running', action: 'run', args: { command: 'rm -rf /', thought: 'clean' } };
+    const observation = { id: 3, timestamp: 't', source: 'environment', message: 'ran', observation: 'run', content: '', extras: {} };
+    const r = await readText(`${JSON.stringify({ instance_id: 'i', instruction: 'fix', history: [[action, observation]], error: 'boom' })}\n`);
+    expect(calls(r)).toEqual([['text-command', 'bash', '{"command":"rm -rf /"}']]);
+  });
+
+  it('an error body is still one: {error} beside nothing but scalars', async () => {
+    const r = await readText('{"error": {"message": "overloaded", "type": "overloaded_error"}, "request_id": "r1"}\n{"error": "model not found", "status": 404}\n');
+    expect(codes(r)).toEqual([['STREAM_ERROR', 1, 'warning'], ['STREAM_ERROR', 2, 'warning']]);
+    const log = await readText('{"error": "RuntimeError: boom", "history": [{"role": "assistant", "content": "x"}], "metadata": {}}\n');
+    expect(codes(log).map((c) => c[0])).toEqual(['UNKNOWN_FORMAT']);
+  });
+});
