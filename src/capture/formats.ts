@@ -403,7 +403,7 @@ export const CAPTURE_FORMAT_SPECS = [
   record({
     kind: 'record',
     name: 'otel-genai',
-    description: 'OpenTelemetry spans of LLM calls (OTLP JSON or SDK span dumps): gen_ai.output.messages, gen_ai.completion.*, gen_ai.choice events, AI SDK ai.response.*; an execute_tool span whose call no chat span of its trace holds is a reply of its own',
+    description: 'OpenTelemetry spans of LLM calls (OTLP JSON or SDK span dumps): gen_ai.output.messages, gen_ai.completion.*, gen_ai.choice events, AI SDK ai.response.*, Langfuse SDK langfuse.observation.output of generation spans; an execute_tool span whose call no chat span of its trace holds is a reply of its own',
     recognition: 'an OTLP JSON export {resourceSpans[]}, or a span {name, attributes, spanId | spanContext | context}',
     fileNames: ['*.json', '*.jsonl'],
     matches: (v) => isOtlpTraces(v) || isSpan(v),

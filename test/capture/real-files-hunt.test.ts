@@ -77,3 +77,24 @@ describe('OpenHands evaluation output.jsonl', () => {
     expect(codes(log).map((c) => c[0])).toEqual(['UNKNOWN_FORMAT']);
   });
 });
+
+describe('OpenTelemetry spans of the Langfuse SDKs (langfuse.observation.*)', () => {
+  const span = (attributes: Array<[string, string]>) =>
+    JSON.stringify({
+      resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'langfuse-sdk' }, spans: [{ traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', name: 'litellm-acompletion', attributes: attributes.map(([key, v]) => ({ key, value: { stringValue: v } })) }] }] }],
+    });
+
+  it('reads a generation span\'s langfuse.observation.output (was: 0 replies, exit 0, a tool call unread)', async () => {
+    const output = JSON.stringify({ role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"command":"rm -rf /"}' } }] });
+    const r = await readText(span([['langfuse.observation.type', 'generation'], ['langfuse.observation.model.name', 'gpt-4o'], ['langfuse.observation.output', output]]), undefined, 'otlp.json');
+    expect(r.replies.map((x) => [x.format, x.model])).toEqual([['otel-genai', 'gpt-4o']]);
+    expect(calls(r)).toEqual([['function', 'bash', '{"command":"rm -rf /"}']]);
+  });
+
+  it('a generation span without output is a model call that records none (a warning), a plain span nothing', async () => {
+    const r = await readText(span([['langfuse.observation.type', 'generation']]), undefined, 'otlp.json');
+    expect(codes(r)).toEqual([['INVALID_RECORD', 1, 'warning']]);
+    const plain = await readText(span([['langfuse.observation.type', 'span'], ['langfuse.observation.output', '"done"']]), undefined, 'otlp.json');
+    expect(plain.replies).toEqual([]);
+  });
+});

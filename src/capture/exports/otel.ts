@@ -14,7 +14,13 @@
  * `ai.response.toolCalls` and `ai.prompt.tools` on its `ai.*.doGenerate` / `ai.*.doStream` spans
  * (https://ai-sdk.dev/docs/ai-sdk-core/telemetry; the wrapper spans `ai.generateText` and
  * `ai.streamText` repeat their calls' output and are not read); OpenInference's
- * `llm.output_messages.N.message.*` (https://github.com/Arize-ai/openinference/blob/main/spec/semantic_conventions.md).
+ * `llm.output_messages.N.message.*` (https://github.com/Arize-ai/openinference/blob/main/spec/semantic_conventions.md);
+ * the Langfuse SDKs' own attributes, which their OpenTelemetry spans carry instead of `gen_ai.*`
+ * (`langfuse.observation.type = generation`, its output in `langfuse.observation.output`, the
+ * model in `langfuse.observation.model.name`: langfuse/langfuse-python
+ * `langfuse/_client/attributes.py` `LangfuseOtelSpanAttributes`; litellm's `langfuse_otel`
+ * integration writes the same, BerriAI/litellm
+ * `tests/logging_callback_tests/langfuse_expected_request_body/completion_with_tags_stream.json`).
  *
  * One reply per LLM-call span. A span of a model call that records no output (content capture is
  * off by default in most instrumentations) is an INVALID_RECORD warning: there is nothing to judge.
@@ -146,6 +152,8 @@ function spanOutput(span: JsonObject, attrs: Record<string, unknown>, wrapperAsC
   else if (Object.keys(attrs).some((k) => k.startsWith('llm.output_messages.'))) readFlattened(indexed(attrs, 'llm.output_messages.'), 'llm.output_messages.', 'message.', 'tool_call.', parts);
   // OpenInference without output messages: `output.value`, the raw response as JSON text
   else if (attrs['openinference.span.kind'] === 'LLM' && typeof attrs['output.value'] === 'string') readOutputValue(attrs['output.value'], parts);
+  // the Langfuse SDKs (v3+, built on OpenTelemetry): a generation's output as JSON text or a value
+  else if (attrs['langfuse.observation.type'] === 'generation' && attrs['langfuse.observation.output'] !== undefined) readOutputValue(attrs['langfuse.observation.output'], parts);
   else if (aiCall && (attrs['ai.response.text'] !== undefined || attrs['ai.response.toolCalls'] !== undefined)) {
     parts.found = true;
     if (typeof attrs['ai.response.text'] === 'string') parts.text.add(attrs['ai.response.text']);
@@ -165,7 +173,7 @@ function spanOutput(span: JsonObject, attrs: Record<string, unknown>, wrapperAsC
     const body = ev['body'] ?? ea['message'] ?? ea['gen_ai.event.content'];
     if (body !== undefined) readOutputValue(isObject(maybeJson(body)) && 'message' in (maybeJson(body) as JsonObject) ? (maybeJson(body) as JsonObject)['message'] : body, parts);
   }
-  const modelCall = aiCall || typeof attrs['gen_ai.operation.name'] === 'string' || (attrs['gen_ai.request.model'] !== undefined && (attrs['gen_ai.system'] !== undefined || attrs['gen_ai.provider.name'] !== undefined)) || attrs['openinference.span.kind'] === 'LLM';
+  const modelCall = aiCall || typeof attrs['gen_ai.operation.name'] === 'string' || (attrs['gen_ai.request.model'] !== undefined && (attrs['gen_ai.system'] !== undefined || attrs['gen_ai.provider.name'] !== undefined)) || attrs['openinference.span.kind'] === 'LLM' || attrs['langfuse.observation.type'] === 'generation';
   if (!parts.found && !modelCall) return null;
   const opName = str(attrs['gen_ai.operation.name']);
   if (!parts.found && opName !== undefined && !['chat', 'text_completion', 'generate_content', 'invoke_agent'].includes(opName)) return null; // embeddings, tool execution
@@ -249,7 +257,7 @@ export function otelReader(file: string) {
       toolCalls: p.calls,
       truncated: finish === 'length' || finish === 'max_tokens' || finish === 'MAX_TOKENS',
     };
-    const model = str(attrs['gen_ai.response.model']) ?? str(attrs['gen_ai.request.model']);
+    const model = str(attrs['gen_ai.response.model']) ?? str(attrs['gen_ai.request.model']) ?? str(attrs['langfuse.observation.model.name']);
     if (model) reply.model = model;
     if (finish) reply.finishReason = finish;
     out.replies.push(reply);
