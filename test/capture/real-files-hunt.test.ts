@@ -98,3 +98,33 @@ describe('OpenTelemetry spans of the Langfuse SDKs (langfuse.observation.*)', ()
     expect(plain.replies).toEqual([]);
   });
 });
+
+describe('HAR: a Gemini Live API WebSocket session', () => {
+  // frames as pydantic-ai's cassette tests/realtime/cassettes/test_google_ws/test_tool_call_round.yaml recorded them
+  const frames = [
+    { type: 'send', time: 1, opcode: 1, data: JSON.stringify({ setup: { model: 'models/gemini-2.5-flash-native-audio-preview-09-2025' } }) },
+    { type: 'receive', time: 2, opcode: 1, data: JSON.stringify({ setupComplete: {} }) },
+    { type: 'receive', time: 3, opcode: 1, data: JSON.stringify({ toolCall: { functionCalls: [{ name: 'record_reading', args: { zqx_measurement: 5, qbf_note: 'steady' }, id: 'function-call-3225422447732038294' }] } }) },
+  ];
+  const entry = (url: string, extra: Record<string, unknown>) => ({
+    startedDateTime: '2026-01-01T00:00:00Z',
+    time: 1,
+    request: { method: url.startsWith('wss') ? 'GET' : 'POST', url, httpVersion: 'HTTP/1.1', headers: [], queryString: [], cookies: [], headersSize: -1, bodySize: 0 },
+    response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', headers: [], cookies: [], content: { size: 0, mimeType: 'application/json' }, redirectURL: '', headersSize: -1, bodySize: 0 },
+    cache: {},
+    timings: { send: 0, wait: 1, receive: 0 },
+    ...extra,
+  });
+  const chat = entry('https://api.openai.com/v1/chat/completions', {});
+  (chat.response.content as Record<string, unknown>)['text'] = JSON.stringify({ id: 'c1', object: 'chat.completion', model: 'gpt-4o', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'hi' } }] });
+
+  it('is an error beside other LLM traffic (was: "holds no LLM API traffic", a warning, exit 0, its call unread)', async () => {
+    for (const url of ['wss://generativelanguage.googleapis.com/ws/google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent', 'wss://proxy.example/live']) {
+      const har = { log: { version: '1.2', creator: { name: 'WebInspector', version: '537.36' }, entries: [chat, entry(url, { _resourceType: 'websocket', _webSocketMessages: frames })] } };
+      const r = await readText(JSON.stringify(har), undefined, 'live.har');
+      expect(r.replies.map((x) => x.text), url).toEqual(['hi']);
+      expect(r.errors.map((e) => [e.code, e.severity]), url).toEqual([['UNKNOWN_FORMAT', 'error']]);
+      expect(r.errors[0]!.message, url).toMatch(/Gemini Live/);
+    }
+  });
+});
