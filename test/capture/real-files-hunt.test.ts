@@ -128,3 +128,21 @@ describe('HAR: a Gemini Live API WebSocket session', () => {
     }
   });
 });
+
+describe('HAR: a Gemini Interactions API call', () => {
+  it('is LLM traffic: its body, which guard does not read, is an error, not other traffic (was: a warning, exit 0)', async () => {
+    // the response of vercel/ai packages/google/src/interactions/__fixtures__/tool-call-step1.json, cut to its step
+    const body = { id: 'v1_Chd', status: 'requires_action', steps: [{ type: 'function_call', id: 'fc1', name: 'weather', arguments: { location: 'Paris' } }] };
+    const mk = (url: string, text: string) => ({
+      startedDateTime: '2026-01-01T00:00:00Z', time: 1,
+      request: { method: 'POST', url, httpVersion: 'HTTP/1.1', headers: [], queryString: [], cookies: [], headersSize: -1, bodySize: 0 },
+      response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', headers: [], cookies: [], content: { size: text.length, mimeType: 'application/json', text }, redirectURL: '', headersSize: -1, bodySize: -1 },
+      cache: {}, timings: { send: 0, wait: 1, receive: 0 },
+    });
+    const chat = JSON.stringify({ id: 'c1', object: 'chat.completion', model: 'gpt-4o', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'hi' } }] });
+    const har = { log: { version: '1.2', creator: { name: 'mitmproxy', version: '10' }, entries: [mk('https://api.openai.com/v1/chat/completions', chat), mk('https://generativelanguage.googleapis.com/v1beta/interactions', JSON.stringify(body))] } };
+    const r = await readText(JSON.stringify(har), undefined, 'x.har');
+    expect(r.replies.length).toBe(1);
+    expect(r.errors.map((e) => [e.code, e.severity])).toEqual([['UNKNOWN_FORMAT', 'error']]);
+  });
+});

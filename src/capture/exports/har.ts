@@ -39,8 +39,9 @@ export function isHarDocument(v: unknown): v is JsonObject {
 /** URL paths of LLM API calls (OpenAI, Anthropic, Gemini / Vertex, Bedrock, Ollama, Cohere, compatible servers). */
 // the Gemini Live API's WebSocket (`/ws/google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent`,
 // Vertex AI `…LlmBidiService/BidiGenerateContent`) is one too: its calls are read nowhere, so such an
-// entry is an error, never "other traffic"
-const LLM_PATH = /\/(?:chat\/completions|completions|messages|responses|realtime|converse(?:-stream)?|invoke(?:-with-response-stream)?|api\/(?:chat|generate)|generate(?:_stream)?|v2\/chat|chat)(?:[/?#]|$)|:(?:stream)?generateContent\b|[./]BidiGenerateContent\b/i;
+// entry is an error, never "other traffic"; so is the Gemini Interactions API (`/v1beta/interactions`,
+// https://ai.google.dev/gemini-api/docs/interactions-overview), whose bodies guard does not read
+const LLM_PATH = /\/(?:chat\/completions|completions|messages|responses|realtime|converse(?:-stream)?|invoke(?:-with-response-stream)?|api\/(?:chat|generate)|generate(?:_stream)?|v2\/chat|chat|v1(?:alpha|beta)?\/interactions)(?:[/?#]|$)|:(?:stream)?generateContent\b|[./]BidiGenerateContent\b/i;
 
 /**
  * Server messages of the Gemini Live API (`BidiGenerateContentServerMessage`:
