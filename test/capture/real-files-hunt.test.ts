@@ -91,6 +91,21 @@ describe('OpenTelemetry spans of the Langfuse SDKs (langfuse.observation.*)', ()
     expect(calls(r)).toEqual([['function', 'bash', '{"command":"rm -rf /"}']]);
   });
 
+  it('reads a tool observation span as an execution: inspected unless a generation of its trace holds the call', async () => {
+    const output = JSON.stringify({ role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"command":"ls"}' } }] });
+    const two = (toolInput: string) =>
+      JSON.stringify({
+        resourceSpans: [{ scopeSpans: [{ spans: [
+          { traceId: 't1', spanId: 's1', name: 'chat', attributes: [{ key: 'langfuse.observation.type', value: { stringValue: 'generation' } }, { key: 'langfuse.observation.output', value: { stringValue: output } }] },
+          { traceId: 't1', spanId: 's2', name: 'bash', attributes: [{ key: 'langfuse.observation.type', value: { stringValue: 'tool' } }, { key: 'langfuse.observation.input', value: { stringValue: toolInput } }] },
+        ] }] }],
+      });
+    const held = await readText(two('{"command":"ls"}'), undefined, 'otlp.json');
+    expect(calls(held)).toEqual([['function', 'bash', '{"command":"ls"}']]);
+    const own = await readText(two('{"command":"rm -rf /"}'), undefined, 'otlp.json');
+    expect(calls(own)).toEqual([['function', 'bash', '{"command":"ls"}'], ['function', 'bash', '{"command":"rm -rf /"}']]);
+  });
+
   it('a generation span without output is a model call that records none (a warning), a plain span nothing', async () => {
     const r = await readText(span([['langfuse.observation.type', 'generation']]), undefined, 'otlp.json');
     expect(codes(r)).toEqual([['INVALID_RECORD', 1, 'warning']]);

@@ -37,7 +37,9 @@
  * vercel/ai `content/docs/03-ai-sdk-core/60-telemetry.mdx` at ed857f50f112e23930b0c2dd8d532cc8bebbc911,
  * "Legacy tool call spans") and OpenInference `TOOL` spans (`openinference.span.kind = TOOL`,
  * `tool.name`, `tool.id`, the arguments in `input.value`; Arize-ai/openinference
- * `spec/semantic_conventions.md` at 1fe497f1d9f45a07eee55d97fe185e020560f9c7) are read the same way.
+ * `spec/semantic_conventions.md` at 1fe497f1d9f45a07eee55d97fe185e020560f9c7) and the Langfuse SDKs'
+ * `tool` observations (`langfuse.observation.type = tool`: the tool is the span's name, its
+ * arguments `langfuse.observation.input`) are read the same way.
  * Its call is inspected unless a model-call span of the same trace already holds it (matched by
  * call id, or without an id by name and arguments: ./executions.ts); then it gives one reply of its
  * own, with no text and that call. Such a span without arguments is an INVALID_RECORD warning and
@@ -208,7 +210,10 @@ export function otelReader(file: string) {
           }
         : attrs['ai.operationId'] === 'ai.toolCall'
           ? { trace, id: str(attrs['ai.toolCall.id']) || null, name: str(attrs['ai.toolCall.name']) ?? '', args: attrs['ai.toolCall.args'] }
-          : // an OpenInference TOOL span
+          : attrs['langfuse.observation.type'] === 'tool'
+            ? // a Langfuse SDK tool observation: the tool is the span's name, its arguments the input
+              { trace, id: null, name: spanName, args: attrs['langfuse.observation.input'] }
+            : // an OpenInference TOOL span
             { trace, id: str(attrs['tool.id']) || str(attrs['tool_call.id']) || null, name: str(attrs['tool.name']) ?? str(attrs['tool_call.function.name']) ?? spanName, args: attrs['input.value'] ?? attrs['tool_call.function.arguments'] };
     if (executed.repeats(exec)) return;
     const held = { exec, line, span };
@@ -303,7 +308,8 @@ function isToolSpanWithoutOperation(attrs: Record<string, unknown>): boolean {
   return attrs['gen_ai.operation.name'] === undefined && typeof attrs['gen_ai.tool.name'] === 'string' && attrs['gen_ai.request.model'] === undefined;
 }
 
-/** A span recording one tool execution (execute_tool, the AI SDK's ai.toolCall, OpenInference TOOL, or {@link isToolSpanWithoutOperation}). */
+/** A span recording one tool execution (execute_tool, the AI SDK's ai.toolCall, OpenInference TOOL, a Langfuse SDK `tool` observation, or {@link isToolSpanWithoutOperation}). */
 function isExecution(attrs: Record<string, unknown>): boolean {
+  if (attrs['gen_ai.operation.name'] === undefined && attrs['langfuse.observation.type'] === 'tool') return true;
   return attrs['gen_ai.operation.name'] === 'execute_tool' || attrs['ai.operationId'] === 'ai.toolCall' || attrs['openinference.span.kind'] === 'TOOL' || isToolSpanWithoutOperation(attrs);
 }
