@@ -70,6 +70,15 @@ describe('OpenHands evaluation output.jsonl', () => {
     expect(calls(r)).toEqual([['text-command', 'bash', '{"command":"rm -rf /"}']]);
   });
 
+  it('does not recurse into an evaluation output nested in a history', async () => {
+    const event = { id: 1, timestamp: 't', source: 'agent', message: 'm', action: 'message', args: { content: 'hi' } };
+    let line: Record<string, unknown> = { instance_id: 'i', history: [event] };
+    for (let i = 0; i < 2000; i++) line = { instance_id: 'i', history: [event, line] };
+    const r = await readText(`${JSON.stringify(line)}\n`);
+    expect(r.replies.map((x) => x.text)).toEqual(['hi']);
+    expect(r.errors.filter((e) => e.code === 'INTERNAL_ERROR')).toEqual([]);
+  });
+
   it('an error body is still one: {error} beside nothing but scalars', async () => {
     const r = await readText('{"error": {"message": "overloaded", "type": "overloaded_error"}, "request_id": "r1"}\n{"error": "model not found", "status": 404}\n');
     expect(codes(r)).toEqual([['STREAM_ERROR', 1, 'warning'], ['STREAM_ERROR', 2, 'warning']]);

@@ -78,13 +78,18 @@ export class OpenHandsReader {
       // events, or (the older layout EvalOutput still types) [action, observation] pairs
       for (const item of record['history'] as unknown[]) {
         for (const event of Array.isArray(item) ? item : [item]) {
-          const r = this.push(event, line);
+          const r = this.event(event, line);
           out.replies.push(...r.replies);
           out.errors.push(...r.errors);
         }
       }
       return out;
     }
+    return this.event(record, line);
+  }
+
+  /** One event (never an evaluation output line: a history nested in a history is not read). */
+  private event(record: unknown, line: number): RecordOutput {
     const out: RecordOutput = { replies: [], errors: [] };
     if (!isObject(record) || record['source'] !== 'agent' || typeof record['action'] !== 'string') return out;
     const action = record['action'];
