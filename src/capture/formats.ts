@@ -451,11 +451,11 @@ export const CAPTURE_FORMAT_SPECS = [
   record({
     kind: 'record',
     name: 'cohere-chat',
-    description: 'Cohere v2 chat response bodies (message.content, tool_plan, tool_calls)',
-    recognition: 'a body {message (an assistant message), finish_reason in capitals (COMPLETE, TOOL_CALL, MAX_TOKENS, …)} without choices or done',
+    description: 'Cohere v2 chat response bodies (message.content, tool_plan, tool_calls), and v1 bodies (text, tool_calls with parameters)',
+    recognition: 'a body {message (an assistant message), finish_reason in capitals (COMPLETE, TOOL_CALL, MAX_TOKENS, …)} without choices or done; v1: {text, generation_id | response_id, finish_reason in capitals}',
     fileNames: ['*.json', '*.jsonl'],
     matches: isCohereChat,
-    accepts: (v) => isObject(v) && isObject(v['message']),
+    accepts: (v) => isObject(v) && (isObject(v['message']) || isCohereChat(v)),
     open: stateless(readCohereChat, 'cohere-chat'),
   }),
   record({

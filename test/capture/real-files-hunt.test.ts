@@ -170,3 +170,20 @@ describe('HAR: a Gemini Interactions API call', () => {
     expect(r.errors.map((e) => [e.code, e.severity])).toEqual([['UNKNOWN_FORMAT', 'error']]);
   });
 });
+
+describe('Cohere v1 chat bodies', () => {
+  it('are read as cohere-chat, tool_calls with parameters as calls (was: taken for a guard reply record, its call unread)', async () => {
+    // the v1 NonStreamedChatResponse fields (https://docs.cohere.com/v1/reference/chat)
+    const body = { response_id: 'r1', text: 'Let me look.', generation_id: 'g1', chat_history: [{ role: 'USER', message: 'clean up' }], finish_reason: 'COMPLETE', tool_calls: [{ name: 'bash', parameters: { command: 'rm -rf /' } }], meta: { api_version: { version: '1' } } };
+    const r = await readText(`${JSON.stringify(body)}\n`);
+    expect(r.replies.map((x) => [x.format, x.id, x.text])).toEqual([['cohere-chat', 'g1', 'Let me look.']]);
+    expect(calls(r)).toEqual([['function', 'bash', '{"command":"rm -rf /"}']]);
+    expect(r.errors).toEqual([]);
+  });
+
+  it('v1 stream events are not guard reply records (UNKNOWN_FORMAT: guard does not read the v1 stream)', async () => {
+    const r = await readText('{"is_finished":false,"event_type":"text-generation","text":"hi"}\n');
+    expect(r.replies).toEqual([]);
+    expect(codes(r).map((c) => c[0])).toEqual(['UNKNOWN_FORMAT']);
+  });
+});
