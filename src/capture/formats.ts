@@ -57,7 +57,7 @@ import { isChatMessage } from './agents/common.js';
 import { acceptsGeminiCli, claimsGeminiCli, GeminiCliReader, isGeminiCliRecord } from './agents/gemini-cli.js';
 import { GooseReader, isGooseRecord } from './agents/goose.js';
 import { claimsOpenCode, isOpenCodeRecord, OpenCodeReader } from './agents/opencode.js';
-import { acceptsOpenHands, isOpenHandsEvent, OpenHandsReader } from './agents/openhands.js';
+import { acceptsOpenHands, isOpenHandsRecord, OpenHandsReader } from './agents/openhands.js';
 import { claimsMiniSweAgent, claimsSweAgent, isMiniSweAgentTrajectory, isSweAgentTrajectory, MiniSweAgentReader, SweAgentReader } from './agents/swe-agent.js';
 import type { EnvelopeSplit } from './json-values.js';
 import type { CaptureFormat } from './types.js';
@@ -268,10 +268,10 @@ export const CAPTURE_FORMAT_SPECS = [
   record({
     kind: 'record',
     name: 'openhands',
-    description: 'OpenHands (v0) event trajectories: a JSON array or JSON Lines of events',
-    recognition: 'an event {id, timestamp, source: agent|user|environment, action | observation, …}',
-    fileNames: ['*.json', '*.jsonl', 'trajectory*.json'],
-    matches: isOpenHandsEvent,
+    description: 'OpenHands (v0) event trajectories: a JSON array or JSON Lines of events, and evaluation output.jsonl lines',
+    recognition: 'an event {id, timestamp, source: agent|user|environment, action | observation, …}, or an evaluation output line {instance_id, instruction, history[] of events, …}',
+    fileNames: ['*.json', '*.jsonl', 'trajectory*.json', 'output.jsonl'],
+    matches: isOpenHandsRecord,
     accepts: acceptsOpenHands,
     open: (file) => new OpenHandsReader(file),
   }),
@@ -279,7 +279,7 @@ export const CAPTURE_FORMAT_SPECS = [
     kind: 'record',
     name: 'swe-agent',
     description: 'SWE-agent trajectories (*.traj)',
-    recognition: 'a document {trajectory[], history[], info, …} (or {attempts[], info}) whose history items are chat messages',
+    recognition: 'a document {trajectory[], history[], info, …} (or {attempts[], info}) whose history items are chat messages, or a demonstration {history[]} of SWE-agent messages (agent, message_type)',
     fileNames: ['*.traj'],
     matches: isSweAgentTrajectory,
     accepts: (v) => isObject(v) && (Array.isArray(v['history']) || Array.isArray(v['trajectory']) || Array.isArray(v['attempts'])),
@@ -404,7 +404,7 @@ export const CAPTURE_FORMAT_SPECS = [
   record({
     kind: 'record',
     name: 'otel-genai',
-    description: 'OpenTelemetry spans of LLM calls (OTLP JSON or SDK span dumps): gen_ai.output.messages, gen_ai.completion.*, gen_ai.choice events, AI SDK ai.response.*; an execute_tool span whose call no chat span of its trace holds is a reply of its own',
+    description: 'OpenTelemetry spans of LLM calls (OTLP JSON or SDK span dumps): gen_ai.output.messages, gen_ai.completion.*, gen_ai.choice events, AI SDK ai.response.*, Langfuse SDK langfuse.observation.output of generation spans; an execute_tool span whose call no chat span of its trace holds is a reply of its own',
     recognition: 'an OTLP JSON export {resourceSpans[]}, or a span {name, attributes, spanId | spanContext | context}',
     fileNames: ['*.json', '*.jsonl'],
     matches: (v) => isOtlpTraces(v) || isSpan(v),
@@ -452,11 +452,11 @@ export const CAPTURE_FORMAT_SPECS = [
   record({
     kind: 'record',
     name: 'cohere-chat',
-    description: 'Cohere v2 chat response bodies (message.content, tool_plan, tool_calls)',
-    recognition: 'a body {message (an assistant message), finish_reason in capitals (COMPLETE, TOOL_CALL, MAX_TOKENS, …)} without choices or done',
+    description: 'Cohere v2 chat response bodies (message.content, tool_plan, tool_calls), and v1 bodies (text, tool_calls with parameters)',
+    recognition: 'a body {message (an assistant message), finish_reason in capitals (COMPLETE, TOOL_CALL, MAX_TOKENS, …)} without choices or done; v1: {text, generation_id | response_id, finish_reason in capitals}',
     fileNames: ['*.json', '*.jsonl'],
     matches: isCohereChat,
-    accepts: (v) => isObject(v) && isObject(v['message']),
+    accepts: (v) => isObject(v) && (isObject(v['message']) || isCohereChat(v)),
     open: stateless(readCohereChat, 'cohere-chat'),
   }),
   record({

@@ -22,6 +22,14 @@
  * (`change_agent_state`, `system`, `recall`, `condensation`, …) and events of the user or the
  * environment are not replies. One response id per reply is remembered (bounded by the replies);
  * across separate event files a response of parallel calls is read once per file.
+ *
+ * The evaluation harness writes one line per instance to `output.jsonl` (same commit,
+ * `evaluation/utils/shared.py` `EvalOutput{instance_id, test_result, instruction, metadata,
+ * history, metrics, error, instance}`, `history` the events above, or in the older layout
+ * `[action, observation]` pairs of them; real lines:
+ * `evaluation/benchmarks/multi_swe_bench/examples/output.jsonl`): each line's `history` is read
+ * as a trajectory. Its `error` (the run's, "Agent reached maximum iteration …") is no API error:
+ * the events before it are all there.
  */
 
 import { isChatCompletion, readChatCompletion } from '../bodies/openai-chat.js';
@@ -41,9 +49,21 @@ export function isOpenHandsEvent(v: unknown): v is JsonObject {
   return isObject(v) && typeof v['source'] === 'string' && SOURCES.has(v['source']) && (typeof v['action'] === 'string' || typeof v['observation'] === 'string');
 }
 
-/** Under `--input-format openhands`: an object with a string `action` or `observation`. */
+/** True for a line of an evaluation `output.jsonl`: an `instance_id` or `instruction` and a `history` of OpenHands events. */
+export function isOpenHandsEvalOutput(v: unknown): v is JsonObject {
+  if (!isObject(v) || !('instance_id' in v || 'instruction' in v) || !Array.isArray(v['history'])) return false;
+  const first: unknown = v['history'][0];
+  return isOpenHandsEvent(first) || (Array.isArray(first) && isOpenHandsEvent(first[0]));
+}
+
+/** An OpenHands event or an evaluation output line (see the module header). */
+export function isOpenHandsRecord(v: unknown): v is JsonObject {
+  return isOpenHandsEvent(v) || isOpenHandsEvalOutput(v);
+}
+
+/** Under `--input-format openhands`: an object with a string `action` or `observation`, or an evaluation output line. */
 export function acceptsOpenHands(v: unknown): boolean {
-  return isObject(v) && (typeof v['action'] === 'string' || typeof v['observation'] === 'string');
+  return isObject(v) && (typeof v['action'] === 'string' || typeof v['observation'] === 'string' || isOpenHandsEvalOutput(v));
 }
 
 /** Reads the events of one trajectory (see the module header). */
@@ -53,6 +73,23 @@ export class OpenHandsReader {
   constructor(private readonly file: string) {}
 
   push(record: unknown, line: number): RecordOutput {
+    if (isOpenHandsEvalOutput(record)) {
+      const out: RecordOutput = { replies: [], errors: [] };
+      // events, or (the older layout EvalOutput still types) [action, observation] pairs
+      for (const item of record['history'] as unknown[]) {
+        for (const event of Array.isArray(item) ? item : [item]) {
+          const r = this.event(event, line);
+          out.replies.push(...r.replies);
+          out.errors.push(...r.errors);
+        }
+      }
+      return out;
+    }
+    return this.event(record, line);
+  }
+
+  /** One event (never an evaluation output line: a history nested in a history is not read). */
+  private event(record: unknown, line: number): RecordOutput {
     const out: RecordOutput = { replies: [], errors: [] };
     if (!isObject(record) || record['source'] !== 'agent' || typeof record['action'] !== 'string') return out;
     const action = record['action'];

@@ -42,10 +42,24 @@ const SWE_KEYS: ReadonlySet<string> = new Set(['environment', 'trajectory', 'his
 
 const firstOf = (v: unknown): unknown => (Array.isArray(v) ? v[0] : undefined);
 
-/** True for a SWE-agent trajectory document (or the envelope left after its arrays were read). */
+/**
+ * True for a history item SWE-agent wrote (`HistoryItem`: a chat message with the `agent` that
+ * sent it or its `message_type`, keys no chat API has).
+ */
+function isSweAgentHistoryItem(v: unknown): boolean {
+  return isObject(v) && typeof v['role'] === 'string' && (typeof v['agent'] === 'string' || typeof v['message_type'] === 'string');
+}
+
+/**
+ * True for a SWE-agent trajectory document (or the envelope left after its arrays were read); also
+ * a demonstration, a document holding only the `history` SWE-agent replays into its prompt
+ * (`trajectories/demonstrations/function_calling_simple.traj`: `{"history": [...]}`), when its
+ * first item is SWE-agent's.
+ */
 export function isSweAgentTrajectory(v: unknown): v is JsonObject {
   if (!isObject(v)) return false;
   if (Array.isArray(v['attempts']) && isObject(v['info'])) return true;
+  if (Array.isArray(v['history']) && Object.keys(v).length === 1) return isSweAgentHistoryItem(v['history'][0]);
   if (!Array.isArray(v['trajectory']) || !Array.isArray(v['history'])) return false;
   const step = firstOf(v['trajectory']);
   const item = firstOf(v['history']);

@@ -9,14 +9,26 @@
  * (reasoning); `tool_plan` is the model's visible plan before its tool calls (shown to users, so
  * it is visible text, not reasoning); `tool_calls[]` are OpenAI-style (`function.arguments` a JSON
  * string).
+ *
+ * The v1 body (`POST /v1/chat`, `NonStreamedChatResponse` of https://docs.cohere.com/v1/reference/chat:
+ * `{text, generation_id, response_id, finish_reason, tool_calls[{name, parameters}], citations,
+ * chat_history, meta}`), still in older captures, is read too: `text` is the visible text, each
+ * `tool_calls` entry a call with `parameters` (an object) as its arguments.
  */
 
 import { makeToolCall } from '../toolcall.js';
 import type { Reply, ToolCall } from '../types.js';
 import { arr, captureError, isObject, str, TextJoiner, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
 
-/** True for a Cohere v2 chat body: an assistant `message` object and a string `finish_reason` (upper case). */
+/** True for a Cohere v1 chat body: a string `text`, Cohere's `generation_id` or `response_id`, a `finish_reason` in capitals, no `message`. */
+function isCohereV1Chat(v: JsonObject): boolean {
+  const finish = v['finish_reason'];
+  return typeof v['text'] === 'string' && (typeof v['generation_id'] === 'string' || typeof v['response_id'] === 'string') && typeof finish === 'string' && /^[A-Z_]+$/.test(finish) && !('message' in v) && !('choices' in v);
+}
+
+/** True for a Cohere chat body: v2 (an assistant `message` object and a string `finish_reason`, upper case) or v1 ({@link isCohereV1Chat}). */
 export function isCohereChat(v: unknown): v is JsonObject {
+  if (isObject(v) && isCohereV1Chat(v)) return true;
   if (!isObject(v) || !isObject(v['message']) || typeof v['finish_reason'] !== 'string') return false;
   const role = v['message']['role'];
   return (role === undefined || role === 'assistant') && !('choices' in v) && !('done' in v) && /^[A-Z_]+$/.test(v['finish_reason']);
@@ -27,6 +39,7 @@ export const COHERE_TRUNCATING = new Set(['MAX_TOKENS']);
 
 /** Reads a Cohere v2 chat body into one {@link Reply}: tool plan, then text content; thinking content as reasoning; tool calls. */
 export function readCohereChat(body: JsonObject, ctx: RecordContext): RecordOutput {
+  if (!isObject(body['message']) && isCohereV1Chat(body)) return readCohereV1Chat(body, ctx);
   const out: RecordOutput = { replies: [], errors: [] };
   const message = body['message'] as JsonObject;
   const text = new TextJoiner();
@@ -63,6 +76,34 @@ export function readCohereChat(body: JsonObject, ctx: RecordContext): RecordOutp
     text: text.text,
     ...text.breakField,
     reasoning: reasoning.join(''),
+    toolCalls: calls,
+    truncated: finish !== undefined && COHERE_TRUNCATING.has(finish),
+  };
+  if (finish) reply.finishReason = finish;
+  out.replies.push(reply);
+  return out;
+}
+
+/** Reads a Cohere v1 chat body (see the module header) into one {@link Reply}. */
+function readCohereV1Chat(body: JsonObject, ctx: RecordContext): RecordOutput {
+  const out: RecordOutput = { replies: [], errors: [] };
+  const calls: ToolCall[] = [];
+  for (const entry of arr(body['tool_calls'])) {
+    const name = isObject(entry) ? str(entry['name']) : undefined;
+    if (!isObject(entry) || !name) {
+      out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', 'a tool call has no name; it was skipped'));
+      continue;
+    }
+    calls.push(makeToolCall(null, name, 'function', entry['parameters'], { entry, read: ['name', 'parameters'] }));
+  }
+  const finish = str(body['finish_reason']);
+  const reply: Reply = {
+    source: { file: ctx.file, line: ctx.line },
+    format: ctx.format,
+    id: str(body['generation_id']) ?? str(body['response_id']) ?? null,
+    advertised: ctx.advertised,
+    text: str(body['text']) ?? '',
+    reasoning: '',
     toolCalls: calls,
     truncated: finish !== undefined && COHERE_TRUNCATING.has(finish),
   };

@@ -17,7 +17,8 @@ import type { Reply, ToolCall } from '../types.js';
 import { arr, captureError, isObject, str, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
 
 /** Keys that belong to API bodies or transcripts; a record with any of them is not a guard reply. */
-const FOREIGN_KEYS = ['object', 'type', 'choices', 'content', 'message', 'payload', 'output', 'request', 'response'];
+// `generation_id`, `event_type`, `is_finished`: Cohere v1 bodies and stream events, which also hold a `text`
+const FOREIGN_KEYS = ['object', 'type', 'choices', 'content', 'message', 'payload', 'output', 'request', 'response', 'generation_id', 'event_type', 'is_finished'];
 
 /** The keys of a guard reply record that are read. */
 const READ_KEYS = new Set(['id', 'tools', 'text', 'tool_calls', 'label', 'reasoning', 'guard']);
@@ -37,7 +38,7 @@ function callLike(v: unknown): boolean {
 /**
  * True for a guard reply record: a string `text` and none of the keys that mark API bodies or
  * transcripts (`object`, `type`, `choices`, `content`, `message`, `payload`, `output`, `request`,
- * `response`). `tools`, `tool_calls` and `label` are optional: a record without `tools` is a reply
+ * `response`; Cohere v1's `generation_id`, `event_type`, `is_finished`). `tools`, `tool_calls` and `label` are optional: a record without `tools` is a reply
  * whose advertised tools are unknown (`advertised: null`).
  */
 export function isGuardReply(v: unknown): v is JsonObject {

@@ -25,12 +25,16 @@ export function apiBodyFormat(v: unknown): ApiBodyFormat | null {
 /**
  * True for an API error body: an object whose `error` is an object or string and that has no
  * reply content (`{"error":{...}}` from OpenAI-compatible servers, `{"type":"error","error":{...}}`
- * from Anthropic).
+ * from Anthropic), and nothing but scalars beside the error (`request_id`, `status`, ...). A
+ * record that also holds arrays or objects is no error body but a log of a run that ended in an
+ * error (an OpenHands evaluation output `{instance_id, history: [...], error: "RuntimeError: …"}`
+ * was taken for one, a warning, and its replies went unread with exit 0).
  */
 export function isApiErrorBody(v: unknown): boolean {
   if (!isObject(v)) return false;
   const error = v['error'];
   if (!(isObject(error) || typeof error === 'string')) return false;
+  if (Object.entries(v).some(([k, x]) => k !== 'error' && typeof x === 'object' && x !== null)) return false;
   return !('choices' in v) && !('content' in v) && !('output' in v) && (v['type'] === undefined || v['type'] === 'error');
 }
 

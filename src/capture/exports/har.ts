@@ -37,7 +37,30 @@ export function isHarDocument(v: unknown): v is JsonObject {
 }
 
 /** URL paths of LLM API calls (OpenAI, Anthropic, Gemini / Vertex, Bedrock, Ollama, Cohere, compatible servers). */
-const LLM_PATH = /\/(?:chat\/completions|completions|messages|responses|realtime|converse(?:-stream)?|invoke(?:-with-response-stream)?|api\/(?:chat|generate)|generate(?:_stream)?|v2\/chat|chat)(?:[/?#]|$)|:(?:stream)?generateContent\b/i;
+// the Gemini Live API's WebSocket (`/ws/google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent`,
+// Vertex AI `…LlmBidiService/BidiGenerateContent`) is one too: its calls are read nowhere, so such an
+// entry is an error, never "other traffic"; so is the Gemini Interactions API (`/v1beta/interactions`,
+// https://ai.google.dev/gemini-api/docs/interactions-overview), whose bodies guard does not read
+const LLM_PATH = /\/(?:chat\/completions|completions|messages|responses|realtime|converse(?:-stream)?|invoke(?:-with-response-stream)?|api\/(?:chat|generate)|generate(?:_stream)?|v2\/chat|chat|v1(?:alpha|beta)?\/interactions)(?:[/?#]|$)|:(?:stream)?generateContent\b|[./]BidiGenerateContent\b/i;
+
+/**
+ * Server messages of the Gemini Live API (`BidiGenerateContentServerMessage`:
+ * https://ai.google.dev/api/live#bidigeneratecontentservermessage), by their top-level keys.
+ */
+const GEMINI_LIVE_KEYS: ReadonlySet<string> = new Set(['setupComplete', 'serverContent', 'toolCall', 'toolCallCancellation']);
+
+/** True when a WebSocket message of the entry is a Gemini Live server message (whatever its URL). */
+function holdsGeminiLive(messages: readonly unknown[]): boolean {
+  return messages.some((m) => {
+    if (!isObject(m) || typeof m['data'] !== 'string' || !m['data'].startsWith('{')) return false;
+    try {
+      const v: unknown = JSON.parse(m['data']);
+      return isObject(v) && Object.keys(v).some((k) => GEMINI_LIVE_KEYS.has(k));
+    } catch {
+      return false;
+    }
+  });
+}
 
 /** The request body parsed as JSON, or undefined. */
 function requestJson(req: JsonObject): unknown {
@@ -156,8 +179,15 @@ export class HarReader {
     const ws = entry['_webSocketMessages'];
     if (Array.isArray(ws) && ws.length > 0) {
       const read = readRealtimeMessages(ws, { file: this.file, line, format: 'har', what });
-      if (!read.known && !llm) return this.other(line, what);
-      if (!read.known) return fail(`its ${ws.length} WebSocket message${ws.length === 1 ? ' is' : 's are'} in no API guard reads (it reads the OpenAI Realtime API); not read`);
+      if (!read.known) {
+        // a Gemini Live session is LLM traffic guard does not read: an error, whatever its URL
+        const live = holdsGeminiLive(ws);
+        if (!llm && !live) return this.other(line, what);
+        if (!llm) this.llmEntries++;
+        const api = live ? 'Gemini Live API messages, which guard does not read' : 'in no API guard reads';
+        out.errors.push(captureError(this.file, line, 'UNKNOWN_FORMAT', `HAR entry ${what}: its ${ws.length} WebSocket message${ws.length === 1 ? ' is' : 's are'} ${api} (it reads the OpenAI Realtime API); not read`));
+        return out;
+      }
       if (!llm) this.llmEntries++;
       return this.withTools(read, advertised);
     }

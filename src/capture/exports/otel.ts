@@ -14,7 +14,13 @@
  * `ai.response.toolCalls` and `ai.prompt.tools` on its `ai.*.doGenerate` / `ai.*.doStream` spans
  * (https://ai-sdk.dev/docs/ai-sdk-core/telemetry; the wrapper spans `ai.generateText` and
  * `ai.streamText` repeat their calls' output and are not read); OpenInference's
- * `llm.output_messages.N.message.*` (https://github.com/Arize-ai/openinference/blob/main/spec/semantic_conventions.md).
+ * `llm.output_messages.N.message.*` (https://github.com/Arize-ai/openinference/blob/main/spec/semantic_conventions.md);
+ * the Langfuse SDKs' own attributes, which their OpenTelemetry spans carry instead of `gen_ai.*`
+ * (`langfuse.observation.type = generation`, its output in `langfuse.observation.output`, the
+ * model in `langfuse.observation.model.name`: langfuse/langfuse-python
+ * `langfuse/_client/attributes.py` `LangfuseOtelSpanAttributes`; litellm's `langfuse_otel`
+ * integration writes the same, BerriAI/litellm
+ * `tests/logging_callback_tests/langfuse_expected_request_body/completion_with_tags_stream.json`).
  *
  * One reply per LLM-call span. A span of a model call that records no output (content capture is
  * off by default in most instrumentations) is an INVALID_RECORD warning: there is nothing to judge.
@@ -31,7 +37,9 @@
  * vercel/ai `content/docs/03-ai-sdk-core/60-telemetry.mdx` at ed857f50f112e23930b0c2dd8d532cc8bebbc911,
  * "Legacy tool call spans") and OpenInference `TOOL` spans (`openinference.span.kind = TOOL`,
  * `tool.name`, `tool.id`, the arguments in `input.value`; Arize-ai/openinference
- * `spec/semantic_conventions.md` at 1fe497f1d9f45a07eee55d97fe185e020560f9c7) are read the same way.
+ * `spec/semantic_conventions.md` at 1fe497f1d9f45a07eee55d97fe185e020560f9c7) and the Langfuse SDKs'
+ * `tool` observations (`langfuse.observation.type = tool`: the tool is the span's name, its
+ * arguments `langfuse.observation.input`) are read the same way.
  * Its call is inspected unless a model-call span of the same trace already holds it (matched by
  * call id, or without an id by name and arguments: ./executions.ts); then it gives one reply of its
  * own, with no text and that call. Such a span without arguments is an INVALID_RECORD warning and
@@ -146,6 +154,8 @@ function spanOutput(span: JsonObject, attrs: Record<string, unknown>, wrapperAsC
   else if (Object.keys(attrs).some((k) => k.startsWith('llm.output_messages.'))) readFlattened(indexed(attrs, 'llm.output_messages.'), 'llm.output_messages.', 'message.', 'tool_call.', parts);
   // OpenInference without output messages: `output.value`, the raw response as JSON text
   else if (attrs['openinference.span.kind'] === 'LLM' && typeof attrs['output.value'] === 'string') readOutputValue(attrs['output.value'], parts);
+  // the Langfuse SDKs (v3+, built on OpenTelemetry): a generation's output as JSON text or a value
+  else if (attrs['langfuse.observation.type'] === 'generation' && attrs['langfuse.observation.output'] !== undefined) readOutputValue(attrs['langfuse.observation.output'], parts);
   else if (aiCall && (attrs['ai.response.text'] !== undefined || attrs['ai.response.toolCalls'] !== undefined)) {
     parts.found = true;
     if (typeof attrs['ai.response.text'] === 'string') parts.text.add(attrs['ai.response.text']);
@@ -165,7 +175,7 @@ function spanOutput(span: JsonObject, attrs: Record<string, unknown>, wrapperAsC
     const body = ev['body'] ?? ea['message'] ?? ea['gen_ai.event.content'];
     if (body !== undefined) readOutputValue(isObject(maybeJson(body)) && 'message' in (maybeJson(body) as JsonObject) ? (maybeJson(body) as JsonObject)['message'] : body, parts);
   }
-  const modelCall = aiCall || typeof attrs['gen_ai.operation.name'] === 'string' || (attrs['gen_ai.request.model'] !== undefined && (attrs['gen_ai.system'] !== undefined || attrs['gen_ai.provider.name'] !== undefined)) || attrs['openinference.span.kind'] === 'LLM';
+  const modelCall = aiCall || typeof attrs['gen_ai.operation.name'] === 'string' || (attrs['gen_ai.request.model'] !== undefined && (attrs['gen_ai.system'] !== undefined || attrs['gen_ai.provider.name'] !== undefined)) || attrs['openinference.span.kind'] === 'LLM' || attrs['langfuse.observation.type'] === 'generation';
   if (!parts.found && !modelCall) return null;
   const opName = str(attrs['gen_ai.operation.name']);
   if (!parts.found && opName !== undefined && !['chat', 'text_completion', 'generate_content', 'invoke_agent'].includes(opName)) return null; // embeddings, tool execution
@@ -200,7 +210,10 @@ export function otelReader(file: string) {
           }
         : attrs['ai.operationId'] === 'ai.toolCall'
           ? { trace, id: str(attrs['ai.toolCall.id']) || null, name: str(attrs['ai.toolCall.name']) ?? '', args: attrs['ai.toolCall.args'] }
-          : // an OpenInference TOOL span
+          : attrs['langfuse.observation.type'] === 'tool'
+            ? // a Langfuse SDK tool observation: the tool is the span's name, its arguments the input
+              { trace, id: null, name: spanName, args: attrs['langfuse.observation.input'] }
+            : // an OpenInference TOOL span
             { trace, id: str(attrs['tool.id']) || str(attrs['tool_call.id']) || null, name: str(attrs['tool.name']) ?? str(attrs['tool_call.function.name']) ?? spanName, args: attrs['input.value'] ?? attrs['tool_call.function.arguments'] };
     if (executed.repeats(exec)) return;
     const held = { exec, line, span };
@@ -249,7 +262,7 @@ export function otelReader(file: string) {
       toolCalls: p.calls,
       truncated: finish === 'length' || finish === 'max_tokens' || finish === 'MAX_TOKENS',
     };
-    const model = str(attrs['gen_ai.response.model']) ?? str(attrs['gen_ai.request.model']);
+    const model = str(attrs['gen_ai.response.model']) ?? str(attrs['gen_ai.request.model']) ?? str(attrs['langfuse.observation.model.name']);
     if (model) reply.model = model;
     if (finish) reply.finishReason = finish;
     out.replies.push(reply);
@@ -295,7 +308,8 @@ function isToolSpanWithoutOperation(attrs: Record<string, unknown>): boolean {
   return attrs['gen_ai.operation.name'] === undefined && typeof attrs['gen_ai.tool.name'] === 'string' && attrs['gen_ai.request.model'] === undefined;
 }
 
-/** A span recording one tool execution (execute_tool, the AI SDK's ai.toolCall, OpenInference TOOL, or {@link isToolSpanWithoutOperation}). */
+/** A span recording one tool execution (execute_tool, the AI SDK's ai.toolCall, OpenInference TOOL, a Langfuse SDK `tool` observation, or {@link isToolSpanWithoutOperation}). */
 function isExecution(attrs: Record<string, unknown>): boolean {
+  if (attrs['gen_ai.operation.name'] === undefined && attrs['langfuse.observation.type'] === 'tool') return true;
   return attrs['gen_ai.operation.name'] === 'execute_tool' || attrs['ai.operationId'] === 'ai.toolCall' || attrs['openinference.span.kind'] === 'TOOL' || isToolSpanWithoutOperation(attrs);
 }

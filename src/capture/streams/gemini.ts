@@ -12,7 +12,11 @@
  * A body is a stream of one chunk: every chunk's `candidates[].content.parts[]` are appended to
  * its candidate (keyed by `index`): `text` parts are visible text, `thought: true` parts reasoning,
  * `functionCall {name, args, id?}` parts tool calls, `executableCode` parts the code Gemini runs
- * (a `server_tool_use` call named `code_execution`). A streamed call opens with
+ * (a `server_tool_use` call named `code_execution`), `toolCall {id, toolType, args}` parts the
+ * built-in tools Gemini 3 runs on its side when a request sets
+ * `toolConfig.includeServerSideToolInvocations` (Google Search, URL context, File Search, ...,
+ * https://ai.google.dev/gemini-api/docs/tool-combination): a `server_tool_use` call named by its
+ * `toolType`, its `toolResponse` part the result (not read). A streamed call opens with
  * `functionCall {name, willContinue: true}`, gathers `partialArgs` (`{jsonPath, stringValue |
  * numberValue | boolValue | nullValue, willContinue?}`, a string continued while `willContinue`)
  * and closes with a `functionCall` that does not continue. A reply ends with the chunk in which
@@ -77,7 +81,7 @@ interface Candidate {
 
 /** Part fields that are read, or that hold nothing of the model's output (results, signatures, metadata). */
 // inlineData / fileData in a reply are media the model generated (an image): nothing to judge
-const KNOWN_PART_KEYS = new Set(['text', 'thought', 'thoughtSignature', 'functionCall', 'executableCode', 'codeExecutionResult', 'functionResponse', 'videoMetadata', 'partMetadata', 'mediaResolution', 'inlineData', 'fileData']);
+const KNOWN_PART_KEYS = new Set(['text', 'thought', 'thoughtSignature', 'functionCall', 'executableCode', 'codeExecutionResult', 'toolCall', 'toolResponse', 'functionResponse', 'videoMetadata', 'partMetadata', 'mediaResolution', 'inlineData', 'fileData']);
 
 /** The keys of a `FunctionCall` (Gemini API reference): anything else holds what guard does not read. */
 /** Finish reasons of a call the model tried to make and Gemini could not take as a functionCall (https://ai.google.dev/api/generate-content#FinishReason). */
@@ -245,6 +249,15 @@ export function createGeminiAccumulator(ctx: StreamContext): StreamAccumulator {
       flushText(c);
       const code = part['executableCode'];
       c.calls.push(makeToolCall(undefined, 'code_execution', 'server_tool_use', { language: code['language'] ?? null, code: code['code'] ?? '' }));
+      return;
+    }
+    if (isObject(part['toolCall'])) {
+      // a built-in tool Gemini ran itself (pydantic-ai's cassettes of gemini-3-flash-preview:
+      // `{"toolCall": {"toolType": "GOOGLE_SEARCH_WEB", "args": {"queries": [...]}, "id": ...}}`,
+      // `{"toolCall": {"id": ..., "toolType": "FILE_SEARCH"}}` without args)
+      flushText(c);
+      const call = part['toolCall'];
+      c.calls.push(makeToolCall(nonEmpty(call['id']), nonEmpty(call['toolType']) ?? 'server_tool', 'server_tool_use', call['args'], { entry: call, read: ['id', 'toolType', 'args'], optional: true }));
       return;
     }
     const text = part['text'];
