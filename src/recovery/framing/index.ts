@@ -51,10 +51,15 @@ export function lastSentence(text: string): string {
   return t.slice(starts[starts.length - 1]!);
 }
 
+/** Where the last sentence of `text` starts when it states the reply's own next action (no question, an acting phrase of any language), else -1. */
+function actingSentenceAt(text: string): number {
+  const last = lastSentence(text);
+  return !last.includes('?') && ACTING.some((re) => re.test(last)) ? text.replace(/\s+$/u, '').length - last.length : -1;
+}
+
 /** True when the last sentence of `text` states the reply's own next action (an acting phrase of any language). */
 export function actsNext(text: string): boolean {
-  const last = lastSentence(text);
-  return !last.includes('?') && ACTING.some((re) => re.test(last));
+  return actingSentenceAt(text) >= 0;
 }
 
 /**
@@ -72,12 +77,9 @@ const OPENING_CLAUSE = /^(?:(?:as|per|since|because|according to|given|following
  * reply's next action, the sentences before it and the acting sentence's opening clause; else 0.
  */
 function overruledPrefix(text: string): number {
-  const t = text.replace(/\s+$/u, '');
-  const starts = sentenceStarts(t);
-  const at = starts[starts.length - 1]!;
-  const last = t.slice(at);
-  if (last.includes('?') || !ACTING.some((re) => re.test(last))) return 0;
-  const clause = OPENING_CLAUSE.exec(last);
+  const at = actingSentenceAt(text);
+  if (at < 0) return 0;
+  const clause = OPENING_CLAUSE.exec(text.slice(at));
   return at + (clause ? clause[0].length : 0);
 }
 
@@ -88,8 +90,8 @@ export const FRAMING: readonly CompiledFraming[] = FRAMING_LANGUAGES.flatMap((l)
 const INVISIBLE = /[\u200b-\u200d\u2060\ufeff\u00ad\u180e]/gu;
 /** Characters that read as an apostrophe. */
 const APOSTROPHES = /[’‘`´\u02bc\u02b9\u2032\uff07]/gu;
-/** A word that mixes Latin letters with Cyrillic look-alikes (`Dо nоt`, with Cyrillic о). */
-const MIXED_SCRIPT_WORD = /(?=[\p{L}]*[a-z])(?=[\p{L}]*[оеасрхі])[\p{L}]+/giu;
+/** A word that mixes Latin letters with Cyrillic look-alikes (`Dо nоt`, with Cyrillic о); tried at word starts only, so a long run of letters is read once. */
+const MIXED_SCRIPT_WORD = /(?<!\p{L})(?=\p{L}*[a-z])(?=\p{L}*[оеасрхі])\p{L}+/giu;
 /** Cyrillic letters drawn like Latin ones (Unicode confusables), folded in mixed-script words. */
 const CYRILLIC_LOOKALIKE: Readonly<Record<string, string>> = { о: 'o', е: 'e', а: 'a', с: 'c', р: 'p', х: 'x', і: 'i' };
 /** An HTML tag of inline text styling (`<b>`, `</span>`, `<br/>`), read as a space; other tags (`<example>`) are words the vocabulary reads. */
