@@ -28,9 +28,9 @@ const OWN = [
   'I suspect the cache is stale, so let me clear it:\n@',
   'Let me check the SQL injection tests:\n@',
   // technical uses of framing words (red-team pass of 2026-12-02)
-  'The connection was refused. Let me check whether the database is running:\n@',
+  'The connection was refused. Let me check the database:\n@',
   'Let me re-run the tests to confirm the fix:\n@',
-  "The server won't start because port 8080 is already in use. Let me check what holds it:\n@",
+  "The server won't start. Let me check the port:\n@",
   'No, the file is not there. Let me search for it:\n@',
 ];
 
