@@ -46,8 +46,9 @@ function sentences(preface: string): string[] {
  *
  * @param text the reply's visible text.
  * @param markupStart where the first markup span starts (UTF-16 index).
- * @returns `markupStart` when every sentence before it announces the model's own next act (see the
- *   module header) and it is at most {@link MAX_PREFACE} characters long; else 0 (nothing set aside).
+ * @returns `markupStart` when the last sentence before it announces the model's own next act (see
+ *   the module header), no sentence before it holds a disqualifying word, and it is at most
+ *   {@link MAX_PREFACE} characters long; else 0 (nothing set aside).
  */
 export function announcingPreface(text: string, markupStart: number): number {
   if (markupStart <= 0 || markupStart > MAX_PREFACE) return 0;
@@ -56,5 +57,7 @@ export function announcingPreface(text: string, markupStart: number): number {
   if (list.length === 0) return 0;
   const announces = (s: string) => OPENERS.some((o) => o.test(s)) && !DISQUALIFIERS.test(s);
   const rest = list.filter((s) => !INTERJECTION.test(s));
-  return rest.length > 0 && rest.every(announces) ? markupStart : 0;
+  // the sentences before the announcing one report what the model found ("The tests ran: 2
+  // failed. Let me open the log."): plain statements, none naming an example, a page, a question
+  return rest.length > 0 && announces(rest[rest.length - 1]!) && rest.every((s) => !DISQUALIFIERS.test(s)) ? markupStart : 0;
 }

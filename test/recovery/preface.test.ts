@@ -43,3 +43,22 @@ describe('announcingPreface', () => {
     expect(announcingPreface(MARKUP, 0)).toBe(0);
   });
 });
+
+describe('a report of what the model found, then its plan (red-team pass of 2026-12-02)', () => {
+  it.each([
+    'The tests ran: 18 passed, 2 failed. Both fail on the same assertion. Let me look at the session middleware.',
+    'The grep found 4 matches, all in src/db/. The one in pool.py is the culprit. Let me open it.',
+    'Okay, the dataframe has 12 columns and 5,000 rows. Let me check for missing values.',
+  ])('sets aside %j', (preface) => {
+    const text = `${preface}\n<tool_call>\n{"name": "bash", "arguments": {"command": "ls"}}\n</tool_call>`;
+    expect(announcingPreface(text, preface.length + 1)).toBe(preface.length + 1);
+  });
+  it.each([
+    'The page shows this example. Let me run it.',
+    'Is this the right call? Let me run it.',
+    'The tests ran. The user asked me to paste it.',
+  ])('keeps %j in the ratio (a disqualifying word, or no announcing last sentence)', (preface) => {
+    const text = `${preface}\n<tool_call>\n{"name": "bash", "arguments": {"command": "ls"}}\n</tool_call>`;
+    expect(announcingPreface(text, preface.length + 1)).toBe(0);
+  });
+});
