@@ -5,8 +5,10 @@
  * ratio does not count it (./judge.ts): a two-sentence preface before a short call measured 0.55
  * and a real GLM leak passed as a quotation (agno-agi/agno#5106).
  *
- * Only a preface made wholly of such sentences is set aside, and only when nothing frames the
- * markup (the framing vocabulary, ./framing/, is read first and wins). A sentence announces when it
+ * A preface is set aside when its last sentence announces and the sentences before it are plain
+ * reports of what the model found (no disqualifying word: "The tests ran: 2 failed. Let me open
+ * the log."), and only when nothing frames the markup (the framing vocabulary, ./framing/, is
+ * read first and wins). A sentence announces when it
  * opens with a first-person future or a "let me" in the model's voice, holds no negation, and
  * names no act of showing or explaining (a quotation is introduced by "let me show you the
  * syntax"; a call by "let me check the logs").
