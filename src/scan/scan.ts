@@ -49,8 +49,9 @@ export function judgeSafely(reply: Reply, options: JudgeOptions): ScanEvent {
  * The LONE_SURROGATE note of a reply whose strings (text, reasoning, model, tool-call ids, names,
  * argument values and keys) hold a UTF-16 surrogate with no partner, as a `\ud800` escape in JSON
  * text decodes to: guard reads it, but writes it as U+FFFD in every report (base/json.ts
- * wellFormedJson), so the report is not the capture byte for byte there; `arguments_raw` keeps the
- * exact argument text. Null when every string is well-formed.
+ * wellFormedJson), so the report is not the capture byte for byte there (`arguments_raw` too: a
+ * JSON report must be valid UTF-8); the capture holds the original. Null when every string is
+ * well-formed.
  */
 export function loneSurrogateNote(reply: Reply): CaptureError | null {
   const calls = reply.toolCalls.map((c) => [c.id, c.name, c.arguments]);
@@ -59,7 +60,7 @@ export function loneSurrogateNote(reply: Reply): CaptureError | null {
     file: reply.source.file,
     line: reply.source.line,
     code: 'LONE_SURROGATE',
-    message: 'a string of this reply holds a lone UTF-16 surrogate (an unpaired \\ud800-\\udfff escape); it is read, and written as U+FFFD in the report (arguments_raw keeps the exact text)',
+    message: 'a string of this reply holds a lone UTF-16 surrogate (an unpaired \\ud800-\\udfff escape); it is read, and written as U+FFFD in the report (JSON output must be valid UTF-8; the capture itself holds the original)',
     severity: 'warning',
   };
 }

@@ -1,5 +1,5 @@
 /** Reports are always well-formed UTF-8 JSON: a lone surrogate in a capture (a `\ud800` escape in its
- * JSON) is written as U+FFFD and noted LONE_SURROGATE with file and line; arguments_raw keeps it. */
+ * JSON) is written as U+FFFD and noted LONE_SURROGATE with file and line; the capture keeps the original. */
 import { describe, expect, it } from 'vitest';
 import { hasLoneSurrogate, wellFormedJson } from '../../src/base/json.js';
 import { ROOT, ndjson, runGuard } from '../cli/helpers.js';
