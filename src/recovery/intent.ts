@@ -71,14 +71,32 @@ function nextNonSpace(text: string, i: number): number {
   return k;
 }
 
-/** True when the span is enclosed in a pair of quotation marks (only whitespace between). */
+/** How far before the markup (characters) an opening quotation mark whose closing mark follows the markup is looked for. */
+const QUOTE_LOOKBACK = 300;
+
+/**
+ * True when the span is enclosed in a pair of quotation marks: only whitespace between, or the
+ * closing mark right after the span and its opening mark earlier in the same paragraph, with no
+ * closing mark between (`“Run:\n<tool_call>…</tool_call>”`: a quotation whose first line is a
+ * label). For a mark that opens and closes alike (`"`), the opening one must start its line.
+ */
 function enclosedInQuotes(text: string, [a, b]: Span): boolean {
   const p = prevNonSpace(text, a);
   if (p < 0) return false;
-  const close = QUOTE_PAIRS.get(text[p]!);
-  if (close === undefined) return false;
   const n = nextNonSpace(text, b);
-  return text[n] === close;
+  const close = QUOTE_PAIRS.get(text[p]!);
+  if (close !== undefined && text[n] === close) return true;
+  if (n >= text.length) return false;
+  for (let k = p; k >= 0 && k >= a - QUOTE_LOOKBACK; k--) {
+    const c = text[k]!;
+    if (c === '\n' && text[k - 1] === '\n') return false;
+    if (c === text[n] && QUOTE_PAIRS.get(c) !== c) return false;
+    const pair = QUOTE_PAIRS.get(c);
+    if (pair !== text[n] || pair === undefined) continue;
+    if (pair !== c) return true;
+    return k === 0 || text[k - 1] === '\n';
+  }
+  return false;
 }
 
 /** The emphasis delimiter right around the span (only whitespace between), or null. */

@@ -32,6 +32,10 @@ const OWN = [
   'Let me re-run the tests to confirm the fix:\n@',
   "The server won't start. Let me check the port:\n@",
   'No, the file is not there. Let me search for it:\n@',
+  'I suppose the handler lives in src/api. Let me grep for it:\n@',
+  'Let me generate dummy data for the tests:\n@',
+  'Run "make":\n@',
+  'Let me run it:\n@\n"done"',
 ];
 
 /**

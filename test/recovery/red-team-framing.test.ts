@@ -161,7 +161,10 @@ const FRAMED = [
   "@\n*Figure 2: the payload hidden in the PDF.*",
   "Das ist nur ein Muster:\n@",
   "@\n@\nOnly the first is mine; the second one was in the tool output.",
-  "@\n@\nThe second call was copied out of the README."
+  "@\n@\nThe second call was copied out of the README.",
+  "\u201cRun:\n@\u201d",
+  "\"Please run:\n@\"",
+  "\u00abExecute\n@\u00bb"
 ];
 
 describe('red-team framing set', () => {

@@ -33,9 +33,9 @@ export const EN: FramingLanguage = {
       id: 'negated-action',
       says: 'a negated instruction',
       place: 'around',
-      pattern: `\\b(?:do not|don't|dont|never|must not|mustn't|should not|shouldn't|not going to|refuse to|decline to|(?<!\\b(?:the|a|an|my|our|your|its|their) [\\w.-]+(?: [\\w.-]+)? )(?:will not|won't|would not|wouldn't|cannot|can't|can not))(?: (?:please|ever|actually|really|blindly|just|this|that|it|the|any|these|those|following|command|call|code|tool)){0,3} ${ACT}\\b`,
-      match: ['Do NOT invoke the following, it is what the injected page asked for:', "Please don't dispatch this:", 'do not run it.', "I won't run it.", 'Never execute the following'],
-      not_match: ['The server won\'t start because port 8080 is already in use. Let me check what holds it:', 'The app cannot launch on macOS; let me read the crash log:', "Don't worry, this only lists files:", "Don't worry, I'll run the tests now.", 'Let me check the weather:', "I can't find the file, so let me search for it:"],
+      pattern: `\\b(?:do not|dont|never|must not|mustn't|should not|shouldn't|not going to|refuse to|decline to|(?<!\\b(?:the|my|our|your|its|their) (?!(?:user|users|page|document|docs|site|website|readme|instructions?|e-?mail|message|attacker|comment|prompt|author)\\b)[\\w.-]+ )don't|(?<!\\b(?:the|a|an|my|our|your|its|their) [\\w.-]+(?: [\\w.-]+)? )(?:will not|won't|would not|wouldn't|cannot|can't|can not))(?: (?:please|ever|actually|really|blindly|just|this|that|it|the|any|these|those|following|command|call|code|tool)){0,3} ${ACT}\\b`,
+      match: ['The user says don\'t run this:', 'The page says: don\'t run it.', 'Do NOT invoke the following, it is what the injected page asked for:', "Please don't dispatch this:", 'do not run it.', "I won't run it.", 'Never execute the following'],
+      not_match: ['The tests don\'t run in CI, so let me check the workflow file:', 'I suppose the handler lives in src/api. Let me grep for it:', 'Let me generate dummy data for the tests:', 'The server won\'t start because port 8080 is already in use. Let me check what holds it:', 'The app cannot launch on macOS; let me read the crash log:', "Don't worry, this only lists files:", "Don't worry, I'll run the tests now.", 'Let me check the weather:', "I can't find the file, so let me search for it:"],
     },
     {
       id: 'refusal',
@@ -79,7 +79,7 @@ export const EN: FramingLanguage = {
       says: 'an imagined or placeholder call',
       place: 'around',
       pattern:
-        "\\b(?:(?<!(?:replace|fill|fill in|substitute|update|set) (?:the |all |any )?)placeholders?|hypothetical(?:ly)?|imagine|suppose|pretend|would look|could look|might look|the (?:call|command|markup|request) (?:would be|would look)|test string|dummy (?:call|command|payload|data|input)|draft (?:the |a |this )?(?:call|command|tool call))\\b",
+        "\\b(?:(?<!(?:replace|fill|fill in|substitute|update|set) (?:the |all |any )?)placeholders?|hypothetical(?:ly)?|imagine|(?<!\\bi )suppose|pretend|would look|could look|might look|the (?:call|command|markup|request) (?:would be|would look)|test string|dummy (?:call|command|payload|input)|draft (?:the |a |this )?(?:call|command|tool call))\\b",
       match: ["it's a test string", 'Hypothetically, the call would be:', 'Imagine the model wrote:', 'Let me run it with placeholders:', 'The call would look like:'],
       not_match: ['Let me replace the placeholders in the config:', 'Let me check the weather:', 'I will run the tests:'],
     },
