@@ -19,6 +19,27 @@ export const FRAMING_WINDOW = 1000;
  */
 const RAW_WINDOW = 64 * 1024;
 
+/** True for a character framing's normalisation removes or collapses (whitespace, invisible characters). */
+const isPadding = (c: string): boolean => /[\s\u200b-\u200d\u2060\ufeff\u00ad\u180e]/u.test(c);
+
+/**
+ * Where to cut the raw text on one side of the markup so that it holds about twice the framing
+ * window in characters that are not padding (at most {@link RAW_WINDOW}): the window reads the
+ * normalised text, and normalising 64 KiB of ordinary prose per reply cost more than the rest of
+ * recovery. `from` is the markup's edge; `step` -1 reads backwards, +1 forwards.
+ */
+function rawEdge(text: string, from: number, step: -1 | 1): number {
+  let seen = 0;
+  let k = from;
+  const limit = step < 0 ? Math.max(0, from - RAW_WINDOW) : Math.min(text.length, from + RAW_WINDOW);
+  while (k !== limit && seen < 2 * FRAMING_WINDOW) {
+    const c = step < 0 ? text[k - 1]! : text[k]!;
+    if (!isPadding(c)) seen++;
+    k += step;
+  }
+  return k;
+}
+
 /** Opening and closing quotation marks (Unicode Pd/Ps/Pi/Pf pairs a reader sees as quoting). */
 const QUOTE_PAIRS: ReadonlyMap<string, string> = new Map([
   ['“', '”'],
@@ -146,8 +167,8 @@ export function framingOf(text: string, spans: readonly Span[], callSpans: reado
   }
   const first = spans[0]![0];
   const last = spans[spans.length - 1]![1];
-  const before = text.slice(Math.max(0, first - RAW_WINDOW), first);
-  const after = text.slice(last, last + RAW_WINDOW);
+  const before = text.slice(rawEdge(text, first, -1), first);
+  const after = text.slice(last, rawEdge(text, last, 1));
   // a question after markup that holds no call (chat-format tokens around a final answer) frames nothing
   const found = findFraming(before, 'before', FRAMING_WINDOW) ?? findFraming(after, callSpans.length > 0 ? 'after' : 'between', FRAMING_WINDOW, 'start');
   if (found) return { reason: 'quoted', detail: `framed as ${found.framing.entry.says} ("${found.words.slice(0, 60)}")` };
@@ -157,7 +178,7 @@ export function framingOf(text: string, spans: readonly Span[], callSpans: reado
     const a = spans[k]![1];
     const b = spans[k + 1]![0];
     if (b <= a) continue;
-    const gap = text.slice(a, Math.min(b, a + RAW_WINDOW));
+    const gap = text.slice(a, Math.min(b, rawEdge(text, a, 1)));
     if (!holdsWords(gap)) continue;
     const framing = findFraming(gap, 'between', 2 * FRAMING_WINDOW, 'start');
     if (framing) return { reason: 'quoted', detail: `framed as ${framing.framing.entry.says} ("${framing.words.slice(0, 60)}")` };
