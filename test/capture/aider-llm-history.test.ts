@@ -70,6 +70,13 @@ describe('aider-llm-history', () => {
     ]);
   });
 
+  it('a request message with empty content (an empty line) is no problem', async () => {
+    const text = `${request(EDIT_BLOCK_SYSTEM).replace('-------\nUSER', '-------\n\n-------\nUSER')}${response('ok')}`;
+    const r = await readText(text, undefined, NAME);
+    expect(r.replies.map((x) => x.text)).toEqual(['ok']);
+    expect(r.errors).toEqual([]);
+  });
+
   it('caps a reply at maxDocumentBytes and says so', async () => {
     const r = await readText(request(EDIT_BLOCK_SYSTEM) + response(`${'x'.repeat(300)}\n${'y'.repeat(300)}`), { maxDocumentBytes: 400 }, NAME);
     expect(r.replies[0]!.truncated).toBe(true);

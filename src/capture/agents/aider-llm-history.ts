@@ -108,6 +108,8 @@ export class AiderLlmHistoryReader {
         if (this.messages === 1) this.prompt = [];
         return out;
       }
+      // a message with empty content is logged as an empty line (`format_content` of "")
+      if (text === '') return out;
       const role = ROLE_LINE.exec(text);
       if (!role || this.messages === 0) {
         this.strayLine(line, 'a line of a request that is no message line ("ROLE text" after a "-------" line)', out, 'warning');
