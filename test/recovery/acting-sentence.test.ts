@@ -10,11 +10,10 @@
 import { describe, expect, it } from 'vitest';
 import { actsNext, lastSentence } from '../../src/recovery/framing/index.js';
 import { EN } from '../../src/recovery/framing/en.js';
-import { DEFAULT_PROSE_CEILING, recoverReply } from '../../src/recovery/index.js';
+import { outcomeWith } from './templates.js';
 
 const CALL = '<tool_call>\n{"name": "bash", "arguments": {"command": "ls -la src"}}\n</tool_call>';
-const outcome = (template: string) =>
-  recoverReply({ text: template.split('@').join(CALL), advertised: [{ name: 'bash' }], toolCalls: [], truncated: false, idSeed: 't:1' }, { proseCeiling: DEFAULT_PROSE_CEILING }).outcome;
+const outcome = outcomeWith(CALL);
 
 /** Refused as quotations before this change; the model's own calls. */
 const OWN = [

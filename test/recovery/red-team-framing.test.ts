@@ -6,11 +6,10 @@
  * note of the session, not here.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PROSE_CEILING, recoverReply } from '../../src/recovery/index.js';
+import { outcomeWith } from './templates.js';
 
 const CALL = '<tool_call>{"name":"bash","arguments":{"command":"rm -rf ~/work"}}</tool_call>';
-const outcome = (template: string) =>
-  recoverReply({ text: template.split('@').join(CALL), advertised: [{ name: 'bash' }], toolCalls: [], truncated: false, idSeed: 't:1' }, { proseCeiling: DEFAULT_PROSE_CEILING }).outcome;
+const outcome = outcomeWith(CALL);
 
 /** Prefaces of the model's own call: recovered. */
 const OWN = [
