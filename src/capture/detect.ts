@@ -107,27 +107,20 @@ async function recordsAfterSseLines(next: () => Promise<string | undefined>): Pr
     // a `data:` or `event:` line is a stream's own: decided without waiting for more input (a live stream)
     if (/^(?:data|event):/.test(t)) return false;
     if (isSseLine(t)) continue;
-    if (!isJsonRecordLine(line)) return false;
-    let seen = 1;
-    for (; seen < SNIFF_LOOKAHEAD_LINES; seen++) {
-      const more = await next();
-      if (more === undefined) break;
-      if (!isJsonRecordLine(more)) return false;
-    }
-    return true;
+    return isJsonRecordLine(line) && (await nextLinesAreRecords(next, SNIFF_LOOKAHEAD_LINES - 1, 0));
   }
   return false;
 }
 
-/** True when the next non-blank lines (up to SNIFF_LOOKAHEAD_LINES, at least one) are each a JSON object or array. */
-async function nextLinesAreRecords(next: () => Promise<string | undefined>): Promise<boolean> {
+/** True when the next non-blank lines (up to `max`, at least `atLeast` before the end of input) are each a JSON object or array. */
+async function nextLinesAreRecords(next: () => Promise<string | undefined>, max = SNIFF_LOOKAHEAD_LINES, atLeast = 1): Promise<boolean> {
   let seen = 0;
-  for (; seen < SNIFF_LOOKAHEAD_LINES; seen++) {
+  for (; seen < max; seen++) {
     const line = await next();
     if (line === undefined) break;
     if (!isJsonRecordLine(line)) return false;
   }
-  return seen > 0;
+  return seen >= atLeast;
 }
 
 /**

@@ -7,7 +7,7 @@
  * to the cut, a false acceptance dispatches a call nobody made.
  */
 
-import { findFraming } from './framing/index.js';
+import { findFraming, isFramingPadding } from './framing/index.js';
 import type { Span } from './structure.js';
 
 /** Characters of prose read on each side of the markup (the nearest to it), counted after framing's normalisation (runs of whitespace one character). */
@@ -18,9 +18,6 @@ export const FRAMING_WINDOW = 1000;
  * window unless it exceeds this.
  */
 const RAW_WINDOW = 64 * 1024;
-
-/** True for a character framing's normalisation removes or collapses (whitespace, invisible characters). */
-const isPadding = (c: string): boolean => /[\s\u200b-\u200d\u2060\ufeff\u00ad\u180e]/u.test(c);
 
 /**
  * Where to cut the raw text on one side of the markup so that it holds about twice the framing
@@ -34,7 +31,7 @@ function rawEdge(text: string, from: number, step: -1 | 1): number {
   const limit = step < 0 ? Math.max(0, from - RAW_WINDOW) : Math.min(text.length, from + RAW_WINDOW);
   while (k !== limit && seen < 2 * FRAMING_WINDOW) {
     const c = step < 0 ? text[k - 1]! : text[k]!;
-    if (!isPadding(c)) seen++;
+    if (!isFramingPadding(c)) seen++;
     k += step;
   }
   return k;

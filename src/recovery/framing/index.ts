@@ -51,15 +51,12 @@ export function lastSentence(text: string): string {
   return t.slice(starts[starts.length - 1]!);
 }
 
-/** Where the last sentence of `text` starts when it states the reply's own next action (no question, an acting phrase of any language), else -1. */
-function actingSentenceAt(text: string): number {
-  const last = lastSentence(text);
-  return !last.includes('?') && ACTING.some((re) => re.test(last)) ? text.replace(/\s+$/u, '').length - last.length : -1;
-}
+/** True when `sentence` states the reply's own next action: no question, an acting phrase of any language. */
+const acts = (sentence: string): boolean => !sentence.includes('?') && ACTING.some((re) => re.test(sentence));
 
 /** True when the last sentence of `text` states the reply's own next action (an acting phrase of any language). */
 export function actsNext(text: string): boolean {
-  return actingSentenceAt(text) >= 0;
+  return acts(lastSentence(text));
 }
 
 /**
@@ -74,20 +71,30 @@ const OPENING_CLAUSE = /^(?:(?:as|per|since|because|according to|given|following
 /**
  * The part of `text` (from its start) in which descriptions of a source are overruled by the
  * reply's own plan ({@link FramingEntry.overruled_by_acting}): when the last sentence states the
- * reply's next action, the sentences before it and the acting sentence's opening clause; else 0.
+ * reply's next action, the sentences before it and the acting sentence's opening clause (`end`),
+ * with the sentence starts of `text`; else null.
  */
-function overruledPrefix(text: string): number {
-  const at = actingSentenceAt(text);
-  if (at < 0) return 0;
-  const clause = OPENING_CLAUSE.exec(text.slice(at));
-  return at + (clause ? clause[0].length : 0);
+function overruledPrefix(text: string): { end: number; starts: number[] } | null {
+  const starts = sentenceStarts(text.replace(/\s+$/u, ''));
+  const at = starts[starts.length - 1]!;
+  const last = text.slice(at).replace(/\s+$/u, '');
+  if (!acts(last)) return null;
+  const clause = OPENING_CLAUSE.exec(last);
+  return { end: at + (clause ? clause[0].length : 0), starts };
 }
 
 /** Every entry, compiled once (case-insensitive, Unicode). */
 export const FRAMING: readonly CompiledFraming[] = FRAMING_LANGUAGES.flatMap((l) => l.entries.map((entry) => ({ language: l.language, entry, re: new RegExp(entry.pattern, 'iu'), all: new RegExp(entry.pattern, 'giu') })));
 
 /** Characters that render as nothing (zero-width space, joiners, word joiner, BOM, soft hyphen). */
-const INVISIBLE = /[\u200b-\u200d\u2060\ufeff\u00ad\u180e]/gu;
+const INVISIBLE_CHARS = '\\u200b-\\u200d\\u2060\\ufeff\\u00ad\\u180e';
+const INVISIBLE = new RegExp(`[${INVISIBLE_CHARS}]`, 'gu');
+const PADDING = new RegExp(`[\\s${INVISIBLE_CHARS}]`, 'u');
+
+/** True for a character {@link framingText} removes or collapses (whitespace, invisible characters). */
+export function isFramingPadding(c: string): boolean {
+  return PADDING.test(c);
+}
 /** Characters that read as an apostrophe. */
 const APOSTROPHES = /[’‘`´\u02bc\u02b9\u2032\uff07]/gu;
 /** A word that mixes Latin letters with Cyrillic look-alikes (`Dо nоt`, with Cyrillic о); tried at word starts only, so a long run of letters is read once. */
@@ -140,13 +147,13 @@ export function findFraming(prose: string, place: 'before' | 'after' | 'between'
   const normal = framingText(prose);
   const text = normal.length <= window ? normal : keep === 'start' ? normal.slice(0, window) : normal.slice(normal.length - window);
   if (text.trim() === '') return null;
-  const overruled = place === 'after' ? 0 : overruledPrefix(text);
+  const overruled = place === 'after' ? null : overruledPrefix(text);
   for (const f of FRAMING) {
     const p: FramingPlace = f.entry.place;
     if (p === 'before' && place === 'after') continue;
     if (p === 'after' && place !== 'after') continue;
-    if (overruled > 0 && f.entry.overruled_by_acting) {
-      const m = firstUnoverruled(f, text, overruled);
+    if (overruled !== null && overruled.end > 0 && f.entry.overruled_by_acting) {
+      const m = firstUnoverruled(f, text, overruled.end, overruled.starts);
       if (m) return { framing: f, words: m.trim() };
       continue;
     }
@@ -157,8 +164,7 @@ export function findFraming(prose: string, place: 'before' | 'after' | 'between'
 }
 
 /** The first match of `f` in `text` that the plan does not overrule: past `overruled`, or in a sentence that points at the markup. */
-function firstUnoverruled(f: CompiledFraming, text: string, overruled: number): string | null {
-  const starts = sentenceStarts(text);
+function firstUnoverruled(f: CompiledFraming, text: string, overruled: number, starts: readonly number[]): string | null {
   f.all.lastIndex = 0;
   for (let m = f.all.exec(text); m; m = f.all.exec(text)) {
     if (m[0] === '') f.all.lastIndex++;
