@@ -173,8 +173,13 @@ interface CommandMatch {
 /** Command values analysed per rule list, keyed by tool name and exact command text. */
 const analysed = new WeakMap<readonly Rule[], Lru<CommandMatch[]>>();
 
-/** Entries kept per rule list by the cache of analysed command values. */
-export const COMMAND_CACHE_ENTRIES = 2048;
+/** Entries kept per rule list by the cache of analysed command values. A scan's distinct command
+ * values (each reading of each call: as written, decoded, first- and last-wins) outnumber its
+ * distinct commands two to one; 2048 entries missed a third of the repeats of a 2 000-command
+ * capture. */
+export const COMMAND_CACHE_ENTRIES = 16384;
+/** Characters of keys kept per rule list by the cache (about 8 MB of strings at most). */
+export const COMMAND_CACHE_CHARS = 4 * 1024 * 1024;
 /** Command values longer than this (characters) are analysed every time, never cached. */
 export const COMMAND_CACHE_MAX_CHARS = 4096;
 
@@ -209,7 +214,7 @@ function commandMatches(value: CommandValue, rules: readonly Rule[], active: Rul
   if (!line || line.hasError || line.unparsed.length > 0) matchRaw(text, active.filter((r) => !fired.has(r.id)), add, fail);
   if (key !== null) {
     if (cache === undefined) {
-      cache = new Lru(COMMAND_CACHE_ENTRIES);
+      cache = new Lru(COMMAND_CACHE_ENTRIES, COMMAND_CACHE_CHARS);
       analysed.set(rules, cache);
     }
     cache.set(key, out);
@@ -217,10 +222,14 @@ function commandMatches(value: CommandValue, rules: readonly Rule[], active: Rul
   return out;
 }
 
-/** A least-recently-used map of at most `max` entries. */
+/** A least-recently-used map of at most `max` entries whose keys hold at most `maxChars` characters in all. */
 class Lru<V> {
   private readonly map = new Map<string, V>();
-  constructor(private readonly max: number) {}
+  private chars = 0;
+  constructor(
+    private readonly max: number,
+    private readonly maxChars: number,
+  ) {}
 
   get(key: string): V | undefined {
     const v = this.map.get(key);
@@ -232,9 +241,14 @@ class Lru<V> {
   }
 
   set(key: string, value: V): void {
-    this.map.delete(key);
+    if (this.map.delete(key)) this.chars -= key.length;
     this.map.set(key, value);
-    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value!);
+    this.chars += key.length;
+    while (this.map.size > this.max || this.chars > this.maxChars) {
+      const oldest = this.map.keys().next().value!;
+      this.map.delete(oldest);
+      this.chars -= oldest.length;
+    }
   }
 }
 

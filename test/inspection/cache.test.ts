@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, test } from 'vitest';
 import { compileRuleSet, initInspection, inspectCalls, type InspectableCall } from '../../src/inspection/index.js';
-import { COMMAND_CACHE_ENTRIES, COMMAND_CACHE_MAX_CHARS } from '../../src/inspection/engine.js';
+import { COMMAND_CACHE_CHARS, COMMAND_CACHE_MAX_CHARS } from '../../src/inspection/engine.js';
 import { commandOf, vectors } from './vectors.js';
 
 const commands = Object.values(vectors).flatMap((v) => [...v.match, ...v.not_match].map(commandOf).filter((c): c is string => c !== null));
@@ -49,7 +49,7 @@ describe('cache of analysed command values', () => {
     expect(inspectCalls(split, warm, 'enforce').hits.map((h) => h.rule)).not.toContain('curl-pipe-shell');
   });
 
-  test('long values (over COMMAND_CACHE_MAX_CHARS) and more than COMMAND_CACHE_ENTRIES values keep their verdicts', () => {
+  test('long values (over COMMAND_CACHE_MAX_CHARS) and more values than COMMAND_CACHE_CHARS holds keep their verdicts', () => {
     const warm = compileRuleSet();
     const long = `echo ${'a'.repeat(COMMAND_CACHE_MAX_CHARS)} && rm -rf /`;
     const longCall = [call('Bash', { command: long }, 'L')];
@@ -57,7 +57,10 @@ describe('cache of analysed command values', () => {
     expect(inspectCalls(longCall, warm, 'enforce')).toEqual(cold(longCall));
     const first = [call('Bash', { command: 'git push --force origin main' }, 'p')];
     const before = inspectCalls(first, warm, 'enforce');
-    for (let i = 0; i <= COMMAND_CACHE_ENTRIES; i++) inspectCalls([call('Bash', { command: `ls dir${i}` }, 'x')], warm, 'enforce');
+    // values just under the cacheable length: the character bound evicts long before the entry bound
+    const pad = 'd'.repeat(COMMAND_CACHE_MAX_CHARS - 40);
+    const evicting = Math.ceil(COMMAND_CACHE_CHARS / (COMMAND_CACHE_MAX_CHARS - 40)) + 8;
+    for (let i = 0; i < evicting; i++) inspectCalls([call('Bash', { command: `ls ${pad}${i}` }, 'x')], warm, 'enforce');
     expect(inspectCalls(first, warm, 'enforce')).toEqual(before);
     expect(before.hits.map((h) => h.rule)).toEqual(['git-force-push']);
   });
