@@ -16,19 +16,20 @@ import { narratedMarkupSpans, unreadMarkupPieces } from './envelope.js';
 import { isSpaceCode, normaliseSpans } from './prose.js';
 import { skipWs } from './scan.js';
 import { shapeSpans } from './shape.js';
-import { markerTokens, tokenFilter } from './triggers.js';
+import { keyedFilter, markerTokens } from './triggers.js';
 
-/** Every family's distinctive tokens (for the stray and repetition checks). */
 /** Every distinct family token once, labelled with the first family (in registry order) that has it:
  * tokens shared by families (`<tool_call>`) are searched once, not once per family. */
 const ALL_MARKERS: ReadonlyArray<{ marker: string; family: string }> = (() => {
   const seen = new Set<string>();
   return FAMILIES.flatMap((f) => f.markers.filter((m) => !seen.has(m) && seen.add(m)).map((marker) => ({ marker, family: f.id })));
 })();
+/** The members of ALL_MARKERS a text may hold (those whose group character it holds). */
+const markersIn = keyedFilter(ALL_MARKERS, (m) => m.marker);
 /** Every distinct marker token, in family order. */
 export const ALL_MARKER_TOKENS: readonly string[] = markerTokens(FAMILIES);
-/** True when a text holds one of ALL_MARKER_TOKENS (the prefilter, ./triggers.ts). */
-const holdsMarker = tokenFilter(ALL_MARKER_TOKENS);
+/** The members of ALL_MARKER_TOKENS a text may hold (the prefilter's groups, ./triggers.ts). */
+const tokensIn = keyedFilter(ALL_MARKER_TOKENS, (t) => t);
 /** The families that also read markup with no marker (`detectBare`), with their registry order. */
 const BARE_FAMILIES = FAMILIES.flatMap((family, order) => (family.detectBare ? [{ family, order }] : []));
 
@@ -56,7 +57,7 @@ function strayMarker(text: string, spans: Array<[number, number]>): { at: number
     return -1;
   };
   let first: { at: number; marker: string; family: string } | null = null;
-  for (const { marker, family } of ALL_MARKERS) {
+  for (const { marker, family } of markersIn(text)) {
     for (let at = text.indexOf(marker); at >= 0; ) {
       if (first !== null && at >= first.at) break; // a later stray one cannot be the first
       const end = spanEnd(at);
@@ -77,7 +78,7 @@ function strayMarker(text: string, spans: Array<[number, number]>): { at: number
  * section opener stuttered (sgl-project/sglang#5224). Linear per marker.
  */
 export function repeatedMarker(text: string): string | null {
-  for (const { marker } of ALL_MARKERS) {
+  for (const { marker } of markersIn(text)) {
     for (let at = text.indexOf(marker); at >= 0; at = text.indexOf(marker, at + marker.length)) {
       if (text.startsWith(marker, skipWs(text, at + marker.length))) return marker;
     }
@@ -178,7 +179,8 @@ export function fragmentLines(text: string): Array<[number, number]> {
 
 /** The family markup of a text (no shape fallback), or null when no family token is present. */
 export function familyMarkup(text: string, ctx: ParseContext): Reading | null {
-  const marked = holdsMarker(text);
+  const tokens = tokensIn(text).filter((t) => text.includes(t));
+  const marked = tokens.length > 0;
   let best: Parsed | null = null;
   const consider = (family: Family, at: number, order: number) => {
     const parsed: Parsed = { family, at, order, match: family.parse(text, at, ctx) };
@@ -189,7 +191,7 @@ export function familyMarkup(text: string, ctx: ParseContext): Reading | null {
   // inside a family's envelope, or after its stray opener, is never read bare.
   let firstMarked = text.length;
   if (marked) {
-    for (const t of ALL_MARKER_TOKENS) {
+    for (const t of tokens) {
       // only an occurrence before the earliest one found so far matters: search no further
       const at = (firstMarked >= text.length ? text : text.substring(0, firstMarked + t.length - 1)).indexOf(t);
       if (at >= 0 && at < firstMarked) firstMarked = at;

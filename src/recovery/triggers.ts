@@ -35,33 +35,37 @@ function keyOf(t: string): string | undefined {
 }
 
 /**
+ * A filter of items by the tokens they carry: for a text, the items whose token the text may hold
+ * (the others certainly do not occur in it). Tokens are grouped by one character each of them
+ * holds ({@link keyOf}: a rare one, `<`, `[`, `|`, `｜` for most families' markers, never prose
+ * punctuation such as `:` when the token holds a rarer one); a group is kept only when the text
+ * holds its character, one substring search per group instead of one per token.
+ *
+ * @param items the items, in the order the result keeps.
+ * @param tokenOf the token of an item.
+ * @returns a function from a text to the items (in order) whose token's group character it holds;
+ *   items whose token has no such character (letters, digits and spaces only) are always kept.
+ */
+export function keyedFilter<T>(items: readonly T[], tokenOf: (item: T) => string): (text: string) => T[] {
+  const keys = items.map((i) => keyOf(tokenOf(i)));
+  const distinct = [...new Set(keys.filter((k): k is string => k !== undefined))];
+  return (text: string): T[] => {
+    const present = new Set(distinct.filter((k) => text.includes(k)));
+    return items.filter((_, i) => keys[i] === undefined || present.has(keys[i]!));
+  };
+}
+
+/**
  * The prefilter: a predicate true when a text holds at least one of `tokens` (as a substring).
  * When false, no family of the tokens' source can detect markup in the text, so the engine skips
- * every family scanner. Cheaper than one search per token on text without markup: tokens are
- * grouped by one character each of them holds ({@link keyOf}: a rare one, `<`, `[`, `|`, `｜` for
- * most families' markers, never prose punctuation such as `:` when the token holds a rarer one),
- * and a group is searched only when the text holds its character. Prose without those characters costs one substring search per
- * group instead of one per token.
+ * every family scanner. Cheaper than one search per token on text without markup: only the tokens
+ * {@link keyedFilter} keeps are searched, and prose without their characters costs one substring
+ * search per group instead of one per token.
  *
  * @param tokens from {@link markerTokens}.
  * @returns a predicate, true when `text` holds at least one of `tokens`.
  */
 export function tokenFilter(tokens: readonly string[]): (text: string) => boolean {
-  const groups = new Map<string, string[]>();
-  const plain: string[] = []; // tokens of letters, digits and spaces only: searched every time
-  for (const t of tokens) {
-    const key = keyOf(t);
-    if (key === undefined) plain.push(t);
-    else groups.set(key, [...(groups.get(key) ?? []), t]);
-  }
-  const keyed = [...groups.entries()];
-  return (text: string): boolean => {
-    for (const t of plain) if (text.includes(t)) return true;
-    for (const [key, group] of keyed) {
-      if (!text.includes(key)) continue;
-      for (const t of group) if (text.includes(t)) return true;
-    }
-    return false;
-  };
+  const candidates = keyedFilter(tokens, (t) => t);
+  return (text: string): boolean => candidates(text).some((t) => text.includes(t));
 }
-
