@@ -6,6 +6,7 @@
 import { isApiErrorBody } from './bodies/index.js';
 import { isObject } from './bodies/common.js';
 import { sniffRecordFormat, type RecordFormatSpec } from './formats.js';
+import { isBareRequest } from './request-history.js';
 
 /** How a file's content is laid out. */
 export type Layout = 'sse' | 'jsonl' | 'document' | 'unknown';
@@ -138,34 +139,16 @@ export type RecordKind =
 const NON_ASSISTANT_ROLES: ReadonlySet<string> = new Set(['user', 'system', 'developer', 'tool', 'function']);
 
 /**
- * The top-level fields of a request body (OpenAI Chat Completions and Responses, Anthropic
- * Messages, Ollama, Gemini-style generation options): a record with `model` and `messages` or
- * `input` and only these fields is a request, which holds no reply. A record with any other field
- * (`response`, `completion`, `output` of a proxy's log) is not a bare request: it is classified as
- * unknown and reported, never skipped silently.
- */
-const REQUEST_KEYS: ReadonlySet<string> = new Set([
-  'model', 'messages', 'input', 'instructions', 'system', 'tools', 'tool_choice', 'functions', 'function_call', 'parallel_tool_calls',
-  'temperature', 'top_p', 'top_k', 'min_p', 'max_tokens', 'max_completion_tokens', 'max_output_tokens', 'stop', 'stop_sequences',
-  'n', 'seed', 'user', 'stream', 'stream_options', 'metadata', 'response_format', 'frequency_penalty', 'presence_penalty',
-  'repetition_penalty', 'logprobs', 'top_logprobs', 'logit_bias', 'reasoning', 'reasoning_effort', 'thinking', 'previous_response_id',
-  'store', 'text', 'truncation', 'include', 'service_tier', 'modalities', 'audio', 'prediction', 'web_search_options',
-  'safety_identifier', 'prompt_cache_key', 'verbosity', 'background', 'conversation', 'prompt', 'max_tool_calls', 'extra_body',
-  'extra_headers', 'anthropic_version', 'betas', 'container', 'mcp_servers', 'context_management', 'options', 'format', 'keep_alive',
-  'think', 'suffix', 'echo', 'best_of', 'chat_template_kwargs', 'guided_json', 'guided_regex', 'guided_choice', 'skip_special_tokens',
-]);
-
-/**
  * True for a record that is known but holds no reply: a request body (`model` plus `messages` or
- * `input`, and no field a request does not have: {@link REQUEST_KEYS}), or a non-assistant message /
+ * `input`, and no field a request does not have: ./request-history.ts; one whose history holds
+ * assistant turns is claimed by the `request-history` format first), or a non-assistant message /
  * input item (`role` user, system, developer, tool, function).
  */
 export function isNonReplyRecord(v: unknown): boolean {
   if (!isObject(v)) return false;
   const role = v['role'];
   if (typeof role === 'string' && NON_ASSISTANT_ROLES.has(role)) return true;
-  const isRequest = typeof v['model'] === 'string' && (Array.isArray(v['messages']) || 'input' in v);
-  return isRequest && Object.keys(v).every((k) => REQUEST_KEYS.has(k));
+  return isBareRequest(v);
 }
 
 /**

@@ -46,6 +46,7 @@ import { isLangfuseExport, isLangfuseObservation, LangfuseReader } from './expor
 import { isLiteLLMLog, liteLLMReader } from './exports/litellm.js';
 import { isOtlpTraces, isSpan, otelReader } from './exports/otel.js';
 import type { NestedReaders } from './nested.js';
+import { historyContext, isRequestWithHistory, readRequestHistory, type TurnLedger } from './request-history.js';
 import { createConverseStreamAccumulator, createInvokeStreamAccumulator, isBedrockException, isConverseStreamEvent, isInvokeStreamEvent } from './streams/bedrock.js';
 import { isGeminiResponse } from './streams/gemini.js';
 import { ClaudeCodeReader, isClaudeCodeLine } from './transcripts/claude-code.js';
@@ -111,8 +112,10 @@ export interface RecordFormatSpec<N extends CaptureFormat = CaptureFormat> exten
   /**
    * Opens a reader for a run of this format's records in `file`. `nested` opens readers of values
    * nested in a record (a batch line's body, a HAR entry's response), classified by this registry.
+   * `ledger` holds the assistant turns the file has yielded so far, whatever their format (for
+   * request histories, which repeat them: ./request-history.ts).
    */
-  open(file: string, nested: NestedReaders): RecordFormatReader;
+  open(file: string, nested: NestedReaders, ledger: TurnLedger): RecordFormatReader;
   /** The stream API of a `-chunks` format (records are the API's stream events), else undefined. */
   api?: CaptureStreamApi;
   /**
@@ -358,6 +361,19 @@ export const CAPTURE_FORMAT_SPECS = [
     matches: isPairLog,
     accepts: isPairLog,
     open: (file, nested) => pairLogReader(file, nested),
+  }),
+  record({
+    kind: 'record',
+    name: 'request-history',
+    description: 'request bodies logged without their responses (OpenAI Chat, Anthropic Messages, OpenAI Responses): the assistant turns of their history, each once per file',
+    recognition: 'a bare request body (model plus messages or input, only request fields) whose history holds an assistant message or a model output item',
+    fileNames: ['*.jsonl', '*.json'],
+    matches: isRequestWithHistory,
+    accepts: isRequestWithHistory,
+    open: (file, _nested, ledger) => ({
+      push: (record, line) => readRequestHistory(record as JsonObject, historyContext(file, line), ledger),
+      finish: () => ({ replies: [], errors: [] }),
+    }),
   }),
   record({
     kind: 'record',

@@ -12,6 +12,7 @@ import type { EnvelopePlace } from './json-values.js';
 import { classifyRecord, type RecordKind } from './detect.js';
 import { formatSpec, resemblingFormats, sniffRecordFormat, type RecordFormatReader, type RecordFormatSpec } from './formats.js';
 import { STREAM_APIS } from './streams/index.js';
+import { TurnLedger } from './request-history.js';
 import type { CaptureFormat } from './types.js';
 
 /**
@@ -69,6 +70,8 @@ export class RecordReader {
   private readonly misfits: CappedReports | null;
   /** Array elements in no known format beside elements that were read: listed up to a cap, then counted. */
   private readonly unknownElements: CappedReports;
+  /** The assistant turns this file has yielded (request histories repeat them: ./request-history.ts). */
+  private readonly turns = new TurnLedger();
 
   /**
    * @param file the path as given (or '-'), copied into replies and errors.
@@ -97,6 +100,12 @@ export class RecordReader {
    *   INVALID_RECORD error at `line`, and the next record is read normally.
    */
   push(value: unknown, line: number, envelope?: EnvelopePlace): RecordStep {
+    const step = this.pushValue(value, line, envelope);
+    this.turns.note(step.replies);
+    return step;
+  }
+
+  private pushValue(value: unknown, line: number, envelope?: EnvelopePlace): RecordStep {
     if (envelope) return this.pushEnvelope(value, line, envelope);
     if (Array.isArray(value)) {
       const steps = value.map((v) => this.pushOne(v, line));
@@ -129,6 +138,7 @@ export class RecordReader {
       out = { replies: [], errors: [captureError(this.file, null, 'INVALID_RECORD', `the last record group could not be read: ${messageOf(e)}`)] };
     }
     for (const summary of [this.misfits?.summary(), this.unknownElements.summary()]) if (summary) out.errors.push(summary);
+    this.turns.note(out.replies);
     return out;
   }
 
@@ -198,7 +208,7 @@ export class RecordReader {
   private openFor(spec: RecordFormatSpec): RecordOutput | null {
     let before: RecordOutput | null = null;
     if (this.open !== null && this.open.spec !== spec) before = this.close();
-    this.open ??= { spec, reader: spec.open(this.file, () => new RecordReader(this.file)) };
+    this.open ??= { spec, reader: spec.open(this.file, () => new RecordReader(this.file), this.turns) };
     return before;
   }
 

@@ -24,6 +24,7 @@ export type CaptureFormat =
   | 'claude-code'
   | 'codex-rollout'
   | 'pair-log'
+  | 'request-history'
   | 'guard-reply'
   // agent files (./agents/)
   | 'gemini-cli'
