@@ -84,7 +84,7 @@ const LEDGER_MAX_KEYS = 1 << 20;
 /**
  * The assistant turns one file has yielded, so that a request's history does not yield them again:
  * keyed by tool call id (`c:` + id) and, once the file has held a request history, by a SHA-1 of the
- * reply's text (`t:` + digest). Text digests are taken only from then on: a file with no request
+ * reply's text, reasoning and calls (`t:` + digest). An empty history turn is never read. Text digests are taken only from then on: a file with no request
  * bodies pays nothing for them. Bounded: past {@link LEDGER_MAX_KEYS} keys it starts over.
  */
 export class TurnLedger {
@@ -102,6 +102,8 @@ export class TurnLedger {
    */
   claim(reply: Reply): boolean {
     this.histories = true;
+    // an empty turn (no text, reasoning or call) holds nothing to judge: read none of them
+    if (reply.text === '' && reply.reasoning === '' && reply.toolCalls.length === 0) return false;
     const keys = this.keysOf(reply);
     if (keys.length > 0 && keys.every((k) => this.keys.has(k))) return false;
     for (const k of keys) this.add(k);
@@ -111,8 +113,8 @@ export class TurnLedger {
   private keysOf(r: Reply): string[] {
     const ids = r.toolCalls.map((c) => c.id);
     if (ids.length > 0 && ids.every((id) => id !== null && id !== '')) return ids.map((id) => `c:${id}`);
-    if (!this.histories || (r.text === '' && r.toolCalls.length === 0)) return [];
-    return [`t:${hexDigest('sha1', `${r.text}\u0000${r.toolCalls.map((c) => `${c.name}\u0000${c.argumentsRaw}`).join('\u0000')}`)}`];
+    if (!this.histories || (r.text === '' && r.reasoning === '' && r.toolCalls.length === 0)) return [];
+    return [`t:${hexDigest('sha1', [r.text, r.reasoning, ...r.toolCalls.map((c) => `${c.name}\u0000${c.argumentsRaw}`)].join('\u0000'))}`];
   }
 
   private add(key: string): void {

@@ -54,6 +54,15 @@ describe('request-history', () => {
     ]);
   });
 
+  it('an empty assistant turn is not a reply, however often the history repeats it', async () => {
+    const empty = { role: 'assistant', content: '' };
+    const first = { model: 'm', messages: [{ role: 'user', content: 'a' }, empty, { role: 'user', content: 'b' }], tools };
+    const second = { model: 'm', messages: [...first.messages, empty, { role: 'user', content: 'c' }], tools };
+    const r = await readText([first, second, second].map((l) => JSON.stringify(l)).join('\n') + '\n');
+    expect(r.replies).toEqual([]);
+    expect(r.errors).toEqual([]);
+  });
+
   it('content guard does not read in a history turn is reported with the message it is in', async () => {
     const req = { model: 'm', messages: [{ role: 'user', content: 'x' }, { role: 'assistant', content: [{ type: 'image', source: {} }, { type: 'text', text: 'see' }] }], tools };
     const r = await readText(JSON.stringify(req) + '\n');
