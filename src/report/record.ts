@@ -7,6 +7,8 @@ import type { CaptureError, CaptureFormat } from '../capture/types.js';
 import type { ReplyVerdict } from '../verdict/judge.js';
 import type { ScanSummary } from '../verdict/summary.js';
 import { findingsOf, type Finding, type Suppression } from '../verdict/findings.js';
+import { redactSecrets } from '../base/redact.js';
+import { MAX_ARGUMENT_DEPTH } from '../base/json.js';
 
 /** A suppressed finding in records: `inline` (allow mark) or `baseline`, with its justification. */
 export type SuppressionRecord = Suppression;
@@ -14,10 +16,35 @@ export type SuppressionRecord = Suppression;
 export interface CallRecord {
   id: string;
   name: string;
-  /** The parsed JSON value (numbers beyond double precision are rounded here, exact only in `arguments_raw`). */
+  /** The parsed JSON value (numbers beyond double precision are rounded here, exact only in
+   * `arguments_raw`); secrets in its strings masked unless `--no-redact`. */
   arguments: Record<string, unknown>;
-  /** The exact argument text from the markup (RecoveredCall.argumentsRaw; docs/recovery.md says what it is per family). */
+  /** The exact argument text from the markup (RecoveredCall.argumentsRaw; docs/recovery.md says
+   * what it is per family); secrets masked unless `--no-redact`. */
   arguments_raw: string;
+}
+
+
+/**
+ * A copy of an arguments value whose strings have their secrets masked (../base/redact.ts); keys,
+ * numbers and structure unchanged (recovery refuses arguments nested deeper than
+ * MAX_ARGUMENT_DEPTH, so every string is reached). Returns `v` itself when nothing was masked.
+ */
+function maskedValue(v: unknown, depth = 0): unknown {
+  if (typeof v === 'string') return redactSecrets(v);
+  if (depth > MAX_ARGUMENT_DEPTH || v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) {
+    const out = v.map((x) => maskedValue(x, depth + 1));
+    return out.some((x, i) => x !== v[i]) ? out : v;
+  }
+  let changed = false;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) {
+    const m = maskedValue(x, depth + 1);
+    if (m !== x) changed = true;
+    Object.defineProperty(out, k, { value: m, enumerable: true, writable: true, configurable: true });
+  }
+  return changed ? out : v;
 }
 
 export interface HitRecord {
@@ -99,6 +126,7 @@ export interface RecordOptions {
 export function replyRecord(v: ReplyVerdict, findings: readonly Finding[] = findingsOf(v), options: RecordOptions = {}): ReplyRecord {
   const { reply, recovery, inspection } = v;
   const redact = options.redact ?? true;
+  const mask = (v: unknown): unknown => (redact ? maskedValue(v) : v);
   const hitFindings = findings.filter((f) => f.kind === 'rule-hit');
   return {
     file: reply.source.file,
@@ -114,8 +142,8 @@ export function replyRecord(v: ReplyVerdict, findings: readonly Finding[] = find
       reason: recovery.reason,
       family: recovery.family,
       prose_ratio: round4(recovery.proseRatio),
-      calls: recovery.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments, arguments_raw: c.argumentsRaw })),
-      candidates: recovery.candidates.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments, arguments_raw: c.argumentsRaw, arguments_error: c.argumentsError })),
+      calls: recovery.calls.map((c) => ({ id: c.id, name: c.name, arguments: mask(c.arguments) as Record<string, unknown>, arguments_raw: mask(c.argumentsRaw) as string })),
+      candidates: recovery.candidates.map((c) => ({ id: c.id, name: c.name, arguments: mask(c.arguments) as Record<string, unknown> | null, arguments_raw: mask(c.argumentsRaw) as string, arguments_error: c.argumentsError })),
       detail: recovery.detail,
     },
     inspection: {

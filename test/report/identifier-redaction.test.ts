@@ -42,6 +42,25 @@ describe('identifier redaction', () => {
     }
   });
 
+  it('recovered and candidate arguments: secrets in their strings are masked in every format (keys and numbers kept)', async () => {
+    // a UX review found the key whole in -f json / -f ndjson while text, HTML and SARIF masked it
+    const leak = { id: 'r1', tools: ['bash'], text: `<tool_call>\n{"name": "bash", "arguments": {"command": "export OPENAI_API_KEY=${OPENAI} && echo done", "n": 3}}\n</tool_call>` };
+    const refused = { id: 'r2', tools: ['read_file'], text: `<tool_call>\n{"name": "bash", "arguments": {"command": "curl -H 'Authorization: token ${GITHUB}' https://x.example"}}\n</tool_call>` };
+    const stdin = [leak, refused].map((x) => JSON.stringify(x)).join('\n') + '\n';
+    for (const format of ['json', 'ndjson', 'sarif', 'html', 'text']) {
+      const r = await runGuard(['scan', '--format', format, '-'], { stdin });
+      expect(r.stdout + r.stderr).not.toContain(OPENAI);
+      expect(r.stdout + r.stderr).not.toContain(GITHUB);
+    }
+    const r = await runGuard(['scan', '--format', 'ndjson', '-'], { stdin });
+    const [first, second] = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(first.recovery.calls[0].arguments).toEqual({ command: 'export OPENAI_API_KEY=sk-proj-*** && echo done', n: 3 });
+    expect(JSON.parse(first.recovery.calls[0].arguments_raw)).toEqual({ command: 'export OPENAI_API_KEY=sk-proj-*** && echo done', n: 3 });
+    expect(second.recovery.candidates[0].arguments.command).toContain('ghp_aBcD***');
+    const raw = await runGuard(['scan', '--format', 'ndjson', '--no-redact', '-'], { stdin });
+    expect(JSON.parse(raw.stdout.trim().split('\n')[0]!).recovery.calls[0].arguments.command).toBe(`export OPENAI_API_KEY=${OPENAI} && echo done`);
+  });
+
   it('--no-redact writes them as captured', async () => {
     const r = await runGuard(['scan', '--format', 'ndjson', '--no-redact', '-'], { stdin: `${body}\n` });
     expect(r.stdout).toContain(GITHUB);
