@@ -48,3 +48,8 @@ export interface InspectionVerdict {
   outcome: 'pass' | 'flag' | 'block';
   hits: RuleHit[];
 }
+
+/** True when `hit` blocks its reply: a `block` rule's hit under `enforce` (reports call it `tool_call_blocked`). */
+export function blocksReply(mode: InspectionMode, hit: RuleHit): boolean {
+  return mode === 'enforce' && hit.action === 'block';
+}

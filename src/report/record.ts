@@ -8,6 +8,7 @@ import type { ReplyVerdict } from '../verdict/judge.js';
 import type { ScanSummary } from '../verdict/summary.js';
 import { findingsOf, type Finding, type Suppression } from '../verdict/findings.js';
 import { redactSecrets } from '../base/redact.js';
+import { blocksReply } from '../inspection/types.js';
 import { MAX_ARGUMENT_DEPTH } from '../base/json.js';
 
 /** A suppressed finding in records: `inline` (allow mark) or `baseline`, with its justification. */
@@ -155,7 +156,7 @@ export function replyRecord(v: ReplyVerdict, findings: readonly Finding[] = find
         category: h.category,
         tool: h.tool,
         call_id: h.callId,
-        event: inspection.mode === 'enforce' && h.action === 'block' ? 'tool_call_blocked' : 'tool_call_flagged',
+        event: blocksReply(inspection.mode, h) ? 'tool_call_blocked' : 'tool_call_flagged',
         via: h.via,
         excerpt: redact ? h.excerpt : (hitFindings[i]?.rawExcerpt ?? h.excerpt),
       })),

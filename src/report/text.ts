@@ -17,6 +17,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { CaptureError } from '../capture/types.js';
 import { redactSecrets } from '../base/redact.js';
+import { blocksReply } from '../inspection/types.js';
 import type { ReplyVerdict } from '../verdict/judge.js';
 import type { FileSummary, ScanSummary } from '../verdict/summary.js';
 import { findingFails, isQuotationReason, type FailOn, type Finding, type JudgedReply } from '../verdict/findings.js';
@@ -206,7 +207,7 @@ function findingLabel(f: Finding, v: ReplyVerdict, c: ChalkInstance): { what: st
   const r = v.recovery;
   const family = p(r.family ?? 'unknown');
   if (f.kind === 'rule-hit' && f.hit) {
-    const blocked = v.inspection.mode === 'enforce' && f.hit.action === 'block';
+    const blocked = blocksReply(v.inspection.mode, f.hit);
     const action = blocked ? c.red.bold('blocked') : f.hit.action === 'block' ? c.red('block') + c.dim(' (observe: would block)') : c.magenta('record');
     return { what: c.bold(p(f.ruleId)), action };
   }
@@ -399,7 +400,7 @@ export class VerboseTextReporter implements Reporter {
     this.write(`${where} ${c.cyan(v.reply.format.padEnd(23))} ${this.verdictText(v)}${this.suppressedText(leak)}\n`);
     const hitFindings = j.findings.filter((f) => f.kind === 'rule-hit');
     v.inspection.hits.forEach((h, i) => {
-      const blocked = v.inspection.mode === 'enforce' && h.action === 'block';
+      const blocked = blocksReply(v.inspection.mode, h);
       const tag = blocked ? c.red.bold('blocked') : c.magenta('flagged');
       // under observe a block-graded hit is reported, not blocked: say what enforce would do
       const action = h.action === 'block' && !blocked ? 'block, would block under enforce' : h.action;
@@ -444,7 +445,7 @@ export function formatSummary(s: ScanSummary, c: ChalkInstance, configPath: stri
     `${c.bold('guard')}: ${end?.interrupted ? 'interrupted after ' : ''}${s.files.length} file${s.files.length === 1 ? '' : 's'}, ${s.replies} repl${s.replies === 1 ? 'y' : 'ies'}; ` +
       `leaks recovered ${s.leaks.recovered}, refused ${s.leaks.refused}${refused ? ` (${refused})` : ''}${s.leaks.besideStructured ? `, beside structured calls ${s.leaks.besideStructured}` : ''}; ` +
       (s.quotations.total ? `markup judged quotations ${s.quotations.total} (${quotations}); ` : '') +
-      `rule hits ${s.hits.total}${s.hits.blocked ? `, replies blocked ${s.hits.blocked}` : ''}; ` +
+      `rule hits ${s.hits.total}${s.hits.blocked ? ` (${s.hits.blocked} blocked)` : ''}; ` +
       `problems ${s.errors} error${s.errors === 1 ? '' : 's'}, ${s.warnings} warning${s.warnings === 1 ? '' : 's'}`,
   );
   const byRule = Object.entries(s.hits.byRule).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));

@@ -8,6 +8,7 @@ import type { CaptureError, CaptureFormat } from '../capture/types.js';
 import type { FailOn } from './findings.js';
 import { findingFails, findingsOf, isQuotationReason, type JudgedReply } from './findings.js';
 import type { ReplyVerdict } from './judge.js';
+import { blocksReply } from '../inspection/types.js';
 
 
 /**
@@ -50,6 +51,7 @@ export interface ScanSummary {
   leaks: { recovered: number; refused: number; refusedByReason: Record<string, number>; besideStructured: number };
   /** Markup judged a quotation (refused as `fenced`, `quoted` or `prose`): not a leak, kept visible. */
   quotations: { total: number; byReason: Record<string, number> };
+  /** Rule hits: all, those that block their reply (blocksReply, ../inspection/types.ts), and per rule id. */
   hits: { total: number; blocked: number; byRule: Record<string, number> };
   /** Replies that count toward exit code 1. */
   failing: number;
@@ -115,9 +117,9 @@ export class SummaryBuilder {
     }
     for (const h of v.inspection.hits) {
       this.s.hits.total++;
+      if (blocksReply(v.inspection.mode, h)) this.s.hits.blocked++;
       bump(this.s.hits.byRule, h.rule);
     }
-    if (v.inspection.outcome === 'block') this.s.hits.blocked++;
     for (const f of judged.findings) if (f.suppressed) this.s.suppressed[f.suppressed.kind]++;
     this.s.unusedAllows += unusedAllows;
     if (judged.failing) this.s.failing++;

@@ -374,6 +374,8 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
     else if (config.path !== null) io.stderr.write(`guard: configuration ${printable(config.path)}\n`);
     io.stderr.write(unused);
     if (cache) io.stderr.write(cacheLine(cachePath!, cache.stats));
+    // "no findings" must not read as a clean pass when nothing was inspected
+    if (settings.mode === 'off') io.stderr.write(`guard: inspection off (${flags.mode === 'off' ? '--mode off' : 'inspection.mode: off in the configuration'}): tool calls were not checked against any rule, only leaks were judged\n`);
   }
   if (interrupted) io.stderr.write('guard: interrupted (Ctrl-C): the report above is partial; exit 130\n');
   return interrupted ? EXIT_INTERRUPTED : summary.exitCode();
