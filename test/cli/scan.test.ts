@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ndjson, runGuard } from './helpers.js';
 
@@ -174,6 +175,21 @@ describe('guard scan: inputs, formats, configuration', () => {
     }
     const on = await runGuard(['scan', '-'], { stdin: `${JSON.stringify(call)}\n` });
     expect(on.stderr).not.toContain('inspection off');
+  });
+
+  it('--list-files prints what a walk reads: every fixture of the manifest, in scan order, and nothing else', async () => {
+    // the README's hand-written `find` took README.md and missed .aider.llm.history and .gz files
+    const r = await runGuard(['scan', '--list-files', 'fixtures/capture']);
+    expect(r.code).toBe(0);
+    const listed = r.stdout.trim().split('\n');
+    const manifest = JSON.parse(readFileSync('fixtures/capture/manifest.yaml', 'utf8')) as { files: Array<{ file: string }> };
+    expect([...listed].sort()).toEqual(manifest.files.map((f) => `fixtures/capture/${f.file}`).sort());
+    expect(listed).toContain('fixtures/capture/aider/session.synthetic.aider.llm.history');
+    expect(listed).not.toContain('fixtures/capture/guard-reply/README.md');
+    const missing = await runGuard(['scan', '--list-files', 'fixtures/capture/guard-reply', 'no-such-dir']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('guard: no-such-dir: NO_MATCH');
+    expect(missing.stdout.trim().split('\n').every((l) => l.startsWith('fixtures/capture/guard-reply/'))).toBe(true);
   });
 
   it('rejects an invalid configuration with its lines, before scanning', async () => {

@@ -57,6 +57,7 @@ interface ScanFlags extends EngineFlags {
   quiet?: boolean;
   verbose?: boolean;
   printConfig?: boolean;
+  listFiles?: boolean;
   color?: boolean;
   cache?: boolean;
   cacheLocation?: string;
@@ -92,6 +93,7 @@ export function registerScan(program: Command, io: CliIO, state: CommandState): 
     .addOption(new Option('--input-format <format>', 'read every input as this capture format instead of detecting it').choices([...CAPTURE_FORMATS]))
     .option('-c, --config <file>', CONFIG_OPTION_HELP)
     .option('--print-config', 'print the configuration in force (file, flags, defaults) and where each setting comes from, then exit')
+    .option('--list-files', 'print the files the paths expand to (what a scan would read, in its order), one per line, then exit (2 when a path names nothing to read)')
     .option('--mode <mode>', 'inspection mode: off, observe or enforce (default: observe)')
     .option('--tools <names>', 'comma-separated tool names treated as advertised when a capture does not record them')
     .option('--prose-ceiling <ratio>', 'largest prose ratio (0..1) at which a leak is still recovered')
@@ -188,6 +190,19 @@ function unusedAllowLines(list: readonly UnusedAllow[], total: number): string {
   return lines.join('');
 }
 
+/**
+ * `guard scan --list-files`: the files `args` expand to, one per line on stdout (as given or
+ * found, control characters escaped), and each path that names nothing to read on stderr.
+ *
+ * @returns exit 0, or 2 when a path named nothing to read (NO_MATCH, UNREADABLE).
+ */
+async function listFiles(args: string[], io: CliIO): Promise<number> {
+  const { inputs, errors } = await expandInputs(args, io.cwd);
+  io.stdout.write(inputs.map((f) => `${printable(f)}\n`).join(''));
+  for (const e of errors) io.stderr.write(`guard: ${printable(e.file)}: ${e.code}: ${printable(e.message)}\n`);
+  return errors.length > 0 ? EXIT.FAILURE : EXIT.OK;
+}
+
 async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promise<number> {
   let args = paths.length ? paths : ['-'];
   const config = await loadConfig(flags.config, io.cwd);
@@ -196,6 +211,7 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
     return EXIT.OK;
   }
   if (paths.length === 0 && io.stdin.isTTY) throw new UsageError('no captures given (usage: guard scan <paths...>, or pipe a capture into guard scan)');
+  if (flags.listFiles) return listFiles(args, io);
   const settings = resolveSettings(config, flags);
   // the grammars load when the first file is scanned: a rescan that replays every file from the cache never loads them
   const { judge, ready } = await deferJudge(settings);
