@@ -47,6 +47,10 @@ export class MarkdownSummary {
   private readonly rules = new Map<string, number>();
   private readonly families = new Map<string, number>();
   private readonly files = new Map<string, { findings: number; problems: number }>();
+  /** Replies with at least one unsuppressed finding, and the files they are in. */
+  private findingReplies = 0;
+  private findingFiles = 0;
+  private lastFindingFile: string | null = null;
   private readonly kinds = { hits: 0, refused: 0, recovered: 0, quotations: 0, beside: 0 };
   private readonly problems: Row[] = [];
   private moreProblems = 0;
@@ -76,6 +80,12 @@ export class MarkdownSummary {
 
   reply(j: JudgedReply): void {
     const v = j.verdict;
+    if (j.findings.some((f) => !f.suppressed)) {
+      this.findingReplies++;
+      // replies arrive file by file, in input order: a new file name is a new file with findings
+      if (v.reply.source.file !== this.lastFindingFile) this.findingFiles++;
+      this.lastFindingFile = v.reply.source.file;
+    }
     for (const f of j.findings) {
       if (f.suppressed) continue;
       if (f.kind === 'rule-hit') {
@@ -108,7 +118,10 @@ export class MarkdownSummary {
     const exit = end?.interrupted ? 130 : s.errors > 0 ? 2 : s.failing > 0 ? 1 : 0;
     const icon = exit === 0 ? '✅' : exit === 1 ? '❌' : '⚠️';
     const out: string[] = [];
-    out.push(`## ${icon} guard: ${total} finding${total === 1 ? '' : 's'} in ${s.replies} repl${s.replies === 1 ? 'y' : 'ies'} (${s.files.length} file${s.files.length === 1 ? '' : 's'})`, '');
+    const replies = (n: number) => `${n} repl${n === 1 ? 'y' : 'ies'}`;
+    const fileCount = (n: number) => `${n} file${n === 1 ? '' : 's'}`;
+    const where = total === 0 ? '' : ` in ${replies(this.findingReplies)} of ${fileCount(this.findingFiles)}`;
+    out.push(`## ${icon} guard: ${total} finding${total === 1 ? '' : 's'}${where} (${replies(s.replies)} in ${fileCount(s.files.length)} scanned)`, '');
     if (end?.interrupted) out.push('**Interrupted**: these are partial results.', '');
     out.push(
       `Exit code **${exit}**: ${exit === 2 ? 'some input could not be read' : exit === 1 ? `${s.failing} repl${s.failing === 1 ? 'y fails' : 'ies fail'} under \`--fail-on ${failOn}\`` : exit === 130 ? 'interrupted' : `nothing fails under \`--fail-on ${failOn}\``}.`,

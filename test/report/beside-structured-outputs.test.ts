@@ -83,7 +83,7 @@ describe('markup beside structured calls in the triage outputs', () => {
 
   it('markdown: a row of the findings table', () => {
     const md = run((w) => new MarkdownReporter(w, { failOn: 'refused' }));
-    expect(md).toContain('## ❌ guard: 1 finding in 1 reply (1 file)');
+    expect(md).toContain('## ❌ guard: 1 finding in 1 reply of 1 file (1 reply in 1 file scanned)');
     expect(md).toContain('| markup beside structured calls | 1 |');
     expect(md).toContain('guard/leak\\-beside\\-structured');
   });
