@@ -79,6 +79,14 @@ class Tally {
   filesWithFindings = 0;
   /** Files with problems (errors or warnings) and no finding: neither "with findings" nor clean. */
   filesWithProblemsOnly = 0;
+  /** Paths that named no file (NO_MATCH alone): counted apart from the files read. */
+  pathsNotFound = 0;
+
+  /** Counts a file that ends with problems and no finding: a path that named nothing, or a file with problems only. */
+  problemsOnly(codes: readonly string[]): void {
+    if (codes.length > 0 && codes.every((code) => code === 'NO_MATCH')) this.pathsNotFound++;
+    else this.filesWithProblemsOnly++;
+  }
 
   add(j: JudgedReply): number {
     let counted = 0;
@@ -139,7 +147,8 @@ function textSummary(s: ScanSummary, t: Tally, c: ChalkInstance, failOn: FailOn,
       ` · ${findings ? c.bold(plural(findings, 'finding', 'findings')) : c.green('no findings')}` +
       (t.filesWithFindings ? ` in ${plural(t.filesWithFindings, 'file', 'files')}` : '') +
       (split && t.filesWithProblemsOnly ? `${t.filesWithFindings ? ',' : ' ·'} ${plural(t.filesWithProblemsOnly, 'file', 'files')} with problems only` : '') +
-      (split && clean > 0 ? `, ${plural(clean, 'file', 'files')} clean` : ''),
+      (split && clean > 0 ? `, ${plural(clean, 'file', 'files')} clean` : '') +
+      (t.pathsNotFound ? ` · ${plural(t.pathsNotFound, 'path', 'paths')} naming nothing to read` : ''),
   );
   const kinds: string[] = [];
   if (k.hits) kinds.push(c.red(`${plural(k.hits, 'rule hit', 'rule hits')}${s.hits.blocked ? ` (${s.hits.blocked} blocked)` : ''}`));
@@ -298,14 +307,15 @@ export class TextReporter implements Reporter {
     this.currentFile = null;
     if (b.findings === 0 && b.problems.length === 0) return;
     if (b.findings) this.tally.filesWithFindings++;
-    else this.tally.filesWithProblemsOnly++;
+    else this.tally.problemsOnly(b.problems.map((e) => e.code));
     const { c } = this;
     const counts = [plural(f.replies, 'reply', 'replies')];
     if (b.findings) counts.push(c.bold(plural(b.findings, 'finding', 'findings')));
     if (b.errors) counts.push(c.red(plural(b.errors, 'error', 'errors')));
     if (b.warnings) counts.push(c.yellow(plural(b.warnings, 'warning', 'warnings')));
     const clean = f.replies - b.replies;
-    const formats = formatsLabel(f.formats, this.inputFormat, 'no format recognised');
+    const notFound = b.findings === 0 && b.problems.length > 0 && b.problems.every((e) => e.code === 'NO_MATCH');
+    const formats = notFound ? 'nothing to read' : formatsLabel(f.formats, this.inputFormat, 'no format recognised');
     let out = `\n${c.underline(p(f.file))} ${c.dim(`(${formats})`)}  ${counts.join(' · ')}${clean > 0 && b.findings ? c.dim(` · ${clean} clean`) : ''}\n`;
     for (const g of b.groups.values()) {
       const { what, action } = findingLabel(g.finding, g.verdict, c);
@@ -345,6 +355,8 @@ export class VerboseTextReporter implements Reporter {
   private readonly failOn: FailOn;
   private readonly inputFormat: string | null;
   private withFindings = new Set<string>();
+  /** The problem codes of the file being listed (to tell a path that named nothing from a file with problems). */
+  private readonly codes = new Map<string, string[]>();
 
   constructor(
     private readonly write: (s: string) => void,
@@ -412,6 +424,7 @@ export class VerboseTextReporter implements Reporter {
   }
 
   error(e: CaptureError): void {
+    this.codes.set(e.file, [...(this.codes.get(e.file) ?? []), e.code]);
     const { c } = this;
     this.header(e.file);
     const where = c.dim(`${e.line === null ? '    -' : String(e.line).padStart(5)}:`);
@@ -421,7 +434,8 @@ export class VerboseTextReporter implements Reporter {
 
   fileEnd(f: FileSummary): void {
     this.header(f.file);
-    if (f.errors > 0 && !this.withFindings.has(f.file)) this.tally.filesWithProblemsOnly++;
+    if (f.errors > 0 && !this.withFindings.has(f.file)) this.tally.problemsOnly(this.codes.get(f.file) ?? []);
+    this.codes.delete(f.file);
     const formats = formatsLabel(f.formats, this.inputFormat, 'none recognised');
     this.write(this.c.dim(`       ${plural(f.replies, 'reply', 'replies')} · format: ${formats}${f.errors ? ` · ${plural(f.errors, 'problem', 'problems')}` : ''}\n`));
   }

@@ -192,6 +192,14 @@ describe('guard scan: inputs, formats, configuration', () => {
     expect(missing.stdout.trim().split('\n').every((l) => l.startsWith('fixtures/capture/guard-reply/'))).toBe(true);
   });
 
+  it('paths that name nothing are counted apart from files read (a UX review: "0 files · 2 files with problems only")', async () => {
+    const r = await runGuard(['scan', 'no-such.jsonl', 'fixtures/capture/guard-reply/*.nothing']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toContain('no-such.jsonl (nothing to read)  0 replies · 1 error');
+    expect(r.stdout).toContain('guard: 0 replies in 0 files · no findings · 2 paths naming nothing to read\n');
+    expect(r.stdout).not.toContain('with problems only');
+  });
+
   it('rejects an invalid configuration with its lines, before scanning', async () => {
     const r = await runGuard(['scan', '-f', 'ndjson', '--config', 'fixtures/cli/bad-config.yaml', FINDINGS]);
     expect(r.code).toBe(2);
