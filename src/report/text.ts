@@ -176,6 +176,12 @@ function textSummary(s: ScanSummary, t: Tally, c: ChalkInstance, failOn: FailOn,
   if (s.baseline) {
     lines.push(baselineLine(s.baseline));
   }
+  lines.push(exitLine(s, c, failOn, end));
+  return `${lines.join('\n')}\n`;
+}
+
+/** The summary's last line: the exit code and why (problems, replies failing under `failOn`, nothing). */
+function exitLine(s: ScanSummary, c: ChalkInstance, failOn: FailOn, end?: ScanEnd): string {
   const exit = s.errors > 0 ? 2 : s.failing > 0 ? 1 : 0;
   const why =
     exit === 2
@@ -183,8 +189,7 @@ function textSummary(s: ScanSummary, t: Tally, c: ChalkInstance, failOn: FailOn,
       : exit === 1
         ? `${plural(s.failing, 'reply fails', 'replies fail')} under --fail-on ${failOn}`
         : `nothing fails under --fail-on ${failOn}`;
-  lines.push(`  ${(exit === 0 ? c.green : c.red)(`exit ${end?.interrupted ? 130 : exit}`)}: ${end?.interrupted ? 'interrupted; ' : ''}${why}`);
-  return `${lines.join('\n')}\n`;
+  return `  ${(exit === 0 ? c.green : c.red)(`exit ${end?.interrupted ? 130 : exit}`)}: ${end?.interrupted ? 'interrupted; ' : ''}${why}`;
 }
 
 /** One line of a finding group. */
@@ -449,9 +454,10 @@ export class VerboseTextReporter implements Reporter {
 /**
  * The summary printed on stderr after a scan whose report is not text on stdout: files, replies,
  * leaks recovered and refused (by reason), markup judged quotations (by reason, only when there is
- * some), rule hits, and input problems.
+ * some), rule hits, and input problems; with `failOn`, last the exit code and why (as the text
+ * report's own summary ends).
  */
-export function formatSummary(s: ScanSummary, c: ChalkInstance, configPath: string | null = null, end?: ScanEnd): string {
+export function formatSummary(s: ScanSummary, c: ChalkInstance, configPath: string | null = null, end?: ScanEnd, failOn?: FailOn): string {
   const lines: string[] = [];
   const refused = Object.entries(s.leaks.refusedByReason).map(([k, n]) => `${k} ${n}`).join(', ');
   const quotations = Object.entries(s.quotations.byReason).map(([k, n]) => `${k} ${n}`).join(', ');
@@ -483,5 +489,6 @@ export function formatSummary(s: ScanSummary, c: ChalkInstance, configPath: stri
   }
   // a guard.config.yaml picked up from the working directory changes results: say so
   if (configPath !== null) lines.push(`  configuration: ${p(configPath)}`);
+  if (failOn !== undefined) lines.push(exitLine(s, c, failOn, end));
   return `${lines.join('\n')}\n`;
 }

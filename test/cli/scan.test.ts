@@ -200,6 +200,14 @@ describe('guard scan: inputs, formats, configuration', () => {
     expect(r.stdout).not.toContain('with problems only');
   });
 
+  it('the stderr summary of a machine format ends with the exit code and why, as the text summary does', async () => {
+    const bad = await runGuard(['scan', '-f', 'ndjson', 'fixtures/bad-input']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trimEnd().split('\n').at(-1)).toBe('  exit 2: some input could not be read');
+    const clean = await runGuard(['scan', '-f', 'json', '-'], { stdin: `${JSON.stringify({ id: 'a', tools: [], text: 'hi' })}\n` });
+    expect(clean.stderr.trimEnd().split('\n').at(-1)).toBe('  exit 0: nothing fails under --fail-on refused');
+  });
+
   it('rejects an invalid configuration with its lines, before scanning', async () => {
     const r = await runGuard(['scan', '-f', 'ndjson', '--config', 'fixtures/cli/bad-config.yaml', FINDINGS]);
     expect(r.code).toBe(2);

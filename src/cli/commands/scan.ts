@@ -386,7 +386,7 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
   // text on stdout ends with its own summary; any other report gets the summary on stderr
   const textOnStdout = format === 'text' && !file;
   if (!flags.quiet || interrupted) {
-    if (!textOnStdout) io.stderr.write(formatSummary(summary.summary, err, config.path, { interrupted }));
+    if (!textOnStdout) io.stderr.write(formatSummary(summary.summary, err, config.path, { interrupted }, failOn));
     else if (config.path !== null) io.stderr.write(`guard: configuration ${printable(config.path)}\n`);
     io.stderr.write(unused);
     if (cache) io.stderr.write(cacheLine(cachePath!, cache.stats));
