@@ -55,7 +55,7 @@ import { AiderLlmHistoryReader, sniffAiderLlmHistory } from './agents/aider-llm-
 import { ChatMessagesReader, ClineUiReader, isAssistantChatMessage, isClineTaskMessage, isClineUiMessage } from './agents/cline.js';
 import { isChatMessage } from './agents/common.js';
 import { acceptsGeminiCli, claimsGeminiCli, GeminiCliReader, isGeminiCliRecord } from './agents/gemini-cli.js';
-import { GooseReader, isGooseRecord } from './agents/goose.js';
+import { claimsGoose, GooseReader, isGooseRecord } from './agents/goose.js';
 import { claimsOpenCode, isOpenCodeRecord, OpenCodeReader } from './agents/opencode.js';
 import { acceptsOpenHands, isOpenHandsRecord, OpenHandsReader } from './agents/openhands.js';
 import { claimsMiniSweAgent, claimsSweAgent, isMiniSweAgentTrajectory, isSweAgentTrajectory, MiniSweAgentReader, SweAgentReader } from './agents/swe-agent.js';
@@ -311,12 +311,13 @@ export const CAPTURE_FORMAT_SPECS = [
   record({
     kind: 'record',
     name: 'goose',
-    description: 'Goose sessions (legacy ~/.local/share/goose/sessions/*.jsonl) and goose run stream-json output',
-    recognition: 'a message {role, created (a number), content[] of text / toolRequest / thinking …}, the session metadata {working_dir, description, message_count, …}, or a stream-json line {type: message | notification | complete}',
-    fileNames: ['*.jsonl'],
+    description: 'Goose sessions (legacy ~/.local/share/goose/sessions/*.jsonl, goose session export --format json) and goose run stream-json output',
+    recognition: 'a message {role, created (a number), content[] of text / toolRequest / thinking …}, the session metadata {working_dir, description, message_count, …}, an exported session {id, working_dir, …, conversation[] of messages}, or a stream-json line {type: message | notification | complete}',
+    fileNames: ['*.jsonl', '*.json'],
     matches: isGooseRecord,
     accepts: (v) => isGooseRecord(v) || (isObject(v) && (Array.isArray(v['content']) || 'message' in v || 'working_dir' in v)),
     open: (file) => new GooseReader(file),
+    envelope: { arrays: ['conversation'], claims: claimsGoose },
   }),
   record({
     kind: 'record',

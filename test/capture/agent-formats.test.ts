@@ -80,6 +80,7 @@ const EXPECTED: Expected[] = [
   { file: 'opencode/run-format-json.synthetic.jsonl', format: 'opencode', replies: 2, toolNames: ['bash'] },
   { file: 'goose/legacy-session.synthetic.jsonl', format: 'goose', replies: 2, toolNames: ['developer__shell'] },
   { file: 'goose/run-stream-json.synthetic.jsonl', format: 'goose', replies: 2, toolNames: ['developer__shell'] },
+  { file: 'goose/session-export.synthetic.json', format: 'goose', replies: 3, toolNames: ['developer__shell', 'developer__text_editor'] },
 ];
 
 const names = (r: ReadResult) => r.replies.flatMap((x) => x.toolCalls.map((c) => c.name));
@@ -341,6 +342,34 @@ describe('OpenCode and Goose', () => {
     const bad = { role: 'assistant', created: 1, content: [{ type: 'toolRequest', id: 'x', toolCall: { status: 'error', error: 'invalid JSON' } }] };
     const r2 = await readText(`${JSON.stringify(bad)}\n`);
     expect(r2.errors.map((e) => [e.code, e.severity])).toEqual([['INVALID_RECORD', 'warning']]);
+  });
+
+  it('Goose: an exported session (goose session export --format json) is read message by message from its conversation', async () => {
+    const r = await readFixture('goose/session-export.synthetic.json');
+    expect(r.replies.map((x) => [x.source.line, x.id, x.toolCalls.length])).toEqual([
+      [21, 'msg_a1', 1],
+      [23, 'msg_a2', 1],
+      [25, 'msg_a3', 0],
+    ]);
+    expect(r.replies[0]).toMatchObject({ reasoning: 'Archive first, then list.', text: "I'll archive the old logs." });
+    expect(r.replies[0]!.toolCalls[0]).toMatchObject({ id: 'toolu_exp_1', arguments: { command: 'tar czf logs-old.tgz logs/*.log && rm logs/*.log' } });
+  });
+
+  it('Goose: an exported session passed as "no assistant reply", exit 0, with its rm -rf / unread (bug): now read, also with conversation before working_dir', async () => {
+    const call = { type: 'toolRequest', id: 't1', toolCall: { status: 'success', value: { name: 'developer__shell', arguments: { command: 'rm -rf /' } } } };
+    const conversation = [
+      { id: 'm1', role: 'user', created: 1, content: [{ type: 'text', text: 'clean up' }] },
+      { id: 'm2', role: 'assistant', created: 2, content: [{ type: 'text', text: 'Cleaning.' }, call] },
+    ];
+    const head = { id: '20251201_1', working_dir: '/home/u/p', name: 'cleanup', created_at: 'x', updated_at: 'x', extension_data: {}, total_tokens: 1 };
+    for (const doc of [{ ...head, conversation, message_count: 2 }, { conversation, ...head, message_count: 2 }]) {
+      const r = await readText(JSON.stringify(doc, null, 2));
+      expect(r.errors).toEqual([]);
+      expect(r.end).toMatchObject({ formats: ['goose'], replies: 1 });
+      expect(r.replies[0]!.toolCalls[0]).toMatchObject({ name: 'developer__shell', arguments: { command: 'rm -rf /' } });
+    }
+    const r = await readText(JSON.stringify({ ...head, conversation: [...conversation, 'not a message'], message_count: 3 }));
+    expect(r.errors.map((e) => [e.code, e.severity])).toEqual([['INVALID_RECORD', 'error']]);
   });
 });
 
