@@ -29,7 +29,7 @@
 
 import { arr, captureError, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
 import { makeToolCall } from '../toolcall.js';
-import { contextAt, emptyParts, partsReply } from './common.js';
+import { contextAt, emptyParts, partsReply, reportUnreadMembers } from './common.js';
 
 /** Content types that are no model output to read. */
 const INERT: ReadonlySet<string> = new Set(['toolResponse', 'toolConfirmationRequest', 'actionRequired', 'redactedThinking', 'systemNotification', 'conversationCompacted']);
@@ -48,6 +48,14 @@ export function isGooseRecord(v: unknown): v is JsonObject {
   if (type === 'message') return isGooseMessage(v['message']) || (isObject(v['message']) && arr(v['message']['content']).some((c) => isObject(c) && c['type'] === 'toolRequest'));
   return (type === 'complete' && 'total_tokens' in v) || (type === 'notification' && 'extensionId' in v);
 }
+
+/** The members of a `Session` (and of the legacy `SessionMetadata`): none but `conversation` holds messages. */
+const SESSION_KEYS: ReadonlySet<string> = new Set([
+  'id', 'working_dir', 'name', 'description', 'user_set_name', 'session_type', 'created_at', 'updated_at', 'extension_data',
+  'total_tokens', 'input_tokens', 'output_tokens', 'accumulated_total_tokens', 'accumulated_input_tokens', 'accumulated_output_tokens',
+  'accumulated_cost', 'schedule_id', 'recipe', 'user_recipe_values', 'conversation', 'message_count', 'provider_name', 'model_config',
+  'goose_mode', 'archived_at', 'project_id',
+]);
 
 /** True for a `Session` (its metadata; the messages, when there are any, in `conversation`). */
 function isGooseSession(v: JsonObject): boolean {
@@ -75,6 +83,7 @@ export class GooseReader {
   push(record: unknown, line: number): RecordOutput {
     const out: RecordOutput = { replies: [], errors: [] };
     if (!isObject(record)) return out;
+    if (isGooseSession(record)) reportUnreadMembers(this.file, line, record, SESSION_KEYS, 'the session record', out);
     if (Array.isArray(record['conversation'])) {
       // a whole exported session (not split: its conversation came before its working_dir)
       for (const m of record['conversation']) this.merge(this.element('conversation', 0, m, line), out);
