@@ -44,7 +44,7 @@ import { isOllamaResponse, OllamaReader } from './bodies/ollama.js';
 import { HarReader, isHarDocument, isHarEntry } from './exports/har.js';
 import { isLangfuseExport, isLangfuseObservation, LangfuseReader } from './exports/langfuse.js';
 import { isLiteLLMLog, liteLLMReader } from './exports/litellm.js';
-import { isOtlpTraces, isSpan, otelReader } from './exports/otel.js';
+import { isOtlpLogs, isOtlpTraces, isSpan, otelReader } from './exports/otel.js';
 import type { NestedReaders } from './nested.js';
 import { createConverseStreamAccumulator, createInvokeStreamAccumulator, isBedrockException, isConverseStreamEvent, isInvokeStreamEvent } from './streams/bedrock.js';
 import { isGeminiResponse } from './streams/gemini.js';
@@ -405,11 +405,11 @@ export const CAPTURE_FORMAT_SPECS = [
   record({
     kind: 'record',
     name: 'otel-genai',
-    description: 'OpenTelemetry spans of LLM calls (OTLP JSON or SDK span dumps): gen_ai.output.messages, gen_ai.completion.*, gen_ai.choice events, AI SDK ai.response.*, Langfuse SDK langfuse.observation.output of generation spans; an execute_tool span whose call no chat span of its trace holds is a reply of its own',
-    recognition: 'an OTLP JSON export {resourceSpans[]}, or a span {name, attributes, spanId | spanContext | context}',
+    description: 'OpenTelemetry spans of LLM calls (OTLP JSON or SDK span dumps): gen_ai.output.messages, gen_ai.completion.*, gen_ai.choice events, AI SDK ai.response.*, Langfuse SDK langfuse.observation.output of generation spans; an execute_tool span whose call no chat span of its trace holds is a reply of its own; OTLP logs of GenAI events (gen_ai.client.inference.operation.details, gen_ai.choice)',
+    recognition: 'an OTLP JSON export {resourceSpans[]} or {resourceLogs[]}, or a span {name, attributes, spanId | spanContext | context}',
     fileNames: ['*.json', '*.jsonl'],
-    matches: (v) => isOtlpTraces(v) || isSpan(v),
-    accepts: (v) => isOtlpTraces(v) || isSpan(v),
+    matches: (v) => isOtlpTraces(v) || isOtlpLogs(v) || isSpan(v),
+    accepts: (v) => isOtlpTraces(v) || isOtlpLogs(v) || isSpan(v),
     open: (file) => otelReader(file),
   }),
   apiBody('openai-chat', 'OpenAI Chat Completions response bodies (and compatible servers)', 'object "chat.completion", or choices[] whose entries hold a message', (v) => Array.isArray(v['choices'])),
