@@ -102,7 +102,7 @@ describe('aider-llm-history: an empty response whose reply the next request hold
   it('the reply is read in the style of the request it answered: a shell block of an edit-block reply is a call', async () => {
     const first = request(EDIT_BLOCK_SYSTEM, 'Bump a.\n\nReply in English.');
     const second = `TO LLM 2026-03-02T09:15:00\n-------\n${prefixed('SYSTEM', EDIT_BLOCK_SYSTEM)}\n-------\n${prefixed('USER', 'Bump a.')}\n-------\n${prefixed('ASSISTANT', EDIT)}\n-------\n${prefixed('USER', 'Thanks.')}\n`;
-    const r = await readText(`${first}LLM RESPONSE 2026-03-02T09:14:11\n\n${second}${response('Done.')}`, NAME);
+    const r = await readText(`${first}LLM RESPONSE 2026-03-02T09:14:11\n\n${second}${response('Done.')}`, undefined, NAME);
     expect(r.replies.map((x) => [x.source.line, x.toolCalls.map((c) => c.name)])).toEqual([
       [20, ['edit_file', 'bash']],
       [35, []],
@@ -112,7 +112,7 @@ describe('aider-llm-history: an empty response whose reply the next request hold
 
   it('a retry of the same request (no assistant message after the question) leaves the empty response a warning, no reply', async () => {
     const first = request(EDIT_BLOCK_SYSTEM, 'Bump a.');
-    const r = await readText(`${first}LLM RESPONSE 2026-03-02T09:14:11\n\n${first}${response('Done.')}`, NAME);
+    const r = await readText(`${first}LLM RESPONSE 2026-03-02T09:14:11\n\n${first}${response('Done.')}`, undefined, NAME);
     expect(r.replies.map((x) => x.text)).toEqual(['Done.']);
     expect(r.errors.map((e) => [e.line, e.severity, e.message.includes('no later request holds a reply')])).toEqual([[8, 'warning', true]]);
   });
@@ -120,7 +120,7 @@ describe('aider-llm-history: an empty response whose reply the next request hold
   it('an assistant message answering another question is not taken for the reply', async () => {
     const first = request(EDIT_BLOCK_SYSTEM, 'Bump a.');
     const second = `TO LLM 2026-03-02T09:15:00\n-------\n${prefixed('SYSTEM', EDIT_BLOCK_SYSTEM)}\n-------\n${prefixed('USER', 'Something else.')}\n-------\n${prefixed('ASSISTANT', EDIT)}\n-------\n${prefixed('USER', 'Thanks.')}\n`;
-    const r = await readText(`${first}LLM RESPONSE 2026-03-02T09:14:11\n\n${second}`, NAME);
+    const r = await readText(`${first}LLM RESPONSE 2026-03-02T09:14:11\n\n${second}`, undefined, NAME);
     expect(r.replies).toEqual([]);
     expect(r.errors.map((e) => [e.line, e.severity])).toEqual([[8, 'warning']]);
   });
