@@ -45,6 +45,7 @@ import { HarReader, isHarDocument, isHarEntry } from './exports/har.js';
 import { isLangfuseExport, isLangfuseObservation, LangfuseReader } from './exports/langfuse.js';
 import { isLiteLLMLog, liteLLMReader } from './exports/litellm.js';
 import { isOtlpLogs, isOtlpTraces, isSpan, otelReader } from './exports/otel.js';
+import { isNockDefinition, NockReader } from './exports/nock.js';
 import type { NestedReaders } from './nested.js';
 import { createConverseStreamAccumulator, createInvokeStreamAccumulator, isBedrockException, isConverseStreamEvent, isInvokeStreamEvent } from './streams/bedrock.js';
 import { isGeminiResponse } from './streams/gemini.js';
@@ -349,6 +350,16 @@ export const CAPTURE_FORMAT_SPECS = [
     accepts: (v) => isHarEntry(v) || isHarDocument(v),
     open: (file, nested) => new HarReader(file, nested),
     envelope: { arrays: ['log.entries'], rest: 'skip' },
+  }),
+  record({
+    kind: 'record',
+    name: 'nock',
+    description: "nock recordings (nock back fixtures, nock.recorder output objects): each definition's LLM API response (JSON, SSE, NDJSON, hex or gzip-compressed chunks), with the tools its request advertised",
+    recognition: 'a JSON array (or JSON Lines) of definitions {scope: http(s)://…, method, path, body, status, response, rawHeaders}',
+    fileNames: ['*.json'],
+    matches: isNockDefinition,
+    accepts: isNockDefinition,
+    open: (file, nested) => new NockReader(file, nested),
   }),
   record({
     kind: 'record',

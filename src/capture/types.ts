@@ -54,7 +54,8 @@ export type CaptureFormat =
   | 'litellm'
   | 'otel-genai'
   | 'langfuse'
-  | 'har';
+  | 'har'
+  | 'nock';
 
 
 /** A JSON Schema object as a request advertises it (`parameters` / `input_schema`). */
