@@ -46,6 +46,7 @@ import { isLangfuseExport, isLangfuseObservation, LangfuseReader } from './expor
 import { isLiteLLMLog, liteLLMReader } from './exports/litellm.js';
 import { isOtlpLogs, isOtlpTraces, isSpan, otelReader } from './exports/otel.js';
 import { isNockDefinition, NockReader } from './exports/nock.js';
+import { sniffVcrCassette, VcrReader } from './exports/vcr.js';
 import type { NestedReaders } from './nested.js';
 import { createConverseStreamAccumulator, createInvokeStreamAccumulator, isBedrockException, isConverseStreamEvent, isInvokeStreamEvent } from './streams/bedrock.js';
 import { isGeminiResponse } from './streams/gemini.js';
@@ -149,8 +150,11 @@ export interface TextFormatSpec<N extends CaptureFormat = CaptureFormat> extends
   kind: 'text';
   /** True when a file whose first non-blank line is `first` and whose path is `file` is of this format. */
   sniff(first: string, file: string): boolean;
-  /** Opens a reader for `file`; `maxReplyBytes` caps the text held for one reply. */
-  open(file: string, maxReplyBytes: number): TextFormatReader;
+  /**
+   * Opens a reader for `file`; `maxReplyBytes` caps the text held for one reply (or one document);
+   * `nested` opens readers of values the text holds (a cassette's response bodies).
+   */
+  open(file: string, maxReplyBytes: number, nested: NestedReaders): TextFormatReader;
 }
 
 export type CaptureFormatSpec = RecordFormatSpec | SseFormatSpec | TextFormatSpec;
@@ -549,6 +553,15 @@ export const CAPTURE_FORMAT_SPECS = [
     fileNames: ['.aider.llm.history', '*.aider.llm.history'],
     sniff: sniffAiderLlmHistory,
     open: (file, maxReplyBytes) => new AiderLlmHistoryReader(file, maxReplyBytes),
+  }),
+  text({
+    kind: 'text',
+    name: 'vcr',
+    description: 'VCR cassettes (YAML): vcrpy / pytest-recording interactions (also pydantic-ai parsed_body) and Ruby VCR http_interactions, each exchange read as a HAR entry',
+    recognition: 'a YAML file whose first line is "interactions:" or "http_interactions:" (or "---" in a .yaml / .yml file); directory walks skip YAML: name the cassettes',
+    fileNames: [],
+    sniff: sniffVcrCassette,
+    open: (file, maxDocumentBytes, nested) => new VcrReader(file, maxDocumentBytes, nested),
   }),
 ] as const;
 

@@ -55,7 +55,8 @@ export type CaptureFormat =
   | 'otel-genai'
   | 'langfuse'
   | 'har'
-  | 'nock';
+  | 'nock'
+  | 'vcr';
 
 
 /** A JSON Schema object as a request advertises it (`parameters` / `input_schema`). */

@@ -18,6 +18,8 @@
 import { EventStreamDecoder, isEventStreamPrelude } from '../eventstream.js';
 import type { NestedReader, NestedReaders } from '../nested.js';
 import { readBodyText } from '../body-text.js';
+import { readNestedValues } from '../nested.js';
+import { mayHoldMessages } from '../agents/common.js';
 import { advertisedFromRequest } from '../toolcall.js';
 import { readRealtimeMessages } from './realtime.js';
 import type { AdvertisedTool, CaptureError } from '../types.js';
@@ -116,7 +118,7 @@ function isLlmCall(req: JsonObject, body: unknown): boolean {
 
 /** What the exchanges are called in messages, and the format stamped on their replies (a HAR, or another recording read as HAR entries: ./nock.ts). */
 export interface ExchangeNaming {
-  format: 'har' | 'nock';
+  format: 'har' | 'nock' | 'vcr';
   /** One exchange: `HAR entry`. */
   entry: string;
   /** The file: `HAR`. */
@@ -124,6 +126,37 @@ export interface ExchangeNaming {
 }
 
 const HAR_NAMING: ExchangeNaming = { format: 'har', entry: 'HAR entry', file: 'HAR' };
+
+/**
+ * True for an LLM provider's response body that holds no model reply: embeddings (OpenAI-style
+ * `data[].embedding`, Bedrock Titan / Nova `embedding(s)`, Cohere `embeddings`), a token count
+ * (Anthropic `count_tokens` `{input_tokens}`, Gemini `countTokens` `{totalTokens}`), a batch job's
+ * status (Anthropic `type: "message_batch"`, OpenAI `object: "batch"`) and generated images
+ * (`data[].b64_json | url`), when nothing in it may be a message or a call (agents/common.ts
+ * `mayHoldMessages`). Such an exchange is LLM traffic without a reply, not an error.
+ */
+function isNonReplyBody(v: unknown): boolean {
+  // whatever its shape, a body that may hold a message or a call is not passed over
+  if (!isObject(v) || mayHoldMessages(v, 6)) return false;
+  if (v['type'] === 'message_batch' || v['object'] === 'batch') return true;
+  const keys = Object.keys(v);
+  if (keys.length > 0 && keys.every((k) => TOKEN_COUNT_KEYS.has(k))) return true;
+  if (Array.isArray(v['embedding']) || Array.isArray(v['embeddings']) || isObject(v['embeddings']) || isObject(v['embeddingsByType'])) return true;
+  const data = arr(v['data']);
+  return data.length > 0 && data.every((d) => isObject(d) && (d['object'] === 'embedding' || typeof d['b64_json'] === 'string' || (typeof d['url'] === 'string' && keys.includes('created'))));
+}
+
+/** `text` parsed as JSON, or undefined. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The members of a token-count answer (Anthropic `count_tokens`, Gemini `countTokens`). */
+const TOKEN_COUNT_KEYS: ReadonlySet<string> = new Set(['input_tokens', 'context_management', 'totalTokens', 'totalBillableCharacters', 'cachedContentTokenCount', 'promptTokensDetails', 'cacheTokensDetails']);
 
 /** Reads the HAR entries of one file. */
 export class HarReader {
@@ -217,7 +250,33 @@ export class HarReader {
     if (mime.includes('vnd.amazon.eventstream') || (bytes && isEventStreamPrelude(bytes))) {
       return this.withTools(this.eventStream(bytes ?? Buffer.from(text, 'latin1'), line, what), advertised);
     }
-    const read = readBodyText(bytes ? bytes.toString('utf8') : text, this.nested, { file: this.file, line, format: this.naming.format, advertised });
+    const bodyText = bytes ? bytes.toString('utf8') : text;
+    const read = readBodyText(bodyText, this.nested, { file: this.file, line, format: this.naming.format, advertised });
+    const status = Number(res['status']);
+    // an HTTP error whose body is in no API's error shape guard reads (`{"detail": …}`, plain
+    // text): the call failed, there is no reply; a warning, never an unread reply
+    if (status >= 400 && (read.layout !== 'json' || !read.known) && read.layout !== 'sse') {
+      if (!llm) return this.other(line, what);
+      out.errors.push(captureError(this.file, line, 'STREAM_ERROR', `${this.naming.entry} ${what}: HTTP ${status} error response (${JSON.stringify(bodyText.slice(0, 160))}): no reply`, 'warning'));
+      return out;
+    }
+    if (read.layout === 'json' && !read.known) {
+      const parsed = parseJson(bodyText);
+      // a batch job that holds its results inline (Mistral `GET /v1/batch/jobs/{id}?inline=true`:
+      // `outputs[]` in the OpenAI Batch output shape): each result read as its API
+      if (isObject(parsed) && parsed['object'] === 'batch' && Array.isArray(parsed['outputs'])) {
+        const inline = readNestedValues(this.nested, parsed['outputs'], line, this.naming.format, advertised);
+        if (inline.known) {
+          this.llmEntries++;
+          return { replies: inline.replies, errors: [...read.errors, ...inline.errors] };
+        }
+      }
+      if (isNonReplyBody(parsed)) {
+        // an LLM API's answer that is no model reply (embeddings, a token count, a batch's status, images)
+        if (llm) this.llmEntries++;
+        return { replies: [], errors: read.errors };
+      }
+    }
     if (read.layout === 'invalid-json') return fail(`the response body is not valid JSON (${read.message}); not read`);
     if (read.layout === 'other') return fail(`the response body (${mime || 'no mime type'}) is neither JSON, an SSE stream nor an AWS event stream; not read`);
     // an SSE body of a request not recognised as an LLM call counts as LLM traffic only when it held a reply

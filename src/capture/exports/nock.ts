@@ -17,17 +17,14 @@
  * (nock parsed it), a string (the body's text: JSON, an SSE stream), or, when the body was binary
  * or compressed, hex: one hex string with `responseIsBinary: true`, or (older nock) an array of
  * hex strings, the body's chunks. A compressed body (`content-encoding` gzip, deflate or br in
- * `rawHeaders`, an object or nock's flat `[name, value, …]` list) is decompressed, at most
- * MAX_DECODED_BYTES; one that does not decompress is an error.
+ * `rawHeaders`, an object or nock's flat `[name, value, …]` list) is decompressed
+ * (../body-text.ts `decompressBody`); one that does not decompress is an error.
  */
 
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { NestedReaders } from '../nested.js';
+import { decompressBody } from '../body-text.js';
 import { captureError, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
 import { HarReader } from './har.js';
-
-/** The most bytes a compressed body is decompressed to. */
-const MAX_DECODED_BYTES = 64 * 1024 * 1024;
 
 /** True for one nock definition: an `http(s)://` `scope`, a `method`, a `path`, and a `status` or `response`. */
 export function isNockDefinition(v: unknown): v is JsonObject {
@@ -64,15 +61,6 @@ function hexBody(def: JsonObject): Buffer | null {
   return null;
 }
 
-/** Decompresses a body by its `content-encoding`; throws when it does not decompress. */
-function decode(bytes: Buffer, encoding: string | undefined): Buffer {
-  const e = (encoding ?? '').toLowerCase().trim();
-  const opts = { maxOutputLength: MAX_DECODED_BYTES };
-  if (e === 'gzip' || e === 'x-gzip') return gunzipSync(bytes, opts);
-  if (e === 'deflate') return inflateSync(bytes, opts);
-  if (e === 'br') return brotliDecompressSync(bytes, opts);
-  return bytes;
-}
 
 /** Reads the nock definitions of one file (see the module header). */
 export class NockReader {
@@ -96,7 +84,7 @@ export class NockReader {
     let bytes = hexBody(def);
     if (bytes) {
       try {
-        bytes = decode(bytes, header(def, 'content-encoding'));
+        bytes = decompressBody(bytes, header(def, 'content-encoding'));
       } catch (e) {
         return { replies: [], errors: [captureError(this.file, line, 'INVALID_RECORD', `nock recording ${what}: the response body does not decompress as its content-encoding ${JSON.stringify(header(def, 'content-encoding'))} says (${(e as Error).message}); not read`)] };
       }
