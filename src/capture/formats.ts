@@ -90,6 +90,8 @@ interface SpecInfo<N extends CaptureFormat> {
   fileNames: readonly string[];
   /** False for a format `--input-format` may not name (default: it may). */
   forcible?: boolean;
+  /** False when directory walks do not take `fileNames` (names most files under them are not of the format: YAML); default true. */
+  walked?: boolean;
 }
 
 /** True when `--input-format` may force the format (every record that does not fit it is then INVALID_RECORD). */
@@ -559,7 +561,8 @@ export const CAPTURE_FORMAT_SPECS = [
     name: 'vcr',
     description: 'VCR cassettes (YAML): vcrpy / pytest-recording interactions (also pydantic-ai parsed_body) and Ruby VCR http_interactions, each exchange read as a HAR entry',
     recognition: 'a YAML file whose first line is "interactions:" or "http_interactions:" (or "---" in a .yaml / .yml file); directory walks skip YAML: name the cassettes',
-    fileNames: [],
+    fileNames: ['*.yaml', '*.yml'],
+    walked: false,
     sniff: sniffVcrCassette,
     open: (file, maxDocumentBytes, nested) => new VcrReader(file, maxDocumentBytes, nested),
   }),
@@ -579,8 +582,8 @@ export const RECORD_FORMAT_SPECS: readonly RecordFormatSpec[] = (CAPTURE_FORMAT_
 /** The text formats, tried before the JSON / SSE layout sniff. */
 export const TEXT_FORMAT_SPECS: readonly TextFormatSpec[] = (CAPTURE_FORMAT_SPECS as readonly CaptureFormatSpec[]).filter((s): s is TextFormatSpec => s.kind === 'text');
 
-/** Every file-name pattern of the registry, once each, in registry order (directory walks take these names). */
-export const CAPTURE_FILE_NAMES: readonly string[] = [...new Set((CAPTURE_FORMAT_SPECS as readonly CaptureFormatSpec[]).flatMap((s) => s.fileNames))];
+/** Every file-name pattern of the registry, once each, in registry order: the names directory walks take (not those of a format marked `walked: false`). */
+export const CAPTURE_FILE_NAMES: readonly string[] = [...new Set((CAPTURE_FORMAT_SPECS as readonly CaptureFormatSpec[]).filter((s) => s.walked !== false).flatMap((s) => s.fileNames))];
 
 /**
  * The text format of a file whose first non-blank line is `first`: the forced format when it is a
