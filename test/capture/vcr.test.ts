@@ -72,6 +72,16 @@ describe('VCR cassettes', () => {
     expect(codes(corrupt)).toEqual([['INVALID_RECORD', 2, 'error']]);
   });
 
+  it('hostile: an alias bomb is an error at its interaction, a cassette past the document cap is DOCUMENT_TOO_LARGE', async () => {
+    const aliases = ['    a0: &a0 [x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 8 }, (_, i) => `    a${i + 1}: &a${i + 1} [${Array(9).fill(`*a${i}`).join(', ')}]`)];
+    const bomb = ['interactions:', '- request:', ...aliases, '    method: POST', '    uri: https://api.openai.com/v1/chat/completions', '  response:', '    body:', "      string: '{}'", '    status: {code: 200}', ''].join('\n');
+    const r = await readText(bomb, undefined, 'c.yaml');
+    expect(codes(r)).toEqual([['INVALID_RECORD', 2, 'error']]);
+    expect(r.errors[0]!.message).toContain('Excessive alias count');
+    const big = await readText(cassette('https://api.openai.com/v1/chat/completions', 200, `'${'x'.repeat(300)}'`), { maxDocumentBytes: 200 }, 'c.yaml');
+    expect(big.errors.map((e) => e.code)).toEqual(['DOCUMENT_TOO_LARGE']);
+  });
+
   it('a gzip !!binary body is decompressed and read', async () => {
     const body = { id: 'c1', object: 'chat.completion', model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'fine' }, finish_reason: 'stop' }] };
     const b64 = gzipSync(JSON.stringify(body)).toString('base64');

@@ -116,8 +116,15 @@ export class VcrReader {
     }
     for (const item of list.items) {
       const line = at((item as { range?: [number, number, number] }).range?.[0]);
-      // toJS, not toJSON: binary scalars stay bytes
-      const r = this.interaction(isNode(item) ? item.toJS(doc) : item, line);
+      let value: unknown;
+      try {
+        // toJS, not toJSON: binary scalars stay bytes; aliases are capped (the yaml default, 100)
+        value = isNode(item) ? item.toJS(doc) : item;
+      } catch (e) {
+        out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `an interaction of the cassette could not be read (${(e as Error).message}); skipped`));
+        continue;
+      }
+      const r = this.interaction(value, line);
       out.replies.push(...r.replies);
       out.errors.push(...r.errors);
     }
