@@ -27,7 +27,8 @@
  * cassettes): name a cassette, or a glob of them, to read it.
  */
 
-import { isMap, isNode, isSeq, LineCounter, parseDocument, type ScalarTag } from 'yaml';
+import { createRequire } from 'node:module';
+import type { ScalarTag } from 'yaml';
 import { decompressBody } from '../body-text.js';
 import type { NestedReaders } from '../nested.js';
 import { captureError, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
@@ -36,6 +37,13 @@ import { HarReader } from './har.js';
 /** The first line of a cassette: its interactions key (vcrpy, Ruby VCR), or a YAML document start in a `.yaml` / `.yml` file. */
 export function sniffVcrCassette(first: string, file: string): boolean {
   return /^(?:http_)?interactions:\s*(?:\[\]\s*)?$/.test(first) || (/^---\s*$/.test(first) && /\.ya?ml(?:\.gz)?$/i.test(file));
+}
+
+/** The YAML parser, loaded when the first cassette is read (start-up cost: docs/performance.md). */
+let yamlModule: typeof import('yaml') | null = null;
+function yaml(): typeof import('yaml') {
+  yamlModule ??= createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  return yamlModule;
 }
 
 /** Ruby's `!binary` tag (base64 bytes), beside YAML 1.1's `!!binary`. */
@@ -99,6 +107,7 @@ export class VcrReader {
   finish(): RecordOutput {
     const out: RecordOutput = { replies: [], errors: [] };
     if (this.tooLarge) return out;
+    const { isMap, isNode, isSeq, LineCounter, parseDocument } = yaml();
     const lineCounter = new LineCounter();
     const doc = parseDocument(this.lines.join('\n'), { lineCounter, version: '1.1', customTags: [rubyBinary], uniqueKeys: false, prettyErrors: false });
     this.lines.length = 0;
