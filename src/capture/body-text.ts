@@ -6,6 +6,7 @@
  * JSON value classified by the registry through the nested readers.
  */
 
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { readNestedValues, type NestedRead, type NestedReaders } from './nested.js';
 import { parseSseText } from './sse.js';
 import type { AdvertisedTool, CaptureFormat } from './types.js';
@@ -64,3 +65,23 @@ export function readBodyText(text: string, nested: NestedReaders, ctx: BodyConte
   }
   return { ...readNestedValues(nested, values, ctx.line, ctx.format, ctx.advertised), layout: 'json' };
 }
+
+/** The most bytes a compressed body is decompressed to. */
+export const MAX_DECODED_BODY_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Decompresses a recorded response body by its `Content-Encoding` (RFC 9110 §8.4: `gzip`,
+ * `x-gzip`, `deflate`, `br`; anything else, or none, is returned as it is), to at most
+ * {@link MAX_DECODED_BODY_BYTES}.
+ *
+ * @throws when the bytes do not decompress as the encoding says, or decompress to more than the cap.
+ */
+export function decompressBody(bytes: Buffer, encoding: string | undefined): Buffer {
+  const e = (encoding ?? '').toLowerCase().trim();
+  const opts = { maxOutputLength: MAX_DECODED_BODY_BYTES };
+  if (e === 'gzip' || e === 'x-gzip') return gunzipSync(bytes, opts);
+  if (e === 'deflate') return inflateSync(bytes, opts);
+  if (e === 'br') return brotliDecompressSync(bytes, opts);
+  return bytes;
+}
+

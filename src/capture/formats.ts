@@ -44,7 +44,9 @@ import { isOllamaResponse, OllamaReader } from './bodies/ollama.js';
 import { HarReader, isHarDocument, isHarEntry } from './exports/har.js';
 import { isLangfuseExport, isLangfuseObservation, LangfuseReader } from './exports/langfuse.js';
 import { isLiteLLMLog, liteLLMReader } from './exports/litellm.js';
-import { isOtlpTraces, isSpan, otelReader } from './exports/otel.js';
+import { isOtlpLogs, isOtlpTraces, isSpan, otelReader } from './exports/otel.js';
+import { isNockDefinition, NockReader } from './exports/nock.js';
+import { sniffVcrCassette, VcrReader } from './exports/vcr.js';
 import type { NestedReaders } from './nested.js';
 import { historyContext, isRequestWithHistory, readRequestHistory, type TurnLedger } from './request-history.js';
 import { createConverseStreamAccumulator, createInvokeStreamAccumulator, isBedrockException, isConverseStreamEvent, isInvokeStreamEvent } from './streams/bedrock.js';
@@ -56,7 +58,7 @@ import { AiderLlmHistoryReader, sniffAiderLlmHistory } from './agents/aider-llm-
 import { ChatMessagesReader, ClineUiReader, isAssistantChatMessage, isClineTaskMessage, isClineUiMessage } from './agents/cline.js';
 import { isChatMessage } from './agents/common.js';
 import { acceptsGeminiCli, claimsGeminiCli, GeminiCliReader, isGeminiCliRecord } from './agents/gemini-cli.js';
-import { GooseReader, isGooseRecord } from './agents/goose.js';
+import { claimsGoose, GooseReader, isGooseRecord } from './agents/goose.js';
 import { claimsOpenCode, isOpenCodeRecord, OpenCodeReader } from './agents/opencode.js';
 import { acceptsOpenHands, isOpenHandsRecord, OpenHandsReader } from './agents/openhands.js';
 import { claimsMiniSweAgent, claimsSweAgent, isMiniSweAgentTrajectory, isSweAgentTrajectory, MiniSweAgentReader, SweAgentReader } from './agents/swe-agent.js';
@@ -89,6 +91,8 @@ interface SpecInfo<N extends CaptureFormat> {
   fileNames: readonly string[];
   /** False for a format `--input-format` may not name (default: it may). */
   forcible?: boolean;
+  /** False when directory walks do not take `fileNames` (names most files under them are not of the format: YAML); default true. */
+  walked?: boolean;
 }
 
 /** True when `--input-format` may force the format (every record that does not fit it is then INVALID_RECORD). */
@@ -151,8 +155,11 @@ export interface TextFormatSpec<N extends CaptureFormat = CaptureFormat> extends
   kind: 'text';
   /** True when a file whose first non-blank line is `first` and whose path is `file` is of this format. */
   sniff(first: string, file: string): boolean;
-  /** Opens a reader for `file`; `maxReplyBytes` caps the text held for one reply. */
-  open(file: string, maxReplyBytes: number): TextFormatReader;
+  /**
+   * Opens a reader for `file`; `maxReplyBytes` caps the text held for one reply (or one document);
+   * `nested` opens readers of values the text holds (a cassette's response bodies).
+   */
+  open(file: string, maxReplyBytes: number, nested: NestedReaders): TextFormatReader;
 }
 
 export type CaptureFormatSpec = RecordFormatSpec | SseFormatSpec | TextFormatSpec;
@@ -314,12 +321,13 @@ export const CAPTURE_FORMAT_SPECS = [
   record({
     kind: 'record',
     name: 'goose',
-    description: 'Goose sessions (legacy ~/.local/share/goose/sessions/*.jsonl) and goose run stream-json output',
-    recognition: 'a message {role, created (a number), content[] of text / toolRequest / thinking …}, the session metadata {working_dir, description, message_count, …}, or a stream-json line {type: message | notification | complete}',
-    fileNames: ['*.jsonl'],
+    description: 'Goose sessions (legacy ~/.local/share/goose/sessions/*.jsonl, goose session export --format json) and goose run stream-json output',
+    recognition: 'a message {role, created (a number), content[] of text / toolRequest / thinking …}, the session metadata {working_dir, description, message_count, …}, an exported session {id, working_dir, …, conversation[] of messages}, or a stream-json line {type: message | notification | complete}',
+    fileNames: ['*.jsonl', '*.json'],
     matches: isGooseRecord,
     accepts: (v) => isGooseRecord(v) || (isObject(v) && (Array.isArray(v['content']) || 'message' in v || 'working_dir' in v)),
     open: (file) => new GooseReader(file),
+    envelope: { arrays: ['conversation'], claims: claimsGoose },
   }),
   record({
     kind: 'record',
@@ -351,6 +359,16 @@ export const CAPTURE_FORMAT_SPECS = [
     accepts: (v) => isHarEntry(v) || isHarDocument(v),
     open: (file, nested) => new HarReader(file, nested),
     envelope: { arrays: ['log.entries'], rest: 'skip' },
+  }),
+  record({
+    kind: 'record',
+    name: 'nock',
+    description: "nock recordings (nock back fixtures, nock.recorder output objects): each definition's LLM API response (JSON, SSE, NDJSON, hex or gzip-compressed chunks), with the tools its request advertised",
+    recognition: 'a JSON array (or JSON Lines) of definitions {scope: http(s)://…, method, path, body, status, response, rawHeaders}',
+    fileNames: ['*.json'],
+    matches: isNockDefinition,
+    accepts: isNockDefinition,
+    open: (file, nested) => new NockReader(file, nested),
   }),
   record({
     kind: 'record',
@@ -420,11 +438,11 @@ export const CAPTURE_FORMAT_SPECS = [
   record({
     kind: 'record',
     name: 'otel-genai',
-    description: 'OpenTelemetry spans of LLM calls (OTLP JSON or SDK span dumps): gen_ai.output.messages, gen_ai.completion.*, gen_ai.choice events, AI SDK ai.response.*, Langfuse SDK langfuse.observation.output of generation spans; an execute_tool span whose call no chat span of its trace holds is a reply of its own',
-    recognition: 'an OTLP JSON export {resourceSpans[]}, or a span {name, attributes, spanId | spanContext | context}',
+    description: 'OpenTelemetry spans of LLM calls (OTLP JSON or SDK span dumps): gen_ai.output.messages, gen_ai.completion.*, gen_ai.choice events, AI SDK ai.response.*, Langfuse SDK langfuse.observation.output of generation spans; an execute_tool span whose call no chat span of its trace holds is a reply of its own; OTLP logs of GenAI events (gen_ai.client.inference.operation.details, gen_ai.choice)',
+    recognition: 'an OTLP JSON export {resourceSpans[]} or {resourceLogs[]}, or a span {name, attributes, spanId | spanContext | context}',
     fileNames: ['*.json', '*.jsonl'],
-    matches: (v) => isOtlpTraces(v) || isSpan(v),
-    accepts: (v) => isOtlpTraces(v) || isSpan(v),
+    matches: (v) => isOtlpTraces(v) || isOtlpLogs(v) || isSpan(v),
+    accepts: (v) => isOtlpTraces(v) || isOtlpLogs(v) || isSpan(v),
     open: (file) => otelReader(file),
   }),
   apiBody('openai-chat', 'OpenAI Chat Completions response bodies (and compatible servers)', 'object "chat.completion", or choices[] whose entries hold a message', (v) => Array.isArray(v['choices'])),
@@ -554,6 +572,16 @@ export const CAPTURE_FORMAT_SPECS = [
     sniff: sniffAiderLlmHistory,
     open: (file, maxReplyBytes) => new AiderLlmHistoryReader(file, maxReplyBytes),
   }),
+  text({
+    kind: 'text',
+    name: 'vcr',
+    description: 'VCR cassettes (YAML): vcrpy / pytest-recording interactions (also pydantic-ai parsed_body) and Ruby VCR http_interactions, each exchange read as a HAR entry',
+    recognition: 'a YAML file whose first line is "interactions:" or "http_interactions:" (or "---" in a .yaml / .yml file); directory walks skip YAML: name the cassettes',
+    fileNames: ['*.yaml', '*.yml'],
+    walked: false,
+    sniff: sniffVcrCassette,
+    open: (file, maxDocumentBytes, nested) => new VcrReader(file, maxDocumentBytes, nested),
+  }),
 ] as const;
 
 // The registry names every CaptureFormat (a compile-time check: a format missing here fails to build).
@@ -570,8 +598,8 @@ export const RECORD_FORMAT_SPECS: readonly RecordFormatSpec[] = (CAPTURE_FORMAT_
 /** The text formats, tried before the JSON / SSE layout sniff. */
 export const TEXT_FORMAT_SPECS: readonly TextFormatSpec[] = (CAPTURE_FORMAT_SPECS as readonly CaptureFormatSpec[]).filter((s): s is TextFormatSpec => s.kind === 'text');
 
-/** Every file-name pattern of the registry, once each, in registry order (directory walks take these names). */
-export const CAPTURE_FILE_NAMES: readonly string[] = [...new Set((CAPTURE_FORMAT_SPECS as readonly CaptureFormatSpec[]).flatMap((s) => s.fileNames))];
+/** Every file-name pattern of the registry, once each, in registry order: the names directory walks take (not those of a format marked `walked: false`). */
+export const CAPTURE_FILE_NAMES: readonly string[] = [...new Set((CAPTURE_FORMAT_SPECS as readonly CaptureFormatSpec[]).filter((s) => s.walked !== false).flatMap((s) => s.fileNames))];
 
 /**
  * The text format of a file whose first non-blank line is `first`: the forced format when it is a

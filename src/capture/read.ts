@@ -462,7 +462,7 @@ async function* readItemBatches(file: string, source0: Readable, options: ReadOp
     const textSpec = textFormatFor(forced, first.text, file);
     if (textSpec) {
       tally.formats.add(textSpec.name);
-      yield* readTextLines(textSpec.open(file, options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES), source.rest(), file, maxLineBytes);
+      yield* readTextLines(textSpec.open(file, options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES, () => new RecordReader(file)), source.rest(), file, maxLineBytes);
       return;
     }
     const forcedStream = streamFormatApi(forced);

@@ -55,7 +55,9 @@ export type CaptureFormat =
   | 'litellm'
   | 'otel-genai'
   | 'langfuse'
-  | 'har';
+  | 'har'
+  | 'nock'
+  | 'vcr';
 
 
 /** A JSON Schema object as a request advertises it (`parameters` / `input_schema`). */

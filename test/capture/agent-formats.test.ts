@@ -80,6 +80,7 @@ const EXPECTED: Expected[] = [
   { file: 'opencode/run-format-json.synthetic.jsonl', format: 'opencode', replies: 2, toolNames: ['bash'] },
   { file: 'goose/legacy-session.synthetic.jsonl', format: 'goose', replies: 2, toolNames: ['developer__shell'] },
   { file: 'goose/run-stream-json.synthetic.jsonl', format: 'goose', replies: 2, toolNames: ['developer__shell'] },
+  { file: 'goose/session-export.synthetic.json', format: 'goose', replies: 3, toolNames: ['developer__shell', 'developer__text_editor'] },
 ];
 
 const names = (r: ReadResult) => r.replies.flatMap((x) => x.toolCalls.map((c) => c.name));
@@ -342,6 +343,34 @@ describe('OpenCode and Goose', () => {
     const r2 = await readText(`${JSON.stringify(bad)}\n`);
     expect(r2.errors.map((e) => [e.code, e.severity])).toEqual([['INVALID_RECORD', 'warning']]);
   });
+
+  it('Goose: an exported session (goose session export --format json) is read message by message from its conversation', async () => {
+    const r = await readFixture('goose/session-export.synthetic.json');
+    expect(r.replies.map((x) => [x.source.line, x.id, x.toolCalls.length])).toEqual([
+      [21, 'msg_a1', 1],
+      [23, 'msg_a2', 1],
+      [25, 'msg_a3', 0],
+    ]);
+    expect(r.replies[0]).toMatchObject({ reasoning: 'Archive first, then list.', text: "I'll archive the old logs." });
+    expect(r.replies[0]!.toolCalls[0]).toMatchObject({ id: 'toolu_exp_1', arguments: { command: 'tar czf logs-old.tgz logs/*.log && rm logs/*.log' } });
+  });
+
+  it('Goose: an exported session passed as "no assistant reply", exit 0, with its rm -rf / unread (bug): now read, also with conversation before working_dir', async () => {
+    const call = { type: 'toolRequest', id: 't1', toolCall: { status: 'success', value: { name: 'developer__shell', arguments: { command: 'rm -rf /' } } } };
+    const conversation = [
+      { id: 'm1', role: 'user', created: 1, content: [{ type: 'text', text: 'clean up' }] },
+      { id: 'm2', role: 'assistant', created: 2, content: [{ type: 'text', text: 'Cleaning.' }, call] },
+    ];
+    const head = { id: '20251201_1', working_dir: '/home/u/p', name: 'cleanup', created_at: 'x', updated_at: 'x', extension_data: {}, total_tokens: 1 };
+    for (const doc of [{ ...head, conversation, message_count: 2 }, { conversation, ...head, message_count: 2 }]) {
+      const r = await readText(JSON.stringify(doc, null, 2));
+      expect(r.errors).toEqual([]);
+      expect(r.end).toMatchObject({ formats: ['goose'], replies: 1 });
+      expect(r.replies[0]!.toolCalls[0]).toMatchObject({ name: 'developer__shell', arguments: { command: 'rm -rf /' } });
+    }
+    const r = await readText(JSON.stringify({ ...head, conversation: [...conversation, 'not a message'], message_count: 3 }));
+    expect(r.errors.map((e) => [e.code, e.severity])).toEqual([['INVALID_RECORD', 'error']]);
+  });
 });
 
 describe('commands agents run from text are the format\'s own calls', () => {
@@ -405,5 +434,32 @@ describe('large sessions are read one message at a time (bounded memory)', () =>
     const m = await readText(mini, { maxDocumentBytes: cap }, 'big.traj.json', 65536);
     expect(m.errors).toEqual([]);
     expect(m.replies).toHaveLength(N / 2);
+  });
+});
+
+describe('never silent: a member of a session record that may hold messages and is not read is an error', () => {
+  const shell = { id: 'c', name: 'run_shell_command', args: { command: 'rm -rf /' } };
+  const gooseCall = { id: 'm2', role: 'assistant', created: 2, content: [{ type: 'toolRequest', id: 't', toolCall: { status: 'success', value: { name: 'developer__shell', arguments: { command: 'rm -rf /' } } } }] };
+  const ocMessage = { info: { id: 'msg_1', role: 'assistant', sessionID: 'ses_1', time: { created: 1 } }, parts: [{ id: 'prt_1', sessionID: 'ses_1', messageID: 'msg_1', type: 'tool', callID: 'c', tool: 'bash', state: { status: 'completed', input: { command: 'rm -rf /' } } }] };
+  // each passed as "read whole with no assistant reply", exit 0, before (the Goose export's class of bug)
+  const cases: [string, CaptureFormat, unknown, string, string][] = [
+    ['Gemini CLI session, messages under "history"', 'gemini-cli', { sessionId: 's', projectHash: 'h', startTime: 't', lastUpdated: 't', history: [{ id: 'a1', timestamp: 't', type: 'gemini', content: 'ok', toolCalls: [shell] }] }, 'history', 'the session record'],
+    ['Goose session, messages under "messages"', 'goose', { working_dir: '/x', description: 'd', message_count: 1, messages: [gooseCall] }, 'messages', 'the session record'],
+    ['mini-swe-agent trajectory, messages under "history"', 'mini-swe-agent', { info: { mini_version: '1.0', config: {}, model_stats: {} }, trajectory_format: 'mini-swe-agent-1', messages: [], history: [{ role: 'assistant', content: '```bash\nrm -rf /\n```' }] }, 'history', 'the trajectory'],
+    ['SWE-agent trajectory, a member of its own', 'swe-agent', { trajectory: [], history: [], info: {}, replay_config: '{}', environment: 'e', side_history: [{ role: 'assistant', content: 'x', action: 'rm -rf /' }] }, 'side_history', 'the trajectory'],
+    ['OpenCode export, messages under "children"', 'opencode', { info: { id: 'ses_1', time: { created: 1 } }, messages: [], children: [ocMessage] }, 'children', 'the export'],
+  ];
+  for (const [what, format, doc, key, where] of cases) {
+    it(what, async () => {
+      const r = await readText(JSON.stringify(doc, null, 2));
+      expect(r.end.formats).toEqual([format]);
+      expect(r.errors.map((e) => [e.code, e.severity, e.line])).toEqual([['INVALID_RECORD', 'error', 1]]);
+      expect(r.errors[0]!.message).toBe(`member ${JSON.stringify(key)} of ${where} was not read: it holds what may be messages or tool calls (objects with a role or a call), and they are not judged`);
+    });
+  }
+
+  it('metadata members that hold no message (Goose recipe and model_config, Gemini CLI summary) are no problem', async () => {
+    const r = await readText(JSON.stringify({ working_dir: '/x', name: 'n', message_count: 0, recipe: { title: 't', instructions: 'i', extensions: [{ type: 'builtin', name: 'developer' }] }, model_config: { model_name: 'm' }, conversation: [] }));
+    expect(r.errors).toEqual([]);
   });
 });

@@ -84,3 +84,44 @@ describe('aider-llm-history', () => {
     expect(r.errors.map((e) => e.code)).toEqual(['DOCUMENT_TOO_LARGE']);
   });
 });
+
+describe('aider-llm-history: an empty response whose reply the next request holds', () => {
+  it('reads the real ask-mode history (every response logged empty): the reply from the next request, the last response a warning', async () => {
+    const r = await readFixture('aider/ask-mode-empty-responses.music-anomalizer.aider.llm.history');
+    expect(r.replies.map((x) => [x.format, x.source.line, x.toolCalls.length])).toEqual([['aider-llm-history', 270, 0]]);
+    expect(r.replies[0]!.text.startsWith('I notice that your message appears to be incomplete.')).toBe(true);
+    expect(r.replies[0]!.text.endsWith("I'm ready to help once I understand your request better.")).toBe(true);
+    expect(r.errors.map((e) => [e.line, e.code, e.severity])).toEqual([
+      [135, 'INVALID_RECORD', 'warning'],
+      [282, 'INVALID_RECORD', 'warning'],
+    ]);
+    expect(r.errors[0]!.message).toContain('read from the next request, which holds it (line 270)');
+    expect(r.errors[1]!.message).toContain('no later request holds a reply to it');
+  });
+
+  it('the reply is read in the style of the request it answered: a shell block of an edit-block reply is a call', async () => {
+    const first = request(EDIT_BLOCK_SYSTEM, 'Bump a.\n\nReply in English.');
+    const second = `TO LLM 2026-03-02T09:15:00\n-------\n${prefixed('SYSTEM', EDIT_BLOCK_SYSTEM)}\n-------\n${prefixed('USER', 'Bump a.')}\n-------\n${prefixed('ASSISTANT', EDIT)}\n-------\n${prefixed('USER', 'Thanks.')}\n`;
+    const r = await readText(`${first}LLM RESPONSE 2026-03-02T09:14:11\n\n${second}${response('Done.')}`, undefined, NAME);
+    expect(r.replies.map((x) => [x.source.line, x.toolCalls.map((c) => c.name)])).toEqual([
+      [20, ['edit_file', 'bash']],
+      [35, []],
+    ]);
+    expect(r.errors.map((e) => [e.line, e.severity])).toEqual([[10, 'warning']]);
+  });
+
+  it('a retry of the same request (no assistant message after the question) leaves the empty response a warning, no reply', async () => {
+    const first = request(EDIT_BLOCK_SYSTEM, 'Bump a.');
+    const r = await readText(`${first}LLM RESPONSE 2026-03-02T09:14:11\n\n${first}${response('Done.')}`, undefined, NAME);
+    expect(r.replies.map((x) => x.text)).toEqual(['Done.']);
+    expect(r.errors.map((e) => [e.line, e.severity, e.message.includes('no later request holds a reply')])).toEqual([[8, 'warning', true]]);
+  });
+
+  it('an assistant message answering another question is not taken for the reply', async () => {
+    const first = request(EDIT_BLOCK_SYSTEM, 'Bump a.');
+    const second = `TO LLM 2026-03-02T09:15:00\n-------\n${prefixed('SYSTEM', EDIT_BLOCK_SYSTEM)}\n-------\n${prefixed('USER', 'Something else.')}\n-------\n${prefixed('ASSISTANT', EDIT)}\n-------\n${prefixed('USER', 'Thanks.')}\n`;
+    const r = await readText(`${first}LLM RESPONSE 2026-03-02T09:14:11\n\n${second}`, undefined, NAME);
+    expect(r.replies).toEqual([]);
+    expect(r.errors.map((e) => [e.line, e.severity])).toEqual([[8, 'warning']]);
+  });
+});

@@ -89,6 +89,39 @@ describe('OpenTelemetry GenAI spans', () => {
   });
 });
 
+describe('OpenTelemetry GenAI events in OTLP logs', () => {
+  it('reads the gen_ai.choice and gen_ai.client.inference.operation.details log records; request events, evaluations and other logs hold no reply', async () => {
+    const r = await readFixture('otel-genai/otlp-json-logs-genai-events.synthetic.jsonl');
+    expect(r.end).toMatchObject({ formats: ['otel-genai'], replies: 2, errors: 0 });
+    expect(r.replies.map((x) => [x.source.line, x.text, x.model ?? null, x.finishReason ?? null])).toEqual([
+      [1, '', null, 'tool_calls'],
+      [2, 'I will read the config first.', 'gemini-2.5-flash', 'tool_call'],
+    ]);
+    expect(r.replies.flatMap((x) => x.toolCalls.map((c) => [c.id, c.name, c.arguments]))).toEqual([
+      ['call_weather_1', 'get_weather', { city: 'Oslo' }],
+      ['call_cfg_1', 'read_file', { path: '/srv/app/config.yaml' }],
+    ]);
+    expect(r.errors).toEqual([]);
+  });
+
+  it('was UNKNOWN_FORMAT; a gen_ai.choice whose message is in gen_ai.event.content is read; a GenAI event guard does not know is an error', async () => {
+    const logs = (record: object) => JSON.stringify({ resourceLogs: [{ scopeLogs: [{ logRecords: [{ timeUnixNano: '1', traceId: 't', spanId: 's', ...record }] }] }] });
+    const attr = (key: string, value: string) => ({ key, value: { stringValue: value } });
+    const content = JSON.stringify({ message: { role: 'assistant', tool_calls: [{ id: 'c', type: 'function', function: { name: 'bash', arguments: '{"command":"rm -rf /"}' } }] } });
+    const r = await readText(`${logs({ attributes: [attr('event.name', 'gen_ai.choice'), attr('gen_ai.event.content', content)] })}
+`);
+    expect(r.replies.flatMap((x) => x.toolCalls.map((c) => [c.name, c.arguments]))).toEqual([['bash', { command: 'rm -rf /' }]]);
+    const unknown = await readText(`${logs({ eventName: 'gen_ai.agent.output', attributes: [] })}
+`);
+    expect(codes(unknown)).toEqual([['INVALID_RECORD', 1, 'error']]);
+    expect(unknown.errors[0]!.message).toContain('GenAI event "gen_ai.agent.output" was not read');
+    const noOutput = await readText(`${logs({ eventName: 'gen_ai.client.inference.operation.details', attributes: [attr('gen_ai.operation.name', 'chat')] })}
+`);
+    expect(codes(noOutput)).toEqual([['INVALID_RECORD', 1, 'warning']]);
+    expect(noOutput.errors[0]!.message).toContain('log record "gen_ai.client.inference.operation.details" is a model call but records no output');
+  });
+});
+
 describe('Langfuse', () => {
   it('reads one reply per GENERATION, each at its own line, in every framework shape', async () => {
     const claude = await readFixture('langfuse/trace-claude-agent-sdk-weather-2-tools.langfuse.json');

@@ -21,7 +21,7 @@ function filesUnder(dir: string): string[] {
     .sort()
     .flatMap((name) => {
       const p = join(dir, name);
-      return statSync(p).isDirectory() ? filesUnder(p) : /\.(jsonl|json|sse|ndjson|har|eventstream)$/.test(name) ? [p] : [];
+      return statSync(p).isDirectory() ? filesUnder(p) : /\.(jsonl|json|sse|ndjson|har|eventstream|yaml|yml)$/.test(name) && name !== 'manifest.yaml' ? [p] : [];
     });
 }
 

@@ -11,9 +11,16 @@
  * partial_response_content)`: every line of the reply prefixed `ASSISTANT `
  * (https://github.com/Aider-AI/aider/blob/5dc9490bb35f9729ef2c95d00a19ccd30c26339c/aider/utils.py).
  *
- * One reply per `LLM RESPONSE` block that holds text; an empty one (Aider logs one when the request
- * failed, a rate limit or an API error, or was interrupted) is a warning, not a reply. The messages of a `TO LLM` block are the request (earlier replies among them are not
- * replies of this log). A line of a response block without the `ASSISTANT ` prefix is reported
+ * One reply per `LLM RESPONSE` block that holds text. An empty one is logged when the request
+ * failed (a rate limit, an API error), was interrupted, or (a real ask-mode history,
+ * dadmaan/music-anomalizer @ 440851e5, every response empty) when the reply streamed but was not
+ * logged: the next request then holds it, as the assistant message after the user message the
+ * empty response answered (the request's messages end `USER <that message>`, `ASSISTANT
+ * <reply>`, `USER <new message>`; the answered message may have lost the `Reply in English.`
+ * Aider appends to the last one). That assistant message is read as the reply, at its lines, with a
+ * warning saying so; an empty response no later request answers is a warning, not a reply. The
+ * other messages of a `TO LLM` block are the request (earlier replies among them are not replies
+ * of this log). A line of a response block without the `ASSISTANT ` prefix is reported
  * (`INVALID_RECORD`), never taken silently. Its calls are what Aider applies (aider-edits.ts),
  * read in the edit style the request's first message (the coder's main system prompt,
  * aider/coders/*_prompts.py `main_system`) names: `Act as an expert code analyst` (ask, context),
@@ -24,7 +31,8 @@
  * them (`suggest any shell commands`, aider/coders/shell.py `shell_cmd_prompt`). The log names no
  * model and no chat files.
  *
- * Memory: one message's first lines (for the prompt) and one reply's text, each capped at
+ * Memory: one message's first lines (for the prompt), one reply's text, and the last three
+ * messages of a request (to find a reply an empty response did not log), each capped at
  * `maxReplyBytes`.
  */
 
@@ -60,6 +68,25 @@ function readingOf(prompt: string): { style: AiderEditStyle; shell: boolean } {
   return { style: 'edit-block', shell };
 }
 
+/** A message of a request, as far as it fits in `maxReplyBytes`. */
+interface RequestMessage {
+  role: string;
+  /** The line of its first text line (0 before it). */
+  line: number;
+  lines: string[];
+  bytes: number;
+  cut: boolean;
+}
+
+/** An empty response: where it is, the message it answered, and how its reply would be read. */
+interface EmptyResponse {
+  line: number;
+  answered: string;
+  reading: { style: AiderEditStyle; shell: boolean };
+}
+
+const messageText = (m: RequestMessage): string => m.lines.join('\n').replace(/\s+$/, '');
+
 /** Reads one Aider LLM history line by line (see the module header). */
 export class AiderLlmHistoryReader {
   private block: 'none' | 'request' | 'response' = 'none';
@@ -70,6 +97,12 @@ export class AiderLlmHistoryReader {
   private messages = 0;
   private reading: { style: AiderEditStyle; shell: boolean } = { style: 'edit-block', shell: true };
   private readonly stray: CappedReports;
+  /** The last three messages of the request being read (the last one still open). */
+  private recent: RequestMessage[] = [];
+  /** The text of the last message of the last request (the message its response answers). */
+  private lastAsked = '';
+  /** The empty response whose reply the next request may hold. */
+  private empty: EmptyResponse | null = null;
 
   constructor(
     private readonly file: string,
@@ -84,7 +117,7 @@ export class AiderLlmHistoryReader {
     const block = BLOCK.exec(text);
     if (block) {
       this.close(out);
-      this.endRequest();
+      this.endRequest(out);
       if (block[1] === 'TO LLM') {
         this.block = 'request';
         this.messages = 0;
@@ -106,6 +139,8 @@ export class AiderLlmHistoryReader {
       if (text === MESSAGE_RULE) {
         this.messages++;
         if (this.messages === 1) this.prompt = [];
+        this.recent.push({ role: '', line: 0, lines: [], bytes: 0, cut: false });
+        if (this.recent.length > 3) this.recent.shift();
         return out;
       }
       // a message with empty content is logged as an empty line (`format_content` of "")
@@ -120,6 +155,7 @@ export class AiderLlmHistoryReader {
         this.prompt.push(t);
         this.promptChars += t.length + 1;
       }
+      this.addToMessage(role[1]!, role[2] ?? '', line);
       return out;
     }
     if (text.trim() !== '') this.strayLine(line, 'a line before the first "TO LLM" or "LLM RESPONSE" line', out, 'error');
@@ -129,6 +165,9 @@ export class AiderLlmHistoryReader {
   finish(): RecordOutput {
     const out: RecordOutput = { replies: [], errors: [] };
     this.close(out);
+    this.endRequest(out);
+    if (this.empty) this.reportEmpty(this.empty.line, out);
+    this.empty = null;
     const summary = this.stray.summary();
     if (summary) out.errors.push(summary);
     return out;
@@ -140,11 +179,51 @@ export class AiderLlmHistoryReader {
     if (e) out.errors.push({ ...e, severity });
   }
 
-  /** A request ended: its first message names how the next response is read. */
-  private endRequest(): void {
-    if (this.block !== 'request' || this.prompt === null) return;
+  /** One text line of the open request message (its role is the first line's). */
+  private addToMessage(role: string, text: string, line: number): void {
+    const m = this.recent[this.recent.length - 1];
+    if (!m || m.cut) return;
+    if (m.line === 0) {
+      m.role = role;
+      m.line = line;
+    }
+    const bytes = Buffer.byteLength(text) + 1;
+    if (m.bytes + bytes > this.maxReplyBytes) {
+      m.cut = true;
+      return;
+    }
+    m.lines.push(text);
+    m.bytes += bytes;
+  }
+
+  /**
+   * A request ended: its first message names how the next response is read; when an empty
+   * response came before it, its messages may hold that response's reply (see the module header).
+   */
+  private endRequest(out: RecordOutput): void {
+    if (this.block !== 'request') return;
+    const [asked, reply, next] = this.recent.length === 3 ? this.recent : [];
+    const empty = this.empty;
+    this.empty = null;
+    if (empty && asked && reply && next && asked.role === 'USER' && reply.role === 'ASSISTANT' && next.role === 'USER') {
+      const question = messageText(asked);
+      const text = messageText(reply);
+      if (question !== '' && empty.answered.startsWith(question) && text !== '') {
+        out.errors.push(captureError(this.file, empty.line, 'INVALID_RECORD', `an empty LLM response: its reply was not logged; it was read from the next request, which holds it (line ${reply.line})`, 'warning'));
+        if (reply.cut) out.errors.push(captureError(this.file, reply.line, 'DOCUMENT_TOO_LARGE', `the reply starting here is longer than ${this.maxReplyBytes} bytes; it was read up to that size`));
+        out.replies.push(aiderReply(this.file, reply.line, text, reply.cut, { format: 'aider-llm-history', style: empty.reading.style, shell: empty.reading.shell, chat: { files: new Set() } }));
+      } else this.reportEmpty(empty.line, out);
+    } else if (empty) this.reportEmpty(empty.line, out);
+    const last = this.recent[this.recent.length - 1];
+    this.lastAsked = last ? messageText(last) : '';
+    this.recent = [];
+    if (this.prompt === null) return;
     this.reading = readingOf(this.prompt.join('\n'));
     this.prompt = null;
+  }
+
+  private reportEmpty(line: number, out: RecordOutput): void {
+    out.errors.push(captureError(this.file, line, 'INVALID_RECORD', 'an empty LLM response (Aider logs one when the request failed, a rate limit or an error, or was interrupted; no later request holds a reply to it): no reply', 'warning'));
   }
 
   private close(out: RecordOutput): void {
@@ -153,7 +232,9 @@ export class AiderLlmHistoryReader {
     if (!r) return;
     const text = r.text();
     if (text === '') {
-      out.errors.push(captureError(this.file, r.line - 1, 'INVALID_RECORD', 'an empty LLM response (Aider logs one when the request failed, a rate limit or an error, or was interrupted): no reply', 'warning'));
+      // held: the next request may hold its reply
+      if (this.empty) this.reportEmpty(this.empty.line, out);
+      this.empty = { line: r.line - 1, answered: this.lastAsked, reading: this.reading };
       return;
     }
     out.replies.push(aiderReply(this.file, r.line, text, r.cut, { format: 'aider-llm-history', style: this.reading.style, shell: this.reading.shell, chat: { files: new Set() } }));

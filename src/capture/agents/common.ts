@@ -136,3 +136,38 @@ export function isChatMessage(v: unknown): v is JsonObject {
 export function contextAt(file: string, line: number, format: RecordContext['format']): RecordContext {
   return { file, line, format, advertised: null };
 }
+
+/** Keys of an object that say it may be a message or a tool call (a role, calls, a call's parts). */
+const MESSAGE_LIKE_KEYS = ['role', 'tool_calls', 'toolCalls', 'function_call', 'functionCall', 'toolCall', 'tool_use'];
+/** `type` values of content items that are tool calls in the formats guard reads. */
+const CALL_TYPES: ReadonlySet<string> = new Set(['tool_use', 'toolRequest', 'frontendToolRequest', 'function_call', 'tool', 'tool-call', 'tool_call']);
+
+/**
+ * True when `v` holds, within `depth` levels (at most `budget.n` values looked at), an object
+ * that may be a message or a tool call: one with a `role`, call keys (`tool_calls`, `toolCalls`,
+ * `functionCall`, …) or a call `type` (`tool_use`, `toolRequest`, …). Input: any parsed JSON
+ * value. No errors.
+ */
+export function mayHoldMessages(v: unknown, depth = 4, budget = { n: 5000 }): boolean {
+  if (depth < 0 || budget.n <= 0 || v === null || typeof v !== 'object') return false;
+  budget.n--;
+  if (Array.isArray(v)) return v.some((x) => mayHoldMessages(x, depth - 1, budget));
+  const o = v as JsonObject;
+  if (MESSAGE_LIKE_KEYS.some((k) => k in o) || (typeof o['type'] === 'string' && CALL_TYPES.has(o['type']))) return true;
+  return Object.values(o).some((x) => mayHoldMessages(x, depth - 1, budget));
+}
+
+/**
+ * Never silent about a session's metadata record: each member of `record` not in `known` whose
+ * value may hold messages or tool calls ({@link mayHoldMessages}; a newer version of the agent
+ * keeping its messages under another key, or a member guard does not read) is an INVALID_RECORD
+ * error in `out`, at `line`, naming the member (`what` names the record: "the session record").
+ * Inputs: the record, the members the reader reads or knows to hold no model output. Output:
+ * errors appended to `out`.
+ */
+export function reportUnreadMembers(file: string, line: number, record: JsonObject, known: ReadonlySet<string>, what: string, out: RecordOutput): void {
+  for (const [key, value] of Object.entries(record)) {
+    if (known.has(key) || !mayHoldMessages(value)) continue;
+    out.errors.push(captureError(file, line, 'INVALID_RECORD', `member ${JSON.stringify(key)} of ${what} was not read: it holds what may be messages or tool calls (objects with a role or a call), and they are not judged`));
+  }
+}

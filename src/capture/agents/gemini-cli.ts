@@ -29,7 +29,7 @@
 import { jsonDigest } from '../../base/digest.js';
 import { arr, captureError, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
 import { makeToolCall } from '../toolcall.js';
-import { contextAt, emptyParts, partsReply } from './common.js';
+import { contextAt, emptyParts, partsReply, reportUnreadMembers } from './common.js';
 
 const MESSAGE_TYPES: ReadonlySet<string> = new Set(['user', 'gemini', 'info', 'error', 'warning']);
 
@@ -52,6 +52,9 @@ function isMessageRecord(v: JsonObject): boolean {
 
 /** The `ConversationRecord` keys a `$set` patch sets. */
 const CONVERSATION_KEYS = ['sessionId', 'projectHash', 'startTime', 'lastUpdated', 'messages', 'summary', 'directories', 'kind', 'memoryScratchpad', 'activeExtensionName'];
+
+/** The members of a session record guard reads or knows to hold no model output. */
+const SESSION_KEYS: ReadonlySet<string> = new Set(CONVERSATION_KEYS);
 
 /** A `MetadataUpdateRecord`: `{$set: {…}}` setting a `ConversationRecord` key. */
 function isMetadataUpdate(v: JsonObject): boolean {
@@ -96,6 +99,7 @@ export class GeminiCliReader {
   push(record: unknown, line: number): RecordOutput {
     const out: RecordOutput = { replies: [], errors: [] };
     if (!isObject(record)) return this.invalid(out, line, 'a record that is not a JSON object');
+    if (isSessionHead(record)) reportUnreadMembers(this.file, line, record, SESSION_KEYS, 'the session record', out);
     if (isMessageRecord(record)) this.message(record, line, out);
     else if (Array.isArray(record['messages'])) for (const m of record['messages']) this.message(m, line, out);
     else if (isObject(record['$set']) && Array.isArray(record['$set']['messages'])) for (const m of record['$set']['messages']) this.message(m, line, out);

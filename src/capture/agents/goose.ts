@@ -1,7 +1,12 @@
 /**
  * Goose sessions: the legacy JSON Lines session files (`~/.local/share/goose/sessions/*.jsonl`,
- * before Goose 1.10 moved sessions into SQLite) and the `goose run --output-format stream-json`
- * stream.
+ * before Goose 1.10 moved sessions into SQLite), the `goose run --output-format stream-json`
+ * stream, and a session as `goose session export --format json` and the server's
+ * `GET /sessions/{id}` give it (the `Session` struct: `{id, working_dir, name, created_at, …,
+ * conversation: [<Message>…], message_count, …}`, block/goose `crates/goose/src/session/model.rs`
+ * @ 865e4a030a67eb0c51869874b9c758cb1eb10595,
+ * https://github.com/block/goose/blob/865e4a030a67eb0c51869874b9c758cb1eb10595/crates/goose/src/session/model.rs;
+ * its `conversation` is read one message at a time, formats.ts `envelope`).
  *
  * Schema: block/goose `crates/goose/src/conversation/message.rs` (`Message{id?, role, created,
  * content[], metadata}`; `MessageContent`, serde tag `type`, camelCase: `text`, `image`,
@@ -24,7 +29,7 @@
 
 import { arr, captureError, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
 import { makeToolCall } from '../toolcall.js';
-import { contextAt, emptyParts, partsReply } from './common.js';
+import { contextAt, emptyParts, partsReply, reportUnreadMembers } from './common.js';
 
 /** Content types that are no model output to read. */
 const INERT: ReadonlySet<string> = new Set(['toolResponse', 'toolConfirmationRequest', 'actionRequired', 'redactedThinking', 'systemNotification', 'conversationCompacted']);
@@ -38,10 +43,31 @@ function isGooseMessage(v: unknown): v is JsonObject {
 export function isGooseRecord(v: unknown): v is JsonObject {
   if (!isObject(v)) return false;
   if (isGooseMessage(v)) return true;
-  if (typeof v['working_dir'] === 'string' && ('message_count' in v || 'description' in v)) return true;
+  if (isGooseSession(v)) return true;
   const type = v['type'];
   if (type === 'message') return isGooseMessage(v['message']) || (isObject(v['message']) && arr(v['message']['content']).some((c) => isObject(c) && c['type'] === 'toolRequest'));
   return (type === 'complete' && 'total_tokens' in v) || (type === 'notification' && 'extensionId' in v);
+}
+
+/** The members of a `Session` (and of the legacy `SessionMetadata`): none but `conversation` holds messages. */
+const SESSION_KEYS: ReadonlySet<string> = new Set([
+  'id', 'working_dir', 'name', 'description', 'user_set_name', 'session_type', 'created_at', 'updated_at', 'extension_data',
+  'total_tokens', 'input_tokens', 'output_tokens', 'accumulated_total_tokens', 'accumulated_input_tokens', 'accumulated_output_tokens',
+  'accumulated_cost', 'schedule_id', 'recipe', 'user_recipe_values', 'conversation', 'message_count', 'provider_name', 'model_config',
+  'goose_mode', 'archived_at', 'project_id',
+]);
+
+/** True for a `Session` (its metadata; the messages, when there are any, in `conversation`). */
+function isGooseSession(v: JsonObject): boolean {
+  return typeof v['working_dir'] === 'string' && ('message_count' in v || 'description' in v || Array.isArray(v['conversation']));
+}
+
+/**
+ * The envelope claim: the `conversation` of an exported session, when the members before it hold
+ * the session's `working_dir` (serde writes the struct's fields in order, `working_dir` second).
+ */
+export function claimsGoose(key: string, head: JsonObject): boolean {
+  return key === 'conversation' && typeof head['working_dir'] === 'string';
 }
 
 /** Reads the lines of one Goose session or stream (see the module header). */
@@ -57,6 +83,13 @@ export class GooseReader {
   push(record: unknown, line: number): RecordOutput {
     const out: RecordOutput = { replies: [], errors: [] };
     if (!isObject(record)) return out;
+    if (isGooseSession(record)) reportUnreadMembers(this.file, line, record, SESSION_KEYS, 'the session record', out);
+    if (Array.isArray(record['conversation'])) {
+      // a whole exported session (not split: its conversation came before its working_dir)
+      for (const m of record['conversation']) this.merge(this.element('conversation', 0, m, line), out);
+      this.close(out);
+      return out;
+    }
     const message = record['type'] === 'message' && isObject(record['message']) ? record['message'] : record;
     if (message['role'] !== 'assistant' || !Array.isArray(message['content'])) {
       // another message (the user's, a tool's) or event ends the open one
@@ -70,10 +103,25 @@ export class GooseReader {
     return out;
   }
 
+  /** One message of an exported session's `conversation`. */
+  element(_key: string, _index: number, value: unknown, line: number): RecordOutput {
+    if (!isGooseMessage(value)) {
+      const out: RecordOutput = { replies: [], errors: [] };
+      out.errors.push(captureError(this.file, line, 'INVALID_RECORD', 'an element of the session\'s conversation is not a Goose message {role, created, content[]}; skipped'));
+      return out;
+    }
+    return this.push(value, line);
+  }
+
   finish(): RecordOutput {
     const out: RecordOutput = { replies: [], errors: [] };
     this.close(out);
     return out;
+  }
+
+  private merge(from: RecordOutput, into: RecordOutput): void {
+    into.replies.push(...from.replies);
+    into.errors.push(...from.errors);
   }
 
   /** Yields the open message: its content items in order, consecutive text pieces joined. */

@@ -22,7 +22,7 @@
 
 import { arr, captureError, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
 import { makeToolCall } from '../toolcall.js';
-import { contextAt, emptyParts, partsReply, type MessageParts } from './common.js';
+import { contextAt, emptyParts, partsReply, reportUnreadMembers, type MessageParts } from './common.js';
 
 /** Part types that hold no text, reasoning or call. */
 const INERT_PARTS: ReadonlySet<string> = new Set(['step-start', 'step-finish', 'snapshot', 'patch', 'agent', 'retry', 'compaction', 'subtask', 'file']);
@@ -44,6 +44,9 @@ function isPart(v: unknown): v is JsonObject {
 function isRunEvent(v: JsonObject): boolean {
   return typeof v['type'] === 'string' && typeof v['sessionID'] === 'string' && isPart(v['part']);
 }
+
+/** The members of an export: the session's `info` and its `messages`. */
+const EXPORT_KEYS: ReadonlySet<string> = new Set(['info', 'messages']);
 
 /** An export: `{info: <session ses_…>, messages: [...]}`. */
 function isExport(v: JsonObject): boolean {
@@ -89,7 +92,10 @@ export class OpenCodeReader {
     else {
       this.close(out);
       if (isWithParts(record)) this.message(record, line, out);
-      else if (isExport(record)) for (const m of arr(record['messages'])) this.message(m, line, out);
+      else if (isExport(record)) {
+        reportUnreadMembers(this.file, line, record, EXPORT_KEYS, 'the export', out);
+        for (const m of arr(record['messages'])) this.message(m, line, out);
+      }
       else if (isObject(record) && 'data' in record) for (const m of Array.isArray(record['data']) ? record['data'] : [record['data']]) this.message(m, line, out);
     }
     return out;

@@ -32,13 +32,16 @@
 import { isResponsesObject, readResponsesObject } from '../bodies/openai-responses.js';
 import { chatReasoning } from '../bodies/openai-chat.js';
 import { arr, captureError, isObject, str, type JsonObject, type RecordOutput } from '../bodies/common.js';
-import { contextAt, emptyParts, partsReply, readMessageInto } from './common.js';
+import { contextAt, emptyParts, partsReply, readMessageInto, reportUnreadMembers } from './common.js';
 import { miniSweAgentAction, sweAgentThoughtAction, textCommandCall } from './text-command.js';
 import { quotedKeys } from '../../base/json.js';
 import type { ToolCall } from '../types.js';
 
 /** The top-level keys SWE-agent writes. */
 const SWE_KEYS: ReadonlySet<string> = new Set(['environment', 'trajectory', 'history', 'info', 'replay_config', 'attempts']);
+
+/** The top-level keys mini-swe-agent writes. */
+const MINI_KEYS: ReadonlySet<string> = new Set(['info', 'messages', 'trajectory_format']);
 
 const firstOf = (v: unknown): unknown => (Array.isArray(v) ? v[0] : undefined);
 
@@ -104,6 +107,7 @@ export class SweAgentReader {
   push(record: unknown, line: number): RecordOutput {
     const out: RecordOutput = { replies: [], errors: [] };
     if (!isObject(record)) return out;
+    reportUnreadMembers(this.file, line, record, SWE_KEYS, 'the trajectory', out);
     const attempts = arr(record['attempts']);
     for (const a of attempts) this.attempt(a, line, out);
     if (attempts.length === 0 && !this.sawAttempts) for (const h of arr(record['history'])) this.historyItem(h, line, out);
@@ -172,7 +176,9 @@ export class MiniSweAgentReader {
 
   push(record: unknown, line: number): RecordOutput {
     const out: RecordOutput = { replies: [], errors: [] };
-    if (isObject(record)) for (const m of arr(record['messages'])) this.message(m, line, out);
+    if (!isObject(record)) return out;
+    reportUnreadMembers(this.file, line, record, MINI_KEYS, 'the trajectory', out);
+    for (const m of arr(record['messages'])) this.message(m, line, out);
     return out;
   }
 

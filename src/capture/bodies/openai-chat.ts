@@ -129,12 +129,24 @@ export function chatToolCalls(message: JsonObject, ctx: RecordContext, out: Reco
     calls.push(makeToolCall(id, name, 'function', fn?.['arguments'], fn ? { entry: fn, read: ['arguments'] } : undefined));
   }
   const legacy = message['function_call'];
-  if (isObject(legacy)) {
+  // a zero-valued function_call ({name: "", arguments: ""}, as Snowflake's compatible API writes
+  // in every message) is no call; one with arguments but no name is reported
+  if (isObject(legacy) && !isZeroFunctionCall(legacy)) {
     const name = str(legacy['name']);
     if (name) calls.push(makeToolCall(null, name, 'function', legacy['arguments'], { entry: legacy, read: ['arguments'] }));
     else out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', 'function_call has no name; it was skipped'));
   }
   return calls;
+}
+
+/** A stream delta that holds nothing: a role, and empty or null content. */
+function isEmptyDelta(v: unknown): boolean {
+  return isObject(v) && Object.entries(v).every(([k, x]) => (k === 'role' && typeof x === 'string') || x === '' || x === null);
+}
+
+/** A legacy `function_call` with nothing in it: every member an empty string, null or absent. */
+function isZeroFunctionCall(fc: JsonObject): boolean {
+  return Object.values(fc).every((v) => v === '' || v === null || v === undefined);
 }
 
 /** The keys of a Chat Completions message (or stream delta) read here (openai-node `ChatCompletionMessage`, `ChatCompletionChunk.Choice.Delta`, and the reasoning fields of docs/sources.md). */
@@ -144,9 +156,22 @@ const READ_MESSAGE_KEYS = new Set(['role', 'content', 'refusal', 'reasoning_cont
  * Message and delta keys that hold no text, reasoning or call guard judges: OpenRouter's
  * `reasoning_details` (the reasoning again, or encrypted), `annotations` (URL citations),
  * `logprobs`, LiteLLM's `provider_specific_fields`, `thinking_blocks` (Anthropic thinking through
- * LiteLLM, also in `reasoning_content`), Groq's harmony `channel` name, Azure On Your Data's `context` (citations and intent), `images`, `name`, ids.
+ * LiteLLM, also in `reasoning_content`), Groq's harmony `channel` name, Azure On Your Data's `context` (citations and intent), `images`, `name`, ids,
+ * and Gemini's OpenAI-compatible `thought_signature` (an opaque signature).
  */
-const INERT_MESSAGE_KEYS = new Set(['reasoning_details', 'annotations', 'logprobs', 'provider_specific_fields', 'thinking_blocks', 'images', 'name', 'id', 'index', 'type', 'tool_call_id', 'reasoning_signature', 'obfuscation', 'channel', 'context']);
+const INERT_MESSAGE_KEYS = new Set(['reasoning_details', 'annotations', 'logprobs', 'provider_specific_fields', 'thinking_blocks', 'images', 'name', 'id', 'index', 'type', 'tool_call_id', 'reasoning_signature', 'obfuscation', 'channel', 'context', 'thought_signature']);
+
+/** Keys of Gemini's OpenAI-compatible `extra_content.google` that hold no text or call (a thought flag and its opaque signature). */
+const GOOGLE_SIGNATURE_KEYS: ReadonlySet<string> = new Set(['thought', 'thought_signature']);
+
+/**
+ * True for Gemini's OpenAI-compatible `extra_content` when it holds only thought signatures
+ * (`{google: {thought, thought_signature}}`, https://ai.google.dev/gemini-api/docs/openai
+ * "Thought signatures"); anything else in it is unread.
+ */
+function isSignatureOnly(v: unknown): boolean {
+  return isObject(v) && Object.values(v).every((x) => isObject(x) && Object.keys(x).every((k) => GOOGLE_SIGNATURE_KEYS.has(k)));
+}
 
 /**
  * The keys of a Chat Completions message or stream delta that guard does not read and that hold
@@ -160,6 +185,7 @@ export function unreadMessageKeys(message: JsonObject): string[] {
   return Object.keys(message).filter((k) => {
     if (READ_MESSAGE_KEYS.has(k) || INERT_MESSAGE_KEYS.has(k)) return false;
     const v = message[k];
+    if (k === 'extra_content' && isSignatureOnly(v)) return false;
     // a number or a flag holds no text or call
     return (typeof v === 'string' && v !== '') || (Array.isArray(v) && v.length > 0) || isObject(v);
   });
@@ -206,7 +232,8 @@ export function readChatCompletion(body: JsonObject, ctx: RecordContext): Record
     }
     const reasoning = [chatReasoning(message), ...parts.reasoning].filter((r) => r !== '').join('\n');
     // a choice key guard does not read that holds text (a completion's `text` beside the message)
-    const other = Object.keys(choice).filter((k) => !CHOICE_KEYS.has(k) && (typeof choice[k] === 'string' ? choice[k] !== '' : isObject(choice[k]) || (Array.isArray(choice[k]) && (choice[k] as unknown[]).length > 0)));
+    // Perplexity writes an empty `delta` ({role, content: ""}) beside the message of a whole body
+    const other = Object.keys(choice).filter((k) => !CHOICE_KEYS.has(k) && !(k === 'delta' && isEmptyDelta(choice[k])) && (typeof choice[k] === 'string' ? choice[k] !== '' : isObject(choice[k]) || (Array.isArray(choice[k]) && (choice[k] as unknown[]).length > 0)));
     if (other.length > 0) out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `choice keys ${quotedKeys(other)} are not read (not in the Chat Completions choice): what they hold (text, a call) is not judged`));
     // calls belong in the message; a shape that puts them beside it is not read
     for (const key of ['tool_calls', 'function_call']) {

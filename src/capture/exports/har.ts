@@ -18,6 +18,8 @@
 import { EventStreamDecoder, isEventStreamPrelude } from '../eventstream.js';
 import type { NestedReader, NestedReaders } from '../nested.js';
 import { readBodyText } from '../body-text.js';
+import { readNestedValues } from '../nested.js';
+import { mayHoldMessages } from '../agents/common.js';
 import { advertisedFromRequest } from '../toolcall.js';
 import { readRealtimeMessages } from './realtime.js';
 import type { AdvertisedTool, CaptureError } from '../types.js';
@@ -114,6 +116,48 @@ function isLlmCall(req: JsonObject, body: unknown): boolean {
   return input && ['model', 'generationConfig', 'parameters', 'sampling_params'].some((k) => k in body);
 }
 
+/** What the exchanges are called in messages, and the format stamped on their replies (a HAR, or another recording read as HAR entries: ./nock.ts). */
+export interface ExchangeNaming {
+  format: 'har' | 'nock' | 'vcr';
+  /** One exchange: `HAR entry`. */
+  entry: string;
+  /** The file: `HAR`. */
+  file: string;
+}
+
+const HAR_NAMING: ExchangeNaming = { format: 'har', entry: 'HAR entry', file: 'HAR' };
+
+/**
+ * True for an LLM provider's response body that holds no model reply: embeddings (OpenAI-style
+ * `data[].embedding`, Bedrock Titan / Nova `embedding(s)`, Cohere `embeddings`), a token count
+ * (Anthropic `count_tokens` `{input_tokens}`, Gemini `countTokens` `{totalTokens}`), a batch job's
+ * status (Anthropic `type: "message_batch"`, OpenAI `object: "batch"`) and generated images
+ * (`data[].b64_json | url`), when nothing in it may be a message or a call (agents/common.ts
+ * `mayHoldMessages`). Such an exchange is LLM traffic without a reply, not an error.
+ */
+function isNonReplyBody(v: unknown): boolean {
+  // whatever its shape, a body that may hold a message or a call is not passed over
+  if (!isObject(v) || mayHoldMessages(v, 6)) return false;
+  if (v['type'] === 'message_batch' || v['object'] === 'batch') return true;
+  const keys = Object.keys(v);
+  if (keys.length > 0 && keys.every((k) => TOKEN_COUNT_KEYS.has(k))) return true;
+  if (Array.isArray(v['embedding']) || Array.isArray(v['embeddings']) || isObject(v['embeddings']) || isObject(v['embeddingsByType'])) return true;
+  const data = arr(v['data']);
+  return data.length > 0 && data.every((d) => isObject(d) && (d['object'] === 'embedding' || typeof d['b64_json'] === 'string' || (typeof d['url'] === 'string' && keys.includes('created'))));
+}
+
+/** `text` parsed as JSON, or undefined. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The members of a token-count answer (Anthropic `count_tokens`, Gemini `countTokens`). */
+const TOKEN_COUNT_KEYS: ReadonlySet<string> = new Set(['input_tokens', 'context_management', 'totalTokens', 'totalBillableCharacters', 'cachedContentTokenCount', 'promptTokensDetails', 'cacheTokensDetails']);
+
 /** Reads the HAR entries of one file. */
 export class HarReader {
   private otherEntries = 0;
@@ -124,6 +168,7 @@ export class HarReader {
   constructor(
     private readonly file: string,
     private readonly nested: NestedReaders,
+    private readonly naming: ExchangeNaming = HAR_NAMING,
   ) {}
 
   push(value: unknown, line: number): RecordOutput {
@@ -154,14 +199,15 @@ export class HarReader {
       // beside LLM traffic, other entries are a warning; a HAR with none at all is not a capture guard reads
       const none = this.llmEntries === 0;
       const message = none
-        ? `no entry of this HAR holds LLM API traffic (${n} entr${n === 1 ? 'y' : 'ies'}, the first here: ${this.firstOther!.what}); nothing was read`
-        : `${n} HAR entr${n === 1 ? 'y holds' : 'ies hold'} no LLM API traffic (the first, here: ${this.firstOther!.what}); not read`;
+        ? `no entry of this ${this.naming.file} holds LLM API traffic (${n} entr${n === 1 ? 'y' : 'ies'}, the first here: ${this.firstOther!.what}); nothing was read`
+        : `${n} ${this.naming.file} entr${n === 1 ? 'y holds' : 'ies hold'} no LLM API traffic (the first, here: ${this.firstOther!.what}); not read`;
       out.errors.push(captureError(this.file, this.firstOther!.line, none ? 'UNKNOWN_FORMAT' : 'INVALID_RECORD', message, none ? 'error' : 'warning'));
     }
     return out;
   }
 
-  private entry(entry: JsonObject, line: number): RecordOutput {
+  /** One exchange in the shape of a HAR entry (`{request, response}`, see {@link isHarEntry}). */
+  entry(entry: JsonObject, line: number): RecordOutput {
     const req = entry['request'] as JsonObject;
     const res = entry['response'] as JsonObject;
     const content = res['content'] as JsonObject;
@@ -173,7 +219,7 @@ export class HarReader {
     if (llm) this.llmEntries++;
     const fail = (message: string, severity: CaptureError['severity'] = 'error'): RecordOutput => {
       if (!llm) return this.other(line, what);
-      out.errors.push(captureError(this.file, line, severity === 'error' ? 'UNKNOWN_FORMAT' : 'INVALID_RECORD', `HAR entry ${what}: ${message}`, severity));
+      out.errors.push(captureError(this.file, line, severity === 'error' ? 'UNKNOWN_FORMAT' : 'INVALID_RECORD', `${this.naming.entry} ${what}: ${message}`, severity));
       return out;
     };
     const ws = entry['_webSocketMessages'];
@@ -185,7 +231,7 @@ export class HarReader {
         if (!llm && !live) return this.other(line, what);
         if (!llm) this.llmEntries++;
         const api = live ? 'Gemini Live API messages, which guard does not read' : 'in no API guard reads';
-        out.errors.push(captureError(this.file, line, 'UNKNOWN_FORMAT', `HAR entry ${what}: its ${ws.length} WebSocket message${ws.length === 1 ? ' is' : 's are'} ${api} (it reads the OpenAI Realtime API); not read`));
+        out.errors.push(captureError(this.file, line, 'UNKNOWN_FORMAT', `${this.naming.entry} ${what}: its ${ws.length} WebSocket message${ws.length === 1 ? ' is' : 's are'} ${api} (it reads the OpenAI Realtime API); not read`));
         return out;
       }
       if (!llm) this.llmEntries++;
@@ -196,7 +242,7 @@ export class HarReader {
       // an LLM call whose reply the archive did not keep (DevTools and Playwright leave out large
       // or skipped bodies): its reply was not judged, so the file does not pass
       if (!llm) return this.other(line, what);
-      out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `HAR entry ${what}: the response body was not saved in the HAR (no content.text); its reply was not read or judged`));
+      out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `${this.naming.entry} ${what}: the response body was not saved in the ${this.naming.file} (no content.text); its reply was not read or judged`));
       return out;
     }
     const mime = (str(content['mimeType']) ?? '').toLowerCase();
@@ -204,7 +250,33 @@ export class HarReader {
     if (mime.includes('vnd.amazon.eventstream') || (bytes && isEventStreamPrelude(bytes))) {
       return this.withTools(this.eventStream(bytes ?? Buffer.from(text, 'latin1'), line, what), advertised);
     }
-    const read = readBodyText(bytes ? bytes.toString('utf8') : text, this.nested, { file: this.file, line, format: 'har', advertised });
+    const bodyText = bytes ? bytes.toString('utf8') : text;
+    const read = readBodyText(bodyText, this.nested, { file: this.file, line, format: this.naming.format, advertised });
+    const status = Number(res['status']);
+    // an HTTP error whose body is in no API's error shape guard reads (`{"detail": …}`, plain
+    // text): the call failed, there is no reply; a warning, never an unread reply
+    if (status >= 400 && (read.layout !== 'json' || !read.known) && read.layout !== 'sse') {
+      if (!llm) return this.other(line, what);
+      out.errors.push(captureError(this.file, line, 'STREAM_ERROR', `${this.naming.entry} ${what}: HTTP ${status} error response (${JSON.stringify(bodyText.slice(0, 160))}): no reply`, 'warning'));
+      return out;
+    }
+    if (read.layout === 'json' && !read.known) {
+      const parsed = parseJson(bodyText);
+      // a batch job that holds its results inline (Mistral `GET /v1/batch/jobs/{id}?inline=true`:
+      // `outputs[]` in the OpenAI Batch output shape): each result read as its API
+      if (isObject(parsed) && parsed['object'] === 'batch' && Array.isArray(parsed['outputs'])) {
+        const inline = readNestedValues(this.nested, parsed['outputs'], line, this.naming.format, advertised);
+        if (inline.known) {
+          this.llmEntries++;
+          return { replies: inline.replies, errors: [...read.errors, ...inline.errors] };
+        }
+      }
+      if (isNonReplyBody(parsed)) {
+        // an LLM API's answer that is no model reply (embeddings, a token count, a batch's status, images)
+        if (llm) this.llmEntries++;
+        return { replies: [], errors: read.errors };
+      }
+    }
     if (read.layout === 'invalid-json') return fail(`the response body is not valid JSON (${read.message}); not read`);
     if (read.layout === 'other') return fail(`the response body (${mime || 'no mime type'}) is neither JSON, an SSE stream nor an AWS event stream; not read`);
     // an SSE body of a request not recognised as an LLM call counts as LLM traffic only when it held a reply
@@ -227,9 +299,9 @@ export class HarReader {
         const step = reader.push(item.record, line);
         out.replies.push(...step.replies);
         out.errors.push(...step.errors);
-        if (step.status === 'unknown') out.errors.push(captureError(this.file, line, 'UNKNOWN_FORMAT', `HAR entry ${what}: frame ${item.frame} (${Object.keys(item.record)[0]}) at byte offset ${item.offset} of the response body is in no known stream format; skipped`));
-      } else if (item.kind === 'failure') out.errors.push(captureError(this.file, line, 'STREAM_ERROR', `HAR entry ${what}: frame ${item.frame} of the response body is an error frame: ${item.message}`, 'warning'));
-      else out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `HAR entry ${what}: the response body's ${item.message}`));
+        if (step.status === 'unknown') out.errors.push(captureError(this.file, line, 'UNKNOWN_FORMAT', `${this.naming.entry} ${what}: frame ${item.frame} (${Object.keys(item.record)[0]}) at byte offset ${item.offset} of the response body is in no known stream format; skipped`));
+      } else if (item.kind === 'failure') out.errors.push(captureError(this.file, line, 'STREAM_ERROR', `${this.naming.entry} ${what}: frame ${item.frame} of the response body is an error frame: ${item.message}`, 'warning'));
+      else out.errors.push(captureError(this.file, line, 'INVALID_RECORD', `${this.naming.entry} ${what}: the response body's ${item.message}`));
     }
     const rest = reader.finish();
     out.replies.push(...rest.replies);
@@ -237,10 +309,10 @@ export class HarReader {
     return out;
   }
 
-  /** Replies read from a body: format `har`, and the request's tools where the body did not say. */
+  /** Replies read from a body: the reader's format, and the request's tools where the body did not say. */
   private withTools(out: RecordOutput, advertised: AdvertisedTool[] | null): RecordOutput {
     for (const r of out.replies) {
-      r.format = 'har';
+      r.format = this.naming.format;
       if (r.advertised === null) r.advertised = advertised;
     }
     return out;

@@ -22,6 +22,21 @@
  * integration writes the same, BerriAI/litellm
  * `tests/logging_callback_tests/langfuse_expected_request_body/completion_with_tags_stream.json`).
  *
+ * OTLP logs (`{resourceLogs: [{scopeLogs: [{logRecords: [...]}]}]}`, the same JSON encoding;
+ * `LogRecord{timeUnixNano, eventName, attributes, body, traceId, spanId}`): the GenAI events that
+ * instrumentations emit as log records (the OpenTelemetry Python `openai-v2`, `vertexai` and
+ * `google-genai` instrumentations; the Events API writes events as logs): a
+ * `gen_ai.client.inference.operation.details` event (its `gen_ai.output.messages` attribute, as on
+ * a span) and a `gen_ai.choice` event (its body `{index, finish_reason, message}`) are each one
+ * reply (so is any record with a `gen_ai.output.messages` attribute); the event name is the
+ * record's `eventName` or its `event.name` attribute (older SDKs). A `gen_ai.*` event of another
+ * name is an INVALID_RECORD error (it may hold output guard does not read).
+ * Other GenAI events (`gen_ai.user.message`, `gen_ai.system.message`, `gen_ai.assistant.message`
+ * of the request's history, `gen_ai.tool.message`) and other log records hold no reply. Event
+ * names and bodies: open-telemetry/semantic-conventions v1.41.0 `docs/gen-ai/gen-ai-events.md`,
+ * https://github.com/open-telemetry/semantic-conventions/blob/v1.41.0/docs/gen-ai/gen-ai-events.md
+ * (and, for the deprecated per-message events, v1.30.0 of the same page).
+ *
  * One reply per LLM-call span. A span of a model call that records no output (content capture is
  * off by default in most instrumentations) is an INVALID_RECORD warning: there is nothing to judge.
  *
@@ -59,6 +74,34 @@ import { advertisedFromList, emptyParts, maybeJson, readOutputValue, type Output
 export function isOtlpTraces(v: unknown): v is JsonObject {
   return isObject(v) && Array.isArray(v['resourceSpans']);
 }
+
+/** True for a whole OTLP logs request: a `resourceLogs` array. */
+export function isOtlpLogs(v: unknown): v is JsonObject {
+  return isObject(v) && Array.isArray(v['resourceLogs']);
+}
+
+/** The GenAI event a log record holds: its `eventName`, else its `event.name` attribute (older SDKs). */
+function logEventName(record: JsonObject, attrs: Record<string, unknown>): string | undefined {
+  return str(record['eventName']) || str(attrs['event.name']);
+}
+
+/**
+ * One OTLP log record as the span the reader reads, or null when it is no GenAI event that holds a
+ * reply: a `gen_ai.client.inference.operation.details` event carries the messages in its
+ * attributes, like a span; a `gen_ai.choice` event is a span event with the record's body.
+ */
+function logRecordAsSpan(record: JsonObject): JsonObject | 'unknown-event' | null {
+  const attrs = attributeMap(record['attributes']);
+  const event = logEventName(record, attrs);
+  const ids = { traceId: str(record['traceId']) ?? '', spanId: str(record['spanId']) ?? '' };
+  if (event === 'gen_ai.client.inference.operation.details' || attrs['gen_ai.output.messages'] !== undefined) return { name: event ?? 'log record', ...ids, attributes: attrs };
+  if (event === 'gen_ai.choice') return { name: event, ...ids, attributes: attrs, events: [{ name: event, attributes: attrs, body: anyValue(record['body']) }] };
+  if (event !== undefined && event.startsWith('gen_ai.') && !REQUEST_EVENTS.has(event)) return 'unknown-event';
+  return null;
+}
+
+/** GenAI events that hold the request (its messages, an evaluation), no reply. */
+const REQUEST_EVENTS: ReadonlySet<string> = new Set(['gen_ai.system.message', 'gen_ai.user.message', 'gen_ai.assistant.message', 'gen_ai.tool.message', 'gen_ai.evaluation.result']);
 
 /** True for one span: a string `name`, `attributes` (a map or an OTLP key/value list) and a span id (`spanId`, `spanContext`, `context`). */
 export function isSpan(v: unknown): v is JsonObject {
@@ -172,8 +215,12 @@ function spanOutput(span: JsonObject, attrs: Record<string, unknown>, wrapperAsC
     }
     if (ev['name'] !== 'gen_ai.choice') continue;
     const ea = attributeMap(ev['attributes']);
-    const body = ev['body'] ?? ea['message'] ?? ea['gen_ai.event.content'];
-    if (body !== undefined) readOutputValue(isObject(maybeJson(body)) && 'message' in (maybeJson(body) as JsonObject) ? (maybeJson(body) as JsonObject)['message'] : body, parts);
+    const body = maybeJson(ev['body'] ?? ea['message'] ?? ea['gen_ai.event.content']);
+    if (body === undefined) continue;
+    // the choice body `{index, finish_reason, message}`; its finish reason is the reply's
+    const choice = isObject(body) && 'message' in body ? body : null;
+    readOutputValue(choice ? choice['message'] : body, parts);
+    if (choice && typeof choice['finish_reason'] === 'string') parts.finishReason ??= choice['finish_reason'];
   }
   const modelCall = aiCall || typeof attrs['gen_ai.operation.name'] === 'string' || (attrs['gen_ai.request.model'] !== undefined && (attrs['gen_ai.system'] !== undefined || attrs['gen_ai.provider.name'] !== undefined)) || attrs['openinference.span.kind'] === 'LLM' || attrs['langfuse.observation.type'] === 'generation';
   if (!parts.found && !modelCall) return null;
@@ -225,7 +272,7 @@ export function otelReader(file: string) {
       out.errors.push(...o.errors);
     }
   };
-  const readSpan = (span: JsonObject, line: number, out: RecordOutput, wrapperAsCall = false): void => {
+  const readSpan = (span: JsonObject, line: number, out: RecordOutput, wrapperAsCall = false, label = `span ${JSON.stringify(span['name'])}`): void => {
     const attrs = attributeMap(span['attributes']);
     if (isExecution(attrs)) return readExecution(span, attrs, line, out);
     const op = str(attrs['ai.operationId']) ?? '';
@@ -238,16 +285,15 @@ export function otelReader(file: string) {
     }
     const o = spanOutput(span, attrs, wrapperAsCall);
     if (!o) return;
-    const name = span['name'] as string;
     if (!o.parts.found) {
-      out.errors.push(captureError(file, line, 'INVALID_RECORD', `span ${JSON.stringify(name)} is a model call but records no output (content capture was off?); nothing to judge`, 'warning'));
+      out.errors.push(captureError(file, line, 'INVALID_RECORD', `${label} is a model call but records no output (content capture was off?); nothing to judge`, 'warning'));
       return;
     }
     const p = o.parts;
     const unreadAttributes = [...p.skipped].filter((t) => t.startsWith('attribute ')).map((t) => t.slice('attribute '.length));
     const unreadTypes = [...p.skipped].filter((t) => !t.startsWith('attribute '));
-    if (unreadTypes.length > 0) out.errors.push(captureError(file, line, 'INVALID_RECORD', `output parts of type ${unreadTypes.map((t) => JSON.stringify(t)).join(', ')} in span ${JSON.stringify(name)} were not read: what they hold (a call, its arguments) is not judged`));
-    if (unreadAttributes.length > 0) out.errors.push(captureError(file, line, 'INVALID_RECORD', `output attributes ${quotedKeys(unreadAttributes)} of span ${JSON.stringify(name)} are not read: what they hold (a call, its arguments) is not judged`));
+    if (unreadTypes.length > 0) out.errors.push(captureError(file, line, 'INVALID_RECORD', `output parts of type ${unreadTypes.map((t) => JSON.stringify(t)).join(', ')} in ${label} were not read: what they hold (a call, its arguments) is not judged`));
+    if (unreadAttributes.length > 0) out.errors.push(captureError(file, line, 'INVALID_RECORD', `output attributes ${quotedKeys(unreadAttributes)} of ${label} are not read: what they hold (a call, its arguments) is not judged`));
     const finishReasons = maybeJson(attrs['gen_ai.response.finish_reasons']);
     const finish = p.finishReason ?? (Array.isArray(finishReasons) && typeof finishReasons[0] === 'string' ? finishReasons[0] : undefined) ?? str(attrs['ai.response.finishReason']);
     const advertised = advertisedFromList(attrs['gen_ai.tool.definitions']) ?? advertisedFromList(attrs['ai.prompt.tools']);
@@ -276,6 +322,20 @@ export function otelReader(file: string) {
           if (!isObject(rs)) continue;
           for (const ss of [...arr(rs['scopeSpans']), ...arr(rs['instrumentationLibrarySpans'])]) {
             if (isObject(ss)) for (const span of arr(ss['spans'])) if (isSpan(span) || (isObject(span) && typeof span['name'] === 'string')) readSpan(span as JsonObject, line, out);
+          }
+        }
+      } else if (isOtlpLogs(value)) {
+        for (const rl of arr(value['resourceLogs'])) {
+          if (!isObject(rl)) continue;
+          for (const sl of [...arr(rl['scopeLogs']), ...arr(rl['instrumentationLibraryLogs'])]) {
+            if (!isObject(sl)) continue;
+            for (const record of arr(sl['logRecords'])) {
+              const span = isObject(record) ? logRecordAsSpan(record) : null;
+              if (span === 'unknown-event') {
+                const name = logEventName(record as JsonObject, attributeMap((record as JsonObject)['attributes']));
+                out.errors.push(captureError(file, line, 'INVALID_RECORD', `a log record of GenAI event ${JSON.stringify(name)} was not read (guard reads gen_ai.client.inference.operation.details and gen_ai.choice): what it holds (a reply, a call) is not judged`));
+              } else if (span) readSpan(span, line, out, false, `log record ${JSON.stringify(span['name'])}`);
+            }
           }
         }
       } else readSpan(value as JsonObject, line, out);
