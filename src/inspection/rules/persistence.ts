@@ -87,7 +87,8 @@ const KEY_BY_NAME = /\.(?:pem|key|p12|pfx|keystore|jks)$/;
 /** True for a credential read that matters: a credential store or password database always, a
  * key file known by its extension unless its contents stay in local files. */
 function credentialRead(a: PathAccess): boolean {
-  if (a.mode !== 'read' || !isCredentialPath(a.path)) return false;
+  // an in-place edit (`sed -i '/^DEBUG=/d' .env`) moves nothing out of the file
+  if (a.mode !== 'read' || a.sink === 'in-place' || !isCredentialPath(a.path)) return false;
   const byNameOnly = KEY_BY_NAME.test(a.path) && !/(?:^|\/)\.(?:ssh|gnupg|aws|docker|kube|azure)\/|^\/etc\/(?:ssl\/private|ssh)\/|^\/root\//.test(a.path);
   return !(byNameOnly && a.sink === 'file');
 }
@@ -237,7 +238,10 @@ export const PERSISTENCE_RULES: Rule[] = [
         if (c.name === 'systemctl') return o.operands[0] === 'enable' || o.operands[0] === 'link' || o.operands[0] === 'reenable';
         if (c.name === 'launchctl') return ['load', 'bootstrap', 'enable', 'submit'].includes(o.operands[0] ?? '');
         // a transient timer: systemd-run --on-calendar / --on-active / --on-boot … CMD
-        if (c.name === 'systemd-run') return c.argv.slice(1).some((a) => /^--on-(?:calendar|active|boot|startup|unit-active|unit-inactive|timezone-change|clock-change)\b|^--timer-property\b/.test(a));
+        // (systemd-run is a wrapper: its options reach the command it starts as wrapperOptions)
+        const TIMER = /^--on-(?:calendar|active|boot|startup|unit-active|unit-inactive|timezone-change|clock-change)\b|^--timer-property\b/;
+        if ((c.wrapperOptions ?? []).some(([w, o]) => w === 'systemd-run' && TIMER.test(o))) return true;
+        if (c.name === 'systemd-run') return c.argv.slice(1).some((a) => TIMER.test(a));
         // login items and hooks on macOS
         if (c.name === 'osascript') return /\bmake\s+(?:new\s+)?login\s+item\b/i.test(c.argv.join(' '));
         if (c.name === 'defaults') return /\bwrite\b/.test(c.argv.join(' ')) && /com\.apple\.loginwindow\b.*\b(?:LoginHook|LogoutHook)\b|\bcom\.apple\.loginitems\b/i.test(c.argv.join(' '));
@@ -527,6 +531,8 @@ export const PERSISTENCE_RULES: Rule[] = [
           const o = opts(c, { short: 't', long: ['target'] });
           return (o.values.get('-t') ?? o.values.get('--target') ?? []).includes('1');
         }
+        // nsenter is a wrapper when it names the program to run (`nsenter -t 1 -m sh`)
+        if ((c.wrapperOptions ?? []).some(([w, o, v]) => w === 'nsenter' && (o === '-t' || o === '--target') && v === '1')) return true;
         // containerd's ctr(8) takes the same --mount type=bind,src=/ and --privileged forms; the
         // CLI's global options may stand before the subcommand (`docker -H tcp://h:2375 run …`)
         const sc = subcommandOf(c.name, c.argv);

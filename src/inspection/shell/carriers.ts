@@ -48,6 +48,20 @@ export const WRAPPERS: Record<string, { valued: string; longValued?: string[]; p
   torsocks: { valued: 'uapPi' },
   'dbus-run-session': { valued: '' },
   faketime: { valued: '', positional: 1 },
+  // util-linux unshare(1), nsenter(1), setpriv(1): https://man7.org/linux/man-pages/man1/unshare.1.html,
+  // https://man7.org/linux/man-pages/man1/nsenter.1.html, https://man7.org/linux/man-pages/man1/setpriv.1.html
+  // (namespace options take a file only attached: `--mount=FILE`, `-mFILE`)
+  unshare: { valued: 'RwSGl', longValued: ['root', 'wd', 'setuid', 'setgid', 'map-user', 'map-group', 'map-users', 'map-groups', 'propagation', 'setgroups', 'monotonic', 'boottime', 'load-interp'] },
+  nsenter: { valued: 'tSG', longValued: ['target', 'setuid', 'setgid', 'env'] },
+  setpriv: { valued: '', longValued: ['reuid', 'regid', 'ruid', 'euid', 'rgid', 'egid', 'groups', 'inh-caps', 'ambient-caps', 'bounding-set', 'securebits', 'pdeathsig', 'selinux-label', 'apparmor-profile', 'landlock-access', 'landlock-rule', 'seccomp-filter'] },
+  // systemd-run(1) starts its command as a transient unit: https://www.freedesktop.org/software/systemd/man/latest/systemd-run.html
+  'systemd-run': { valued: 'puEHM', longValued: ['property', 'unit', 'setenv', 'host', 'machine', 'description', 'slice', 'uid', 'gid', 'nice', 'working-directory', 'on-active', 'on-boot', 'on-startup', 'on-unit-active', 'on-unit-inactive', 'on-calendar', 'on-clock-change', 'on-timezone-change', 'timer-property', 'path-property', 'socket-property', 'service-type', 'background', 'json'] },
+  // firejail(1) takes its options as `--opt=value`; xvfb-run(1); runit's chpst(8): http://smarden.org/runit/chpst.8.html
+  firejail: { valued: '' },
+  'xvfb-run': { valued: 'nsfep', longValued: ['server-num', 'server-args', 'auth-file', 'error-file', 'xauth-protocol'] },
+  chpst: { valued: 'uUe/nlLmdopfcrt' },
+  'ssh-agent': { valued: 'aEPt' },
+  cgexec: { valued: 'g' },
 };
 
 /** Wrappers that run their arguments joined as one shell line (`watch` passes them to `sh -c`). */
