@@ -12,7 +12,7 @@ import { INTERPRETERS } from '../shell/interp.js';
 import { literalOutput } from '../shell/wordexp.js';
 
 /** Programs that run their arguments as a command line (analysed as nested commands). */
-const CARRIERS = new Set(['su', 'runuser', 'flock', 'script', 'sg', 'watch', 'eval', 'nohup', 'timeout', 'time', 'nice', 'ssh', 'wsl', 'parallel', 'exec', 'command', 'builtin', 'doas', 'pkexec', 'chroot', 'setsid', 'stdbuf', 'strace', 'ltrace', 'awk', 'gawk', 'mawk', 'nawk', 'gdb', 'expect', 'osascript']);
+const CARRIERS = new Set(['su', 'runuser', 'flock', 'script', 'sg', 'watch', 'eval', 'nohup', 'timeout', 'time', 'nice', 'ssh', 'wsl', 'parallel', 'exec', 'command', 'builtin', 'doas', 'pkexec', 'chroot', 'setsid', 'stdbuf', 'strace', 'ltrace', 'awk', 'gawk', 'mawk', 'nawk', 'gdb', 'expect', 'osascript', 'trap']);
 import { deleteTargets, writeTargets } from './writes.js';
 import { readSources } from './reads.js';
 import { sendsOf, type Send } from './network.js';

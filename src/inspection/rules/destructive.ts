@@ -210,11 +210,11 @@ export const DESTRUCTIVE_RULES: Rule[] = [
   },
   {
     id: 'find-delete-root',
-    name: 'find deleting from / or ~',
+    name: 'find deleting from /, a home or a system directory',
     category: 'destructive-fs',
     action: 'block',
     attack: 'T1485',
-    description: 'find rooted at /, ~ or $HOME with -delete or -exec/-execdir rm.',
+    description: 'find rooted at /, a home directory (~, $HOME, /home/NAME, /Users/NAME) or a top-level system directory (/etc, /usr, …), also through a cd, with -delete or -exec/-execdir rm/shred/unlink.',
     help: 'Deletes matching files across the whole disk or home directory. Check the starting point.',
     examples: {
       match: ["find / -name '*.log' -delete", 'find ~ -type f -exec rm -f {} +', 'find $HOME -name x -execdir rm {} ;'],
@@ -227,9 +227,11 @@ export const DESTRUCTIVE_RULES: Rule[] = [
         const starts: string[] = [];
         for (const a of args) {
           if (a.startsWith('-') || a === '(' || a === '!') break;
-          starts.push(normalizePath(a));
+          starts.push(resolveIn(c.cwd, normalizePath(a)));
         }
-        if (!starts.some((p) => p === '/' || p === '~' || p === '/*' || p === '~/*')) return false;
+        // no starting point is the working directory (`cd / && find . -delete` starts at /)
+        if (starts.length === 0 && c.cwd !== null) starts.push(c.cwd);
+        if (!starts.some((p) => isVitalTree(p))) return false;
         if (args.includes('-delete')) return true;
         return args.some((a, i) => /^-(?:exec|execdir|ok|okdir)$/.test(a) && runsDelete(args.slice(i + 1)));
       },

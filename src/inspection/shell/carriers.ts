@@ -271,6 +271,14 @@ export function expandCarrier(cmd: ShellCommand, ctx: Ctx): void {
     case 'eval':
       ctx.run.enter(argv.slice(1).join(' '), ctx, 'eval');
       return;
+    case 'trap': {
+      // `trap [--] ACTION SIGNAL…`: ACTION is a command line this shell runs on the signal or at
+      // exit (bash(1) SHELL BUILTIN COMMANDS, trap: https://www.gnu.org/software/bash/manual/bash.html#index-trap);
+      // `-` and '' reset or ignore, `-l`/`-p` list
+      const a = argv.slice(1).filter((x) => x !== '--');
+      if (a.length >= 2 && !/^-[lpP]$/.test(a[0]!) && a[0] !== '-' && a[0]!.trim() !== '') ctx.run.enter(a[0]!, ctx, 'trap');
+      return;
+    }
     case 'su': {
       const i = argv.findIndex((a, k) => k > 0 && (a === '-c' || a === '--command'));
       if (i > 0 && argv[i + 1] !== undefined) ctx.run.enter(argv[i + 1]!, ctx, 'su -c');
