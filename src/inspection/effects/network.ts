@@ -19,6 +19,9 @@ export function uploadedFiles(cmd: ShellCommand): string[] {
     for (const k of ['-d', '--data', '--data-binary', '--data-ascii', '--data-urlencode', '--json']) for (const v of o.values.get(k) ?? []) {
       const m = /^(?:[^=@]*=)?@(.+)$/.exec(v);
       if (m) out.push(m[1]!);
+      // --data-urlencode also takes `name@filename` (curl(1) --data-urlencode: https://curl.se/docs/manpage.html#--data-urlencode)
+      const n = k === '--data-urlencode' && !m ? /^[^=@]+@(.+)$/.exec(v) : null;
+      if (n) out.push(n[1]!);
     }
   } else if (cmd.name === 'wget') {
     const o = parseOpts(args, WGET_VALUED);

@@ -87,8 +87,13 @@ function readsCloudSecret(c: ShellCommand): boolean {
     case 'az':
       return (hasSequence(a, ['keyvault', 'secret', 'show']) && selects(/value/i)) || hasSequence(a, ['keyvault', 'secret', 'download']);
     case 'vault':
-    case 'bao':
+    case 'bao': {
+      // `vault read PATH` prints a KV v1 secret or a secrets engine's credentials (database/creds/ROLE);
+      // sys/ and auth/ paths are configuration (https://developer.hashicorp.com/vault/docs/commands/read)
+      const o = opts(c, { short: '', long: ['field', 'format', 'address', 'namespace'] });
+      if (o.operands[0] === 'read') return o.operands[1] !== undefined && !/^(?:sys|auth|identity)\//.test(o.operands[1]);
       return hasSequence(a, ['kv', 'get']);
+    }
     case 'get-secsecretvalue':
       return true;
     case 'get-azkeyvaultsecret':
@@ -238,7 +243,7 @@ export const CREDENTIAL_RULES: Rule[] = [
     category: 'credential-access',
     action: 'block',
     attack: 'T1555.006',
-    description: 'A secret value printed from a cloud secrets store: aws secretsmanager get-secret-value, aws ssm get-parameter(s) --with-decryption, gcloud secrets versions access, az keyvault secret show/download, vault kv get, Get-SECSecretValue, Get-AzKeyVaultSecret -AsPlainText. A --query that selects metadata only does not fire.',
+    description: 'A secret value printed from a cloud secrets store: aws secretsmanager get-secret-value, aws ssm get-parameter(s) --with-decryption, gcloud secrets versions access, az keyvault secret show/download, vault kv get, vault read (not sys/, auth/ or identity/ paths), Get-SECSecretValue, Get-AzKeyVaultSecret -AsPlainText. A --query that selects metadata only does not fire.',
     help: 'The secret lands in the transcript and whatever reads it. Check which secret and why the task needs its value.',
     examples: {
       match: ['aws secretsmanager get-secret-value --secret-id prod/db', 'gcloud secrets versions access latest --secret=db-pass', 'az keyvault secret show --vault-name kv --name db-pass'],

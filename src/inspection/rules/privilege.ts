@@ -29,7 +29,7 @@ function elevatedHook(c: ShellCommand): boolean {
 
 /** Hook values that are an ordinary choice for an unprivileged user (a pager, editor, credential
  * helper or diff tool, a systemd calendar word): not a command slipped in. */
-const ORDINARY_USER_HOOK = /^(?:sed|delta|diff-so-fancy|difftastic|store|cache|osxkeychain|manager|manager-core|libsecret|wincred|gh|echo|printf|head|tail|tee|subl|xdg-open|open|w3m|lynx|bat|daily|weekly|monthly|hourly|yearly|minutely|ssh-askpass|ksshaskpass)$/;
+const ORDINARY_USER_HOOK = /^(?:git|sed|delta|diff-so-fancy|difftastic|store|cache|osxkeychain|manager|manager-core|libsecret|wincred|gh|echo|printf|head|tail|tee|subl|xdg-open|open|w3m|lynx|bat|daily|weekly|monthly|hourly|yearly|minutely|ssh-askpass|ksshaskpass)$/;
 /** Programs whose command options run in a container or on a remote machine, not here
  * (`docker run --health-cmd`, `gcloud compute ssh --command`). */
 const ELSEWHERE = /^(?:docker|podman|nerdctl|kubectl|oc|gcloud|az|aws|vagrant|multipass|lxc)$/;
@@ -109,7 +109,7 @@ export const PRIVILEGE_RULES: Rule[] = [
     category: 'execution',
     action: 'record',
     attack: 'T1202',
-    description: "A program told, by an option or a variable, to run a command line that is not its ordinary transport, pager, editor or helper: ssh/scp/sftp -o ProxyCommand, scp -S, sftp -D, restic --password-command, aria2c --on-download-error, dnsmasq --conf-script, sshfs -o ssh_command, LESSOPEN, CRASHPAGER, GIT_SSH_COMMAND, git -c core.pager/alias.x='!…', tar --checkpoint-action, wsl -e.",
+    description: "A program told, by an option or a variable, to run a command line that is not its ordinary transport, pager, editor or helper: ssh/scp/sftp -o ProxyCommand, scp -S, sftp -D, restic --password-command, aria2c --on-download-error, dnsmasq --conf-script, sshfs -o ssh_command, LESSOPEN, CRASHPAGER, GIT_SSH_COMMAND, git -c core.pager/alias.x='!…' and the same keys set by git config (core.fsmonitor, core.pager, credential.helper '!…', …), tar --checkpoint-action, wsl -e.",
     help: 'Indirect command execution: the command runs under the name of a trusted program, and past rules that look only at the program. Read the hook.',
     examples: {
       match: ["ssh -o ProxyCommand='/tmp/x' x.example", "scp -S /tmp/x ./a x.example:", "LESSOPEN='/tmp/x %s' less /etc/hosts"],

@@ -691,6 +691,22 @@ const COMMAND_VARIABLES = new Set(['CRASHPAGER', 'SYSTEMD_PAGER', 'PSQL_PAGER', 
 /** git configuration keys whose value is a command (git-config(1); an alias starting with `!` is a shell line). */
 const GIT_COMMAND_KEYS = /^(?:core\.(?:sshcommand|pager|editor|fsmonitor|askpass)|sequence\.editor|diff\.external|credential\.helper|alias\.[^=]+|pager\.[^=]+|gpg\.program|uploadpack\.packobjectshook)$/i;
 
+/** The key and value a `git config` command line sets (its options skipped; `set`, `--add`,
+ * `--replace-all` forms), or null for a read, an unset or a list. */
+function gitConfigSet(args: string[]): [string, string] | null {
+  const ops: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (/^--(?:get|get-all|get-regexp|get-urlmatch|unset|unset-all|list|remove-section|rename-section|edit)$|^-[le]$/.test(a)) return null;
+    if (a === '-f' || a === '--file' || a === '--blob' || a === '--type' || a === '--default' || a === '--comment') { i++; continue; }
+    if (a.startsWith('-')) continue;
+    ops.push(a);
+  }
+  if (ops[0] === 'set') ops.shift();
+  else if (/^(?:get|unset|list|rename-section|remove-section|edit)$/.test(ops[0] ?? '')) return null;
+  return ops.length >= 2 ? [ops[0]!, ops[1]!] : null;
+}
+
 /**
  * Command lines a program is told to run through its options or environment (each with how):
  * `git -c alias.x='!…'`, `git -c core.pager=…`, `GIT_SSH_COMMAND='…' git …`, `PAGER=… man`,
@@ -734,7 +750,22 @@ export function commandValues(cmd: ShellCommand): [string, string][] {
           const alias = /^alias\./i.test(kv);
           if (!alias || v.startsWith('!')) out.push([alias ? v.slice(1) : v, 'git -c']);
         }
-        if (!args[i]!.startsWith('-') && args[i - 1] !== '-c' && args[i - 1] !== '-C') break;
+        if (!args[i]!.startsWith('-') && args[i - 1] !== '-c' && args[i - 1] !== '-C') {
+          // `git config [--global|--system|--file F …] [set] KEY VALUE`: the value runs on every later git
+          // command that reads the key (git-config(1): https://git-scm.com/docs/git-config#_variables)
+          if (args[i] === 'config') {
+            const set = gitConfigSet(args.slice(i + 1));
+            if (set !== null && GIT_COMMAND_KEYS.test(set[0])) {
+              const [k, v] = set;
+              const helper = /^(?:alias\.|credential\.helper$)/i.test(k);
+              // an alias or credential helper is a shell line only after `!` (a helper also by absolute path);
+              // core.fsmonitor takes a boolean for git's own daemon
+              const boolean = /^(?:true|false|yes|no|on|off|[01])$/i.test(v.trim());
+              if (!boolean && (!helper || v.startsWith('!') || (/^credential/i.test(k) && v.startsWith('/')))) out.push([v.replace(/^!/, ''), 'git config']);
+            }
+          }
+          break;
+        }
       }
       break;
     case 'ssh':
