@@ -65,7 +65,7 @@ function plantsShell(c: ShellCommand): boolean {
 }
 
 /** Configuration of auditing, system logging, the firewall and mandatory access control. */
-const SECURITY_CONFIG = /^\/etc\/(?:audit\/|audisp\/|libaudit\.conf$|security\/audit_(?:event|control|user|class)$|rsyslog\.conf$|rsyslog\.d\/|syslog\.conf$|syslog-ng\/|systemd\/journald\.conf(?:\.d\/|$)|asl\.conf$|asl\/|ufw\/|default\/ufw$|iptables\/|sysconfig\/ip6?tables$|nftables\.conf$|pf\.conf$|pf\.anchors\/|firewalld\/|selinux\/config$|apparmor(?:\.d)?\/)|^\/private\/etc\/(?:security\/audit_|asl\.conf$|pf\.conf$)/;
+const SECURITY_CONFIG = /^\/etc\/(?:audit\/|audisp\/|libaudit\.conf$|security\/audit_(?:event|control|user|class)$|rsyslog\.conf$|rsyslog\.d\/|syslog\.conf$|syslog-ng\/|systemd\/journald\.conf(?:\.d\/|$)|asl\.conf$|asl\/|ufw\/|default\/ufw$|iptables\/|sysconfig\/ip6?tables$|nftables\.conf$|pf\.conf$|pf\.anchors\/|firewalld\/|selinux\/config$|apparmor(?:\.d)?\/)|^\/private\/etc\/(?:security\/audit_|asl\.conf$|pf\.conf$)|^\/proc\/sys\/kernel\/(?:yama\/ptrace_scope|randomize_va_space|kptr_restrict|dmesg_restrict|modules_disabled)$/;
 
 /** Security services and agents whose stop or removal blinds the host. */
 const SECURITY_SERVICE = /^(?:auditd?|syslogd|rsyslogd|littlesnitch\w*|at\.obdev\.littlesnitch\w*|com\.crowdstrike\.\w+|com\.objective-see\.\w+|apparmor|selinux|firewalld|ufw|iptables|ip6tables|nftables|netfilter-persistent|falcon-sensor|falcond|cbagentd|cbdaemon|carbonblack|com\.carbonblack\.[\w.]+|com\.opendns\.[\w.]+|pf|cb|sentinelone|sentinelagent|s1-agent|osqueryd?|sysmon(?:forlinux)?|wazuh-agent|ossec|clamav-daemon|clamd|freshclam|elastic-agent|filebeat|auditbeat|rsyslog|syslog|syslog-ng|systemd-journald|mdatp|mdatp_audisp_plugin|xagt|cylancesvc|taniumclient|qualys-cloud-agent|splunkd?|SplunkForwarder|td-agent|fluentd|fluent-bit|aide|tripwire|snort|suricata|zeek|crowdstrike|tmcmd|ds_agent|eset|esets|sophos|sav-protect|mcafee|ma|nessusd|lynis|rkhunter|chkrootkit|logrotate|com\.apple\.auditd|com\.apple\.syslogd)(?:\.service)?$/i;
@@ -99,6 +99,14 @@ function disablesDefence(c: ShellCommand): boolean {
       return args.some((a) => /^--master-disable$|^--global-disable$|^--disable$/.test(a));
     case 'csrutil':
       return args[0] === 'disable';
+    // AppArmor: every profile unloaded, or profiles put in complain mode or disabled (apparmor_parser -R removes one)
+    case 'aa-teardown':
+      return true;
+    case 'aa-disable':
+    case 'aa-complain':
+      return args.length > 0;
+    case 'apparmor_parser':
+      return o.short.has('R') || o.long.has('remove');
     case 'pfctl':
       return o.short.has('d');
     case 'defaults':
@@ -325,7 +333,7 @@ export const EVASION_RULES: Rule[] = [
     category: 'defense-evasion',
     action: 'block',
     attack: 'T1562.001',
-    description: 'Disabling auditing (auditctl -D / -e 0), SELinux (setenforce 0), the firewall (ufw disable, iptables -F/-P ACCEPT, nft flush ruleset, pfctl -d, socketfilterfw off), Gatekeeper or SIP (spctl --master-disable, csrutil disable), or stopping/killing security agents and log daemons.',
+    description: 'Disabling auditing (auditctl -D / -e 0), SELinux (setenforce 0), the firewall (ufw disable, iptables -F/-P ACCEPT, nft flush ruleset, pfctl -d, socketfilterfw off), Gatekeeper or SIP (spctl --master-disable, csrutil disable), AppArmor (aa-teardown, aa-disable, aa-complain, apparmor_parser -R), or stopping/killing security agents and log daemons.',
     help: 'Removes the protections that would notice the next step. Check why the agent touched security settings.',
     examples: {
       match: ['auditctl -D', 'setenforce 0', 'systemctl stop falcon-sensor', 'sudo spctl --master-disable', 'ufw disable'],
@@ -339,7 +347,7 @@ export const EVASION_RULES: Rule[] = [
     category: 'defense-evasion',
     action: 'record',
     attack: 'T1562',
-    description: 'A write to the configuration of auditing (/etc/audit/, audisp, libaudit.conf, the BSM audit files), system logging (rsyslog, syslog, syslog-ng, journald, asl), the firewall (/etc/ufw/, /etc/default/ufw, iptables and nftables rule files, pf.conf, firewalld) or mandatory access control (SELinux config, AppArmor profiles).',
+    description: 'A write to the configuration of auditing (/etc/audit/, audisp, libaudit.conf, the BSM audit files), system logging (rsyslog, syslog, syslog-ng, journald, asl), the firewall (/etc/ufw/, /etc/default/ufw, iptables and nftables rule files, pf.conf, firewalld) or mandatory access control (SELinux config, AppArmor profiles), and the kernel exploit mitigations under /proc/sys/kernel (yama/ptrace_scope, randomize_va_space, kptr_restrict, dmesg_restrict).',
     help: 'Such an edit can silence auditing and logging or open the firewall from the next reload on. Check what the change does.',
     examples: {
       match: ["echo '-e 0' >> /etc/audit/rules.d/audit.rules", "sudo sed -i 's/^SELINUX=enforcing/SELINUX=disabled/' /etc/selinux/config", 'echo "# c" | sudo tee -a /etc/ufw/user.rules'],

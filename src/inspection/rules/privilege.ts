@@ -48,6 +48,10 @@ function userHook(c: ShellCommand): boolean {
 
 const SUDOERS = /^\/etc\/sudoers(?:\.d\/.+)?$|^\/private\/etc\/sudoers(?:\.d\/.+)?$|^\/usr\/local\/etc\/sudoers(?:\.d\/.+)?$/;
 const PAM = /^\/etc\/pam\.d\/|^\/etc\/pam\.conf$|^\/etc\/security\/(?:pam_|access\.conf|limits\.conf)|(?:^|\/)pam_[\w-]+\.so$|^\/(?:usr\/)?lib(?:64)?\/(?:x86_64-linux-gnu\/)?security\//;
+/** The OpenSSH server's configuration and what in it lets more in (https://man.openbsd.org/sshd_config);
+ * a value replaced by a safe one (`s/… yes/… no/`) leaves the text after the last `yes` a `no`. */
+const SSHD_CONFIG = /^\/etc\/ssh\/sshd_config(?:\.d\/[^/]+)?$|^\/private\/etc\/ssh\/sshd_config$/;
+const SSHD_WEAKENED = /\b(?:PermitRootLogin\s+yes|PasswordAuthentication\s+yes|PermitEmptyPasswords\s+yes|PermitUserEnvironment\s+yes|AuthorizedKeysFile|AuthorizedKeysCommand)\b(?![^\n]*\b(?:PermitRootLogin|PasswordAuthentication|PermitEmptyPasswords|PermitUserEnvironment)\s+no\b)/;
 const ACCOUNT_DB = /^\/etc\/(?:passwd|shadow|group|gshadow|master\.passwd)$/;
 /** System accounts that own services and never log in. */
 const SERVICE_ACCOUNT = /^(?:nobody|daemon|bin|sys|sync|games|man|lp|mail|news|uucp|proxy|www-data|backup|list|irc|gnats|systemd-\w+|messagebus|sshd|_\w+)$/;
@@ -158,6 +162,20 @@ export const PRIVILEGE_RULES: Rule[] = [
       not_match: ['cat /etc/pam.d/sshd', 'grep pam_unix /etc/pam.d/common-auth'],
     },
     match: { path: written(PAM) },
+  },
+  {
+    id: 'sshd-config-weaken',
+    name: 'SSH server opened to root or password logins',
+    category: 'privilege',
+    action: 'record',
+    attack: 'T1556',
+    description: 'A write to /etc/ssh/sshd_config or sshd_config.d/ that turns on PermitRootLogin yes, PasswordAuthentication yes, PermitEmptyPasswords yes or PermitUserEnvironment yes, or sets AuthorizedKeysFile/AuthorizedKeysCommand (sshd_config(5)).',
+    help: 'Opens the SSH server to root, password guessing, empty passwords or keys kept elsewhere from the next reload on. Check that the host is meant to allow it.',
+    examples: {
+      match: ["sudo sed -i 's/^#\\?PermitRootLogin.*/PermitRootLogin yes/' /etc/ssh/sshd_config", "echo 'PasswordAuthentication yes' | sudo tee /etc/ssh/sshd_config.d/50-pw.conf"],
+      not_match: ['cat /etc/ssh/sshd_config', "sudo sed -i 's/^PasswordAuthentication yes/PasswordAuthentication no/' /etc/ssh/sshd_config", 'grep PermitRootLogin /etc/ssh/sshd_config'],
+    },
+    match: { path: (a) => written(SSHD_CONFIG)(a) && SSHD_WEAKENED.test(a.content ?? '') },
   },
   {
     id: 'sudoers-write',
