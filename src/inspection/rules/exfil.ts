@@ -141,6 +141,34 @@ export function capturesScreen(c: ShellCommand): boolean {
   }
 }
 
+/** Sound recorded from a microphone: ALSA's arecord (not -l/-L, which list devices), PulseAudio's
+ * parecord/parec, PipeWire's pw-record, SoX's rec, ffmpeg reading an audio capture device (-f alsa,
+ * pulse, dshow with audio=, avfoundation with an audio index `-i :0`). */
+export function capturesAudio(c: ShellCommand): boolean {
+  const args = c.argv.slice(1);
+  switch (c.name) {
+    case 'arecord':
+      return !args.some((a) => /^-[lL]$|^--list-(?:devices|pcms)$|^--help$|^--version$/.test(a));
+    case 'parecord':
+    case 'parec':
+    case 'pw-record':
+    case 'rec':
+      return !args.some((a) => /^--help$|^--version$|^-h$/.test(a));
+    case 'ffmpeg': {
+      const f = args.flatMap((a, i) => (a === '-f' ? [args[i + 1] ?? ''] : []));
+      const inputs = args.flatMap((a, i) => (a === '-i' ? [args[i + 1] ?? ''] : []));
+      return f.some((x) => /^(?:alsa|pulse|oss|sndio|jack|openal)$/.test(x)) || (f.includes('dshow') && inputs.some((x) => /audio=/i.test(x))) || (f.includes('avfoundation') && inputs.some((x) => /^(?:[^:]*):\S+$/.test(x)));
+    }
+    default:
+      return false;
+  }
+}
+
+/** Where a user's messages, mail and browsing history are kept: iMessage (~/Library/Messages/chat.db),
+ * Apple Mail (~/Library/Mail/), Safari History.db, Chrome/Chromium/Edge/Brave `History`, Firefox
+ * places.sqlite, Signal Desktop's database, Thunderbird's mail folders, Telegram Desktop's tdata. */
+const PERSONAL_STORE = /^~\/Library\/Messages\/chat\.db(?:-wal|-shm)?$|^~\/Library\/Mail(?:\/|$)|^~\/Library\/Safari\/History\.db$|(?:google-chrome|chromium|Google\/Chrome|Microsoft Edge|microsoft-edge|BraveSoftware\/Brave-Browser)\/[^/]+\/History$|(?:\.mozilla\/firefox|Firefox\/Profiles)\/[^/]+\/places\.sqlite$|(?:\.config\/Signal|Application Support\/Signal)\/sql\/db\.sqlite$|^~\/\.thunderbird\/[^/]+\/(?:ImapMail|Mail)(?:\/|$)|(?:TelegramDesktop|Telegram Desktop)\/tdata(?:\/|$)/;
+
 /** An address that listens on every interface (or on a routable one), not only this machine. */
 const isWildcardOrRemote = (host: string) => host === '' || host === '*' || /^(?:0\.0\.0\.0|::|\[::\])$/.test(host) || (!isLoopbackHost(host.toLowerCase()) && /^[\d.]+$|^\[/.test(host));
 
@@ -415,6 +443,34 @@ export const EXFIL_RULES: Rule[] = [
       not_match: ['import numpy', 'xwd -help', "ffmpeg -i in.mp4 -f mp4 out.mp4"],
     },
     match: { command: capturesScreen },
+  },
+  {
+    id: 'audio-capture',
+    name: 'Microphone recorded',
+    category: 'exfiltration',
+    action: 'record',
+    attack: 'T1123',
+    description: 'Sound recorded from a microphone: arecord (not -l/-L), parecord/parec, pw-record, SoX rec, ffmpeg -f alsa/pulse/oss/jack, -f dshow -i audio=…, -f avfoundation -i :N.',
+    help: 'Conversations in the room end up in a file. An agent seldom needs it; check why.',
+    examples: {
+      match: ['arecord -d 10 /tmp/a.wav', 'ffmpeg -f pulse -i default -t 30 /tmp/m.ogg', 'rec /tmp/r.wav trim 0 60'],
+      not_match: ['arecord -l', 'ffmpeg -i talk.wav -ar 16000 talk16k.wav', 'sox in.wav out.flac'],
+    },
+    match: { command: capturesAudio },
+  },
+  {
+    id: 'personal-data-read',
+    name: 'Messages, mail or browsing history read',
+    category: 'exfiltration',
+    action: 'record',
+    attack: 'T1005',
+    description: "A user's messages, mail or browsing history read or copied: iMessage chat.db, ~/Library/Mail, Safari History.db, Chrome/Edge/Brave History, Firefox places.sqlite, Signal Desktop's database, Thunderbird mail folders, Telegram Desktop tdata.",
+    help: 'Private conversations and what the user visited, collected from local files. A coding task does not need them; check why they were opened.',
+    examples: {
+      match: ["sqlite3 ~/Library/Messages/chat.db 'select text from message'", 'cp ~/.config/google-chrome/Default/History /tmp/h', 'tar czf /tmp/m.tgz ~/Library/Mail'],
+      not_match: ['ls ~/Library', 'sqlite3 app.db .tables', 'git log --stat HISTORY.md'],
+    },
+    match: { path: (a) => a.mode === 'read' && PERSONAL_STORE.test(a.path) },
   },
   {
     id: 'legacy-protocol-channel',
