@@ -170,7 +170,43 @@ function readsPasswordManager(c: ShellCommand): boolean {
   }
 }
 
+/** Impacket's example scripts, installed as `impacket-NAME` or run as `NAME.py` (https://github.com/fortra/impacket). */
+const IMPACKET = /^impacket-\w+$|^(?:psexec|wmiexec|smbexec|atexec|dcomexec|secretsdump|getTGT|getST|lookupsid|reg|services|smbclient|mssqlclient|rpcdump|GetUserSPNs|GetADUsers|ntlmrelayx)\.py$/i;
+
+/**
+ * An NTLM hash used in place of a password (pass the hash, ATT&CK T1550.002,
+ * https://attack.mitre.org/techniques/T1550/002/): FreeRDP `/pth:`, evil-winrm `-H`, Impacket's
+ * `-hashes LM:NT`, CrackMapExec/NetExec `-H`, Samba's `--pw-nt-hash`, the pth-* tools, mimikatz
+ * `sekurlsa::pth`, Invoke-TheHash's `-Hash`.
+ */
+function passesHash(c: ShellCommand): boolean {
+  const name = c.name.toLowerCase().replace(/\.exe$/, '');
+  const args = c.argv.slice(1);
+  if (/^(?:x|wl|sdl-)?freerdp3?$/.test(name)) return args.some((a) => /^[/+]pth:/i.test(a));
+  if (name === 'evil-winrm') return args.some((a) => a === '-H' || a === '--hash');
+  if (IMPACKET.test(c.name)) return args.includes('-hashes');
+  if (/^(?:crackmapexec|cme|netexec|nxc)$/.test(name)) return args.some((a) => a === '-H' || a === '--hash');
+  if (name === 'smbclient' || name === 'rpcclient' || name === 'net' || name === 'winexe') return args.some((a) => a === '--pw-nt-hash');
+  if (/^pth-\w+$/.test(name)) return true;
+  if (/^invoke-(?:thehash|smbexec|wmiexec|smbclient|smbenum)$/.test(name)) return args.some((a) => /^-Hash$/i.test(a));
+  return /\bsekurlsa::pth\b/i.test(args.join(' '));
+}
+
 export const CREDENTIAL_RULES: Rule[] = [
+  {
+    id: 'pass-the-hash',
+    name: 'Password hash used to log in',
+    category: 'credential-access',
+    action: 'block',
+    attack: 'T1550.002',
+    description: "An NTLM hash used in place of a password to log in to another host: xfreerdp /pth:, evil-winrm -H, Impacket's -hashes, crackmapexec/netexec -H, smbclient/rpcclient --pw-nt-hash, pth-* tools, mimikatz sekurlsa::pth, Invoke-TheHash -Hash.",
+    help: 'A stolen hash is being replayed to log in elsewhere: nobody who knows the password needs its hash. Stop and check where the hash came from.',
+    examples: {
+      match: ['xfreerdp /u:admin /pth:31d6cfe0d16ae931b73c59d7e0c089c0 /v:10.0.0.7', 'impacket-psexec -hashes :31d6cfe0d16ae931b73c59d7e0c089c0 corp/admin@10.0.0.7', 'nxc smb 10.0.0.0/24 -u admin -H 31d6cfe0d16ae931b73c59d7e0c089c0'],
+      not_match: ['xfreerdp /u:admin /v:10.0.0.7', 'smbclient //fs01/share -U alice', 'sha256sum release.tar.gz'],
+    },
+    match: { command: passesHash },
+  },
   {
     id: 'keychain-access',
     name: 'Keychain secrets read',
