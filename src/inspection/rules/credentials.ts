@@ -124,15 +124,15 @@ const SECRET_FIELD = /pass(?:word)?|secret|token|credential|private|key|otp|totp
  * (ATT&CK T1555.005 Password Managers, https://attack.mitre.org/techniques/T1555/005/):
  * 1Password CLI `op read op://vault/item/field` and `op item get … --reveal` / `--otp` / `--fields
  * password`, `op document get` (https://developer.1password.com/docs/cli/reference/), Bitwarden
- * `bw get password|item|notes|totp|attachment` and `bw export`
- * (https://bitwarden.com/help/cli/), pass(1) `pass show NAME`, `pass NAME`, `pass grep`, `pass otp`
+ * `bw get password|item|notes|totp|attachment`, `bw export` and `bw list items` (its item objects
+ * carry the passwords) (https://bitwarden.com/help/cli/), pass(1) `pass show NAME`, `pass NAME`, `pass grep`, `pass otp`
  * (https://www.passwordstore.org/), gopass `show`/`cat`/`otp` or a bare entry name
  * (https://github.com/gopasspw/gopass/blob/master/docs/commands/show.md), `keepassxc-cli show -s`
  * (`--show-protected`) or `-a password`, `clip`, `export` (keepassxc-cli(1)), LastPass `lpass show`
  * (not when it selects only `--username`/`--url`/`--id`/`--name`) and `lpass export`
  * (lpass(1)). The macOS keychain (`security find-generic-password -w`) and the Secret Service
  * (`secret-tool lookup`) are keychain-access's (T1555.001); listing entries (`op item list`,
- * `bw list items`) is credential-store-enumeration's.
+ * `bw list folders`) is credential-store-enumeration's.
  */
 function readsPasswordManager(c: ShellCommand): boolean {
   const name = c.name.toLowerCase().replace(/\.exe$/, '');
@@ -146,7 +146,9 @@ function readsPasswordManager(c: ShellCommand): boolean {
       return o.long.has('reveal') || o.long.has('otp') || (o.values.get('--fields') ?? []).some((f) => SECRET_FIELD.test(f));
     }
     case 'bw':
-      return (sub === 'get' && /^(?:password|item|notes|totp|attachment|exposed)$/.test(sub2)) || sub === 'export';
+      // `bw list items` prints every item object with its login.password and totp (Bitwarden CLI
+      // "list": https://bitwarden.com/help/cli/#list), a read of the whole vault, not a listing of names
+      return (sub === 'get' && /^(?:password|item|notes|totp|attachment|exposed)$/.test(sub2)) || sub === 'export' || (sub === 'list' && sub2 === 'items');
     case 'pass':
     case 'gopass':
       if (/^(?:show|cat|grep|otp)$/.test(sub)) return true;
@@ -293,7 +295,7 @@ export const CREDENTIAL_RULES: Rule[] = [
     category: 'credential-access',
     action: 'block',
     attack: 'T1555.005',
-    description: 'A secret printed or copied out of a password manager: 1Password op read op://…, op item get --reveal/--otp/--fields password, op document get; Bitwarden bw get password|item|notes|totp, bw export; pass/gopass show (or a bare entry name), pass grep, pass otp; keepassxc-cli show -s / -a password, clip, export; lpass show (not --username/--url only), lpass export. Signing in, syncing and listing entries do not fire.',
+    description: 'A secret printed or copied out of a password manager: 1Password op read op://…, op item get --reveal/--otp/--fields password, op document get; Bitwarden bw get password|item|notes|totp, bw export, bw list items (the items carry their passwords); pass/gopass show (or a bare entry name), pass grep, pass otp; keepassxc-cli show -s / -a password, clip, export; lpass show (not --username/--url only), lpass export. Signing in, syncing and listing entries do not fire.',
     help: 'The secret lands in the transcript and whatever reads it. Check which entry and why the task needs its value.',
     examples: {
       match: ['op read op://Private/GitHub/password', 'bw get password github.com', 'pass show email/work'],

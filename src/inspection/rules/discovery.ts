@@ -155,7 +155,8 @@ export function listsCredentialStore(c: ShellCommand): boolean {
     case 'op':
       return at(0) === 'item' && at(1) === 'list';
     case 'bw':
-      return at(0) === 'list' && at(1) === 'items';
+      // `bw list items` prints the secrets too: password-manager-read; folders, collections and organizations are names
+      return at(0) === 'list' && /^(?:folders|collections|org-collections|organizations|org-members)$/.test(at(1));
     default:
       return false;
   }
@@ -208,7 +209,7 @@ export const DISCOVERY_RULES: Rule[] = [
     category: 'discovery',
     action: 'record',
     attack: 'T1555',
-    description: 'Listing what a credential store holds, without reading the secrets yet: Windows cmdkey /list and vaultcmd /list /listcreds, kubectl get secrets (names), aws secretsmanager list-secrets, aws ssm describe-parameters, gcloud secrets list, az keyvault secret list, vault kv list / vault list, op item list, bw list items.',
+    description: 'Listing what a credential store holds, without reading the secrets yet: Windows cmdkey /list and vaultcmd /list /listcreds, kubectl get secrets (names), aws secretsmanager list-secrets, aws ssm describe-parameters, gcloud secrets list, az keyvault secret list, vault kv list / vault list, op item list, bw list folders/collections/organizations (bw list items prints the secrets: password-manager-read).',
     help: 'The step before reading a secret: it shows which credentials are there to take. Check which secret the task needs; reading one is credential access (kubernetes-secret-read, keychain-access).',
     examples: {
       match: ['cmdkey /list', 'kubectl get secrets -A', 'aws secretsmanager list-secrets'],
