@@ -271,6 +271,14 @@ export function expandCarrier(cmd: ShellCommand, ctx: Ctx): void {
     case 'eval':
       ctx.run.enter(argv.slice(1).join(' '), ctx, 'eval');
       return;
+    case 'cmd':
+    case 'cmd.exe': {
+      // `cmd /c LINE`, `cmd /s /k LINE` (cmd: https://learn.microsoft.com/windows-server/administration/windows-commands/cmd):
+      // the rest is a cmd.exe line, whose backslashes are path separators, never escapes
+      const i = argv.findIndex((a, k) => k > 0 && /^\/[ck]$/i.test(a));
+      if (i > 0 && argv[i + 1] !== undefined) ctx.run.enter(argv.slice(i + 1).join(' ').replace(/\\/g, '\\\\'), ctx, 'cmd /c');
+      return;
+    }
     case 'trap': {
       // `trap [--] ACTION SIGNAL…`: ACTION is a command line this shell runs on the signal or at
       // exit (bash(1) SHELL BUILTIN COMMANDS, trap: https://www.gnu.org/software/bash/manual/bash.html#index-trap);
