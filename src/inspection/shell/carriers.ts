@@ -222,7 +222,7 @@ export function applyBuiltin(cmd: ShellCommand, ctx: Ctx): void {
 /** Finds the script a carrier runs and analyses it as nested commands. */
 export function expandCarrier(cmd: ShellCommand, ctx: Ctx): void {
   const { name, argv } = cmd;
-  if (ctx.depth >= MAX_DEPTH) return;
+  // past MAX_DEPTH the payloads are still handed to enter(), which lists them as unparsed instead of reading them
   for (const [text, via] of commandValues(cmd)) ctx.run.enter(text, ctx, via);
   const written = writtenFileRun(cmd, ctx);
   if (written !== null) ctx.run.enter(written, ctx, 'written file');
