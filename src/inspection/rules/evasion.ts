@@ -145,7 +145,15 @@ function installsRootCa(c: ShellCommand): boolean {
 /** `touch -t/-d/-r/--date/--reference`, `SetFile -d/-m`: a file's times set to a chosen value. */
 function timestomps(c: ShellCommand): boolean {
   const args = c.argv.slice(1);
-  if (c.name === 'touch') return args.some((a) => /^-[a-zA-Z]*[tdrB]$|^--(?:date|reference)(?:=|$)|^-[a-zA-Z]*[tdr]\d/.test(a)) && !args.some((a) => /^(?:1970|197\d)/.test(a) && args.length === 1);
+  if (c.name === 'touch') {
+    if (!args.some((a) => /^-[a-zA-Z]*[tdrB]$|^--(?:date|reference)(?:=|$)|^-[a-zA-Z]*[tdr]\d/.test(a)) || args.some((a) => /^(?:1970|197\d)/.test(a) && args.length === 1)) return false;
+    // a file of the working tree dated for a test or a build (`touch -d "2 hours ago" test/fixtures/old.txt`)
+    // is not hidden from anyone; a file elsewhere, or times copied from a system file, are
+    const o = opts(c, { short: 'dtr', long: ['date', 'reference', 'time'] });
+    const ref = [...(o.values.get('-r') ?? []), ...(o.values.get('--reference') ?? [])];
+    const systemCwd = c.cwd !== null && /^\/(?:usr|bin|sbin|etc|lib\w*|opt|var|boot|root|Library|System|Applications)(?:\/|$)/.test(c.cwd);
+    return ref.some((r) => /^[/~]/.test(r)) || o.operands.some((p) => /^[/~$]/.test(p) || p.includes('..') || systemCwd);
+  }
   if (c.name === 'setfile' || c.name === 'SetFile') return args.some((a) => a === '-d' || a === '-m');
   // the system clock set back or forth, so files touched meanwhile get that time (`date -s …`, `date 010100001971`)
   if (c.name === 'date') return args.some((a, i) => /^(?:-s|--set)$/.test(a) || a.startsWith('--set=') || (/^\d{8}(?:\d{2}|\d{4})?(?:\.\d{2})?$/.test(a) && !args[i - 1]?.startsWith('-')));
@@ -438,7 +446,7 @@ export const EVASION_RULES: Rule[] = [
     category: 'defense-evasion',
     action: 'record',
     attack: 'T1070.006',
-    description: "Setting a file's timestamps to a chosen value (touch -t/-d/-r/--date/--reference, SetFile -d/-m, PowerShell .LastWriteTime/.CreationTime assignment), or setting the system clock (date -s, date MMDDhhmm, Set-Date).",
+    description: "Setting a file's timestamps to a chosen value (touch -t/-d/-r/--date/--reference on a file outside the working tree or from a system file's times, SetFile -d/-m, PowerShell .LastWriteTime/.CreationTime assignment), or setting the system clock (date -s, date MMDDhhmm, Set-Date).",
     help: 'Makes a changed file look old. Check which file and why.',
     examples: {
       match: ['touch -t 202001010000 /usr/bin/x', 'touch -r /bin/ls /tmp/backdoor', "powershell -c \"(Get-Item x.exe).LastWriteTime = '01/01/2020'\""],

@@ -163,6 +163,10 @@ function trapHook(c: ShellCommand): boolean {
   return TRAP_PAYLOAD.test(a[0]!.trim());
 }
 
+/** systemd units that Linux distributions and widely used packages ship (their unit files come with the
+ * package, reviewed by its maintainers): enabling one starts a known service at boot. */
+const PACKAGED_UNIT = /^(?:docker|containerd|podman|nginx|apache2|httpd|caddy|haproxy|postgresql(?:@[\w.-]+)?|mysql|mysqld|mariadb|redis(?:-server)?|mongod|memcached|rabbitmq-server|elasticsearch|ssh|sshd|cron|crond|cronie|atd|chronyd?|ntpd?|systemd-timesyncd|systemd-resolved|systemd-networkd|NetworkManager|bluetooth|cups|avahi-daemon|snapd|libvirtd|virtqemud|kubelet|k3s|fail2ban|ufw|firewalld|nftables|php[\d.]*-fpm|tomcat\d*|jenkins|grafana-server|prometheus|node_exporter|nfs-server|smb|nmb|smbd|nmbd|supervisor|gitlab-runner|tailscaled|wg-quick@[\w.-]+|cockpit|zramswap|fstrim|apparmor|auditd|rsyslog|systemd-journald)(?:\.(?:service|socket|timer))?$/;
+
 export const PERSISTENCE_RULES: Rule[] = [
   {
     id: 'crontab-install',
@@ -235,7 +239,14 @@ export const PERSISTENCE_RULES: Rule[] = [
       path: (a) => written(SERVICE_PATH)(a) || (written(APT_CONF)(a) && APT_HOOK.test(a.content ?? '')),
       command: (c) => {
         const o = opts(c);
-        if (c.name === 'systemctl') return o.operands[0] === 'enable' || o.operands[0] === 'link' || o.operands[0] === 'reenable';
+        if (c.name === 'systemctl') {
+          if (o.operands[0] === 'link') return true;
+          if (o.operands[0] !== 'enable' && o.operands[0] !== 'reenable') return false;
+          // the units a distribution or a common package ships (`sudo systemctl enable --now docker`) are set up,
+          // not planted; a unit of another name, a unit file path or a user unit is
+          const units = o.operands.slice(1);
+          return units.length === 0 || units.some((u) => !PACKAGED_UNIT.test(u) || u.includes('/')) || o.long.has('user');
+        }
         if (c.name === 'launchctl') return ['load', 'bootstrap', 'enable', 'submit'].includes(o.operands[0] ?? '');
         // a transient timer: systemd-run --on-calendar / --on-active / --on-boot … CMD
         // (systemd-run is a wrapper: its options reach the command it starts as wrapperOptions)
