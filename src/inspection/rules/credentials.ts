@@ -427,7 +427,7 @@ export const CREDENTIAL_IDIOM_RULES: Rule[] = [
     category: 'persistence',
     action: 'record',
     attack: 'T1098.001',
-    description: 'A cloud user, access key, login profile or service-account key created, or a role granted: aws iam create-user/create-access-key/create-login-profile/attach-*-policy, az ad user/sp create, az role assignment create, gcloud iam service-accounts keys create, gcloud projects add-iam-policy-binding.',
+    description: 'A cloud user, access key, login profile or service-account key created, or a role granted: aws iam create-user/create-access-key/create-login-profile/attach-*-policy, az ad user/sp create, az role assignment create, gcloud iam service-accounts keys create, gcloud projects add-iam-policy-binding, a Kubernetes (cluster)rolebinding to cluster-admin or admin (kubectl create clusterrolebinding, oc adm policy add-cluster-role-to-user).',
     help: 'A new identity or key outlives the session and gives lasting access to the cloud account.',
     examples: {
       match: ['aws iam create-user --user-name backdoor', 'aws iam create-access-key --user-name x', 'gcloud iam service-accounts keys create k.json --iam-account sa@p.iam.gserviceaccount.com'],
@@ -437,6 +437,9 @@ export const CREDENTIAL_IDIOM_RULES: Rule[] = [
       { re: /\baws\s+iam\s+(?:create-(?:user|access-key|login-profile|service-specific-credential)|attach-(?:user|role|group)-policy|put-(?:user|role)-policy|add-user-to-group|update-assume-role-policy)\b/ },
       { re: /\baz\s+(?:ad\s+(?:user|sp|app)\s+(?:create|credential\s+reset)|role\s+assignment\s+create)\b/ },
       { re: /\bgcloud\s+(?:iam\s+service-accounts\s+keys\s+create|projects\s+add-iam-policy-binding|iam\s+service-accounts\s+create)\b/ },
+      // Kubernetes: cluster-admin or admin bound to a user, group or service account (ATT&CK T1098.006,
+      // https://attack.mitre.org/techniques/T1098/006/); OpenShift's `oc adm policy add-cluster-role-to-user`
+      { re: /\b(?:kubectl|oc)\b[^|;&\n]*\bcreate\s+(?:cluster)?rolebinding\b[^|;&\n]*--clusterrole[= ]["']?(?:cluster-admin|admin)\b|\boc\s+adm\s+policy\s+add-(?:cluster-)?role-to-(?:user|group)\s+(?:cluster-admin|admin)\b/ },
     ],
   }),
   idiomRule({

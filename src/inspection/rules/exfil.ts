@@ -278,6 +278,26 @@ export function routesTraffic(c: ShellCommand): boolean {
       return args[0] === 'services' && /^(?:start|run|restart)$/.test(args[1] ?? '') && args[2] === 'tor';
     case 'sysrc':
       return args.some((a) => /^tor_enable=["']?YES/i.test(a));
+    case 'ssh':
+    case 'autossh': {
+      // a SOCKS proxy (-D), a remote forward that opens a port on the other host back into this one (-R),
+      // or a tun/tap tunnel (-w), also as -o options (ssh(1), ssh_config(5)); a local forward (-L) is ordinary
+      const o = opts(c, { short: 'bcDEeFIiJLlmOoPpQRSWw' });
+      if (o.values.has('-D') || o.values.has('-R') || o.values.has('-w')) return true;
+      return (o.values.get('-o') ?? []).some((v) => /^\s*(?:DynamicForward|RemoteForward|Tunnel(?:Device)?)\s*[= ]\s*(?!no\b)\S/i.test(v));
+    }
+    // IP over DNS or ICMP (iodine, dnscat2, dns2tcp, ptunnel, hans, icmptunnel; ATT&CK T1572)
+    case 'iodine':
+    case 'iodined':
+    case 'dnscat':
+    case 'dnscat2':
+    case 'dns2tcpc':
+    case 'dns2tcpd':
+    case 'ptunnel':
+    case 'ptunnel-ng':
+    case 'hans':
+    case 'icmptunnel':
+      return !args.some((a) => /^(?:-h|--help|-v|--version)$/.test(a));
     default:
       return false;
   }
@@ -408,7 +428,7 @@ export const EXFIL_RULES: Rule[] = [
     category: 'command-and-control',
     action: 'record',
     attack: 'T1090',
-    description: 'The host\'s traffic sent through a proxy, a port forward or Tor: networksetup -setwebproxy/-setsecurewebproxy/-setsocksfirewallproxy, netsh interface portproxy add, netsh winhttp set proxy, gsettings org.gnome.system.proxy, tor or its service started, a command run through proxychains, torsocks or torify.',
+    description: 'The host\'s traffic sent through a proxy, a port forward, a tunnel or Tor: ssh -D (SOCKS), -R (a port on the other host into this one) or -w (tun), IP over DNS or ICMP (iodine, dnscat2, dns2tcp, ptunnel, hans), networksetup -setwebproxy/-setsecurewebproxy/-setsocksfirewallproxy, netsh interface portproxy add, netsh winhttp set proxy, gsettings org.gnome.system.proxy, tor or its service started, a command run through proxychains, torsocks or torify.',
     help: 'A system proxy sees (and can change) every connection; Tor and port forwards hide where traffic goes. Check who asked for it.',
     examples: {
       match: ['networksetup -setwebproxy Wi-Fi 10.0.0.9 8080', 'netsh interface portproxy add v4tov4 listenport=8443 connectaddress=10.0.0.9 connectport=443', 'sudo systemctl start tor'],

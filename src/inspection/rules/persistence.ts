@@ -530,7 +530,7 @@ export const PERSISTENCE_RULES: Rule[] = [
     category: 'privilege',
     action: 'record',
     attack: 'T1611',
-    description: 'docker/podman/nerdctl/ctr run --privileged, -v /:/…, a docker.sock mount, --pid=host (also after the CLI\'s global options: docker -H HOST run, podman --remote run); nsenter -t 1.',
+    description: 'docker/podman/nerdctl/ctr run --privileged, -v /:/…, a docker.sock mount, --pid=host (also after the CLI\'s global options: docker -H HOST run, podman --remote run); kubectl run --overrides asking for privileged, hostPID/hostNetwork/hostIPC or the node\'s / as hostPath; kubectl debug node/… (the node root at /host); nsenter -t 1.',
     help: 'Gives the container (and whatever runs in it) root on the host.',
     examples: {
       match: ['docker run --privileged -it ubuntu bash', 'docker run --rm -v /:/host alpine chroot /host sh', 'docker run -v /var/run/docker.sock:/var/run/docker.sock x', 'nsenter -t 1 -m -u -i -n sh'],
@@ -541,6 +541,14 @@ export const PERSISTENCE_RULES: Rule[] = [
         if (c.name === 'nsenter') {
           const o = opts(c, { short: 't', long: ['target'] });
           return (o.values.get('-t') ?? o.values.get('--target') ?? []).includes('1');
+        }
+        // kubectl run|debug --overrides='{…}' asking for a privileged container or the node's namespaces or files
+        if ((c.name === 'kubectl' || c.name === 'oc') && /^(?:run|debug|create)$/.test(c.argv[1] ?? '')) {
+          const ov = c.argv.flatMap((a, i) => (a === '--overrides' ? [c.argv[i + 1] ?? ''] : a.startsWith('--overrides=') ? [a.slice(12)] : []));
+          if (ov.some((j) => /"(?:privileged|hostPID|hostNetwork|hostIPC)"\s*:\s*true|"hostPath"\s*:\s*\{\s*"path"\s*:\s*"\/"/.test(j))) return true;
+          // a node debugging pod shares the node's namespaces and mounts its root filesystem at /host
+          // (https://kubernetes.io/docs/tasks/debug/debug-cluster/kubectl-node-debug/)
+          if (c.argv[1] === 'debug' && c.argv.some((a) => /^node\/./.test(a))) return true;
         }
         // nsenter is a wrapper when it names the program to run (`nsenter -t 1 -m sh`)
         if ((c.wrapperOptions ?? []).some(([w, o, v]) => w === 'nsenter' && (o === '-t' || o === '--target') && v === '1')) return true;
