@@ -485,7 +485,31 @@ export const EVASION_RULES: Rule[] = [
 
 /** Linux/macOS idioms with no effect to ask about: hiding processes and files, clearing the kernel
  * ring buffer, editing logs with sed/awk, disabling core dumps and crash reporting. */
+/** Every address, as cloud firewall rules spell it. */
+const ANYWHERE = String.raw`(?:0\.0\.0\.0\/0|::\/0|\*|Internet|Any)`;
+
 export const EVASION_IDIOM_RULES: Rule[] = [
+  idiomRule({
+    id: 'cloud-exposure',
+    name: 'Cloud storage or firewall opened to everyone',
+    category: 'defense-evasion',
+    action: 'record',
+    attack: 'T1562.007',
+    description: 'A bucket or object made public or a cloud firewall opened to every address: aws s3api put-bucket-acl/put-object-acl with a public ACL, delete-public-access-block, put-public-access-block with a Block… flag false; aws ec2 authorize-security-group-ingress from 0.0.0.0/0 or ::/0; gcloud compute firewall-rules create/update --source-ranges=0.0.0.0/0; az network nsg rule create/update from * or Internet; gsutil allUsers/allAuthenticatedUsers grants.',
+    help: 'Data in the bucket, or the service behind the port, is now reachable by anyone. Check that the exposure was asked for and is limited to what must be public.',
+    examples: {
+      match: ['aws s3api put-bucket-acl --bucket prod-data --acl public-read', 'aws ec2 authorize-security-group-ingress --group-id sg-1 --protocol tcp --port 22 --cidr 0.0.0.0/0', 'gsutil iam ch allUsers:objectViewer gs://prod-data'],
+      not_match: ['aws s3api get-bucket-acl --bucket prod-data', 'aws ec2 authorize-security-group-ingress --group-id sg-1 --protocol tcp --port 5432 --cidr 10.0.0.0/16', 'gcloud compute firewall-rules list'],
+    },
+    idioms: [
+      // Amazon S3 canned ACLs (https://docs.aws.amazon.com/AmazonS3/latest/userguide/acl-overview.html#canned-acl) and the account's public access block
+      { re: /^\S*aws\s+(?:.*\s)?s3api\s+put-(?:bucket|object)-acl\b.*--(?:acl[= ]["']?public-read(?:-write)?\b|grant-(?:read|write|full-control|read-acp|write-acp)[= ]["']?uri=["']?http:\/\/acs\.amazonaws\.com\/groups\/global\/AllUsers)|^\S*aws\s+(?:.*\s)?s3api\s+delete-(?:bucket-)?public-access-block\b|^\S*aws\s+(?:.*\s)?s3(?:api|control)\s+put-public-access-block\b.*\b(?:BlockPublic(?:Acls|Policy)|IgnorePublicAcls|RestrictPublicBuckets)=false\b/i, names: ['aws'] },
+      { re: new RegExp(String.raw`^\S*aws\s+(?:.*\s)?ec2\s+authorize-security-group-ingress\b.*(?:--cidr(?:-ipv6)?[= ]["']?(?:0\.0\.0\.0\/0|::\/0)|CidrIpv?6?["']?\s*[:=]\s*["']?(?:0\.0\.0\.0\/0|::\/0))`, 'i'), names: ['aws'] },
+      { re: new RegExp(String.raw`\bgcloud\s+(?:.*\s)?compute\s+firewall-rules\s+(?:create|update)\b.*--source-ranges[= ]["']?(?:[\d./:,]*,)?(?:0\.0\.0\.0\/0|::\/0)`, 'i') },
+      { re: new RegExp(String.raw`\baz\s+network\s+nsg\s+rule\s+(?:create|update)\b(?=.*--access[= ]["']?Allow)?.*--source-address-prefix(?:es)?[= ]["']?${ANYWHERE}["']?(?:\s|$)`, 'i') },
+      { re: /\bgsutil\s+(?:.*\s)?(?:iam\s+ch|acl\s+ch|defacl\s+ch)\b.*\ball(?:Authenticated)?Users\b|\bgcloud\s+storage\s+buckets\s+add-iam-policy-binding\b.*--member[= ]["']?all(?:Authenticated)?Users\b/i },
+    ],
+  }),
   idiomRule({
     id: 'cloud-audit-disable',
     name: 'Cloud audit logging switched off',
