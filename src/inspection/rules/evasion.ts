@@ -506,7 +506,7 @@ export const EVASION_IDIOM_RULES: Rule[] = [
       { re: /^\S*aws\s+(?:.*\s)?s3api\s+put-(?:bucket|object)-acl\b.*--(?:acl[= ]["']?public-read(?:-write)?\b|grant-(?:read|write|full-control|read-acp|write-acp)[= ]["']?uri=["']?http:\/\/acs\.amazonaws\.com\/groups\/global\/AllUsers)|^\S*aws\s+(?:.*\s)?s3api\s+delete-(?:bucket-)?public-access-block\b|^\S*aws\s+(?:.*\s)?s3(?:api|control)\s+put-public-access-block\b.*\b(?:BlockPublic(?:Acls|Policy)|IgnorePublicAcls|RestrictPublicBuckets)=false\b/i, names: ['aws'] },
       { re: new RegExp(String.raw`^\S*aws\s+(?:.*\s)?ec2\s+authorize-security-group-ingress\b.*(?:--cidr(?:-ipv6)?[= ]["']?(?:0\.0\.0\.0\/0|::\/0)|CidrIpv?6?["']?\s*[:=]\s*["']?(?:0\.0\.0\.0\/0|::\/0))`, 'i'), names: ['aws'] },
       { re: new RegExp(String.raw`\bgcloud\s+(?:.*\s)?compute\s+firewall-rules\s+(?:create|update)\b.*--source-ranges[= ]["']?(?:[\d./:,]*,)?(?:0\.0\.0\.0\/0|::\/0)`, 'i') },
-      { re: new RegExp(String.raw`\baz\s+network\s+nsg\s+rule\s+(?:create|update)\b(?=.*--access[= ]["']?Allow)?.*--source-address-prefix(?:es)?[= ]["']?${ANYWHERE}["']?(?:\s|$)`, 'i') },
+      { re: new RegExp(String.raw`\baz\s+network\s+nsg\s+rule\s+(?:create|update)\b.*--source-address-prefix(?:es)?[= ]["']?${ANYWHERE}["']?(?:\s|$)`, 'i') },
       { re: /\bgsutil\s+(?:.*\s)?(?:iam\s+ch|acl\s+ch|defacl\s+ch)\b.*\ball(?:Authenticated)?Users\b|\bgcloud\s+storage\s+buckets\s+add-iam-policy-binding\b.*--member[= ]["']?all(?:Authenticated)?Users\b/i },
     ],
   }),
