@@ -267,6 +267,21 @@ function outputStaysLocal(c: ShellCommand, writes: string[]): boolean {
   return COPIERS.has(c.name) && writes.length > 0;
 }
 
+/** An in-place editor (`sed -i`, `perl -pi -e`, `ruby -pi -e`) whose script writes nowhere else (no
+ * sed `w FILE` or `e` command, no perl `open`/`print` to a handle): what it reads from a file goes back into
+ * that file only (GNU sed's -i: https://www.gnu.org/software/sed/manual/sed.html#Command_002dLine-Options). */
+function editsInPlace(c: ShellCommand): boolean {
+  const args = c.argv.slice(1);
+  if (c.name === 'sed') {
+    if (!args.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'))) return false;
+    return !args.some((a) => /(?:^|[;}\s/])w\s*\S|(?:^|;)\s*[\d,$]*\s*e\b|\/dev\//.test(a));
+  }
+  if (c.name === 'perl' || c.name === 'ruby') {
+    return args.some((a) => /^-[a-zA-Z]*i/.test(a)) && args.some((a) => /^-[a-zA-Z]*p/.test(a)) && !args.some((a) => /\b(?:open|system|exec|print\s+[A-Z$]|STDERR|`)/.test(a));
+  }
+  return false;
+}
+
 /** A path written the Windows way: a backslash, a drive letter or a profile variable. */
 const WINDOWS_PATH = /\\|^[A-Za-z]:[\\/]|%USERPROFILE%|\$env:USERPROFILE/i;
 
@@ -278,8 +293,9 @@ function matchLine(line: CommandLine, rules: Rule[], tool: string, add: Add, fai
     const e = effectsOf(c);
     for (const p of e.writes) list.push({ path: p, mode: 'write', content: line.text, tool });
     const sink = outputStaysLocal(c, e.writes) ? { sink: 'file' as const } : {};
+    const inPlace = editsInPlace(c);
     for (const p of e.reads) {
-      list.push({ path: p, mode: 'read', content: null, tool, ...sink });
+      list.push({ path: p, mode: 'read', content: null, tool, ...(inPlace && e.writes.includes(p) ? { sink: 'in-place' as const } : sink) });
       // a Windows spelling (a cmd tool keeps backslashes; a quoted word in bash too): read as a file tool's path
       // (`certutil -encode %USERPROFILE%\.aws\credentials x.b64` reads ~/.aws/credentials)
       if (WINDOWS_PATH.test(p)) {

@@ -135,8 +135,11 @@ export function callSurfaces(call: InspectableCall): CallSurfaces {
   duplicateKeyValues(call.argumentsRaw, out);
   if (out.commands.length === 0 && out.paths.length === 0) unreadValues(args, name, out);
   if (CMD_EXE.test(name)) {
-    // read once more with every backslash kept (`C:\Windows\System32\curl.exe` stays a path)
-    for (const c of [...out.commands]) if (c.kind === 'text' && c.text.includes('\\')) out.commands.push({ kind: 'text', text: c.text.replace(/\\/g, '\\\\') });
+    // read once more with every backslash kept (`C:\Windows\System32\curl.exe` stays a path), and as
+    // cmd.exe runs it (`type F` prints F there)
+    const texts = out.commands.filter((c) => c.kind === 'text');
+    for (const c of texts) if (c.text.includes('\\')) out.commands.push({ kind: 'text', text: c.text.replace(/\\/g, '\\\\') });
+    for (const c of texts) out.commands.push({ kind: 'argv', argv: ['cmd', '/c', c.text] });
   }
   if (POWERSHELL.test(name)) {
     for (const c of [...out.commands]) if (c.kind === 'text') out.commands.push({ kind: 'argv', argv: ['pwsh', '-Command', c.text] });

@@ -19,8 +19,9 @@ export interface PathAccess {
   tool: string;
   /** For a read by a shell command: `file` when what it reads goes only into a local file (its
    * output redirected to a file, a copy, a writer's output path), not into the transcript or
-   * down a pipe. Unset for file tools (their reads land in the transcript). */
-  sink?: 'file';
+   * down a pipe; `in-place` when an in-place editor (`sed -i`) reads the file only to write it
+   * back. Unset for file tools (their reads land in the transcript). */
+  sink?: 'file' | 'in-place';
 }
 
 /** A path matcher: a write to a path that `re` matches (`match: { path: written(/^\/etc\/x/) }`). */

@@ -33,14 +33,14 @@ const MAX_EVAL_DEPTH = 3;
 const MAX_NODES = 200_000;
 
 const PY_SHELL = /^(?:os\.(?:system|popen|popen[234]|exec[lv]p?e?|spawn[lv]p?e?|posix_spawnp?)|subprocess\.(?:run|call|Popen|check_call|check_output|getoutput|getstatusoutput)|commands\.getoutput|pty\.spawn|asyncio\.create_subprocess_(?:shell|exec)|sh\.\w+)$/;
-const JS_SHELL = /^(?:child_process\.(?:exec|execSync|spawn|spawnSync|execFile|execFileSync|fork)|Deno\.run|Deno\.Command|Bun\.spawn|Bun\.spawnSync|shelljs\.exec|execa|execaSync|zx\.\$)$/;
+const JS_SHELL = /^(?:child_process\.(?:exec|execSync|spawn|spawnSync|execFile|execFileSync|fork)|Deno\.run|Deno\.Command|Bun\.spawn|Bun\.spawnSync|Bun\.\$|shelljs\.exec|execa|execaSync|zx\.\$)$/;
 const PY_EVAL = /^(?:exec|eval|compile|builtins\.exec|builtins\.eval|runpy\.run_path)$/;
 const JS_EVAL = /^(?:eval|Function|vm\.runInThisContext|vm\.runInNewContext|vm\.runInContext|vm\.Script|setTimeout|setInterval)$/;
 const FETCHES = /(?:^|\.)(?:urlopen|urlretrieve|request\.urlopen|get|post|request|fetch|read|text|content|json|getresponse|recv|DownloadString)$|^(?:requests|httpx|urllib3|aiohttp|http|https|axios|got|node-fetch|undici)\b/;
 const PY_WRITE = /^(?:shutil\.(?:copy|copy2|copyfile|move|copytree)|os\.(?:rename|replace|symlink|link))$/;
-const JS_WRITE = /^(?:fs\.(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|copyFileSync|copyFile|renameSync|rename|symlinkSync|cpSync)|fs\.promises\.(?:writeFile|appendFile|copyFile|rename|cp)|fsp\.(?:writeFile|appendFile)|Deno\.writeTextFile|Deno\.writeFile|Bun\.write)$/;
+const JS_WRITE = /^(?:fs\.(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|copyFileSync|copyFile|renameSync|rename|symlinkSync|cpSync)|fs\.promises\.(?:writeFile|appendFile|copyFile|rename|cp)|fsp\.(?:writeFile|appendFile)|Deno\.writeTextFile|Deno\.writeTextFileSync|Deno\.writeFile|Deno\.writeFileSync|Deno\.copyFile|Deno\.copyFileSync|Deno\.rename|Deno\.renameSync|Bun\.write)$/;
 const PY_DELETE = /^(?:shutil\.rmtree|os\.(?:remove|unlink|rmdir|removedirs)|send2trash\.send2trash)$/;
-const JS_DELETE = /^(?:fs\.(?:rmSync|rm|rmdirSync|rmdir|unlinkSync|unlink)|fs\.promises\.(?:rm|rmdir|unlink)|fsp\.(?:rm|unlink)|rimraf|rimraf\.sync|del\.sync|fse\.removeSync|fse\.remove|Deno\.remove)$/;
+const JS_DELETE = /^(?:fs\.(?:rmSync|rm|rmdirSync|rmdir|unlinkSync|unlink)|fs\.promises\.(?:rm|rmdir|unlink)|fsp\.(?:rm|unlink)|rimraf|rimraf\.sync|del\.sync|fse\.removeSync|fse\.remove|Deno\.remove|Deno\.removeSync)$/;
 
 /** Per-analysis state: aliases of modules and functions, variables with known values, findings. */
 interface State {
@@ -199,6 +199,8 @@ function calleeName(f: SyntaxNode, st: State): string {
 
 function argumentsOf(n: SyntaxNode): SyntaxNode[] {
   const args = n.childForFieldName('arguments');
+  // a tagged template (`` $`rm -rf /` ``) is a call whose one argument is the template
+  if (args?.type === 'template_string') return [args];
   return args ? args.namedChildren.filter((c) => c.type !== 'comment') : [];
 }
 
@@ -215,7 +217,10 @@ function call(n: SyntaxNode, st: State): void {
   const facts = st.facts;
   const py = st.lang === 'python';
   if (/(?:^|\.)(?:urlopen|urlretrieve|fetch|DownloadString)$|^(?:requests|httpx|urllib3|aiohttp|axios|got|http|https|urllib\.request)\.(?:get|post|request|urlopen|Request)$/.test(name)) st.fetches = true;
-  if ((py ? PY_SHELL : JS_SHELL).test(name)) {
+  // zx's and Bun Shell's `$` run a tagged template as a shell line (https://google.github.io/zx/api#dollar,
+  // https://bun.sh/docs/runtime/shell), whatever the tag was imported as (`$`, `Bun.$`, `zx.$`)
+  const tagged = !py && n.childForFieldName('arguments')?.type === 'template_string' && /(?:^|\.)\$$/.test(name);
+  if ((py ? PY_SHELL : JS_SHELL).test(name) || tagged) {
     const line = commandLine(name, args, st);
     if (line !== null) facts.shell.push(line);
     return;

@@ -149,6 +149,21 @@ export function downloadedFiles(c: ShellCommand): string[] {
   if (lower === 'bitsadmin' && args.some((a) => /^\/transfer$/i.test(a))) return args.slice(-1);
   const outFile = args.findIndex((a) => /^-(?:OutFile|Destination|o)$/i.test(a));
   if (/^(?:iwr|invoke-webrequest|irm|invoke-restmethod|start-bitstransfer|wget|curl)$/i.test(lower) && outFile >= 0 && args[outFile + 1]) return [args[outFile + 1]!];
+  // scp/rsync HOST:PATH … LOCAL: a copy from another host (scp(1): [user@]host:path; a local destination last)
+  if (lower === 'scp' || lower === 'rsync') {
+    const o = parseOpts(args, lower === 'scp' ? { short: 'cFiJlPSoD' } : { short: 'eTfB', long: ['rsh', 'rsync-path', 'exclude', 'include', 'filter', 'temp-dir', 'partial-dir', 'log-file', 'password-file'] });
+    // another host: not this one by its loopback names
+    const remote = (p: string) => {
+      const m = /^(?:[^/:@\s]+@)?([\w.-]+):(?!\/\/)/.exec(p) ?? /^(?:scp|rsync):\/\/(?:[^/@]+@)?([\w.-]+)/.exec(p);
+      return m !== null && !/^(?:localhost|127(?:\.\d+){3}|ip6-localhost)$/i.test(m[1]!);
+    };
+    const ops = o.operands;
+    const dest = ops[ops.length - 1];
+    if (ops.length >= 2 && dest !== undefined && !remote(dest) && ops.slice(0, -1).some(remote)) {
+      const from = ops.slice(0, -1).filter(remote).map((p) => baseName(p.replace(/^[^:]*:/, '')));
+      return /\/$/.test(dest) || dest === '.' ? from.map((f) => (dest === '.' ? f : `${dest}${f}`)) : [dest];
+    }
+  }
   return [];
 }
 

@@ -12,7 +12,7 @@ import { INTERPRETERS } from '../shell/interp.js';
 import { literalOutput } from '../shell/wordexp.js';
 
 /** Programs that run their arguments as a command line (analysed as nested commands). */
-const CARRIERS = new Set(['su', 'runuser', 'flock', 'script', 'sg', 'watch', 'eval', 'nohup', 'timeout', 'time', 'nice', 'ssh', 'wsl', 'parallel', 'exec', 'command', 'builtin', 'doas', 'pkexec', 'chroot', 'setsid', 'stdbuf', 'strace', 'ltrace', 'awk', 'gawk', 'mawk', 'nawk', 'gdb', 'expect', 'osascript']);
+const CARRIERS = new Set(['su', 'runuser', 'flock', 'script', 'sg', 'watch', 'eval', 'nohup', 'timeout', 'time', 'nice', 'ssh', 'wsl', 'parallel', 'exec', 'command', 'builtin', 'doas', 'pkexec', 'chroot', 'setsid', 'stdbuf', 'strace', 'ltrace', 'awk', 'gawk', 'mawk', 'nawk', 'gdb', 'expect', 'osascript', 'trap']);
 import { deleteTargets, writeTargets } from './writes.js';
 import { readSources } from './reads.js';
 import { sendsOf, type Send } from './network.js';
@@ -41,7 +41,7 @@ const cache = new WeakMap<ShellCommand, Effects>();
 
 /** Programs whose arguments only name files, print them or read them as already modelled: a path
  * mentioned inside their arguments is not an extra effect. */
-const MENTION_SAFE = new Set(['', 'echo', 'printf', 'ls', 'stat', 'file', 'test', '[', '[[', 'which', 'type', 'cd', 'pushd', 'mkdir', 'chmod', 'chown', 'chgrp', 'touch', 'rm', 'rmdir', 'unlink', 'ln', 'readlink', 'realpath', 'basename', 'dirname', 'du', 'df', 'find', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'git', 'export', 'local', 'declare', 'alias', 'cat', 'head', 'tail', 'less', 'more', 'wc', 'diff', 'cmp', 'cp', 'mv', 'install', 'tee', 'sed', 'dd', 'curl', 'wget', 'scp', 'rsync', 'ssh', 'sort', 'uniq', 'cut', 'tr', 'jq', 'xargs', 'sudo', 'env', 'docker', 'kubectl', 'npm', 'pip', 'pip3', 'go', 'cargo', 'pytest', 'tar', 'zip', 'unzip', 'gzip', 'ssh-keygen', 'openssl', 'visudo', 'getfacl', 'lsattr', 'md5sum', 'sha256sum', 'sha1sum', 'shasum', 'strings', 'xxd', 'od', 'hexdump', 'ldd', 'nm', 'objdump', 'readelf', 'code', 'open', 'bat']);
+const MENTION_SAFE = new Set(['', 'echo', 'printf', 'ls', 'stat', 'file', 'test', '[', '[[', 'which', 'type', 'cd', 'pushd', 'mkdir', 'chmod', 'chown', 'chgrp', 'touch', 'rm', 'rmdir', 'unlink', 'ln', 'readlink', 'realpath', 'basename', 'dirname', 'du', 'df', 'find', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'git', 'export', 'local', 'declare', 'alias', 'cat', 'head', 'tail', 'less', 'more', 'wc', 'diff', 'cmp', 'cp', 'mv', 'install', 'tee', 'sed', 'dd', 'curl', 'wget', 'scp', 'rsync', 'ssh', 'sort', 'uniq', 'cut', 'tr', 'jq', 'xargs', 'sudo', 'env', 'docker', 'kubectl', 'npm', 'pip', 'pip3', 'go', 'cargo', 'pytest', 'tar', 'zip', 'unzip', 'gzip', 'ssh-keygen', 'openssl', 'visudo', 'getfacl', 'lsattr', 'md5sum', 'sha256sum', 'sha1sum', 'shasum', 'strings', 'xxd', 'od', 'hexdump', 'ldd', 'nm', 'objdump', 'readelf', 'code', 'open', 'bat', 'source', '.', 'ssh-add', 'ping', 'ping6', 'hping', 'hping3']);
 /** Paths an unknown program most likely writes when it names them (GTFOBins' file-write entries
  * take the output path in an option of their own): sudoers, authorized_keys, cron, shell start-up
  * files, PAM, the loader preload list, the account databases, service directories. */

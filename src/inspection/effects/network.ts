@@ -19,6 +19,9 @@ export function uploadedFiles(cmd: ShellCommand): string[] {
     for (const k of ['-d', '--data', '--data-binary', '--data-ascii', '--data-urlencode', '--json']) for (const v of o.values.get(k) ?? []) {
       const m = /^(?:[^=@]*=)?@(.+)$/.exec(v);
       if (m) out.push(m[1]!);
+      // --data-urlencode also takes `name@filename` (curl(1) --data-urlencode: https://curl.se/docs/manpage.html#--data-urlencode)
+      const n = k === '--data-urlencode' && !m ? /^[^=@]+@(.+)$/.exec(v) : null;
+      if (n) out.push(n[1]!);
     }
   } else if (cmd.name === 'wget') {
     const o = parseOpts(args, WGET_VALUED);
@@ -149,7 +152,7 @@ export interface Send {
   files: string[];
   /** The command's standard input goes to the host (what its pipeline upstream writes). */
   stdin: boolean;
-  /** How: `http`, `netcat`, `dev-tcp`, `scp`, `rsync`, `ssh`, `ftp`, `smb`, `dns`, `mail`, `tls`, `rclone`, `cloud`. */
+  /** How: `http`, `netcat`, `dev-tcp`, `scp`, `rsync`, `ssh`, `ftp`, `smb`, `dns`, `icmp`, `mail`, `tls`, `rclone`, `cloud`. */
   channel: string;
 }
 
@@ -237,6 +240,18 @@ export function sendsOf(cmd: ShellCommand): Send[] {
     const dynamicName = cmd.words.slice(1).some((w) => !w.text.startsWith('-') && !w.text.startsWith('@') && w.dynamic && /\$/.test(w.text));
     const encoded = args.some((a) => ENCODED_LABEL.test(a));
     if (dynamicName || encoded) out.push({ host: '?', files: [], stdin: false, channel: 'dns' });
+  } else if (name === 'ping' || name === 'ping6') {
+    // ping(8) -p PATTERN fills each packet with up to 16 bytes given in hex: built from a substitution or
+    // a variable, it carries data to the host (https://man7.org/linux/man-pages/man8/ping.8.html)
+    const i = cmd.words.findIndex((w, k) => k > 0 && w.text === '-p');
+    const pad = i > 0 ? cmd.words[i + 1] : cmd.words.find((w, k) => k > 0 && /^-p./.test(w.text));
+    const o = parseOpts(args, { short: 'cipsWwItlmMQSFTe' });
+    if (pad && pad.dynamic && /\$/.test(pad.text)) out.push({ host: (o.operands[o.operands.length - 1] ?? '?').toLowerCase(), files: [], stdin: false, channel: 'icmp' });
+  } else if (name === 'hping3' || name === 'hping') {
+    // hping3(8) -E/--file F sends F's contents as the packets' data
+    const o = parseOpts(args, { short: 'EdcipsMLtTwWxya', long: ['file', 'data', 'count', 'interval', 'interface', 'baseport', 'destport', 'ttl'] });
+    const files = [...(o.values.get('-E') ?? []), ...(o.values.get('--file') ?? [])];
+    if (files.length) out.push({ host: (o.operands[o.operands.length - 1] ?? '?').toLowerCase(), files, stdin: false, channel: 'icmp' });
   } else if (/^send-mailmessage$/i.test(name)) {
     // PowerShell Send-MailMessage -Attachments F[,G] -SmtpServer HOST
     const files = args.flatMap((a, i) => (/^-Attachments?$/i.test(args[i - 1] ?? '') ? a.split(',').map((f) => f.trim()) : []));

@@ -50,7 +50,9 @@ export function readSources(cmd: ShellCommand): string[] {
     out.push(...(o.values.get('-f') ?? []), ...(o.values.get('-m') ?? []));
   }
   out.push(...optionReads(cmd));
-  if (!cmd.name || NON_READERS.has(cmd.name)) return out.map((p) => resolveIn(cmd.cwd, p));
+  // cmd.exe's `type` and PowerShell's `type` (Get-Content) print the files they name; bash's describes a command
+  const windowsType = cmd.name === 'type' && /^(?:cmd \/c|(?:pwsh|powershell)(?:\.exe)? code)$/i.test(cmd.via ?? '');
+  if (!cmd.name || (NON_READERS.has(cmd.name) && !windowsType)) return out.map((p) => resolveIn(cmd.cwd, p));
   // `bash -c SCRIPT`: the script is code (analysed as nested commands), not a file read.
   if (SHELLS.has(cmd.name) && cmd.argv.slice(1).some((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a))) return out.map((p) => resolveIn(cmd.cwd, p));
   const args = cmd.argv.slice(1);

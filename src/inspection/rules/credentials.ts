@@ -87,8 +87,13 @@ function readsCloudSecret(c: ShellCommand): boolean {
     case 'az':
       return (hasSequence(a, ['keyvault', 'secret', 'show']) && selects(/value/i)) || hasSequence(a, ['keyvault', 'secret', 'download']);
     case 'vault':
-    case 'bao':
+    case 'bao': {
+      // `vault read PATH` prints a KV v1 secret or a secrets engine's credentials (database/creds/ROLE);
+      // sys/ and auth/ paths are configuration (https://developer.hashicorp.com/vault/docs/commands/read)
+      const o = opts(c, { short: '', long: ['field', 'format', 'address', 'namespace'] });
+      if (o.operands[0] === 'read') return o.operands[1] !== undefined && !/^(?:sys|auth|identity)\//.test(o.operands[1]);
       return hasSequence(a, ['kv', 'get']);
+    }
     case 'get-secsecretvalue':
       return true;
     case 'get-azkeyvaultsecret':
@@ -119,15 +124,15 @@ const SECRET_FIELD = /pass(?:word)?|secret|token|credential|private|key|otp|totp
  * (ATT&CK T1555.005 Password Managers, https://attack.mitre.org/techniques/T1555/005/):
  * 1Password CLI `op read op://vault/item/field` and `op item get … --reveal` / `--otp` / `--fields
  * password`, `op document get` (https://developer.1password.com/docs/cli/reference/), Bitwarden
- * `bw get password|item|notes|totp|attachment` and `bw export`
- * (https://bitwarden.com/help/cli/), pass(1) `pass show NAME`, `pass NAME`, `pass grep`, `pass otp`
+ * `bw get password|item|notes|totp|attachment`, `bw export` and `bw list items` (its item objects
+ * carry the passwords) (https://bitwarden.com/help/cli/), pass(1) `pass show NAME`, `pass NAME`, `pass grep`, `pass otp`
  * (https://www.passwordstore.org/), gopass `show`/`cat`/`otp` or a bare entry name
  * (https://github.com/gopasspw/gopass/blob/master/docs/commands/show.md), `keepassxc-cli show -s`
  * (`--show-protected`) or `-a password`, `clip`, `export` (keepassxc-cli(1)), LastPass `lpass show`
  * (not when it selects only `--username`/`--url`/`--id`/`--name`) and `lpass export`
  * (lpass(1)). The macOS keychain (`security find-generic-password -w`) and the Secret Service
  * (`secret-tool lookup`) are keychain-access's (T1555.001); listing entries (`op item list`,
- * `bw list items`) is credential-store-enumeration's.
+ * `bw list folders`) is credential-store-enumeration's.
  */
 function readsPasswordManager(c: ShellCommand): boolean {
   const name = c.name.toLowerCase().replace(/\.exe$/, '');
@@ -141,7 +146,9 @@ function readsPasswordManager(c: ShellCommand): boolean {
       return o.long.has('reveal') || o.long.has('otp') || (o.values.get('--fields') ?? []).some((f) => SECRET_FIELD.test(f));
     }
     case 'bw':
-      return (sub === 'get' && /^(?:password|item|notes|totp|attachment|exposed)$/.test(sub2)) || sub === 'export';
+      // `bw list items` prints every item object with its login.password and totp (Bitwarden CLI
+      // "list": https://bitwarden.com/help/cli/#list), a read of the whole vault, not a listing of names
+      return (sub === 'get' && /^(?:password|item|notes|totp|attachment|exposed)$/.test(sub2)) || sub === 'export' || (sub === 'list' && sub2 === 'items');
     case 'pass':
     case 'gopass':
       if (/^(?:show|cat|grep|otp)$/.test(sub)) return true;
@@ -165,7 +172,43 @@ function readsPasswordManager(c: ShellCommand): boolean {
   }
 }
 
+/** Impacket's example scripts, installed as `impacket-NAME` or run as `NAME.py` (https://github.com/fortra/impacket). */
+const IMPACKET = /^impacket-\w+$|^(?:psexec|wmiexec|smbexec|atexec|dcomexec|secretsdump|getTGT|getST|lookupsid|reg|services|smbclient|mssqlclient|rpcdump|GetUserSPNs|GetADUsers|ntlmrelayx)\.py$/i;
+
+/**
+ * An NTLM hash used in place of a password (pass the hash, ATT&CK T1550.002,
+ * https://attack.mitre.org/techniques/T1550/002/): FreeRDP `/pth:`, evil-winrm `-H`, Impacket's
+ * `-hashes LM:NT`, CrackMapExec/NetExec `-H`, Samba's `--pw-nt-hash`, the pth-* tools, mimikatz
+ * `sekurlsa::pth`, Invoke-TheHash's `-Hash`.
+ */
+function passesHash(c: ShellCommand): boolean {
+  const name = c.name.toLowerCase().replace(/\.exe$/, '');
+  const args = c.argv.slice(1);
+  if (/^(?:x|wl|sdl-)?freerdp3?$/.test(name)) return args.some((a) => /^[/+]pth:/i.test(a));
+  if (name === 'evil-winrm') return args.some((a) => a === '-H' || a === '--hash');
+  if (IMPACKET.test(c.name)) return args.includes('-hashes');
+  if (/^(?:crackmapexec|cme|netexec|nxc)$/.test(name)) return args.some((a) => a === '-H' || a === '--hash');
+  if (name === 'smbclient' || name === 'rpcclient' || name === 'net' || name === 'winexe') return args.some((a) => a === '--pw-nt-hash');
+  if (/^pth-\w+$/.test(name)) return true;
+  if (/^invoke-(?:thehash|smbexec|wmiexec|smbclient|smbenum)$/.test(name)) return args.some((a) => /^-Hash$/i.test(a));
+  return /\bsekurlsa::pth\b/i.test(args.join(' '));
+}
+
 export const CREDENTIAL_RULES: Rule[] = [
+  {
+    id: 'pass-the-hash',
+    name: 'Password hash used to log in',
+    category: 'credential-access',
+    action: 'block',
+    attack: 'T1550.002',
+    description: "An NTLM hash used in place of a password to log in to another host: xfreerdp /pth:, evil-winrm -H, Impacket's -hashes, crackmapexec/netexec -H, smbclient/rpcclient --pw-nt-hash, pth-* tools, mimikatz sekurlsa::pth, Invoke-TheHash -Hash.",
+    help: 'A stolen hash is being replayed to log in elsewhere: nobody who knows the password needs its hash. Stop and check where the hash came from.',
+    examples: {
+      match: ['xfreerdp /u:admin /pth:31d6cfe0d16ae931b73c59d7e0c089c0 /v:10.0.0.7', 'impacket-psexec -hashes :31d6cfe0d16ae931b73c59d7e0c089c0 corp/admin@10.0.0.7', 'nxc smb 10.0.0.0/24 -u admin -H 31d6cfe0d16ae931b73c59d7e0c089c0'],
+      not_match: ['xfreerdp /u:admin /v:10.0.0.7', 'smbclient //fs01/share -U alice', 'sha256sum release.tar.gz'],
+    },
+    match: { command: passesHash },
+  },
   {
     id: 'keychain-access',
     name: 'Keychain secrets read',
@@ -238,7 +281,7 @@ export const CREDENTIAL_RULES: Rule[] = [
     category: 'credential-access',
     action: 'block',
     attack: 'T1555.006',
-    description: 'A secret value printed from a cloud secrets store: aws secretsmanager get-secret-value, aws ssm get-parameter(s) --with-decryption, gcloud secrets versions access, az keyvault secret show/download, vault kv get, Get-SECSecretValue, Get-AzKeyVaultSecret -AsPlainText. A --query that selects metadata only does not fire.',
+    description: 'A secret value printed from a cloud secrets store: aws secretsmanager get-secret-value, aws ssm get-parameter(s) --with-decryption, gcloud secrets versions access, az keyvault secret show/download, vault kv get, vault read (not sys/, auth/ or identity/ paths), Get-SECSecretValue, Get-AzKeyVaultSecret -AsPlainText. A --query that selects metadata only does not fire.',
     help: 'The secret lands in the transcript and whatever reads it. Check which secret and why the task needs its value.',
     examples: {
       match: ['aws secretsmanager get-secret-value --secret-id prod/db', 'gcloud secrets versions access latest --secret=db-pass', 'az keyvault secret show --vault-name kv --name db-pass'],
@@ -252,7 +295,7 @@ export const CREDENTIAL_RULES: Rule[] = [
     category: 'credential-access',
     action: 'block',
     attack: 'T1555.005',
-    description: 'A secret printed or copied out of a password manager: 1Password op read op://…, op item get --reveal/--otp/--fields password, op document get; Bitwarden bw get password|item|notes|totp, bw export; pass/gopass show (or a bare entry name), pass grep, pass otp; keepassxc-cli show -s / -a password, clip, export; lpass show (not --username/--url only), lpass export. Signing in, syncing and listing entries do not fire.',
+    description: 'A secret printed or copied out of a password manager: 1Password op read op://…, op item get --reveal/--otp/--fields password, op document get; Bitwarden bw get password|item|notes|totp, bw export, bw list items (the items carry their passwords); pass/gopass show (or a bare entry name), pass grep, pass otp; keepassxc-cli show -s / -a password, clip, export; lpass show (not --username/--url only), lpass export. Signing in, syncing and listing entries do not fire.',
     help: 'The secret lands in the transcript and whatever reads it. Check which entry and why the task needs its value.',
     examples: {
       match: ['op read op://Private/GitHub/password', 'bw get password github.com', 'pass show email/work'],
@@ -384,7 +427,7 @@ export const CREDENTIAL_IDIOM_RULES: Rule[] = [
     category: 'persistence',
     action: 'record',
     attack: 'T1098.001',
-    description: 'A cloud user, access key, login profile or service-account key created, or a role granted: aws iam create-user/create-access-key/create-login-profile/attach-*-policy, az ad user/sp create, az role assignment create, gcloud iam service-accounts keys create, gcloud projects add-iam-policy-binding.',
+    description: 'A cloud user, access key, login profile or service-account key created, or a role granted: aws iam create-user/create-access-key/create-login-profile/attach-*-policy, az ad user/sp create, az role assignment create, gcloud iam service-accounts keys create, gcloud projects add-iam-policy-binding, a Kubernetes (cluster)rolebinding to cluster-admin or admin (kubectl create clusterrolebinding, oc adm policy add-cluster-role-to-user).',
     help: 'A new identity or key outlives the session and gives lasting access to the cloud account.',
     examples: {
       match: ['aws iam create-user --user-name backdoor', 'aws iam create-access-key --user-name x', 'gcloud iam service-accounts keys create k.json --iam-account sa@p.iam.gserviceaccount.com'],
@@ -394,6 +437,9 @@ export const CREDENTIAL_IDIOM_RULES: Rule[] = [
       { re: /\baws\s+iam\s+(?:create-(?:user|access-key|login-profile|service-specific-credential)|attach-(?:user|role|group)-policy|put-(?:user|role)-policy|add-user-to-group|update-assume-role-policy)\b/ },
       { re: /\baz\s+(?:ad\s+(?:user|sp|app)\s+(?:create|credential\s+reset)|role\s+assignment\s+create)\b/ },
       { re: /\bgcloud\s+(?:iam\s+service-accounts\s+keys\s+create|projects\s+add-iam-policy-binding|iam\s+service-accounts\s+create)\b/ },
+      // Kubernetes: cluster-admin or admin bound to a user, group or service account (ATT&CK T1098.006,
+      // https://attack.mitre.org/techniques/T1098/006/); OpenShift's `oc adm policy add-cluster-role-to-user`
+      { re: /\b(?:kubectl|oc)\b[^|;&\n]*\bcreate\s+(?:cluster)?rolebinding\b[^|;&\n]*--clusterrole[= ]["']?(?:cluster-admin|admin)\b|\boc\s+adm\s+policy\s+add-(?:cluster-)?role-to-(?:user|group)\s+(?:cluster-admin|admin)\b/ },
     ],
   }),
   idiomRule({

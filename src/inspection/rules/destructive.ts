@@ -36,7 +36,7 @@ const GLOB_CANDIDATES = ['/etc', '/usr', '/var', '/bin', '/sbin', '/boot', '/lib
 
 /** True when a target is, or (as a glob) names, a system directory. */
 function isSystemTarget(p: string): boolean {
-  if (SYSTEM_DIR.test(p)) return true;
+  if (SYSTEM_DIR.test(p) || SERVICE_DATA.test(p)) return true;
   if (!hasGlob(p)) return false;
   const dir = p.replace(/\/\*$/, '');
   return globMatches(dir, GLOB_CANDIDATES).length > 0;
@@ -102,6 +102,9 @@ function treeReplaced(c: ShellCommand): boolean {
   return false;
 }
 
+/** Where database and container services keep their data (the packages' default data directories):
+ * deleting one destroys every database, volume or image the host holds. */
+const SERVICE_DATA = /^\/var\/lib\/(?:mysql|mariadb|postgresql(?:\/\d+(?:\/main)?)?|pgsql(?:\/data)?|mongodb|mongo|redis|docker(?:\/volumes)?|containerd|containers|etcd|elasticsearch|opensearch|cassandra|influxdb|rabbitmq|clickhouse|couchdb|neo4j|kubelet)(?:\/\*)?\/?$/;
 const SYSTEM_DIR = /^\/(?:etc|usr|var|bin|sbin|boot|lib|lib32|lib64|libx32|home|root|opt|srv|dev|proc|sys|snap|System|Library|Applications|Users|Volumes|private\/etc|private\/var)(?:\/\*)?$/;
 
 export const DESTRUCTIVE_RULES: Rule[] = [
@@ -145,7 +148,7 @@ export const DESTRUCTIVE_RULES: Rule[] = [
     category: 'destructive-fs',
     action: 'block',
     attack: 'T1485',
-    description: 'Recursive rm of a top-level system directory (/etc, /usr, /var, /bin, /boot, /lib*, /home, …) or its contents, also named by a glob (`/e*c`, `/[e]tc`).',
+    description: 'Recursive rm of a top-level system directory (/etc, /usr, /var, /bin, /boot, /lib*, /home, …) or its contents, also named by a glob (`/e*c`, `/[e]tc`), or of a database or container service data directory (/var/lib/mysql, /var/lib/postgresql, /var/lib/docker, /var/lib/etcd, …).',
     help: 'Breaks the host. Check whether a project-local directory of the same name was meant.',
     examples: {
       match: ['sudo rm -rf /etc', 'rm -Rf /usr/*', 'rm -rf /var/', 'rm -rf /private/etc', 'rm -rf /e*c', 'rm -rf /{etc,usr}'],
@@ -210,11 +213,11 @@ export const DESTRUCTIVE_RULES: Rule[] = [
   },
   {
     id: 'find-delete-root',
-    name: 'find deleting from / or ~',
+    name: 'find deleting from /, a home or a system directory',
     category: 'destructive-fs',
     action: 'block',
     attack: 'T1485',
-    description: 'find rooted at /, ~ or $HOME with -delete or -exec/-execdir rm.',
+    description: 'find rooted at /, a home directory (~, $HOME, /home/NAME, /Users/NAME) or a top-level system directory (/etc, /usr, …), also through a cd, with -delete or -exec/-execdir rm/shred/unlink.',
     help: 'Deletes matching files across the whole disk or home directory. Check the starting point.',
     examples: {
       match: ["find / -name '*.log' -delete", 'find ~ -type f -exec rm -f {} +', 'find $HOME -name x -execdir rm {} ;'],
@@ -227,9 +230,11 @@ export const DESTRUCTIVE_RULES: Rule[] = [
         const starts: string[] = [];
         for (const a of args) {
           if (a.startsWith('-') || a === '(' || a === '!') break;
-          starts.push(normalizePath(a));
+          starts.push(resolveIn(c.cwd, normalizePath(a)));
         }
-        if (!starts.some((p) => p === '/' || p === '~' || p === '/*' || p === '~/*')) return false;
+        // no starting point is the working directory (`cd / && find . -delete` starts at /)
+        if (starts.length === 0 && c.cwd !== null) starts.push(c.cwd);
+        if (!starts.some((p) => isVitalTree(p))) return false;
         if (args.includes('-delete')) return true;
         return args.some((a, i) => /^-(?:exec|execdir|ok|okdir)$/.test(a) && runsDelete(args.slice(i + 1)));
       },

@@ -155,7 +155,8 @@ export function listsCredentialStore(c: ShellCommand): boolean {
     case 'op':
       return at(0) === 'item' && at(1) === 'list';
     case 'bw':
-      return at(0) === 'list' && at(1) === 'items';
+      // `bw list items` prints the secrets too: password-manager-read; folders, collections and organizations are names
+      return at(0) === 'list' && /^(?:folders|collections|org-collections|organizations|org-members)$/.test(at(1));
     default:
       return false;
   }
@@ -173,14 +174,42 @@ function idiomRuleForCommands(spec: Parameters<typeof idiomRule>[0], prefilter: 
   return { ...rule, match: { ...rule.match, command: (c, line) => !TEXT_TOOLS.test(nameOf(c)) && !SHELLS.has(c.name) && prefilter.test(writtenText(c)) && matches(c, line) } };
 }
 
+/** A find(1) -perm test naming the setuid or setgid bit (`-perm -4000`, `-perm /6000`, `-perm -u=s`,
+ * `-perm -g+s`): https://www.gnu.org/software/findutils/manual/html_node/find_html/Mode-Bits.html. */
+const SETID_PERM = /^[-/+]?(?:0?[2467][0-7]{3}|(?:[ugoa]*[ugo][ugoa]*[=+][rwxXt]*s[rwxXt]*)(?:,.*)?)$/;
+
+/** Searches for programs that run with more privilege than their caller: find -perm with the setuid or
+ * setgid bit, getcap -r (file capabilities, getcap(8)). The list a local privilege escalation starts from
+ * (GTFOBins' SUID and Capabilities entries: https://gtfobins.github.io/). */
+function searchesPrivilegedFiles(c: ShellCommand): boolean {
+  const args = c.argv.slice(1);
+  if (c.name === 'find') return args.some((a, i) => a === '-perm' && SETID_PERM.test(args[i + 1] ?? ''));
+  if (c.name === 'getcap') return args.includes('-r');
+  return false;
+}
+
 export const DISCOVERY_RULES: Rule[] = [
+  {
+    id: 'privileged-file-search',
+    name: 'setuid programs or file capabilities searched for',
+    category: 'discovery',
+    action: 'record',
+    attack: 'T1083',
+    description: 'A search for programs that run with more privilege than their caller: find -perm with the setuid or setgid bit (-4000, /6000, -u=s, -g+s), getcap -r.',
+    help: 'The first step of a local privilege escalation: each setuid program or capability found is checked against known escapes. A build or packaging task seldom needs it; check why.',
+    examples: {
+      match: ['find / -perm -4000 -type f 2>/dev/null', 'find / -perm -u=s -type f', 'getcap -r / 2>/dev/null'],
+      not_match: ['find . -perm -644 -type f', 'find . -perm /u+x -name "*.sh"', 'getcap /usr/bin/ping'],
+    },
+    match: { command: searchesPrivilegedFiles },
+  },
   {
     id: 'credential-store-enumeration',
     name: 'Credential stores listed',
     category: 'discovery',
     action: 'record',
     attack: 'T1555',
-    description: 'Listing what a credential store holds, without reading the secrets yet: Windows cmdkey /list and vaultcmd /list /listcreds, kubectl get secrets (names), aws secretsmanager list-secrets, aws ssm describe-parameters, gcloud secrets list, az keyvault secret list, vault kv list / vault list, op item list, bw list items.',
+    description: 'Listing what a credential store holds, without reading the secrets yet: Windows cmdkey /list and vaultcmd /list /listcreds, kubectl get secrets (names), aws secretsmanager list-secrets, aws ssm describe-parameters, gcloud secrets list, az keyvault secret list, vault kv list / vault list, op item list, bw list folders/collections/organizations (bw list items prints the secrets: password-manager-read).',
     help: 'The step before reading a secret: it shows which credentials are there to take. Check which secret the task needs; reading one is credential access (kubernetes-secret-read, keychain-access).',
     examples: {
       match: ['cmdkey /list', 'kubectl get secrets -A', 'aws secretsmanager list-secrets'],

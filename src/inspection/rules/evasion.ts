@@ -65,7 +65,7 @@ function plantsShell(c: ShellCommand): boolean {
 }
 
 /** Configuration of auditing, system logging, the firewall and mandatory access control. */
-const SECURITY_CONFIG = /^\/etc\/(?:audit\/|audisp\/|libaudit\.conf$|security\/audit_(?:event|control|user|class)$|rsyslog\.conf$|rsyslog\.d\/|syslog\.conf$|syslog-ng\/|systemd\/journald\.conf(?:\.d\/|$)|asl\.conf$|asl\/|ufw\/|default\/ufw$|iptables\/|sysconfig\/ip6?tables$|nftables\.conf$|pf\.conf$|pf\.anchors\/|firewalld\/|selinux\/config$|apparmor(?:\.d)?\/)|^\/private\/etc\/(?:security\/audit_|asl\.conf$|pf\.conf$)/;
+const SECURITY_CONFIG = /^\/etc\/(?:audit\/|audisp\/|libaudit\.conf$|security\/audit_(?:event|control|user|class)$|rsyslog\.conf$|rsyslog\.d\/|syslog\.conf$|syslog-ng\/|systemd\/journald\.conf(?:\.d\/|$)|asl\.conf$|asl\/|ufw\/|default\/ufw$|iptables\/|sysconfig\/ip6?tables$|nftables\.conf$|pf\.conf$|pf\.anchors\/|firewalld\/|selinux\/config$|apparmor(?:\.d)?\/)|^\/private\/etc\/(?:security\/audit_|asl\.conf$|pf\.conf$)|^\/proc\/sys\/kernel\/(?:yama\/ptrace_scope|randomize_va_space|kptr_restrict|dmesg_restrict|modules_disabled)$/;
 
 /** Security services and agents whose stop or removal blinds the host. */
 const SECURITY_SERVICE = /^(?:auditd?|syslogd|rsyslogd|littlesnitch\w*|at\.obdev\.littlesnitch\w*|com\.crowdstrike\.\w+|com\.objective-see\.\w+|apparmor|selinux|firewalld|ufw|iptables|ip6tables|nftables|netfilter-persistent|falcon-sensor|falcond|cbagentd|cbdaemon|carbonblack|com\.carbonblack\.[\w.]+|com\.opendns\.[\w.]+|pf|cb|sentinelone|sentinelagent|s1-agent|osqueryd?|sysmon(?:forlinux)?|wazuh-agent|ossec|clamav-daemon|clamd|freshclam|elastic-agent|filebeat|auditbeat|rsyslog|syslog|syslog-ng|systemd-journald|mdatp|mdatp_audisp_plugin|xagt|cylancesvc|taniumclient|qualys-cloud-agent|splunkd?|SplunkForwarder|td-agent|fluentd|fluent-bit|aide|tripwire|snort|suricata|zeek|crowdstrike|tmcmd|ds_agent|eset|esets|sophos|sav-protect|mcafee|ma|nessusd|lynis|rkhunter|chkrootkit|logrotate|com\.apple\.auditd|com\.apple\.syslogd)(?:\.service)?$/i;
@@ -99,6 +99,14 @@ function disablesDefence(c: ShellCommand): boolean {
       return args.some((a) => /^--master-disable$|^--global-disable$|^--disable$/.test(a));
     case 'csrutil':
       return args[0] === 'disable';
+    // AppArmor: every profile unloaded, or profiles put in complain mode or disabled (apparmor_parser -R removes one)
+    case 'aa-teardown':
+      return true;
+    case 'aa-disable':
+    case 'aa-complain':
+      return args.length > 0;
+    case 'apparmor_parser':
+      return o.short.has('R') || o.long.has('remove');
     case 'pfctl':
       return o.short.has('d');
     case 'defaults':
@@ -137,7 +145,15 @@ function installsRootCa(c: ShellCommand): boolean {
 /** `touch -t/-d/-r/--date/--reference`, `SetFile -d/-m`: a file's times set to a chosen value. */
 function timestomps(c: ShellCommand): boolean {
   const args = c.argv.slice(1);
-  if (c.name === 'touch') return args.some((a) => /^-[a-zA-Z]*[tdrB]$|^--(?:date|reference)(?:=|$)|^-[a-zA-Z]*[tdr]\d/.test(a)) && !args.some((a) => /^(?:1970|197\d)/.test(a) && args.length === 1);
+  if (c.name === 'touch') {
+    if (!args.some((a) => /^-[a-zA-Z]*[tdrB]$|^--(?:date|reference)(?:=|$)|^-[a-zA-Z]*[tdr]\d/.test(a)) || args.some((a) => /^(?:1970|197\d)/.test(a) && args.length === 1)) return false;
+    // a file of the working tree dated for a test or a build (`touch -d "2 hours ago" test/fixtures/old.txt`)
+    // is not hidden from anyone; a file elsewhere, or times copied from a system file, are
+    const o = opts(c, { short: 'dtr', long: ['date', 'reference', 'time'] });
+    const ref = [...(o.values.get('-r') ?? []), ...(o.values.get('--reference') ?? [])];
+    const systemCwd = c.cwd !== null && /^\/(?:usr|bin|sbin|etc|lib\w*|opt|var|boot|root|Library|System|Applications)(?:\/|$)/.test(c.cwd);
+    return ref.some((r) => /^[/~]/.test(r)) || o.operands.some((p) => /^[/~$]/.test(p) || p.includes('..') || systemCwd);
+  }
   if (c.name === 'setfile' || c.name === 'SetFile') return args.some((a) => a === '-d' || a === '-m');
   // the system clock set back or forth, so files touched meanwhile get that time (`date -s …`, `date 010100001971`)
   if (c.name === 'date') return args.some((a, i) => /^(?:-s|--set)$/.test(a) || a.startsWith('--set=') || (/^\d{8}(?:\d{2}|\d{4})?(?:\.\d{2})?$/.test(a) && !args[i - 1]?.startsWith('-')));
@@ -325,7 +341,7 @@ export const EVASION_RULES: Rule[] = [
     category: 'defense-evasion',
     action: 'block',
     attack: 'T1562.001',
-    description: 'Disabling auditing (auditctl -D / -e 0), SELinux (setenforce 0), the firewall (ufw disable, iptables -F/-P ACCEPT, nft flush ruleset, pfctl -d, socketfilterfw off), Gatekeeper or SIP (spctl --master-disable, csrutil disable), or stopping/killing security agents and log daemons.',
+    description: 'Disabling auditing (auditctl -D / -e 0), SELinux (setenforce 0), the firewall (ufw disable, iptables -F/-P ACCEPT, nft flush ruleset, pfctl -d, socketfilterfw off), Gatekeeper or SIP (spctl --master-disable, csrutil disable), AppArmor (aa-teardown, aa-disable, aa-complain, apparmor_parser -R), or stopping/killing security agents and log daemons.',
     help: 'Removes the protections that would notice the next step. Check why the agent touched security settings.',
     examples: {
       match: ['auditctl -D', 'setenforce 0', 'systemctl stop falcon-sensor', 'sudo spctl --master-disable', 'ufw disable'],
@@ -339,7 +355,7 @@ export const EVASION_RULES: Rule[] = [
     category: 'defense-evasion',
     action: 'record',
     attack: 'T1562',
-    description: 'A write to the configuration of auditing (/etc/audit/, audisp, libaudit.conf, the BSM audit files), system logging (rsyslog, syslog, syslog-ng, journald, asl), the firewall (/etc/ufw/, /etc/default/ufw, iptables and nftables rule files, pf.conf, firewalld) or mandatory access control (SELinux config, AppArmor profiles).',
+    description: 'A write to the configuration of auditing (/etc/audit/, audisp, libaudit.conf, the BSM audit files), system logging (rsyslog, syslog, syslog-ng, journald, asl), the firewall (/etc/ufw/, /etc/default/ufw, iptables and nftables rule files, pf.conf, firewalld) or mandatory access control (SELinux config, AppArmor profiles), and the kernel exploit mitigations under /proc/sys/kernel (yama/ptrace_scope, randomize_va_space, kptr_restrict, dmesg_restrict).',
     help: 'Such an edit can silence auditing and logging or open the firewall from the next reload on. Check what the change does.',
     examples: {
       match: ["echo '-e 0' >> /etc/audit/rules.d/audit.rules", "sudo sed -i 's/^SELINUX=enforcing/SELINUX=disabled/' /etc/selinux/config", 'echo "# c" | sudo tee -a /etc/ufw/user.rules'],
@@ -430,7 +446,7 @@ export const EVASION_RULES: Rule[] = [
     category: 'defense-evasion',
     action: 'record',
     attack: 'T1070.006',
-    description: "Setting a file's timestamps to a chosen value (touch -t/-d/-r/--date/--reference, SetFile -d/-m, PowerShell .LastWriteTime/.CreationTime assignment), or setting the system clock (date -s, date MMDDhhmm, Set-Date).",
+    description: "Setting a file's timestamps to a chosen value (touch -t/-d/-r/--date/--reference on a file outside the working tree or from a system file's times, SetFile -d/-m, PowerShell .LastWriteTime/.CreationTime assignment), or setting the system clock (date -s, date MMDDhhmm, Set-Date).",
     help: 'Makes a changed file look old. Check which file and why.',
     examples: {
       match: ['touch -t 202001010000 /usr/bin/x', 'touch -r /bin/ls /tmp/backdoor', "powershell -c \"(Get-Item x.exe).LastWriteTime = '01/01/2020'\""],
@@ -469,7 +485,31 @@ export const EVASION_RULES: Rule[] = [
 
 /** Linux/macOS idioms with no effect to ask about: hiding processes and files, clearing the kernel
  * ring buffer, editing logs with sed/awk, disabling core dumps and crash reporting. */
+/** Every address, as cloud firewall rules spell it. */
+const ANYWHERE = String.raw`(?:0\.0\.0\.0\/0|::\/0|\*|Internet|Any)`;
+
 export const EVASION_IDIOM_RULES: Rule[] = [
+  idiomRule({
+    id: 'cloud-exposure',
+    name: 'Cloud storage or firewall opened to everyone',
+    category: 'defense-evasion',
+    action: 'record',
+    attack: 'T1562.007',
+    description: 'A bucket or object made public or a cloud firewall opened to every address: aws s3api put-bucket-acl/put-object-acl with a public ACL, delete-public-access-block, put-public-access-block with a Block… flag false; aws ec2 authorize-security-group-ingress from 0.0.0.0/0 or ::/0; gcloud compute firewall-rules create/update --source-ranges=0.0.0.0/0; az network nsg rule create/update from * or Internet; gsutil allUsers/allAuthenticatedUsers grants.',
+    help: 'Data in the bucket, or the service behind the port, is now reachable by anyone. Check that the exposure was asked for and is limited to what must be public.',
+    examples: {
+      match: ['aws s3api put-bucket-acl --bucket prod-data --acl public-read', 'aws ec2 authorize-security-group-ingress --group-id sg-1 --protocol tcp --port 22 --cidr 0.0.0.0/0', 'gsutil iam ch allUsers:objectViewer gs://prod-data'],
+      not_match: ['aws s3api get-bucket-acl --bucket prod-data', 'aws ec2 authorize-security-group-ingress --group-id sg-1 --protocol tcp --port 5432 --cidr 10.0.0.0/16', 'gcloud compute firewall-rules list'],
+    },
+    idioms: [
+      // Amazon S3 canned ACLs (https://docs.aws.amazon.com/AmazonS3/latest/userguide/acl-overview.html#canned-acl) and the account's public access block
+      { re: /^\S*aws\s+(?:.*\s)?s3api\s+put-(?:bucket|object)-acl\b.*--(?:acl[= ]["']?public-read(?:-write)?\b|grant-(?:read|write|full-control|read-acp|write-acp)[= ]["']?uri=["']?http:\/\/acs\.amazonaws\.com\/groups\/global\/AllUsers)|^\S*aws\s+(?:.*\s)?s3api\s+delete-(?:bucket-)?public-access-block\b|^\S*aws\s+(?:.*\s)?s3(?:api|control)\s+put-public-access-block\b.*\b(?:BlockPublic(?:Acls|Policy)|IgnorePublicAcls|RestrictPublicBuckets)=false\b/i, names: ['aws'] },
+      { re: new RegExp(String.raw`^\S*aws\s+(?:.*\s)?ec2\s+authorize-security-group-ingress\b.*(?:--cidr(?:-ipv6)?[= ]["']?(?:0\.0\.0\.0\/0|::\/0)|CidrIpv?6?["']?\s*[:=]\s*["']?(?:0\.0\.0\.0\/0|::\/0))`, 'i'), names: ['aws'] },
+      { re: new RegExp(String.raw`\bgcloud\s+(?:.*\s)?compute\s+firewall-rules\s+(?:create|update)\b.*--source-ranges[= ]["']?(?:[\d./:,]*,)?(?:0\.0\.0\.0\/0|::\/0)`, 'i') },
+      { re: new RegExp(String.raw`\baz\s+network\s+nsg\s+rule\s+(?:create|update)\b.*--source-address-prefix(?:es)?[= ]["']?${ANYWHERE}["']?(?:\s|$)`, 'i') },
+      { re: /\bgsutil\s+(?:.*\s)?(?:iam\s+ch|acl\s+ch|defacl\s+ch)\b.*\ball(?:Authenticated)?Users\b|\bgcloud\s+storage\s+buckets\s+add-iam-policy-binding\b.*--member[= ]["']?all(?:Authenticated)?Users\b/i },
+    ],
+  }),
   idiomRule({
     id: 'cloud-audit-disable',
     name: 'Cloud audit logging switched off',

@@ -75,7 +75,14 @@ function shutsDown(c: ShellCommand): boolean {
       return /^[0156sS]$/.test(args[0] ?? '');
     case 'stop-computer':
     case 'restart-computer':
+    case 'killall5':
       return true;
+    case 'kill': {
+      // pid -1 is every process the caller may signal (kill(2): https://man7.org/linux/man-pages/man2/kill.2.html):
+      // `kill -9 -1`, `kill -s KILL -- -1`; a lone `-1` is the signal SIGHUP, not a pid
+      const pids = args.filter((a, i) => !(i === 0 && /^-(?:\d+|[A-Z]+\d*|SIG\w+)$/i.test(a)) && !(args[i - 1] === '-s' || args[i - 1] === '-n' || a === '-s' || a === '-n' || a === '--'));
+      return pids.includes('-1');
+    }
     case 'esxcli':
       return /\bsystem\s+shutdown\s+(?:poweroff|reboot)\b/.test(args.join(' '));
     case 'vim-cmd':
@@ -101,7 +108,10 @@ function removesAccount(c: ShellCommand): boolean {
       return o.short.has('d') || o.short.has('l') || o.long.has('delete') || o.long.has('lock');
     }
     case 'usermod':
-      return args.some((a) => /^-[a-zA-Z]*L[a-zA-Z]*$|^--lock$|^--expiredate$|^-e$/.test(a));
+      return args.some((a) => /^-[a-zA-Z]*L[a-zA-Z]*$|^--lock$|^--expiredate$|^-e$/.test(a)) || (args.some((a) => a === '-p' || a.startsWith('--password')) && args[args.length - 1] === 'root');
+    // a new password for root (chpasswd(8) reads USER:PASSWORD lines; usermod -p sets the hash): whoever held it is locked out
+    case 'chpasswd':
+      return /(?:^|\n)\s*root:/.test(c.stdin ?? '') || (c.pipeline !== null && c.stage > 0 && c.pipeline.stages.slice(0, c.stage).some((p) => /(?:^|\s|["'])root:/.test(p.argv.slice(1).join(' '))));
     case 'chage':
       return args.some((a) => /^-E$|^--expiredate$/.test(a)) && args.some((a) => /^0$|^1970-01-0[12]$/.test(a));
     case 'dscl':
@@ -128,7 +138,7 @@ export const HOST_RULES: Rule[] = [
     category: 'destructive-host',
     action: 'record',
     attack: 'T1529',
-    description: 'shutdown, reboot, halt, poweroff, systemctl poweroff/reboot/halt/rescue, init 0/6, a write to /proc/sysrq-trigger, Stop-Computer/Restart-Computer, ESXi host or VM power-off.',
+    description: 'shutdown, reboot, halt, poweroff, systemctl poweroff/reboot/halt/rescue, init 0/6, kill … -1 (every process) and killall5, a write to /proc/sysrq-trigger, Stop-Computer/Restart-Computer, ESXi host or VM power-off.',
     help: 'Takes the host (and everything running on it, the agent included) down. An agent task rarely needs it; check who asked for it.',
     examples: {
       match: ['sudo shutdown -h now', 'reboot', 'systemctl poweroff', 'echo b > /proc/sysrq-trigger', 'shutdown /r /t 0'],
@@ -156,7 +166,7 @@ export const HOST_RULES: Rule[] = [
     category: 'destructive-host',
     action: 'block',
     attack: 'T1531',
-    description: 'A user account deleted, locked or stripped of its password: userdel/deluser, passwd -d/-l, usermod -L, dscl . -delete /Users/U, sysadminctl -deleteUser, net user U /delete, Remove-LocalUser, Remove-ADUser, Remove-AzureADUser, Disable-LocalUser.',
+    description: 'A user account deleted, locked or stripped of its password, or root given a new password: userdel/deluser, passwd -d/-l, usermod -L, chpasswd of root:…, usermod -p … root, dscl . -delete /Users/U, sysadminctl -deleteUser, net user U /delete, Remove-LocalUser, Remove-ADUser, Remove-AzureADUser, Disable-LocalUser.',
     help: 'Someone loses access to the host or directory (userdel -r also deletes their home). Check the account and who asked.',
     examples: {
       match: ['sudo userdel -r alice', 'dscl . -delete /Users/alice', 'net user alice /delete', 'passwd -l bob'],

@@ -62,7 +62,7 @@ function sendsPrintedToken(c: ShellCommand): boolean {
 
 /** Private credential files (after ThinkWatch `ssh-key-read` and claude-code-damage-control
  * `zeroAccessPaths`: docs/sources.md "Inspection rule peers"). */
-export const CREDENTIAL_PATH = /(?:^|\/)\.ssh\/id_[^/]*$|\.(?:pem|key|p12|pfx|keystore|jks)$|(?:^|\/)\.aws\/(?:credentials|config)$|(?:^|\/)\.config\/gcloud\/(?:credentials\.db|access_tokens\.db|application_default_credentials\.json|legacy_credentials(?:\/.*)?)$|(?:^|\/)\.azure\/(?:accessTokens\.json|msal_token_cache\.(?:json|bin)|azureProfile\.json)$|(?:^|\/)\.kube\/config$|(?:^|\/)\.docker\/config\.json$|(?:^|\/)\.(?:netrc|npmrc|pypirc|git-credentials|pgpass)$|(?:^|\/)\.env(?:\.[\w-]+)?$|(?:^|\/)\.config\/gh\/hosts\.yml$|^\/etc\/(?:shadow|gshadow|master\.passwd|security\/opasswd)$|(?:^|\/)\.gnupg\/private-keys/;
+export const CREDENTIAL_PATH = /(?:^|\/)\.ssh\/id_[^/]*$|\.(?:pem|key|p12|pfx|keystore|jks)$|(?:^|\/)\.aws\/(?:credentials|config)$|(?:^|\/)\.config\/gcloud\/(?:credentials\.db|access_tokens\.db|application_default_credentials\.json|legacy_credentials(?:\/.*)?)$|(?:^|\/)\.azure\/(?:accessTokens\.json|msal_token_cache\.(?:json|bin)|azureProfile\.json)$|(?:^|\/)\.kube\/config$|(?:^|\/)\.docker\/config\.json$|(?:^|\/)\.(?:netrc|npmrc|pypirc|git-credentials|pgpass)$|(?:^|\/)\.env(?:\.[\w-]+)?$|(?:^|\/)\.config\/gh\/hosts\.yml$|^\/etc\/(?:shadow|gshadow|master\.passwd|security\/opasswd)$|^\/etc\/ssh\/ssh_host_[^/]*_key$|(?:^|\/)\.gnupg\/private-keys/;
 /** Whole credential directories (a recursive read, archive or search of one reads every key in it). */
 const CREDENTIAL_DIR = /^~\/\.(?:ssh|aws|gnupg|kube|docker|azure|password-store)$|^~\/\.config\/gcloud$|^\/root\/\.ssh$/;
 // Public certificates named as certbot (cert.pem, chain.pem, fullchain.pem next to privkey.pem)
@@ -87,7 +87,8 @@ const KEY_BY_NAME = /\.(?:pem|key|p12|pfx|keystore|jks)$/;
 /** True for a credential read that matters: a credential store or password database always, a
  * key file known by its extension unless its contents stay in local files. */
 function credentialRead(a: PathAccess): boolean {
-  if (a.mode !== 'read' || !isCredentialPath(a.path)) return false;
+  // an in-place edit (`sed -i '/^DEBUG=/d' .env`) moves nothing out of the file
+  if (a.mode !== 'read' || a.sink === 'in-place' || !isCredentialPath(a.path)) return false;
   const byNameOnly = KEY_BY_NAME.test(a.path) && !/(?:^|\/)\.(?:ssh|gnupg|aws|docker|kube|azure)\/|^\/etc\/(?:ssl\/private|ssh)\/|^\/root\//.test(a.path);
   return !(byNameOnly && a.sink === 'file');
 }
@@ -162,6 +163,10 @@ function trapHook(c: ShellCommand): boolean {
   return TRAP_PAYLOAD.test(a[0]!.trim());
 }
 
+/** systemd units that Linux distributions and widely used packages ship (their unit files come with the
+ * package, reviewed by its maintainers): enabling one starts a known service at boot. */
+const PACKAGED_UNIT = /^(?:docker|containerd|podman|nginx|apache2|httpd|caddy|haproxy|postgresql(?:@[\w.-]+)?|mysql|mysqld|mariadb|redis(?:-server)?|mongod|memcached|rabbitmq-server|elasticsearch|ssh|sshd|cron|crond|cronie|atd|chronyd?|ntpd?|systemd-timesyncd|systemd-resolved|systemd-networkd|NetworkManager|bluetooth|cups|avahi-daemon|snapd|libvirtd|virtqemud|kubelet|k3s|fail2ban|ufw|firewalld|nftables|php[\d.]*-fpm|tomcat\d*|jenkins|grafana-server|prometheus|node_exporter|nfs-server|smb|nmb|smbd|nmbd|supervisor|gitlab-runner|tailscaled|wg-quick@[\w.-]+|cockpit|zramswap|fstrim|apparmor|auditd|rsyslog|systemd-journald)(?:\.(?:service|socket|timer))?$/;
+
 export const PERSISTENCE_RULES: Rule[] = [
   {
     id: 'crontab-install',
@@ -234,10 +239,20 @@ export const PERSISTENCE_RULES: Rule[] = [
       path: (a) => written(SERVICE_PATH)(a) || (written(APT_CONF)(a) && APT_HOOK.test(a.content ?? '')),
       command: (c) => {
         const o = opts(c);
-        if (c.name === 'systemctl') return o.operands[0] === 'enable' || o.operands[0] === 'link' || o.operands[0] === 'reenable';
+        if (c.name === 'systemctl') {
+          if (o.operands[0] === 'link') return true;
+          if (o.operands[0] !== 'enable' && o.operands[0] !== 'reenable') return false;
+          // the units a distribution or a common package ships (`sudo systemctl enable --now docker`) are set up,
+          // not planted; a unit of another name, a unit file path or a user unit is
+          const units = o.operands.slice(1);
+          return units.length === 0 || units.some((u) => !PACKAGED_UNIT.test(u) || u.includes('/')) || o.long.has('user');
+        }
         if (c.name === 'launchctl') return ['load', 'bootstrap', 'enable', 'submit'].includes(o.operands[0] ?? '');
         // a transient timer: systemd-run --on-calendar / --on-active / --on-boot … CMD
-        if (c.name === 'systemd-run') return c.argv.slice(1).some((a) => /^--on-(?:calendar|active|boot|startup|unit-active|unit-inactive|timezone-change|clock-change)\b|^--timer-property\b/.test(a));
+        // (systemd-run is a wrapper: its options reach the command it starts as wrapperOptions)
+        const TIMER = /^--on-(?:calendar|active|boot|startup|unit-active|unit-inactive|timezone-change|clock-change)\b|^--timer-property\b/;
+        if ((c.wrapperOptions ?? []).some(([w, o]) => w === 'systemd-run' && TIMER.test(o))) return true;
+        if (c.name === 'systemd-run') return c.argv.slice(1).some((a) => TIMER.test(a));
         // login items and hooks on macOS
         if (c.name === 'osascript') return /\bmake\s+(?:new\s+)?login\s+item\b/i.test(c.argv.join(' '));
         if (c.name === 'defaults') return /\bwrite\b/.test(c.argv.join(' ')) && /com\.apple\.loginwindow\b.*\b(?:LoginHook|LogoutHook)\b|\bcom\.apple\.loginitems\b/i.test(c.argv.join(' '));
@@ -515,7 +530,7 @@ export const PERSISTENCE_RULES: Rule[] = [
     category: 'privilege',
     action: 'record',
     attack: 'T1611',
-    description: 'docker/podman/nerdctl/ctr run --privileged, -v /:/…, a docker.sock mount, --pid=host (also after the CLI\'s global options: docker -H HOST run, podman --remote run); nsenter -t 1.',
+    description: 'docker/podman/nerdctl/ctr run --privileged, -v /:/…, a docker.sock mount, --pid=host (also after the CLI\'s global options: docker -H HOST run, podman --remote run); kubectl run --overrides asking for privileged, hostPID/hostNetwork/hostIPC or the node\'s / as hostPath; kubectl debug node/… (the node root at /host); nsenter -t 1.',
     help: 'Gives the container (and whatever runs in it) root on the host.',
     examples: {
       match: ['docker run --privileged -it ubuntu bash', 'docker run --rm -v /:/host alpine chroot /host sh', 'docker run -v /var/run/docker.sock:/var/run/docker.sock x', 'nsenter -t 1 -m -u -i -n sh'],
@@ -527,6 +542,16 @@ export const PERSISTENCE_RULES: Rule[] = [
           const o = opts(c, { short: 't', long: ['target'] });
           return (o.values.get('-t') ?? o.values.get('--target') ?? []).includes('1');
         }
+        // kubectl run|debug --overrides='{…}' asking for a privileged container or the node's namespaces or files
+        if ((c.name === 'kubectl' || c.name === 'oc') && /^(?:run|debug|create)$/.test(c.argv[1] ?? '')) {
+          const ov = c.argv.flatMap((a, i) => (a === '--overrides' ? [c.argv[i + 1] ?? ''] : a.startsWith('--overrides=') ? [a.slice(12)] : []));
+          if (ov.some((j) => /"(?:privileged|hostPID|hostNetwork|hostIPC)"\s*:\s*true|"hostPath"\s*:\s*\{\s*"path"\s*:\s*"\/"/.test(j))) return true;
+          // a node debugging pod shares the node's namespaces and mounts its root filesystem at /host
+          // (https://kubernetes.io/docs/tasks/debug/debug-cluster/kubectl-node-debug/)
+          if (c.argv[1] === 'debug' && c.argv.some((a) => /^node\/./.test(a))) return true;
+        }
+        // nsenter is a wrapper when it names the program to run (`nsenter -t 1 -m sh`)
+        if ((c.wrapperOptions ?? []).some(([w, o, v]) => w === 'nsenter' && (o === '-t' || o === '--target') && v === '1')) return true;
         // containerd's ctr(8) takes the same --mount type=bind,src=/ and --privileged forms; the
         // CLI's global options may stand before the subcommand (`docker -H tcp://h:2375 run …`)
         const sc = subcommandOf(c.name, c.argv);

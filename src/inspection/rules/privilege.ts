@@ -29,7 +29,7 @@ function elevatedHook(c: ShellCommand): boolean {
 
 /** Hook values that are an ordinary choice for an unprivileged user (a pager, editor, credential
  * helper or diff tool, a systemd calendar word): not a command slipped in. */
-const ORDINARY_USER_HOOK = /^(?:sed|delta|diff-so-fancy|difftastic|store|cache|osxkeychain|manager|manager-core|libsecret|wincred|gh|echo|printf|head|tail|tee|subl|xdg-open|open|w3m|lynx|bat|daily|weekly|monthly|hourly|yearly|minutely|ssh-askpass|ksshaskpass)$/;
+const ORDINARY_USER_HOOK = /^(?:git|sed|delta|diff-so-fancy|difftastic|store|cache|osxkeychain|manager|manager-core|libsecret|wincred|gh|echo|printf|head|tail|tee|subl|xdg-open|open|w3m|lynx|bat|daily|weekly|monthly|hourly|yearly|minutely|ssh-askpass|ksshaskpass)$/;
 /** Programs whose command options run in a container or on a remote machine, not here
  * (`docker run --health-cmd`, `gcloud compute ssh --command`). */
 const ELSEWHERE = /^(?:docker|podman|nerdctl|kubectl|oc|gcloud|az|aws|vagrant|multipass|lxc)$/;
@@ -48,6 +48,10 @@ function userHook(c: ShellCommand): boolean {
 
 const SUDOERS = /^\/etc\/sudoers(?:\.d\/.+)?$|^\/private\/etc\/sudoers(?:\.d\/.+)?$|^\/usr\/local\/etc\/sudoers(?:\.d\/.+)?$/;
 const PAM = /^\/etc\/pam\.d\/|^\/etc\/pam\.conf$|^\/etc\/security\/(?:pam_|access\.conf|limits\.conf)|(?:^|\/)pam_[\w-]+\.so$|^\/(?:usr\/)?lib(?:64)?\/(?:x86_64-linux-gnu\/)?security\//;
+/** The OpenSSH server's configuration and what in it lets more in (https://man.openbsd.org/sshd_config);
+ * a value replaced by a safe one (`s/… yes/… no/`) leaves the text after the last `yes` a `no`. */
+const SSHD_CONFIG = /^\/etc\/ssh\/sshd_config(?:\.d\/[^/]+)?$|^\/private\/etc\/ssh\/sshd_config$/;
+const SSHD_WEAKENED = /\b(?:PermitRootLogin\s+yes|PasswordAuthentication\s+yes|PermitEmptyPasswords\s+yes|PermitUserEnvironment\s+yes|AuthorizedKeysFile|AuthorizedKeysCommand)\b(?![^\n]*\b(?:PermitRootLogin|PasswordAuthentication|PermitEmptyPasswords|PermitUserEnvironment)\s+no\b)/;
 const ACCOUNT_DB = /^\/etc\/(?:passwd|shadow|group|gshadow|master\.passwd)$/;
 /** System accounts that own services and never log in. */
 const SERVICE_ACCOUNT = /^(?:nobody|daemon|bin|sys|sync|games|man|lp|mail|news|uucp|proxy|www-data|backup|list|irc|gnats|systemd-\w+|messagebus|sshd|_\w+)$/;
@@ -109,7 +113,7 @@ export const PRIVILEGE_RULES: Rule[] = [
     category: 'execution',
     action: 'record',
     attack: 'T1202',
-    description: "A program told, by an option or a variable, to run a command line that is not its ordinary transport, pager, editor or helper: ssh/scp/sftp -o ProxyCommand, scp -S, sftp -D, restic --password-command, aria2c --on-download-error, dnsmasq --conf-script, sshfs -o ssh_command, LESSOPEN, CRASHPAGER, GIT_SSH_COMMAND, git -c core.pager/alias.x='!…', tar --checkpoint-action, wsl -e.",
+    description: "A program told, by an option or a variable, to run a command line that is not its ordinary transport, pager, editor or helper: ssh/scp/sftp -o ProxyCommand, scp -S, sftp -D, restic --password-command, aria2c --on-download-error, dnsmasq --conf-script, sshfs -o ssh_command, LESSOPEN, CRASHPAGER, GIT_SSH_COMMAND, git -c core.pager/alias.x='!…' and the same keys set by git config (core.fsmonitor, core.pager, credential.helper '!…', …), tar --checkpoint-action, wsl -e.",
     help: 'Indirect command execution: the command runs under the name of a trusted program, and past rules that look only at the program. Read the hook.',
     examples: {
       match: ["ssh -o ProxyCommand='/tmp/x' x.example", "scp -S /tmp/x ./a x.example:", "LESSOPEN='/tmp/x %s' less /etc/hosts"],
@@ -158,6 +162,20 @@ export const PRIVILEGE_RULES: Rule[] = [
       not_match: ['cat /etc/pam.d/sshd', 'grep pam_unix /etc/pam.d/common-auth'],
     },
     match: { path: written(PAM) },
+  },
+  {
+    id: 'sshd-config-weaken',
+    name: 'SSH server opened to root or password logins',
+    category: 'privilege',
+    action: 'record',
+    attack: 'T1556',
+    description: 'A write to /etc/ssh/sshd_config or sshd_config.d/ that turns on PermitRootLogin yes, PasswordAuthentication yes, PermitEmptyPasswords yes or PermitUserEnvironment yes, or sets AuthorizedKeysFile/AuthorizedKeysCommand (sshd_config(5)).',
+    help: 'Opens the SSH server to root, password guessing, empty passwords or keys kept elsewhere from the next reload on. Check that the host is meant to allow it.',
+    examples: {
+      match: ["sudo sed -i 's/^#\\?PermitRootLogin.*/PermitRootLogin yes/' /etc/ssh/sshd_config", "echo 'PasswordAuthentication yes' | sudo tee /etc/ssh/sshd_config.d/50-pw.conf"],
+      not_match: ['cat /etc/ssh/sshd_config', "sudo sed -i 's/^PasswordAuthentication yes/PasswordAuthentication no/' /etc/ssh/sshd_config", 'grep PermitRootLogin /etc/ssh/sshd_config'],
+    },
+    match: { path: (a) => written(SSHD_CONFIG)(a) && SSHD_WEAKENED.test(a.content ?? '') },
   },
   {
     id: 'sudoers-write',

@@ -28,8 +28,9 @@ export function interpreterCode(c: ShellCommand): string | null {
   return codeOf(c.name, c.argv);
 }
 
-/** Downloads in interpreter code or its options (`perl -MLWP::Simple`, `ruby -ropen-uri`). */
-const FETCH = /urlopen|urllib|requests\.(?:get|post)|httpx\.|http\.client|LWP::|HTTP::Tiny|open-uri|URI\.open|Net::HTTP|file_get_contents\s*\(\s*['"]https?:|fetch\s*\(|https?\.(?:get|request)\s*\(|require\(\s*['"](?:node:)?https?['"]\s*\)|DownloadString|DownloadFile|DownloadData|Net\.WebClient|Invoke-WebRequest|Invoke-RestMethod|\biwr\b|\birm\b|curl_exec|\bget\s*\(\s*['"]https?:/i;
+/** Downloads in interpreter code or its options (`perl -MLWP::Simple`, `ruby -ropen-uri`), and raw
+ * sockets whose input the code may run (`perl -MIO::Socket … eval join("",<$c>)`, Ruby TCPSocket, PHP fsockopen). */
+const FETCH = /IO::Socket|TCPSocket\.(?:new|open)|\bfsockopen\s*\(|stream_socket_client\s*\(|urlopen|urllib|requests\.(?:get|post)|httpx\.|http\.client|LWP::|HTTP::Tiny|open-uri|URI\.open|Net::HTTP|file_get_contents\s*\(\s*['"]https?:|fetch\s*\(|https?\.(?:get|request)\s*\(|require\(\s*['"](?:node:)?https?['"]\s*\)|DownloadString|DownloadFile|DownloadData|Net\.WebClient|Invoke-WebRequest|Invoke-RestMethod|\biwr\b|\birm\b|curl_exec|\bget\s*\(\s*['"]https?:/i;
 /** Running text as code (`eval get(…)` in Perl has no parenthesis). */
 const EXEC = /\bexec\s*\(|\beval\b|\bIEX\b|Invoke-Expression|\bsystem\s*\(|\bcompile\s*\(|runpy|\bFunction\s*\(|\bexecSync\b|\bspawn\b|\bpopen\b|`\$|\bsh\s*\(|\.run\s*\(|\bvm\.runIn/i;
 /** PowerShell download-and-run: `iwr URL | iex`, `iex (iwr URL)`, `Invoke-RestMethod … | Invoke-Expression`, a

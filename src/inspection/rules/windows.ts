@@ -62,7 +62,11 @@ export const WINDOWS_RULES: Rule[] = [
     idioms: [
       { re: new RegExp(String.raw`\bcertutil${X}\b.*[-/](?:urlcache|verifyctl|URL)\b`, 'i') },
       { re: new RegExp(String.raw`\bbitsadmin${X}\b.*/(?:transfer|addfile|SetNotifyCmdLine)\b`, 'i') },
-      { re: new RegExp(String.raw`\b(?:mshta|hh|msiexec|cmstp|presentationhost|ieexec|wscript|cscript|regsvr32|odbcconf|desktopimgdownldr|certreq|finger|msdt|winget|ie4uinit|appinstaller|excel|winword|powerpnt|mspub|squirrel|devtoolslauncher|msxsl|control|installutil|regasm|regsvcs|msbuild|rundll32|schtasks|wmic|forfiles|pcalua|scriptrunner|syncappvpublishingserver|mpcmdrun|ftp|msedge_proxy|pcwrun|wsl)${X}\b[^|;&\n]*${REMOTE}`, 'i') },
+      // msiexec fetches a package, patch or transform (`/i`, `/package`, `/a`, `/j`, `/p`, `/update`,
+      // `/f`, `/y`, `/z`, TRANSFORMS=, PATCH=) from a URL or share; its log (`/l*v F`, `/log F`) is
+      // written there, not fetched (msiexec: https://learn.microsoft.com/windows-server/administration/windows-commands/msiexec)
+      { re: new RegExp(String.raw`\bmsiexec${X}\b[^|;&\n]*(?:\s[-/](?:i|package|a|j[mu]?|p|update|f[pecdamusv]*|y|z)\s+|\b(?:TRANSFORMS|PATCH)=)["']?(?:https?:|ftp:|\\\\[\w.-]+\\|//[\w.-]+/)`, 'i') },
+      { re: new RegExp(String.raw`\b(?:mshta|hh|cmstp|presentationhost|ieexec|wscript|cscript|regsvr32|odbcconf|desktopimgdownldr|certreq|finger|msdt|winget|ie4uinit|appinstaller|excel|winword|powerpnt|mspub|squirrel|devtoolslauncher|msxsl|control|installutil|regasm|regsvcs|msbuild|rundll32|schtasks|wmic|forfiles|pcalua|scriptrunner|syncappvpublishingserver|mpcmdrun|ftp|msedge_proxy|pcwrun|wsl)${X}\b[^|;&\n]*${REMOTE}`, 'i') },
       { re: /\bmshta(?:\.exe)?\s+["']?(?:javascript|vbscript):/i },
       { re: /\bregsvr32(?:\.exe)?\b.*\/i:.*\bscrobj(?:\.dll)?\b/i },
       // -Source named or first positional (Start-BitsTransfer, https://learn.microsoft.com/powershell/module/bitstransfer/start-bitstransfer)

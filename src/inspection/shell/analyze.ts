@@ -221,7 +221,14 @@ function markUnparsed(ctx: Ctx, start: number, end: number): void {
 /** Parses a carrier's payload as a nested command line; `env` replaces a copy of the caller's
  * variables (positional parameters of a function call or `sh -c … $0 $1`). */
 function enter(text: string, ctx: Ctx, via: string, env?: Map<string, string>): ShellCommand[] {
-  if (ctx.depth >= MAX_DEPTH || !text.trim()) return [];
+  if (!text.trim()) return [];
+  // a payload nested deeper than the analysis follows is not dropped: it is listed as unparsed, so the
+  // raw fallback reads the line and `unparsed-command` says so (six `bash -c` around `rm -rf /`)
+  if (ctx.depth >= MAX_DEPTH) {
+    const list = ctx.line.unparsed;
+    if (list.length < MAX_UNPARSED && !list.some((u) => u.source === text)) list.push({ source: text, start: 0, end: text.length });
+    return [];
+  }
   const before = ctx.line.commands.length;
   analyzeInto(text, { ...ctx, env: env ?? new Map(ctx.env), depth: ctx.depth + 1, via, source: text, offset: 0 });
   return ctx.line.commands.slice(before);

@@ -48,6 +48,20 @@ export const WRAPPERS: Record<string, { valued: string; longValued?: string[]; p
   torsocks: { valued: 'uapPi' },
   'dbus-run-session': { valued: '' },
   faketime: { valued: '', positional: 1 },
+  // util-linux unshare(1), nsenter(1), setpriv(1): https://man7.org/linux/man-pages/man1/unshare.1.html,
+  // https://man7.org/linux/man-pages/man1/nsenter.1.html, https://man7.org/linux/man-pages/man1/setpriv.1.html
+  // (namespace options take a file only attached: `--mount=FILE`, `-mFILE`)
+  unshare: { valued: 'RwSGl', longValued: ['root', 'wd', 'setuid', 'setgid', 'map-user', 'map-group', 'map-users', 'map-groups', 'propagation', 'setgroups', 'monotonic', 'boottime', 'load-interp'] },
+  nsenter: { valued: 'tSG', longValued: ['target', 'setuid', 'setgid', 'env'] },
+  setpriv: { valued: '', longValued: ['reuid', 'regid', 'ruid', 'euid', 'rgid', 'egid', 'groups', 'inh-caps', 'ambient-caps', 'bounding-set', 'securebits', 'pdeathsig', 'selinux-label', 'apparmor-profile', 'landlock-access', 'landlock-rule', 'seccomp-filter'] },
+  // systemd-run(1) starts its command as a transient unit: https://www.freedesktop.org/software/systemd/man/latest/systemd-run.html
+  'systemd-run': { valued: 'puEHM', longValued: ['property', 'unit', 'setenv', 'host', 'machine', 'description', 'slice', 'uid', 'gid', 'nice', 'working-directory', 'on-active', 'on-boot', 'on-startup', 'on-unit-active', 'on-unit-inactive', 'on-calendar', 'on-clock-change', 'on-timezone-change', 'timer-property', 'path-property', 'socket-property', 'service-type', 'background', 'json'] },
+  // firejail(1) takes its options as `--opt=value`; xvfb-run(1); runit's chpst(8): http://smarden.org/runit/chpst.8.html
+  firejail: { valued: '' },
+  'xvfb-run': { valued: 'nsfep', longValued: ['server-num', 'server-args', 'auth-file', 'error-file', 'xauth-protocol'] },
+  chpst: { valued: 'uUe/nlLmdopfcrt' },
+  'ssh-agent': { valued: 'aEPt' },
+  cgexec: { valued: 'g' },
 };
 
 /** Wrappers that run their arguments joined as one shell line (`watch` passes them to `sh -c`). */
@@ -208,7 +222,7 @@ export function applyBuiltin(cmd: ShellCommand, ctx: Ctx): void {
 /** Finds the script a carrier runs and analyses it as nested commands. */
 export function expandCarrier(cmd: ShellCommand, ctx: Ctx): void {
   const { name, argv } = cmd;
-  if (ctx.depth >= MAX_DEPTH) return;
+  // past MAX_DEPTH the payloads are still handed to enter(), which lists them as unparsed instead of reading them
   for (const [text, via] of commandValues(cmd)) ctx.run.enter(text, ctx, via);
   const written = writtenFileRun(cmd, ctx);
   if (written !== null) ctx.run.enter(written, ctx, 'written file');
@@ -257,6 +271,22 @@ export function expandCarrier(cmd: ShellCommand, ctx: Ctx): void {
     case 'eval':
       ctx.run.enter(argv.slice(1).join(' '), ctx, 'eval');
       return;
+    case 'cmd':
+    case 'cmd.exe': {
+      // `cmd /c LINE`, `cmd /s /k LINE` (cmd: https://learn.microsoft.com/windows-server/administration/windows-commands/cmd):
+      // the rest is a cmd.exe line, whose backslashes are path separators, never escapes
+      const i = argv.findIndex((a, k) => k > 0 && /^\/[ck]$/i.test(a));
+      if (i > 0 && argv[i + 1] !== undefined) ctx.run.enter(argv.slice(i + 1).join(' ').replace(/\\/g, '\\\\'), ctx, 'cmd /c');
+      return;
+    }
+    case 'trap': {
+      // `trap [--] ACTION SIGNAL…`: ACTION is a command line this shell runs on the signal or at
+      // exit (bash(1) SHELL BUILTIN COMMANDS, trap: https://www.gnu.org/software/bash/manual/bash.html#index-trap);
+      // `-` and '' reset or ignore, `-l`/`-p` list
+      const a = argv.slice(1).filter((x) => x !== '--');
+      if (a.length >= 2 && !/^-[lpP]$/.test(a[0]!) && a[0] !== '-' && a[0]!.trim() !== '') ctx.run.enter(a[0]!, ctx, 'trap');
+      return;
+    }
     case 'su': {
       const i = argv.findIndex((a, k) => k > 0 && (a === '-c' || a === '--command'));
       if (i > 0 && argv[i + 1] !== undefined) ctx.run.enter(argv[i + 1]!, ctx, 'su -c');
@@ -669,6 +699,22 @@ const COMMAND_VARIABLES = new Set(['CRASHPAGER', 'SYSTEMD_PAGER', 'PSQL_PAGER', 
 /** git configuration keys whose value is a command (git-config(1); an alias starting with `!` is a shell line). */
 const GIT_COMMAND_KEYS = /^(?:core\.(?:sshcommand|pager|editor|fsmonitor|askpass)|sequence\.editor|diff\.external|credential\.helper|alias\.[^=]+|pager\.[^=]+|gpg\.program|uploadpack\.packobjectshook)$/i;
 
+/** The key and value a `git config` command line sets (its options skipped; `set`, `--add`,
+ * `--replace-all` forms), or null for a read, an unset or a list. */
+function gitConfigSet(args: string[]): [string, string] | null {
+  const ops: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (/^--(?:get|get-all|get-regexp|get-urlmatch|unset|unset-all|list|remove-section|rename-section|edit)$|^-[le]$/.test(a)) return null;
+    if (a === '-f' || a === '--file' || a === '--blob' || a === '--type' || a === '--default' || a === '--comment') { i++; continue; }
+    if (a.startsWith('-')) continue;
+    ops.push(a);
+  }
+  if (ops[0] === 'set') ops.shift();
+  else if (/^(?:get|unset|list|rename-section|remove-section|edit)$/.test(ops[0] ?? '')) return null;
+  return ops.length >= 2 ? [ops[0]!, ops[1]!] : null;
+}
+
 /**
  * Command lines a program is told to run through its options or environment (each with how):
  * `git -c alias.x='!…'`, `git -c core.pager=…`, `GIT_SSH_COMMAND='…' git …`, `PAGER=… man`,
@@ -712,7 +758,22 @@ export function commandValues(cmd: ShellCommand): [string, string][] {
           const alias = /^alias\./i.test(kv);
           if (!alias || v.startsWith('!')) out.push([alias ? v.slice(1) : v, 'git -c']);
         }
-        if (!args[i]!.startsWith('-') && args[i - 1] !== '-c' && args[i - 1] !== '-C') break;
+        if (!args[i]!.startsWith('-') && args[i - 1] !== '-c' && args[i - 1] !== '-C') {
+          // `git config [--global|--system|--file F …] [set] KEY VALUE`: the value runs on every later git
+          // command that reads the key (git-config(1): https://git-scm.com/docs/git-config#_variables)
+          if (args[i] === 'config') {
+            const set = gitConfigSet(args.slice(i + 1));
+            if (set !== null && GIT_COMMAND_KEYS.test(set[0])) {
+              const [k, v] = set;
+              const helper = /^(?:alias\.|credential\.helper$)/i.test(k);
+              // an alias or credential helper is a shell line only after `!` (a helper also by absolute path);
+              // core.fsmonitor takes a boolean for git's own daemon
+              const boolean = /^(?:true|false|yes|no|on|off|[01])$/i.test(v.trim());
+              if (!boolean && (!helper || v.startsWith('!') || (/^credential/i.test(k) && v.startsWith('/')))) out.push([v.replace(/^!/, ''), 'git config']);
+            }
+          }
+          break;
+        }
       }
       break;
     case 'ssh':

@@ -53,7 +53,13 @@ export function interpreterCodeIndex(name: string, argv: readonly string[]): num
   if (!INTERPRETERS.test(name)) return -1;
   const flag = /^(?:pwsh|powershell)/i.test(name) ? (a: string) => /^-(?:c|command)$/i.test(a) : (a: string) => /^-(?:c|e|E|r|p|-eval|-print)$/.test(a) || /^-[a-zA-Z]*[ce]$/.test(a);
   const i = argv.findIndex((a, k) => k > 0 && flag(a));
-  return i > 0 && argv[i + 1] !== undefined ? i + 1 : -1;
+  if (i > 0 && argv[i + 1] !== undefined) return i + 1;
+  // `deno eval [OPTIONS] CODE` (https://docs.deno.com/runtime/reference/cli/eval/): the code is the first operand after `eval`
+  if (/^deno$/i.test(name) && argv[1] === 'eval') {
+    const k = argv.findIndex((a, n) => n > 1 && !a.startsWith('-'));
+    return k > 1 ? k : -1;
+  }
+  return -1;
 }
 
 /**
@@ -90,7 +96,7 @@ export const CODE_IDIOMS: readonly CodeIdiom[] = [
   { interpreters: /^ruby[0-9.]*$|^irb$/i, kind: 'write', re: new RegExp(String.raw`\bFile\.(?:write|open)\s*\(\s*${lit('path')}(?:\s*,\s*['"][wa])?`, 'g') },
   { interpreters: /^perl[0-9.]*$/i, kind: 'write', re: new RegExp(String.raw`\bopen\s*\(?\s*(?:my\s+)?\$?\w+\s*,\s*(?:['"]>>?['"]\s*,\s*${lit('path')}|['"]>>?\s*(?<path3>[^'"]+)['"])`, 'g') },
   { interpreters: /^php[0-9.]*$/i, kind: 'write', re: new RegExp(String.raw`\b(?:file_put_contents|fopen)\s*\(\s*${lit('path')}`, 'g') },
-  { interpreters: /^(?:perl[0-9.]*|php[0-9.]*|ruby[0-9.]*)$/i, kind: 'delete', re: new RegExp(String.raw`\b(?:unlink|rmdir|File\.delete|FileUtils\.rm(?:_r|_rf|_f)?|remove_tree|rmtree)\s*\(?\s*${lit('path')}`, 'g') },
+  { interpreters: /^(?:perl[0-9.]*|php[0-9.]*|ruby[0-9.]*)$/i, kind: 'delete', re: new RegExp(String.raw`\b(?:unlink|rmdir|File\.delete|FileUtils\.rm(?:_r|_rf|_f)?|remove_tree|rmtree)\s*\(?\s*(?:glob\s*\(?\s*)?${lit('path')}`, 'g') },
   { interpreters: /^(?:Rscript|R)$/, kind: 'shell', re: new RegExp(String.raw`\bsystem2?\s*\(\s*${lit('arg')}`, 'g') },
   { interpreters: /^(?:tclsh[0-9.]*|wish|expect)$/i, kind: 'shell', re: /\bexec\s+(?<arg>[^\]\n;]+)/g },
   // an interactive shell spawned by the code (pty, exec of /bin/sh) is found by the shell-escape rule on the code text
