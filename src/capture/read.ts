@@ -201,6 +201,9 @@ function lineOf(item: CaptureItem): number {
 
 const isContent = (l: Line): boolean => !l.tooLong && !l.invalidUtf8 && l.text.trim() !== '';
 
+/** A blank line that is no problem of its own (not too long, valid UTF-8, no NUL byte). */
+const isPlainBlank = (l: Line): boolean => !l.tooLong && !l.invalidUtf8 && !l.hasNul && l.text.trim() === '';
+
 
 /**
  * Reads one capture and yields, in input order, every reply and every problem, then one
@@ -302,7 +305,7 @@ class LineSource {
    */
   forgetBlank(): void {
     const l = this.head[this.head.length - 1];
-    if (l !== undefined && !l.tooLong && !l.invalidUtf8 && !l.hasNul && l.text.trim() === '') {
+    if (l !== undefined && isPlainBlank(l)) {
       this.head.pop();
       this.forgotBlank = true;
     }
@@ -310,6 +313,18 @@ class LineSource {
 
   /** True once a blank line was forgotten (the input was not empty). */
   forgotBlank = false;
+
+  /**
+   * Forgets the last line pulled when it is blank and so is the line before it: after a file's
+   * first content line, the sniff reads on to the next content line, and every line it pulls is
+   * kept to be replayed. A run of blank lines reads as one blank line in every layout the sniff
+   * decides (an SSE event ends at the first, JSON Lines and JSON documents skip them), so one is
+   * kept: an SSE stream followed by 20 million blank lines held them all (1.9 GB).
+   */
+  forgetRepeatedBlank(): void {
+    const n = this.head.length;
+    if (n >= 2 && isPlainBlank(this.head[n - 1]!) && isPlainBlank(this.head[n - 2]!)) this.head.pop();
+  }
 
   /** Every line from the first (those pulled, then the rest), in non-empty batches. */
   async *rest(): AsyncGenerator<Line[]> {
@@ -480,6 +495,7 @@ async function* readItemBatches(file: string, source0: Readable, options: ReadOp
           sniffed = l.line;
           return l.text;
         }
+        source.forgetRepeatedBlank();
       }
       return undefined;
     });
