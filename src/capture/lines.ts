@@ -249,14 +249,6 @@ export async function* readLineBatches(input: Readable | AsyncIterable<Buffer | 
 }
 
 /**
- * The input's bytes as UTF-8: an input that opens with a UTF-16 byte order mark (FF FE little
- * endian, FE FF big endian: what Windows PowerShell's `>` writes) is decoded from UTF-16 (WHATWG
- * Encoding Standard, https://encoding.spec.whatwg.org/#utf-16le) chunk by chunk and re-encoded, so
- * its lines are read as usual (unless no zero byte follows the mark: {@link looksUtf16}); any
- * other input passes through unchanged. Unpaired surrogates
- * become U+FFFD, as the decoder does.
- */
-/**
  * True when the bytes after a UTF-16 byte order mark look like UTF-16 text of a capture: JSON and
  * SSE open with ASCII characters, each a code unit with a zero byte, so 32 code units with none
  * are two stray bytes before UTF-8 text (its first line is then damaged, the rest read).
@@ -268,6 +260,43 @@ function looksUtf16(buf: Buffer): boolean {
   return false;
 }
 
+/**
+ * The UTF-16 encoding of an input that opens without a byte order mark, judged on its first bytes
+ * (what `Out-File -Encoding Unicode` without a mark, .NET's `Encoding.Unicode.GetBytes` and
+ * iconv's `UTF-16LE` write), or null. A capture opens with ASCII (`{`, `[`, `data:`), so: the
+ * first two code units ASCII (a printable character or whitespace, the other byte zero), no
+ * U+0000 unit, and at least three quarters of the units in the first 64 bytes with a zero high
+ * byte (text in other scripts may follow). Binary data, whose NUL bytes fall anywhere, is still
+ * BINARY_FILE.
+ */
+export function utf16WithoutBom(buf: Buffer): 'utf-16le' | 'utf-16be' | null {
+  const units = Math.min(buf.length, 64) >> 1;
+  if (units < 2) return null;
+  const ascii = (c: number) => (c >= 0x20 && c <= 0x7e) || (c >= 0x09 && c <= 0x0d);
+  for (const [lo, hi, name] of [[0, 1, 'utf-16le'], [1, 0, 'utf-16be']] as const) {
+    if (!ascii(buf[lo]!) || buf[hi] !== 0 || !ascii(buf[2 + lo]!) || buf[2 + hi] !== 0) continue;
+    let zeroHigh = 0;
+    let nulUnit = false;
+    for (let i = 0; i < units; i++) {
+      const l = buf[2 * i + lo]!;
+      const h = buf[2 * i + hi]!;
+      if (h === 0) zeroHigh++;
+      if (l === 0 && h === 0) nulUnit = true;
+    }
+    if (!nulUnit && zeroHigh * 4 >= units * 3) return name;
+  }
+  return null;
+}
+
+/**
+ * The input's bytes as UTF-8: an input that opens with a UTF-16 byte order mark (FF FE little
+ * endian, FE FF big endian: what Windows PowerShell's `>` writes) is decoded from UTF-16 (WHATWG
+ * Encoding Standard, https://encoding.spec.whatwg.org/#utf-16le) chunk by chunk and re-encoded, so
+ * its lines are read as usual (unless no zero byte follows the mark: {@link looksUtf16}); so is
+ * one without a mark whose first bytes are UTF-16 text ({@link utf16WithoutBom}); any
+ * other input passes through unchanged. Unpaired surrogates
+ * become U+FFFD, as the decoder does.
+ */
 async function* utf8Chunks(input: AsyncIterable<unknown>): AsyncGenerator<Buffer> {
   let decoder: TextDecoder | null | undefined;
   for await (const chunk of input) {
@@ -276,7 +305,13 @@ async function* utf8Chunks(input: AsyncIterable<unknown>): AsyncGenerator<Buffer
     if (decoder === undefined) {
       const le = buf[0] === 0xff && buf[1] === 0xfe;
       const be = buf[0] === 0xfe && buf[1] === 0xff;
-      decoder = (le || be) && looksUtf16(buf) ? new TextDecoder(le ? 'utf-16le' : 'utf-16be', { fatal: false, ignoreBOM: false }) : null;
+      const bare = le || be ? null : utf16WithoutBom(buf);
+      decoder =
+        (le || be) && looksUtf16(buf)
+          ? new TextDecoder(le ? 'utf-16le' : 'utf-16be', { fatal: false, ignoreBOM: false })
+          : bare
+            ? new TextDecoder(bare, { fatal: false, ignoreBOM: false })
+            : null;
     }
     if (decoder === null) yield buf;
     else {
