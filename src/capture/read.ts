@@ -282,7 +282,9 @@ class LineSource {
   private readonly batches: AsyncIterator<Line[]>;
 
   constructor(input: AsyncIterable<Buffer | string>, maxLineBytes: number) {
-    this.batches = readLineBatches(input, { maxLineBytes })[Symbol.asyncIterator]();
+    // a run of blank lines comes as one line (Line.blanks): every layout reads it as one blank
+    // line, and a text format's reader gets each again (readTextLines)
+    this.batches = readLineBatches(input, { maxLineBytes, blankRuns: true })[Symbol.asyncIterator]();
   }
 
   /** The next line (kept in `head`), or undefined at the end of input. */
@@ -452,11 +454,11 @@ async function* readItemBatches(file: string, source0: Readable, options: ReadOp
       // message). After a capture's first line, a NUL is that line's problem only.
       if (l.hasNul && !(first && looksLikeCaptureStart(first.text))) {
         nulLine ??= l;
-        offset += l.bytes + 1;
+        offset += l.bytes + (l.blanks ?? 1);
         if (offset >= BINARY_SNIFF_BYTES) break;
         continue;
       }
-      offset += l.bytes + 1;
+      offset += l.bytes + (l.blanks ?? 1);
       if (!first && isContent(l)) first = l;
       if (!first) source.forgetBlank();
       // once the input has begun as a text capture, later NULs are their lines' problems, so
@@ -584,7 +586,7 @@ async function* readTextLines(reader: TextFormatReader, lines: AsyncGenerator<Li
     for (const l of batch) {
       const bad = badLineError(file, l, maxLineBytes);
       if (bad) out.push(errorItem(bad));
-      else emit(reader.line(l.text, l.line), out);
+      else for (let i = 0; i < (l.blanks ?? 1); i++) emit(reader.line(l.text, l.line + i), out); // each blank line of a run: text formats keep them
     }
     if (out.length > 0) yield out;
   }

@@ -116,3 +116,15 @@ describe('a damaged start costs only the first line (red-team pass of 2026-12-02
     expect((await readText(utf16, undefined, 'x.jsonl')).replies).toHaveLength(3);
   });
 });
+
+describe('runs of blank lines (round 9)', () => {
+  it('JSON Lines, SSE and an Aider history keep their line numbers after a run of blank lines, whatever the chunking', async () => {
+    const blank = '\n'.repeat(5000);
+    const jsonl = await readText(`${leak}\n${blank}\r\n\r\n${leak.replace('"ok"', '"ok2"')}\n`, undefined, 'x.jsonl', 4096);
+    expect(jsonl.replies.map((x) => [x.id, x.source.line])).toEqual([['ok', 1], ['ok2', 5004]]);
+    const chunk = '{"id":"c1","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":"stop"}]}';
+    const sse = await readText(`data: ${chunk}\n${blank}data: [DONE]\n\ndata: ${chunk.replace('c1', 'c2')}\n${blank}data: [DONE]\n\n`, undefined, 'x.sse', 1000);
+    expect(sse.errors).toEqual([]);
+    expect(sse.replies.map((x) => [x.id, x.source.line])).toEqual([['c1', 1], ['c2', 5004]]);
+  });
+});
