@@ -201,6 +201,9 @@ function lineOf(item: CaptureItem): number {
 
 const isContent = (l: Line): boolean => !l.tooLong && !l.invalidUtf8 && l.text.trim() !== '';
 
+/** A blank line that is no problem of its own (not too long, valid UTF-8, no NUL byte). */
+const isPlainBlank = (l: Line): boolean => !l.tooLong && !l.invalidUtf8 && !l.hasNul && l.text.trim() === '';
+
 
 /**
  * Reads one capture and yields, in input order, every reply and every problem, then one
@@ -279,7 +282,9 @@ class LineSource {
   private readonly batches: AsyncIterator<Line[]>;
 
   constructor(input: AsyncIterable<Buffer | string>, maxLineBytes: number) {
-    this.batches = readLineBatches(input, { maxLineBytes })[Symbol.asyncIterator]();
+    // a run of blank lines comes as one line (Line.blanks): every layout reads it as one blank
+    // line, and a text format's reader gets each again (readTextLines)
+    this.batches = readLineBatches(input, { maxLineBytes, blankRuns: true })[Symbol.asyncIterator]();
   }
 
   /** The next line (kept in `head`), or undefined at the end of input. */
@@ -302,7 +307,7 @@ class LineSource {
    */
   forgetBlank(): void {
     const l = this.head[this.head.length - 1];
-    if (l !== undefined && !l.tooLong && !l.invalidUtf8 && !l.hasNul && l.text.trim() === '') {
+    if (l !== undefined && isPlainBlank(l)) {
       this.head.pop();
       this.forgotBlank = true;
     }
@@ -310,6 +315,18 @@ class LineSource {
 
   /** True once a blank line was forgotten (the input was not empty). */
   forgotBlank = false;
+
+  /**
+   * Forgets the last line pulled when it is blank and so is the line before it: after a file's
+   * first content line, the sniff reads on to the next content line, and every line it pulls is
+   * kept to be replayed. A run of blank lines reads as one blank line in every layout the sniff
+   * decides (an SSE event ends at the first, JSON Lines and JSON documents skip them), so one is
+   * kept: an SSE stream followed by 20 million blank lines held them all (1.9 GB).
+   */
+  forgetRepeatedBlank(): void {
+    const n = this.head.length;
+    if (n >= 2 && isPlainBlank(this.head[n - 1]!) && isPlainBlank(this.head[n - 2]!)) this.head.pop();
+  }
 
   /** Every line from the first (those pulled, then the rest), in non-empty batches. */
   async *rest(): AsyncGenerator<Line[]> {
@@ -437,11 +454,11 @@ async function* readItemBatches(file: string, source0: Readable, options: ReadOp
       // message). After a capture's first line, a NUL is that line's problem only.
       if (l.hasNul && !(first && looksLikeCaptureStart(first.text))) {
         nulLine ??= l;
-        offset += l.bytes + 1;
+        offset += l.bytes + (l.blanks ?? 1);
         if (offset >= BINARY_SNIFF_BYTES) break;
         continue;
       }
-      offset += l.bytes + 1;
+      offset += l.bytes + (l.blanks ?? 1);
       if (!first && isContent(l)) first = l;
       if (!first) source.forgetBlank();
       // once the input has begun as a text capture, later NULs are their lines' problems, so
@@ -480,6 +497,7 @@ async function* readItemBatches(file: string, source0: Readable, options: ReadOp
           sniffed = l.line;
           return l.text;
         }
+        source.forgetRepeatedBlank();
       }
       return undefined;
     });
@@ -568,7 +586,7 @@ async function* readTextLines(reader: TextFormatReader, lines: AsyncGenerator<Li
     for (const l of batch) {
       const bad = badLineError(file, l, maxLineBytes);
       if (bad) out.push(errorItem(bad));
-      else emit(reader.line(l.text, l.line), out);
+      else for (let i = 0; i < (l.blanks ?? 1); i++) emit(reader.line(l.text, l.line + i), out); // each blank line of a run: text formats keep them
     }
     if (out.length > 0) yield out;
   }

@@ -170,10 +170,23 @@ export function writeFileAtomically(path: string, cwd: string, text: string): Pr
 /**
  * Opens `path`, relative to `cwd`, for reading.
  *
- * @throws UsageError when the file cannot be opened.
+ * @throws UsageError when the file cannot be opened, or is a directory.
  */
-export function openInputFile(path: string, cwd: string): Promise<ReadStream> {
-  return opened(createReadStream(resolve(cwd, path)), `cannot read ${path}`);
+export async function openInputFile(path: string, cwd: string): Promise<ReadStream> {
+  const stream = await opened(createReadStream(resolve(cwd, path)), `cannot read ${path}`);
+  // a directory opens on Linux and fails only at its first read (EISDIR), as an internal error
+  let directory = false;
+  try {
+    const fd = (stream as unknown as { fd?: unknown }).fd;
+    directory = typeof fd === 'number' && fstatSync(fd).isDirectory();
+  } catch {
+    // fstat failed: the read reports it
+  }
+  if (directory) {
+    stream.destroy();
+    throw new UsageError(`cannot read ${path}: it is a directory`);
+  }
+  return stream;
 }
 
 /** Device and inode of a path, or null when it does not exist. */

@@ -395,7 +395,11 @@ function withoutSureMisses(text: string, rules: Rule[]): Rule[] {
       } catch {
         union = null;
       }
-      if (unions.size >= 64) unions.clear();
+      if (unions.size >= 64) {
+        // freed at once, not left to their finalizers: built-in patterns share one engine heap
+        for (const u of unions.values()) u?.dispose();
+        unions.clear();
+      }
       unions.set(key, union);
     }
     let miss = false;

@@ -15,12 +15,21 @@ type Re2Class = typeof import('re2-wasm').RE2;
 const engineMessages: string[] = [];
 
 /**
- * Loads re2-wasm with its emscripten output routed here: the runtime binds `console.warn` once,
- * when it loads, as its `printErr` (abort and out-of-memory messages), so that binding is made
- * to a function that keeps the message instead of printing it. Nothing else is changed.
+ * Loads a new instance of re2-wasm (its own WebAssembly heap) with its emscripten output routed
+ * here: the runtime binds `console.warn` once, when it loads, as its `printErr` (abort and
+ * out-of-memory messages), so that binding is made to a function that keeps the message instead
+ * of printing it. The module is taken out of Node's require cache first, so each call runs the
+ * emscripten loader again (~10-25 ms) and gets a fresh heap; nothing else is changed.
  */
 function loadRe2(): Re2Class {
   const require = createRequire(import.meta.url);
+  for (const id of ['re2-wasm', 're2-wasm/build/wasm/re2.js']) {
+    try {
+      delete require.cache[require.resolve(id)];
+    } catch {
+      // not resolvable under that name: loaded as before
+    }
+  }
   // eslint-disable-next-line no-console
   const saved = console.warn;
   // eslint-disable-next-line no-console
@@ -36,14 +45,60 @@ function loadRe2(): Re2Class {
   }
 }
 
-let loadedRe2: Re2Class | null = null;
+/** One instance of the regex engine and the custom patterns compiled into its heap. */
+interface Re2Heap {
+  RE2: Re2Class;
+  /** Custom patterns compiled into it (freed ones included: RE2's allocator fragments). */
+  patterns: number;
+  /** Their estimated program bytes ({@link estimateProgramBytes}). */
+  bytes: number;
+}
 
 /**
- * RE2, loaded on the first pattern compiled (~0.1-0.2 s of start-up: its WebAssembly module), so a
- * scan that compiles none (a rescan replayed from the cache) never loads it.
+ * How many custom patterns one regex-engine heap takes before custom patterns go to a fresh one.
+ * re2-wasm's heap is a fixed 16 MiB that a pattern freed late (a rule set dropped without
+ * `dispose()`, reclaimed only when its finalizer runs, which a synchronous loop never lets happen)
+ * does not give back in time: 3 947 rule sets of one small custom pattern compiled in one loop
+ * exhausted it, and then every pattern in it failed, those of live rule sets too. So custom
+ * patterns fill a heap only to these bounds (about 4 KiB a pattern measured, with its automaton
+ * after the timing probes: ~4 MiB of 16), then a new instance takes them; a heap nothing uses any
+ * more is garbage-collected whole, whatever was not freed in it.
  */
-function re2(): Re2Class {
-  return (loadedRe2 ??= loadRe2());
+export const CUSTOM_PATTERNS_PER_HEAP = { patterns: 1024, bytes: 4 * 1024 * 1024 } as const;
+
+/** The first instance: guard's own patterns, and custom patterns until it is full. */
+let firstHeap: Re2Heap | null = null;
+/** The instance custom patterns go to now. */
+let customHeap: Re2Heap | null = null;
+
+/** A new regex-engine instance, counted. */
+function newHeap(): Re2Heap {
+  heapsLoaded++;
+  return { RE2: loadRe2(), patterns: 0, bytes: 0 };
+}
+
+let heapsLoaded = 0;
+
+/** Regex-engine instances loaded so far in this process (for tests). */
+export function regexHeapsLoaded(): number {
+  return heapsLoaded;
+}
+
+/**
+ * The RE2 class to compile a pattern with: guard's own patterns always use the first instance,
+ * loaded on the first pattern compiled (~0.1-0.2 s of start-up: its WebAssembly module), so a
+ * scan that compiles none (a rescan replayed from the cache) never loads it; a custom pattern of
+ * estimated `size` bytes goes to the current custom heap, or to a fresh one once that is full
+ * ({@link CUSTOM_PATTERNS_PER_HEAP}).
+ */
+function re2For(custom: boolean, size: number): Re2Class {
+  firstHeap ??= newHeap();
+  if (!custom) return firstHeap.RE2;
+  let heap = (customHeap ??= firstHeap);
+  if (heap.patterns >= CUSTOM_PATTERNS_PER_HEAP.patterns || (heap.bytes > 0 && heap.bytes + size > CUSTOM_PATTERNS_PER_HEAP.bytes)) heap = customHeap = newHeap();
+  heap.patterns++;
+  heap.bytes += size;
+  return heap.RE2;
 }
 
 /** The last message the regex engine printed (an out-of-memory abort, say), or null. */
@@ -260,8 +315,9 @@ function compileOnRe2(source: string, flags: string, asWritten: boolean): TextPa
   let re: InstanceType<Re2Class>;
   try {
     // compiled as written first, so messages quote the pattern as written; that program is freed at once
-    if (asWritten) free(new (re2())(source, reFlags));
-    re = new (re2())(withoutCaptures(source), reFlags);
+    const RE2 = re2For(asWritten, size);
+    if (asWritten) free(new RE2(source, reFlags));
+    re = new RE2(withoutCaptures(source), reFlags);
   } catch (err) {
     const msg = String((err as Error)?.message ?? err);
     if (outOfMemory(msg)) throw new Error('pattern too big: the regex engine ran out of memory compiling it (its heap is 16 MiB for all patterns); use smaller repetition counts or narrower classes');

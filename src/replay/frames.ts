@@ -45,12 +45,53 @@ interface Line {
  * scanned once, and a line that spans many chunks is kept as its pieces and joined once when it
  * ends (scanning the whole unfinished line again on every chunk made a 16 MB line quadratic).
  */
+/**
+ * Longest line, and longest frame, replay reads, in characters: the default line limit of
+ * `guard scan` (256 Mi). An input that never ends a line (`/dev/zero`, a pipe with no newline)
+ * was read for ever, holding every character.
+ */
+export const MAX_FRAME_CHARS = 256 * 1024 * 1024;
+
+/** Characters read before an input that opens with a NUL and has ended no line is called binary (as `guard scan` does). */
+const BINARY_SNIFF_CHARS = 8192;
+
+/** The input is past a limit of {@link readSseFrames} / {@link readJsonlFrames}: reading stopped at `line`. */
+export class FrameLimitError extends Error {
+  constructor(
+    readonly line: number,
+    readonly code: 'LINE_TOO_LONG' | 'BINARY_FILE',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'FrameLimitError';
+  }
+}
+
 class LineSplitter {
   /** Pieces of the line being read (no terminator seen yet). */
   private parts: string[] = [];
+  /** Characters in `parts`. */
+  private partChars = 0;
   /** The line's text is complete and its terminator began with a CR that ended the last chunk. */
   private cr = false;
   private line = 0;
+  /** The first line was checked for NUL characters (binary input). */
+  private sniffed = false;
+
+  constructor(private readonly maxChars: number) {}
+
+  /** Keeps a piece of the unfinished line; throws FrameLimitError past the limits. */
+  private hold(piece: string): void {
+    this.parts.push(piece);
+    this.partChars += piece.length;
+    if (!this.sniffed && this.line === 0 && this.partChars >= BINARY_SNIFF_CHARS) {
+      this.sniffed = true; // once: scanning the held pieces on every chunk made an endless line quadratic
+      if (this.parts.some((p) => p.includes('\u0000'))) throw new FrameLimitError(1, 'BINARY_FILE', `the input holds NUL bytes and no line end in its first ${BINARY_SNIFF_CHARS} characters: it is binary, not a stream; not read`);
+    }
+    if (this.partChars > this.maxChars) {
+      throw new FrameLimitError(this.line + 1, 'LINE_TOO_LONG', `no line end within ${this.partChars} characters (the limit is ${this.maxChars}): reading stopped here`);
+    }
+  }
 
   /** Lines completed by `chunk` (`end`: no more input follows). */
   *push(chunk: string, end: boolean): Generator<Line> {
@@ -66,7 +107,7 @@ class LineSplitter {
       const c = chunk.charCodeAt(i);
       if (c !== 0x0a && c !== 0x0d) continue;
       if (c === 0x0d && i + 1 === chunk.length && !end) {
-        this.parts.push(chunk.slice(start, i));
+        this.hold(chunk.slice(start, i));
         this.cr = true;
         return;
       }
@@ -75,7 +116,7 @@ class LineSplitter {
       start = stop;
       i = stop - 1;
     }
-    if (start < chunk.length) this.parts.push(chunk.slice(start));
+    if (start < chunk.length) this.hold(chunk.slice(start));
     if (end && this.parts.length > 0) yield this.take('', '');
   }
 
@@ -83,6 +124,7 @@ class LineSplitter {
   private take(tail: string, eol: string): Line {
     const text = this.parts.length === 0 ? tail : this.parts.join('') + tail;
     this.parts = [];
+    this.partChars = 0;
     return { text, raw: eol === '' ? text : text + eol, line: ++this.line };
   }
 }
@@ -94,10 +136,14 @@ class LineSplitter {
  * first frame's raw text and is ignored for parsing.
  *
  * @param chunks the body as decoded text, in any chunking.
- * @returns the frames in order. Never throws on content; memory holds one event at a time.
+ * @param maxChars the longest line, and the longest event, read (default {@link MAX_FRAME_CHARS}).
+ * @returns the frames in order; memory holds one event at a time.
+ * @throws FrameLimitError when a line or an event is longer than `maxChars` (an endless input),
+ *   or the input opens with NUL characters and no line end (binary); the frames before it were
+ *   given.
  */
-export async function* readSseFrames(chunks: AsyncIterable<string>): AsyncGenerator<SseFrame> {
-  const lines = new LineSplitter();
+export async function* readSseFrames(chunks: AsyncIterable<string>, maxChars = MAX_FRAME_CHARS): AsyncGenerator<SseFrame> {
+  const lines = new LineSplitter(maxChars);
   let got: EventSourceMessage | null = null;
   const parser = createParser({ onEvent: (m) => void (got = m) });
   let raw = '';
@@ -124,6 +170,7 @@ export async function* readSseFrames(chunks: AsyncIterable<string>): AsyncGenera
     first = false;
     if (raw === '') startLine = l.line;
     raw += l.raw;
+    if (raw.length > maxChars) throw new FrameLimitError(startLine, 'LINE_TOO_LONG', `an event of over ${maxChars} characters with no blank line to end it: reading stopped here`);
     if (text === '') yield frame();
     else body.push(text);
   };
@@ -137,9 +184,11 @@ export async function* readSseFrames(chunks: AsyncIterable<string>): AsyncGenera
  * blank lines are kept as raw-only frames.
  *
  * @param chunks the file as decoded text, in any chunking.
+ * @param maxChars the longest line read (default {@link MAX_FRAME_CHARS}).
+ * @throws FrameLimitError as {@link readSseFrames}.
  */
-export async function* readJsonlFrames(chunks: AsyncIterable<string>): AsyncGenerator<SseFrame> {
-  const lines = new LineSplitter();
+export async function* readJsonlFrames(chunks: AsyncIterable<string>, maxChars = MAX_FRAME_CHARS): AsyncGenerator<SseFrame> {
+  const lines = new LineSplitter(maxChars);
   let first = true;
   const take = (l: Line): SseFrame => {
     let text = l.text;

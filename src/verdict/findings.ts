@@ -11,6 +11,7 @@
  * never clash with the `guard/` ids.
  */
 
+import { createHash } from 'node:crypto';
 import { hexDigest } from '../base/digest.js';
 import { canonicalJson } from '../base/json.js';
 import type { RuleHit } from '../inspection/types.js';
@@ -77,9 +78,48 @@ function sha(parts: string[]): string {
   return hexDigest('sha256', text).slice(0, 32);
 }
 
+/**
+ * Whitespace runs that are not one space already: a run of two or more, or one that opens with
+ * another whitespace character. Replacing them with one space gives what replacing every run
+ * (`/\s+/g`) gives, without a match (and its garbage) per space of ordinary prose.
+ */
+const WHITESPACE_TO_COLLAPSE = / \s+|[^\S ]\s*/g;
+
 /** Whitespace runs collapsed to one space, ends trimmed. */
 function collapse(s: string): string {
-  return s.replace(/\s+/g, ' ').trim();
+  return s.replace(WHITESPACE_TO_COLLAPSE, ' ').trim();
+}
+
+/** Texts longer than this (UTF-16 code units) are collapsed and hashed a window at a time. */
+export const COLLAPSE_WINDOW = 64 * 1024;
+
+const WHITESPACE = /\s/;
+
+/**
+ * `sha([...parts, collapse(text)])` computed without building the collapsed copy of a long text:
+ * the text is collapsed and hashed {@link COLLAPSE_WINDOW} characters at a time (a window never
+ * ends inside a whitespace run or a surrogate pair, so the bytes hashed are the same). A 60 MB
+ * reply cost over 20 times its size in one replace's match list before.
+ */
+function shaCollapsed(parts: string[], text: string): string {
+  if (text.length <= COLLAPSE_WINDOW) return sha([...parts, collapse(text)]);
+  const h = createHash('sha256');
+  h.update(`${parts.join('\u0000')}\u0000`);
+  let from = 0;
+  let to = text.length;
+  while (from < to && WHITESPACE.test(text[from]!)) from++;
+  while (to > from && WHITESPACE.test(text[to - 1]!)) to--;
+  for (let at = from; at < to; ) {
+    let end = Math.min(to, at + COLLAPSE_WINDOW);
+    while (end < to && (WHITESPACE.test(text[end - 1]!) || isHighSurrogate(text.charCodeAt(end - 1)))) end++;
+    h.update(text.slice(at, end).replace(WHITESPACE_TO_COLLAPSE, ' '));
+    at = end;
+  }
+  return h.digest('hex').slice(0, 32);
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 /** The normalised identity of a call: tool name lower-cased, then canonical arguments (or the raw text collapsed). */
@@ -157,7 +197,7 @@ export function findingsOf(v: ReplyVerdict): Finding[] {
       kind: refused ? 'leak-refused' : 'leak-recovered',
       ruleId: refused ? `${LEAK_REFUSED_PREFIX}${r.reason}` : LEAK_RECOVERED_RULE,
       level: refused ? refusedLevel(r.reason) : 'warning',
-      fingerprint: sha(['guard-finding/v1', 'leak', r.outcome, collapse(v.reply.text)]),
+      fingerprint: shaCollapsed(['guard-finding/v1', 'leak', r.outcome], v.reply.text),
       hit: null,
       rawExcerpt: null,
       suppressed: null,
@@ -167,7 +207,7 @@ export function findingsOf(v: ReplyVerdict): Finding[] {
       kind: 'leak-beside-structured',
       ruleId: LEAK_BESIDE_STRUCTURED_RULE,
       level: 'warning',
-      fingerprint: sha(['guard-finding/v1', 'leak', 'beside-structured', collapse(v.reply.text)]),
+      fingerprint: shaCollapsed(['guard-finding/v1', 'leak', 'beside-structured'], v.reply.text),
       hit: null,
       rawExcerpt: null,
       suppressed: null,

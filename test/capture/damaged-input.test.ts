@@ -1,5 +1,5 @@
 /**
- * A damaged line costs only itself, endless inputs stop, UTF-16 with a byte order mark is read
+ * A damaged line costs only itself, endless inputs stop, UTF-16 with or without a byte order mark is read
  * (issue: reliability). Each input here lost replies, hung or was rejected before.
  */
 import { Readable } from 'node:stream';
@@ -65,6 +65,32 @@ describe('UTF-16 with a byte order mark', () => {
   });
 });
 
+describe('UTF-16 without a byte order mark (round 9: it was BINARY_FILE, its replies unread)', () => {
+  const text = `{"id":"a","tools":["bash"],"text":"hello"}\r\n{"id":"b","tools":["bash"],"text":"\u65e5\u672c\u8a9e h\u00e9 \u{1F600}"}\r\n`;
+  it.each([
+    ['little endian', Buffer.from(text, 'utf16le')],
+    ['big endian', Buffer.from(text, 'utf16le').swap16()],
+  ])('%s JSON Lines are decoded and read, lines numbered as usual', async (_e, bytes) => {
+    const r = await readText(bytes, undefined, 'iconv.jsonl');
+    expect(r.errors).toEqual([]);
+    expect(r.replies.map((x) => [x.source.line, x.text])).toEqual([[1, 'hello'], [2, '\u65e5\u672c\u8a9e h\u00e9 \u{1F600}']]);
+  });
+  it('an SSE stream in UTF-16 LE whose first event holds CJK text is read', async () => {
+    const sse = 'data: {"id":"c1","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"content":"\u65e5\u672c\u8a9e"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n';
+    const r = await readText(Buffer.from(sse, 'utf16le'), undefined, 'x.sse');
+    expect(r.errors).toEqual([]);
+    expect(r.replies.map((x) => [x.format, x.text])).toEqual([['openai-chat-sse', '\u65e5\u672c\u8a9e']]);
+  });
+  it('binary data with zero bytes is still a binary file', async () => {
+    // `{` and a zero byte, then U+0000 units: no text starts with NUL characters
+    const bin = Buffer.concat([Buffer.from('{\u0000"\u0000', 'latin1'), Buffer.alloc(9000, 0)]);
+    const r = await readText(bin, undefined, 'x.jsonl', 4096);
+    expect(r.errors.map((e) => e.code)).toEqual(['BINARY_FILE']);
+    const zstd = Buffer.concat([Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x24, 0x00]), Buffer.alloc(9000, 0)]);
+    expect((await readText(zstd, undefined, 'x.jsonl.zst', 4096)).errors.map((e) => e.code)).toEqual(['BINARY_FILE']);
+  });
+});
+
 describe('a damaged start costs only the first line (red-team pass of 2026-12-02)', () => {
   const lines = [leak, leak.replace('"ok"', '"ok2"'), leak.replace('"ok"', '"ok3"')].join('\n');
   it.each([
@@ -88,5 +114,17 @@ describe('a damaged start costs only the first line (red-team pass of 2026-12-02
     expect((await readText(gzipSync(Buffer.from(`${lines}\n`)), undefined, 'x.jsonl.gz')).replies).toHaveLength(3);
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`${lines}\n`, 'utf16le')]);
     expect((await readText(utf16, undefined, 'x.jsonl')).replies).toHaveLength(3);
+  });
+});
+
+describe('runs of blank lines (round 9)', () => {
+  it('JSON Lines, SSE and an Aider history keep their line numbers after a run of blank lines, whatever the chunking', async () => {
+    const blank = '\n'.repeat(5000);
+    const jsonl = await readText(`${leak}\n${blank}\r\n\r\n${leak.replace('"ok"', '"ok2"')}\n`, undefined, 'x.jsonl', 4096);
+    expect(jsonl.replies.map((x) => [x.id, x.source.line])).toEqual([['ok', 1], ['ok2', 5004]]);
+    const chunk = '{"id":"c1","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":"stop"}]}';
+    const sse = await readText(`data: ${chunk}\n${blank}data: [DONE]\n\ndata: ${chunk.replace('c1', 'c2')}\n${blank}data: [DONE]\n\n`, undefined, 'x.sse', 1000);
+    expect(sse.errors).toEqual([]);
+    expect(sse.replies.map((x) => [x.id, x.source.line])).toEqual([['c1', 1], ['c2', 5004]]);
   });
 });

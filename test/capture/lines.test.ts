@@ -225,3 +225,13 @@ describe('readLines decodes the lines of a chunk together (same lines as one dec
     );
   });
 });
+
+describe('blank runs (round 9: a file of blank lines was read at 1-2 MB/s, one line object each)', () => {
+  it('with blankRuns, a run of empty lines in a chunk is one line with its count; the numbers after it are unchanged', async () => {
+    const lines: Line[] = [];
+    for await (const l of readLines(Readable.from([Buffer.from('a\n\n\r\n\rb\n\n\nc\n\n')]), { blankRuns: true })) lines.push(l);
+    expect(lines.map((l) => [l.line, l.text, l.blanks ?? 1])).toEqual([[1, 'a', 1], [2, '', 3], [5, 'b', 1], [6, '', 2], [8, 'c', 1], [9, '', 1]]);
+    const plain = await read(['a\n\n\r\n\rb\n\n\nc\n\n']);
+    expect(plain.pairs.map(([n]) => n)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+});

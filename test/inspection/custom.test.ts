@@ -104,6 +104,21 @@ describe('regular-expression rules', () => {
     expect(last.rules.find((r) => r.id === 'mine')?.match.text?.find('so dangerous')).toEqual({ start: 3, end: 12 });
   });
 
+  test('a rule set can be rebuilt forever without dispose(), in one synchronous loop: custom patterns fill a heap to a bound, then a fresh one', async () => {
+    // round 9: a dropped rule set's patterns are freed only when their finalizer runs, which a
+    // synchronous loop never lets happen: 2 528 compiles of this pattern exhausted re2-wasm's
+    // 16 MiB heap, and then the first rule set, still in use, failed too
+    const { regexHeapsLoaded } = await import('../../src/inspection/pattern.js');
+    const config = { custom: [{ id: 'mine', description: 'x', command: 'danger[a-z]{1,30}' }] };
+    const first = compileRuleSet(config);
+    const heaps = regexHeapsLoaded();
+    for (let i = 0; i < 3000; i++) compileRuleSet(config);
+    expect(regexHeapsLoaded()).toBeGreaterThan(heaps);
+    const last = compileRuleSet(config);
+    for (const rs of [first, last]) expect(rs.rules.find((r) => r.id === 'mine')?.match.text?.find('so dangerous')).toEqual({ start: 3, end: 12 });
+    expect(inspectCalls([bash('rm -rf /')], first, 'observe').hits.map((h) => h.rule)).toEqual(['rm-rf-root']);
+  }, 120_000);
+
   test('a catastrophic pattern on a 1 MB argument finishes in bounded time', () => {
     const rs = compileRuleSet({
       custom: [

@@ -86,3 +86,16 @@ describe('guard replay: secrets in decisions', () => {
     expect(readFileSync(events, 'utf8')).not.toContain(token);
   });
 });
+
+describe('guard replay on bad input (round 9)', () => {
+  it('a directory is a usage error naming it, not "internal error: EISDIR"', async () => {
+    const r = await runGuard(['replay', 'fixtures']);
+    expect([r.code, r.stderr]).toEqual([2, 'guard: cannot read fixtures: it is a directory\n']);
+  });
+
+  it('an input of NUL bytes with no line end (/dev/zero) stops as BINARY_FILE (it was read for ever)', async () => {
+    const r = await runGuard(['replay', '-'], { stdin: '\u0000'.repeat(20_000) });
+    expect(r.code).toBe(2);
+    expect(ndjson(r.stderr).map((d) => [d.type, d.line, d.code])).toEqual([['problem', 1, 'BINARY_FILE']]);
+  });
+});

@@ -1,7 +1,7 @@
 /** SSE framing for replay: raw bytes kept whatever the chunking and line ends; fields parsed. */
 
 import { describe, expect, it } from 'vitest';
-import { formatFrame, readJsonlFrames, readSseFrames, type SseFrame } from '../../src/replay/frames.js';
+import { FrameLimitError, formatFrame, readJsonlFrames, readSseFrames, type SseFrame } from '../../src/replay/frames.js';
 import { partialTokenStart, markupSpans, markupStart, MAX_MARKUP_TOKEN } from '../../src/recovery/prefix.js';
 
 async function frames(chunks: string[], jsonl = false): Promise<SseFrame[]> {
@@ -77,5 +77,38 @@ describe('recovery/prefix', () => {
     const text = 'Hi.\n<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call>\nBye.';
     expect(markupSpans(text)).toEqual([[4, text.indexOf('\nBye.')]]);
     expect(markupSpans('no markup')).toEqual([]);
+  });
+});
+
+describe('limits (round 9: an endless line was held whole, for ever)', () => {
+  const read = async (gen: AsyncGenerator<SseFrame>) => {
+    const out: SseFrame[] = [];
+    try {
+      for await (const f of gen) out.push(f);
+    } catch (err) {
+      return { out, err: err as FrameLimitError };
+    }
+    return { out, err: null };
+  };
+  const src = (chunks: string[]) => (async function* () { yield* chunks; })();
+
+  it('a line longer than the limit stops the read at its line, the frames before it given', async () => {
+    const { out, err } = await read(readSseFrames(src(['data: {"a":1}\n\n', 'data: ', 'x'.repeat(60), 'x'.repeat(60)]), 100));
+    expect(out.map((f) => f.data)).toEqual(['{"a":1}']);
+    expect(err).toBeInstanceOf(FrameLimitError);
+    expect([err!.code, err!.line, err!.message]).toEqual(['LINE_TOO_LONG', 3, 'no line end within 126 characters (the limit is 100): reading stopped here']);
+  });
+
+  it('an event of many lines with no blank line stops at the line where it starts', async () => {
+    const { out, err } = await read(readSseFrames(src([': hi\n\n', 'data: 1\n'.repeat(20)]), 100));
+    expect(out).toHaveLength(1);
+    expect([err!.code, err!.line]).toEqual(['LINE_TOO_LONG', 3]);
+  });
+
+  it('JSON Lines frames have the same line limit; NUL bytes with no line end are binary', async () => {
+    const long = await read(readJsonlFrames(src(['{"a":1}\n', '{"b":"', 'y'.repeat(200)]), 100));
+    expect([long.out.length, long.err?.code, long.err?.line]).toEqual([1, 'LINE_TOO_LONG', 2]);
+    const bin = await read(readSseFrames(src(['\u0000'.repeat(10_000)])));
+    expect([bin.out.length, bin.err?.code, bin.err?.line]).toEqual([0, 'BINARY_FILE', 1]);
   });
 });

@@ -111,3 +111,29 @@ describe('fingerprint input', () => {
     expect(f!.fingerprint).toBe(sha32('guard-finding/v1', 'leak', 'recovered', '<tool_call> {"name": "get_weather", "arguments": {}} </tool_call>'));
   });
 });
+
+describe('leak fingerprints of long replies', () => {
+  // a 60 MB reply cost over 20 times its size in memory, most of it the whitespace collapse of its
+  // fingerprint (one match per space); long texts are now collapsed and hashed a window at a time
+  const naive = (outcome: string, text: string) =>
+    createHash('sha256').update(['guard-finding/v1', 'leak', outcome, text.replace(/\s+/g, ' ').trim()].join('\u0000')).digest('hex').slice(0, 32);
+  const leakOf = (text: string) => findingsOf({ reply: { text }, inspection: { hits: [] }, recovery: { outcome: 'refused', reason: 'prose' } } as never)[0]!.fingerprint;
+
+  it('is the hash of the whole collapsed text, whatever falls on a window edge', async () => {
+    const { COLLAPSE_WINDOW } = await import('../../src/verdict/findings.js');
+    const pieces = ['word ', 'two  spaces ', 'tab\there ', 'line\r\nend ', '\u00a0nbsp\u2028 ', '😀 ', 'é', '\n\n\n', ' \t '];
+    let seed = 7;
+    const next = () => (seed = (seed * 48271) % 2147483647);
+    for (const len of [COLLAPSE_WINDOW - 2, COLLAPSE_WINDOW + 1, 3 * COLLAPSE_WINDOW + 17]) {
+      let text = '  \n';
+      while (text.length < len) text += pieces[next() % pieces.length];
+      text += ' \n ';
+      expect(leakOf(text)).toBe(naive('refused', text));
+    }
+    // a window edge inside a surrogate pair and inside a long whitespace run
+    const edge = 'x'.repeat(COLLAPSE_WINDOW - 1) + '😀' + ' '.repeat(COLLAPSE_WINDOW + 5) + 'y\t\tz';
+    expect(leakOf(edge)).toBe(naive('refused', edge));
+    const lone = 'a'.repeat(COLLAPSE_WINDOW - 1) + '\ud83d' + ' b'.repeat(COLLAPSE_WINDOW);
+    expect(leakOf(lone)).toBe(naive('refused', lone));
+  });
+});

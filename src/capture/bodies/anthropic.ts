@@ -9,7 +9,7 @@
 import { anthropicToolKind, isUnreadBlock, unreadBlockError } from '../streams/anthropic.js';
 import { makeToolCall } from '../toolcall.js';
 import type { Reply, ToolCall } from '../types.js';
-import { arr, captureError, isObject, str, TextJoiner, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
+import { captureError, listAt, isObject, str, TextJoiner, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
 
 /**
  * Separator put between consecutive text (and thinking) blocks of one message: none, as the SDKs'
@@ -97,7 +97,7 @@ export function joinBlockParts(parts: BlockParts): Pick<Reply, 'text' | 'textBre
 export function readAnthropicMessage(body: JsonObject, ctx: RecordContext): RecordOutput {
   const out: RecordOutput = { replies: [], errors: [] };
   const parts: BlockParts = { texts: [], reasoning: [], toolCalls: [] };
-  arr(body['content']).forEach((block, i) => readContentBlock(block, parts, ctx, out, i));
+  listAt(body, 'content', (m) => out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', m))).forEach((block, i) => readContentBlock(block, parts, ctx, out, i));
   const stopReason = str(body['stop_reason']);
   const reply: Reply = {
     source: { file: ctx.file, line: ctx.line },

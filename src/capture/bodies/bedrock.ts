@@ -17,7 +17,7 @@
 
 import { makeToolCall } from '../toolcall.js';
 import type { Reply, ToolCall, ToolCallKind } from '../types.js';
-import { arr, captureError, isObject, str, TextJoiner, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
+import { arr, captureError, listAt, isObject, str, TextJoiner, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
 
 /** True for a Converse body: `output.message` with a `content` array (and no other API's fields). */
 export function isConverseBody(v: unknown): v is JsonObject {
@@ -61,7 +61,7 @@ export function readConverse(body: JsonObject, ctx: RecordContext): RecordOutput
   const calls: ToolCall[] = [];
   const skipped: string[] = [];
   const inputs: string[] = [];
-  arr(message['content']).forEach((block, index) => {
+  listAt(message, 'content', (m) => out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', m)), 'output.message.content').forEach((block, index) => {
     if (!isObject(block)) {
       skipped.push(`${block === null ? 'null' : `a JSON ${Array.isArray(block) ? 'array' : typeof block}`} at index ${index}`);
       return;

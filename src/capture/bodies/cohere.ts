@@ -18,7 +18,7 @@
 
 import { makeToolCall } from '../toolcall.js';
 import type { Reply, ToolCall } from '../types.js';
-import { arr, captureError, isObject, str, TextJoiner, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
+import { captureError, isObject, listAt, shapeOf, str, textAt, TextJoiner, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
 
 /** True for a Cohere v1 chat body: a string `text`, Cohere's `generation_id` or `response_id`, a `finish_reason` in capitals, no `message`. */
 function isCohereV1Chat(v: JsonObject): boolean {
@@ -44,12 +44,16 @@ export function readCohereChat(body: JsonObject, ctx: RecordContext): RecordOutp
   const message = body['message'] as JsonObject;
   const text = new TextJoiner();
   const reasoning: string[] = [];
-  text.add(str(message['tool_plan']) ?? '');
+  const report = (m: string) => out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', m));
+  text.add(textAt(message, 'tool_plan', report, 'message.tool_plan') ?? '');
   const content = message['content'];
   if (typeof content === 'string') text.add(content);
   const skipped = new Set<string>();
-  for (const part of arr(content)) {
-    if (!isObject(part)) continue;
+  for (const part of typeof content === 'string' ? [] : listAt(message, 'content', report, 'message.content')) {
+    if (!isObject(part)) {
+      skipped.add(shapeOf(part));
+      continue;
+    }
     if (part['type'] === 'text') text.add(str(part['text']) ?? '');
     else if (part['type'] === 'thinking') reasoning.push(str(part['thinking']) ?? '');
     else skipped.add(String(part['type']));
@@ -58,7 +62,7 @@ export function readCohereChat(body: JsonObject, ctx: RecordContext): RecordOutp
     out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `content items of type ${[...skipped].map((t) => JSON.stringify(t)).join(', ')} were not read (not text): what they hold (a call, its arguments) is not judged`));
   }
   const calls: ToolCall[] = [];
-  for (const entry of arr(message['tool_calls'])) {
+  for (const entry of listAt(message, 'tool_calls', report, 'message.tool_calls')) {
     const fn = isObject(entry) && isObject(entry['function']) ? entry['function'] : null;
     const name = fn ? str(fn['name']) : undefined;
     if (!fn || !name) {
@@ -88,7 +92,7 @@ export function readCohereChat(body: JsonObject, ctx: RecordContext): RecordOutp
 function readCohereV1Chat(body: JsonObject, ctx: RecordContext): RecordOutput {
   const out: RecordOutput = { replies: [], errors: [] };
   const calls: ToolCall[] = [];
-  for (const entry of arr(body['tool_calls'])) {
+  for (const entry of listAt(body, 'tool_calls', (m) => out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', m)))) {
     const name = isObject(entry) ? str(entry['name']) : undefined;
     if (!isObject(entry) || !name) {
       out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', 'a tool call has no name; it was skipped'));

@@ -23,6 +23,37 @@ export function arr(v: unknown): unknown[] {
   return Array.isArray(v) ? v : [];
 }
 
+/**
+ * The list a record keeps under `key` (its calls, content blocks, choices): the array itself, or
+ * none when the key is absent or null. Any other value (an object holding one call, a string, a
+ * number) is not the format's shape: it is reported as an INVALID_RECORD error naming the key,
+ * for what it holds is not judged, and no list is read.
+ *
+ * @param record the object that holds the list.
+ * @param key the list's key, as the message names it (`name` when given instead).
+ * @param report receives the message of a value that is not a list.
+ * @returns the list, or an empty one.
+ */
+export function listAt(record: JsonObject, key: string, report: (message: string) => void, name = key): unknown[] {
+  const v = record[key];
+  if (Array.isArray(v)) return v;
+  if (v !== undefined && v !== null) report(`${name} is ${shapeOf(v)}, not a list: it was not read, and what it holds (text, a call) is not judged`);
+  return [];
+}
+
+/**
+ * The text a record keeps under `key`: the string, or undefined when the key is absent or null.
+ * Any other value is reported as {@link listAt} reports a value that is not a list.
+ *
+ * @returns the string, or undefined.
+ */
+export function textAt(record: JsonObject, key: string, report: (message: string) => void, name = key): string | undefined {
+  const v = record[key];
+  if (typeof v === 'string') return v;
+  if (v !== undefined && v !== null) report(`${name} is ${shapeOf(v)}, not text: it was not read, and what it holds (text, a call) is not judged`);
+  return undefined;
+}
+
 /** Where and how one record is being read. */
 export interface RecordContext {
   file: string;

@@ -12,9 +12,9 @@
  */
 
 import { quotedKeys } from '../../base/json.js';
-import { advertisedFromRequest, makeToolCall } from '../toolcall.js';
-import type { Reply, ToolCall } from '../types.js';
-import { arr, captureError, isObject, str, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
+import { advertisedFromRequest, advertisedTool, makeToolCall } from '../toolcall.js';
+import type { AdvertisedTool, Reply, ToolCall } from '../types.js';
+import { captureError, isObject, listAt, shapeOf, str, textAt, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
 
 /** Keys that belong to API bodies or transcripts; a record with any of them is not a guard reply. */
 // `generation_id`, `event_type`, `is_finished`: Cohere v1 bodies and stream events, which also hold a `text`
@@ -58,7 +58,8 @@ export function isGuardReply(v: unknown): v is JsonObject {
 export function readGuardReply(record: JsonObject, ctx: RecordContext): RecordOutput {
   const out: RecordOutput = { replies: [], errors: [] };
   const toolCalls: ToolCall[] = [];
-  for (const entry of arr(record['tool_calls'])) {
+  const report = (m: string) => out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', m));
+  for (const entry of listAt(record, 'tool_calls', report)) {
     const name = isObject(entry) ? str(entry['name']) : undefined;
     if (!isObject(entry) || !name) {
       out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', 'a tool_calls entry has no name; it was skipped'));
@@ -71,13 +72,16 @@ export function readGuardReply(record: JsonObject, ctx: RecordContext): RecordOu
     out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `key ${quotedKeys([key])} holds what looks like a tool call, but a guard reply record keeps its calls in "tool_calls": it was not read, and what it holds is not judged`));
   }
   const rawId = record['id'];
+  if (rawId !== undefined && rawId !== null && typeof rawId !== 'string' && typeof rawId !== 'number') {
+    out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `id is ${shapeOf(rawId)}, not a string or a number; the reply has no id`, 'warning'));
+  }
   const reply: Reply = {
     source: { file: ctx.file, line: ctx.line },
     format: ctx.format,
     id: typeof rawId === 'string' || typeof rawId === 'number' ? String(rawId) : null,
-    advertised: Array.isArray(record['tools']) ? advertisedFromRequest({ tools: record['tools'] }) : ctx.advertised,
+    advertised: readTools(record, ctx, out),
     text: record['text'] as string,
-    reasoning: str(record['reasoning']) ?? '',
+    reasoning: textAt(record, 'reasoning', report) ?? '',
     toolCalls,
     truncated: false,
   };
@@ -92,6 +96,27 @@ export function readGuardReply(record: JsonObject, ctx: RecordContext): RecordOu
   if (allow.length) reply.allow = allow;
   out.replies.push(reply);
   return out;
+}
+
+/**
+ * The advertised tools of a guard reply record: its `tools` list (names or tool definitions), or
+ * `ctx.advertised` when it has none. A `tools` that is not a list is an INVALID_RECORD error and
+ * the tools are unknown (null: recovery refuses rather than guess); an entry that is neither a
+ * name nor a definition with a name is an INVALID_RECORD warning and left out (a call to that tool
+ * is then refused as unadvertised).
+ */
+function readTools(record: JsonObject, ctx: RecordContext, out: RecordOutput): AdvertisedTool[] | null {
+  const tools = record['tools'];
+  if (tools === undefined || tools === null) return ctx.advertised;
+  if (!Array.isArray(tools)) {
+    out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `tools is ${shapeOf(tools)}, not a list of tool names or definitions; the advertised tools are unknown`));
+    return null;
+  }
+  const bad = tools.flatMap((t, i) => (advertisedTool(t) ? [] : [i]));
+  if (bad.length > 0) {
+    out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `tools entries at index ${bad.slice(0, 5).join(', ')}${bad.length > 5 ? ', ...' : ''} are neither a tool name nor a definition with a name; they were left out`, 'warning'));
+  }
+  return advertisedFromRequest({ tools });
 }
 
 /**

@@ -16,7 +16,7 @@
 
 import { makeToolCall } from '../toolcall.js';
 import type { ToolCall } from '../types.js';
-import { arr, captureError, isObject, str, type JsonObject, type RecordOutput } from './common.js';
+import { captureError, isObject, listAt, str, textAt, type JsonObject, type RecordOutput } from './common.js';
 
 /**
  * True for an Ollama `/api/chat` or `/api/generate` response object (whole or one stream chunk):
@@ -55,11 +55,12 @@ export class OllamaReader {
     r.model = str(record['model']) ?? r.model;
     const message = isObject(record['message']) ? record['message'] : null;
     const src = message ?? record;
-    const text = str(message ? message['content'] : record['response']);
+    const report = (m: string) => out.errors.push(captureError(this.file, line, 'INVALID_RECORD', m));
+    const text = message ? textAt(message, 'content', report, 'message.content') : textAt(record, 'response', report);
     if (text) r.text.push(text);
-    const thinking = str(src['thinking']);
+    const thinking = textAt(src, 'thinking', report);
     if (thinking) r.reasoning.push(thinking);
-    for (const entry of arr(src['tool_calls'])) {
+    for (const entry of listAt(src, 'tool_calls', report)) {
       const fn = isObject(entry) && isObject(entry['function']) ? entry['function'] : null;
       const name = fn ? str(fn['name']) : undefined;
       if (!fn || !name) {

@@ -11,7 +11,7 @@
 import { quotedKeys } from '../../base/json.js';
 import { makeToolCall } from '../toolcall.js';
 import type { Reply, ToolCall } from '../types.js';
-import { arr, captureError, isObject, str, TextJoiner, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
+import { arr, captureError, isObject, shapeOf, str, TextJoiner, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
 
 /**
  * True for a Chat Completions response body: `object: "chat.completion"`, or (servers that omit
@@ -191,6 +191,42 @@ export function unreadMessageKeys(message: JsonObject): string[] {
   });
 }
 
+/** What each read key of a Chat message or delta may hold (besides null): the API's types. */
+const MESSAGE_KEY_TYPES: ReadonlyArray<[string, 'text' | 'content' | 'list' | 'object']> = [
+  ['content', 'content'],
+  ['refusal', 'text'],
+  ['reasoning_content', 'text'],
+  ['reasoning', 'text'],
+  ['tool_calls', 'list'],
+  ['function_call', 'object'],
+  ['audio', 'object'],
+];
+
+/**
+ * The read keys of a Chat Completions message or stream delta whose value has a type the API never
+ * sends (`tool_calls` an object instead of a list, `content` an object or a number, `reasoning` a
+ * number): guard reads none of them, so what they hold would pass unjudged without this.
+ *
+ * @param message the `message` of a choice, or the `delta` of a chunk choice.
+ * @returns one description per such key (`"tool_calls" is an object with keys id, function`), in
+ *   the order above; empty for a message of the API's shape.
+ */
+export function mistypedMessageKeys(message: JsonObject): string[] {
+  const out: string[] = [];
+  for (const [key, type] of MESSAGE_KEY_TYPES) {
+    const v = message[key];
+    if (v === undefined || v === null) continue;
+    const fits = type === 'text' ? typeof v === 'string' : type === 'content' ? typeof v === 'string' || Array.isArray(v) : type === 'list' ? Array.isArray(v) : isObject(v);
+    if (!fits) out.push(`${JSON.stringify(key)} is ${shapeOf(v)}`);
+  }
+  return out;
+}
+
+/** The INVALID_RECORD message for {@link mistypedMessageKeys}' descriptions of a `message` or `delta`. */
+export function mistypedMessage(what: 'message' | 'delta', keys: readonly string[]): string {
+  return `${what} keys of a type the Chat Completions API never sends (${keys.join('; ')}) are not read: what they hold (text, a call) is not judged`;
+}
+
 /** The spoken text of a message's or delta's `audio` (`{id, data, transcript}`): what the user heard, read as visible text. */
 export function audioTranscript(message: JsonObject): string {
   const audio = message['audio'];
@@ -224,6 +260,8 @@ export function readChatCompletion(body: JsonObject, ctx: RecordContext): Record
     const spoken = audioTranscript(message);
     if (spoken !== '') parts.text.add(spoken);
     const unread = unreadMessageKeys(message);
+    const mistyped = mistypedMessageKeys(message);
+    if (mistyped.length > 0) out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', mistypedMessage('message', mistyped)));
     if (unread.length > 0) out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `message keys ${quotedKeys(unread)} are not read (not in the Chat Completions message): what they hold (text, a call) is not judged`));
     const content = parts.text.text;
     const breaks = refusal && content ? [...parts.text.breaks, content.length + 1] : parts.text.breaks;

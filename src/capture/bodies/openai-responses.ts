@@ -9,7 +9,7 @@
 
 import { advertisedFromResponse, readResponsesItem, unreadItemError } from '../streams/responses-items.js';
 import type { CaptureError, Reply, ToolCall } from '../types.js';
-import { arr, isObject, str, TextJoiner, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
+import { captureError, isObject, listAt, str, TextJoiner, type JsonObject, type RecordContext, type RecordOutput } from './common.js';
 
 /** Output item types only a Responses object holds (a body logged without its `object` key is known by them). */
 const CORE_ITEM_TYPES = new Set(['message', 'function_call', 'reasoning', 'custom_tool_call', 'shell_call', 'local_shell_call', 'apply_patch_call', 'mcp_call']);
@@ -42,7 +42,7 @@ export function readResponsesObject(body: JsonObject, ctx: RecordContext): Recor
   let reasoning = '';
   const toolCalls: ToolCall[] = [];
   const errors: CaptureError[] = [];
-  for (const item of arr(body['output'])) {
+  for (const item of listAt(body, 'output', (m) => errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', m)))) {
     const content = readResponsesItem(item);
     text.add(content.text, content.textBreaks);
     reasoning += content.reasoning;

@@ -11,8 +11,9 @@
 
 import { quotedKeys } from '../../base/json.js';
 import { makeToolCall } from '../toolcall.js';
+import { listAt } from '../bodies/common.js';
 import type { ToolCallKind } from '../types.js';
-import { audioTranscript, chatContent, unreadMessageKeys } from '../bodies/openai-chat.js';
+import { audioTranscript, chatContent, mistypedMessage, mistypedMessageKeys, unreadMessageKeys } from '../bodies/openai-chat.js';
 import {
   appendText,
   buildReply,
@@ -148,6 +149,8 @@ function mergeChoice(stream: ChatStream, c: unknown, pos: number, line: number, 
     for (const key of unreadMessageKeys(delta)) {
       unread(`delta:${key}`, `delta key ${quotedKeys([key])} is not read (it is not in the Chat Completions chunk): what it holds (text, a call) is not judged`);
     }
+    const mistyped = mistypedMessageKeys(delta);
+    if (mistyped.length > 0) unread(`delta-type:${mistyped.join(';')}`, mistypedMessage('delta', mistyped));
     appendText(choice.text, audioTranscript(delta));
     const content = delta['content'];
     if (Array.isArray(content)) {
@@ -155,6 +158,7 @@ function mergeChoice(stream: ChatStream, c: unknown, pos: number, line: number, 
       const parts = chatContent(content);
       appendText(choice.text, parts.text.text);
       for (const r of parts.reasoning) appendText(choice.reasoning, r);
+      if (parts.skipped.length > 0) unread('delta:content-parts', `delta content parts of type ${[...new Set(parts.skipped)].map((t) => JSON.stringify(t)).join(', ')} were not read (not text): what they hold (a call, its arguments) is not judged`);
     } else appendText(choice.text, content);
     appendText(choice.text, delta['refusal']);
     appendText(choice.reasoning, delta['reasoning_content']);
@@ -286,8 +290,7 @@ export function createOpenAIChatAccumulator(ctx: StreamContext): StreamAccumulat
         stream.reported.add(key);
         out.errors.push(invalidRecord(ctx, line, message, 'error'));
       };
-      const choices = payload['choices'];
-      if (Array.isArray(choices)) choices.forEach((c, pos) => mergeChoice(stream, c, pos, line, unread));
+      listAt(payload, 'choices', (m) => unread('choices:not-list', `a chunk's ${m}`)).forEach((c, pos) => mergeChoice(stream, c, pos, line, unread));
       return out;
     },
     finish() {

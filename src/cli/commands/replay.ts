@@ -13,7 +13,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/load.js';
 import { terminalSafeJson } from '../../report/printable.js';
-import { formatFrame, readJsonlFrames, readSseFrames, type Wire } from '../../replay/frames.js';
+import { FrameLimitError, formatFrame, readJsonlFrames, readSseFrames, type Wire } from '../../replay/frames.js';
 import { replayFrames } from '../../replay/engine.js';
 import { resolveEngines, type EngineFlags } from '../engines.js';
 import { EXIT } from '../errors.js';
@@ -105,6 +105,13 @@ async function replayCommand(file: string, flags: ReplayFlags, io: CliIO): Promi
       await write(eventSink, `${terminalSafeJson(wellFormedJson(maskedDecision({ file, ...d })))}\n`);
     }
   } catch (e) {
+    if (e instanceof FrameLimitError) {
+      // an endless or binary input: what came before was replayed; the stop is a problem of the file
+      const problem = { type: 'problem', line: e.line, severity: 'error', code: e.code, message: e.message };
+      await write(eventSink, `${terminalSafeJson(wellFormedJson({ file, ...problem }))}\n`);
+      await events?.close();
+      return EXIT.FAILURE;
+    }
     await events?.close().catch(() => undefined);
     events?.check(); // a failed write to the events file surfaces as such, not as an internal error
     throw e;
