@@ -55,6 +55,7 @@ import { phi4Mini } from './phi4-mini.js';
 import { plamo3 } from './plamo3.js';
 import { pythonic } from './pythonic.js';
 import { qwen3Coder } from './qwen3-coder.js';
+import { qwenAgent } from './qwen-agent.js';
 import { seedOss } from './seed-oss.js';
 import { solarOpen } from './solar-open.js';
 import { step3 } from './step3.js';
@@ -112,6 +113,7 @@ export const FAMILIES: readonly Family[] = [
   inkling,
   minicpm,
   functionaryV32,
+  qwenAgent,
   llama3Json,
   openaiJson,
   xlam,
