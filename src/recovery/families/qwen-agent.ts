@@ -38,9 +38,10 @@ function readCall(text: string, o: number): { call: FamilyCall; end: number } | 
   if (!text.startsWith(SEP, k)) return text.length - k < SEP.length && SEP.startsWith(text.slice(k)) ? { problem: truncated(`the text ends after ${FN}`) } : { problem: shape(`${FN} is not followed by ": "`) };
   k += SEP.length;
   const nl = text.indexOf('\n', k);
+  const name = text.slice(k, nl < 0 ? text.length : nl);
+  // whitespace in the name line is no cut: the arguments written on it (Qwen-Agent#133) or padding
+  if (/\s/.test(name) || (name === '' && nl >= 0)) return { problem: shape(`the tool name after ${FN} is empty or holds whitespace`) };
   if (nl < 0) return { problem: truncated(`the text ends before ${ARGS}`) };
-  const name = text.slice(k, nl);
-  if (name === '' || /\s/.test(name)) return { problem: shape(`the tool name after ${FN} is empty or holds whitespace`) };
   k = nl + 1;
   if (!text.startsWith(ARGS + SEP, k)) {
     // the text may end inside the `✿ARGS✿: ` token itself
