@@ -58,7 +58,7 @@ import { callEnvelopes, inSentence } from './envelope.js';
 import { framingOf } from './intent.js';
 import { ALL_MARKER_TOKENS, familyMarkup, readMarkup, repeatedMarker, type Reading } from './markup.js';
 import { normaliseSpans, proseRatio } from './prose.js';
-import { announcingPreface } from './preface.js';
+import { announcingPreface, leadingReasoning } from './preface.js';
 import { quotationRegions, quotingRegion, type Region } from './structure.js';
 import { markupLines } from './shape.js';
 import { schemaMismatch } from './validate.js';
@@ -190,8 +190,12 @@ export function judgeRecovery(input: RecoveryInput, options: RecoveryOptions, re
   // not prose around a quotation, so the ratio leaves it out (only when nothing frames the markup)
   // (enveloped markup only: a bare JSON or pythonic call is recovered only as the whole reply)
   const enveloped = (from: number) => m.family === 'unknown' || ALL_MARKER_TOKENS.some((t) => text.includes(t, from));
-  const announced = quoted === null && envelope.length > 0 ? announcingPreface(text, envelope[0]![0]) : 0;
-  const preface = announced > 0 && enveloped(announced) ? announced : 0;
+  // so is the model's own reasoning before its call, left in the text (leadingReasoning): the
+  // preface after it is judged on its own
+  const thought = quoted === null && envelope.length > 0 ? leadingReasoning(text, envelope) : 0;
+  const firstAfter = Math.max(thought, envelope.find(([, b]) => b > thought)?.[0] ?? 0);
+  const announced = quoted === null && envelope.length > 0 ? announcingPreface(text.slice(thought), firstAfter - thought) : 0;
+  const preface = thought + (announced > 0 && enveloped(thought + announced) ? announced : 0);
   const ratio = proseRatio(text.slice(preface), envelope.map(([a, b]) => [a - preface, b - preface] as [number, number]), m.calls);
   const refuse = (reason: ReasonCode, detail: string): RecoveryVerdict => ({ ...verdict(reason, m.family, ratio, detail), candidates: candidatesOf(m.calls, seed, maxCalls) });
   if (quoted !== null && quoted.reason !== 'interleaved') {

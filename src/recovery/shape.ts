@@ -117,6 +117,23 @@ function narratesCall(text: string, a: number, end: number): boolean {
   return line.startsWith('[') && line.endsWith(']') && line.includes('{') && line.length <= 4000 && CALL_WORD.test(line) && ARGUMENTS_WORD.test(line);
 }
 
+/** A keyword argument list's start (`city=`, not `a == b`), or nothing at all. */
+const KEYWORD_START = /^(?:[A-Za-z_][A-Za-z0-9_]*\s*=(?!=)|$)/;
+
+/**
+ * True when the name at [at, end) opens a line that is one Python call of it with keyword
+ * arguments only and nothing after its `)`: `get_weather(city="Paris")`. vLLM's `granite_pythonic`
+ * parser (`_CALL_RE`, vllm/tool_parsers/granite_pythonic_tool_parser.py @ b4970a72) reads such
+ * lines as Granite 3.3 / 4.0's calls; no chat template writes them, so no family reads them, but a
+ * reply made of them is a leak, never prose (no template: they are reported, never recovered).
+ */
+function callLine(text: string, at: number, end: number): boolean {
+  if (text[end] !== '(' || (at > 0 && text[at - 1] !== '\n')) return false;
+  const nl = text.indexOf('\n', end);
+  const line = text.slice(end + 1, nl < 0 ? text.length : nl).trimEnd();
+  return line.endsWith(')') && line.length <= 4000 && KEYWORD_START.test(line.slice(0, -1).trim());
+}
+
 /**
  * The lines holding advertised names fenced in symbols, as spans, when the density floor is met;
  * empty when the shape does not fire.
@@ -135,7 +152,12 @@ export function shapeSpans(text: string, names: readonly string[]): Array<[numbe
       while (a > 0 && text[a - 1] === '_') a--;
       let b = at + name.length;
       while (b < text.length && text[b] === '_') b++;
-      if ((isSymbol(pointBefore(text, a)) && isSymbol(pointAt(text, b))) || namesTag(text, a, at + name.length) || narratesCall(text, a, at + name.length)) {
+      if (
+        (isSymbol(pointBefore(text, a)) && isSymbol(pointAt(text, b))) ||
+        namesTag(text, a, at + name.length) ||
+        narratesCall(text, a, at + name.length) ||
+        callLine(text, at, at + name.length)
+      ) {
         for (let nl = sc.find('\n', lineStart); nl >= 0 && nl < a; nl = sc.find('\n', lineStart)) lineStart = nl + 1;
         const nl = sc.find('\n', b);
         spans.push([lineStart, nl < 0 ? text.length : nl]);

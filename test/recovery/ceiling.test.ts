@@ -53,8 +53,10 @@ describe('the prose ceiling separates the leak cases from the prose quotations',
       ['functionary-v32-first-arrows-consumed', 0.281],
       ['functionary-v32-leading-call-consumed', 0.256],
       ['lfm2-text-after', 0.243],
-      ['gemma4-preface-and-thought', 0.235],
-      ['seed-oss-after-think', 0.202],
+      // gemma4-preface-and-thought (0.235) and seed-oss-after-think (0.202) left this list when
+      // reasoning that opens the reply stopped counting as prose (preface.ts leadingReasoning)
+      ['k2h-in-think', 0.199],
+      ['functionary-v32-all-then-two', 0.194],
     ]);
     for (const c of leaks) expect(ratioOf(c) ?? 0, c.id).toBeLessThanOrEqual(DEFAULT_PROSE_CEILING);
   });

@@ -3,7 +3,7 @@
  * own call (left out of the prose ratio) and which are prose that counts.
  */
 import { describe, expect, it } from 'vitest';
-import { announcingPreface, MAX_PREFACE } from '../../src/recovery/preface.js';
+import { announcingPreface, leadingReasoning, MAX_PREFACE } from '../../src/recovery/preface.js';
 
 const MARKUP = '<tool_call>{"name": "run", "arguments": {}}</tool_call>';
 const len = (preface: string) => announcingPreface(preface + MARKUP, preface.length);
@@ -60,5 +60,45 @@ describe('a report of what the model found, then its plan (red-team pass of 2026
   ])('keeps %j in the ratio (a disqualifying word, or no announcing last sentence)', (preface) => {
     const text = `${preface}\n<tool_call>\n{"name": "bash", "arguments": {"command": "ls"}}\n</tool_call>`;
     expect(announcingPreface(text, preface.length + 1)).toBe(0);
+  });
+});
+
+describe('leadingReasoning', () => {
+  const CALL = '<tool_call>\n{"name": "list_dir", "arguments": {"path": "."}}\n</tool_call>';
+  const at = (text: string) => {
+    const s = text.indexOf('<tool_call>');
+    return leadingReasoning(text, [[s, s + CALL.length]]);
+  };
+
+  it.each([
+    ['<think>The user wants the files of the current folder. A directory listing answers that.</think>\n', '<think>'],
+    ['  The user wants the files of the current folder.\n</think>\n\n', 'closer only (the prompt opened the block)'],
+    ['[THINK]The user wants the files of the current folder.[/THINK]', 'Mistral [THINK]'],
+    ['◁think▷The user wants the files.◁/think▷', 'Kimi ◁think▷'],
+  ])('sets aside reasoning that opens the reply: %j (%s)', (reasoning) => {
+    // the index just after the closer (the whitespace after it stays with the call)
+    expect(at(reasoning + CALL)).toBe(reasoning.trimEnd().length);
+  });
+
+  it('leaves reasoning that is not the reply\'s opening, unclosed, reopened, or holds the markup', () => {
+    // prose before the block: the block is not the reply's opening
+    expect(at('Listing now.\n<think>files</think>\n' + CALL)).toBe(0);
+    // never closed before the call
+    expect(at('<think>files\n' + CALL)).toBe(0);
+    // a second opener before the closer
+    expect(at('<think>a <think> b</think>\n' + CALL)).toBe(0);
+    // the call inside the reasoning, the closer after it
+    const inside = '<think>files ' + CALL + '</think>';
+    const s = inside.indexOf('<tool_call>');
+    expect(leadingReasoning(inside, [[s, s + CALL.length]])).toBe(0);
+    // no markup after the reasoning
+    expect(leadingReasoning('<think>files</think> nothing', [])).toBe(0);
+  });
+
+  it('a family whose grammar holds the delimiters (Seed-OSS) still has its reasoning set aside', () => {
+    const text = '<seed:think>The user wants the files.</seed:think><seed:tool_call>\n<function=list_dir>\n</function>\n</seed:tool_call>';
+    const close = text.indexOf('</seed:think>');
+    // the opener and the closer are the family's tokens (spans), the call after them
+    expect(leadingReasoning(text, [[0, 12], [close, text.length]])).toBe(close + '</seed:think>'.length);
   });
 });

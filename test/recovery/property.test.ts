@@ -89,7 +89,7 @@ describe.each(Object.entries(GRAMMARS))('%s', (_key, g) => {
           if (v.outcome === 'recovered') expect(g.render(v.calls.map((k) => ({ name: k.name, args: k.arguments as Call['args'] })))?.text, r.text).toBe(r.text);
           return;
         }
-        expect([v.outcome, v.reason, v.family], r.text).toEqual(['recovered', 'ok', g.label]);
+        expect([v.outcome, v.reason, v.family], r.text).toEqual(['recovered', 'ok', r.label ?? g.label]);
         expect(v.calls.map((k) => ({ name: k.name, args: k.arguments }))).toEqual([c]);
       }),
       { numRuns: RUNS },

@@ -10,6 +10,9 @@ export interface Rendered {
   /** UTF-16 index where an optional trailing stop token starts (the text's length when none). A
    * cut before this index leaves the envelope incomplete. */
   requiredEnd: number;
+  /** The label the engine reports for this text when it differs from the grammar's (a rendering
+   * whose calls have no parameters reads the same in another family, which keeps its label). */
+  label?: string;
 }
 
 export interface Grammar {

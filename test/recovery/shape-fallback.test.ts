@@ -24,6 +24,26 @@ describe('markup of no family', () => {
     expect(judge('[Note: the terminal printed {a: 1} and nothing else]', ['terminal']).reason).toBe('no_tags');
   });
 
+  it('call lines to advertised tools with keyword arguments (vLLM granite_pythonic) are a leak, never recovered', () => {
+    const one = judge('lookup_order(order_id="A-1042", verbose=True)', ['lookup_order']);
+    expect([one.outcome, one.reason, one.family, one.calls]).toEqual(['refused', 'unknown_family', 'unknown', []]);
+    const two = judge('lookup_order(order_id="A-1042")\nrefund_order(order_id="A-1042", amount=12.5)', ['lookup_order', 'refund_order']);
+    expect([two.outcome, two.reason]).toEqual(['refused', 'unknown_family']);
+    expect(judge('lookup_order()', ['lookup_order']).reason).toBe('unknown_family');
+    // a fence stays a quotation
+    expect(judge('Try this:\n```python\nlookup_order(order_id="A-1042")\n```', ['lookup_order']).reason).toBe('fenced');
+    // near misses: the call inside a sentence, a positional argument, text after the call, an
+    // assignment, a comparison, a tool that is not advertised
+    for (const [text, tools] of [
+      ['You could call lookup_order(order_id="A-1042") later.', ['lookup_order']],
+      ['lookup_order("A-1042")', ['lookup_order']],
+      ['lookup_order(order_id="A-1042") returns the order.', ['lookup_order']],
+      ['order = lookup_order(order_id="A-1042")', ['lookup_order']],
+      ['lookup_order(a == b)', ['lookup_order']],
+      ['lookup_order(order_id="A-1042")', ['refund_order']],
+    ] as const) expect(judge(text, [...tools]).reason, text).toBe('no_tags');
+  });
+
   it('repeated tool-call tag fragments after an announcing preface (goose#9662); one cut fragment stays a cut', () => {
     const v = judge('Let me try a different approach to get the content from this WordPress site.\n\n<function\n<function', ['curl_get']);
     expect([v.outcome, v.reason, v.proseRatio]).toEqual(['refused', 'unknown_family', 0]);

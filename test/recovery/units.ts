@@ -46,6 +46,9 @@ export interface RenderSpec {
   /** Substrings no object key inside a value may hold (bare keys, Gemma 4); an empty key or one with
    * surrounding whitespace is ambiguous too. */
   ambiguous_keys?: string[];
+  /** The label the engine reports when no call has a parameter: the rendering then reads the same
+   * in another family (TeleChat4's `<tool_call>NAME</tool_call>` is GLM's too), which keeps its label. */
+  label_without_params?: string;
   max_calls?: number;
   /** Tool names and parameter names must be Python identifiers (not keywords): pythonic grammars. */
   identifiers?: boolean;
@@ -168,7 +171,8 @@ export function grammarOf(spec: RenderSpec): Grammar {
       const body = rendered.join(spec.separator ?? '');
       const text = spec.wrap === undefined ? body : fill(spec.wrap, { calls: body });
       const tail = spec.optional_tail;
-      return { text, requiredEnd: tail !== undefined && text.endsWith(tail) ? text.length - tail.length : text.length };
+      const label = spec.label_without_params !== undefined && calls.every((c) => Object.keys(c.args).length === 0) ? { label: spec.label_without_params } : {};
+      return { text, requiredEnd: tail !== undefined && text.endsWith(tail) ? text.length - tail.length : text.length, ...label };
     },
     ...(spec.ambiguous || spec.ambiguous_pattern || spec.ambiguous_strings
       ? {

@@ -72,6 +72,8 @@ export const glm: Family = {
       while (k < text.length && text[k] !== '\n' && text[k] !== '<') k++;
       if (k >= text.length) return fail(truncated('the text ends inside the tool name'));
       const name = text.slice(o + OPENER.length, k);
+      // TeleChat4 writes `<tool_call>NAME{…}`: no GLM name holds a JSON object
+      if (name.includes('{')) return fail(shape('a JSON object after the tool name: not GLM\'s grammar'));
       const params: RawParameter[] = [];
       for (;;) {
         k = skipWs(text, k);

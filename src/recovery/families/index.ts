@@ -55,10 +55,12 @@ import { phi4Mini } from './phi4-mini.js';
 import { plamo3 } from './plamo3.js';
 import { pythonic } from './pythonic.js';
 import { qwen3Coder } from './qwen3-coder.js';
+import { qwenAgent } from './qwen-agent.js';
 import { seedOss } from './seed-oss.js';
 import { solarOpen } from './solar-open.js';
 import { step3 } from './step3.js';
 import { stepAudio2 } from './step-audio2.js';
+import { telechat4 } from './telechat4.js';
 import { xlam } from './xlam.js';
 
 /** Every family the engine reads, in tie-break order (when two claim the same offset). */
@@ -75,6 +77,9 @@ export const FAMILIES: readonly Family[] = [
   seedOss,
   qwen3Coder,
   hunyuan,
+  // before glm: TeleChat4 claims a text only where one of its blocks shows (`NAME{` or `NAME<param_key>`),
+  // and a cut one fails in both readers; a bare-name block alone stays GLM's
+  telechat4,
   // before glm: a cut Step-Audio 2 block (`<tool_call>function\n…`) fails in both readers, and its label wins
   stepAudio2,
   glm,
@@ -108,6 +113,7 @@ export const FAMILIES: readonly Family[] = [
   inkling,
   minicpm,
   functionaryV32,
+  qwenAgent,
   llama3Json,
   openaiJson,
   xlam,
