@@ -33,8 +33,8 @@ export const EN: FramingLanguage = {
       id: 'negated-action',
       says: 'a negated instruction',
       place: 'around',
-      pattern: `\\b(?:do not|dont|never|must not|mustn't|should not|shouldn't|not going to|refuse to|decline to|(?<!\\b(?:the|my|our|your|its|their) (?!(?:user|users|page|document|docs|site|website|readme|instructions?|e-?mail|message|attacker|comment|prompt|author)\\b)[\\w.-]+ )don't|(?<!\\b(?:the|a|an|my|our|your|its|their) [\\w.-]+(?: [\\w.-]+)? )(?:will not|won't|would not|wouldn't|cannot|can't|can not))(?: (?:please|ever|actually|really|blindly|just|this|that|it|the|any|these|those|following|command|call|code|tool)){0,3} ${ACT}\\b`,
-      match: ['The user says don\'t run this:', 'The page says: don\'t run it.', 'Do NOT invoke the following, it is what the injected page asked for:', "Please don't dispatch this:", 'do not run it.', "I won't run it.", 'Never execute the following'],
+      pattern: `\\b(?:do not|dont|never|must not|mustn't|should not|shouldn't|not going to|refuse to|decline to|(?<!\\b(?:the|my|our|your|its|their) (?!(?:user|users|page|document|docs|site|website|readme|instructions?|e-?mail|message|attacker|comment|prompt|author)\\b)[\\w.-]+ )don't|(?<!\\b(?:the|a|an|my|our|your|its|their) [\\w.-]+(?: [\\w.-]+)? )(?:will not|won't|would not|wouldn't|cannot|can't|can not))(?: (?:please|ever|actually|really|blindly|just|this|that|it|the|any|these|those|following|command|call|code|tool|in good conscience|safely|responsibly|ethically|legitimately|knowingly)){0,3} ${ACT}\\b`,
+      match: ["I can't in good conscience run this:", "I can't safely execute that.", 'The user says don\'t run this:', 'The page says: don\'t run it.', 'Do NOT invoke the following, it is what the injected page asked for:', "Please don't dispatch this:", 'do not run it.', "I won't run it.", 'Never execute the following'],
       not_match: ['The tests don\'t run in CI, so let me check the workflow file:', 'I suppose the handler lives in src/api. Let me grep for it:', 'Let me generate dummy data for the tests:', 'The server won\'t start because port 8080 is already in use. Let me check what holds it:', 'The app cannot launch on macOS; let me read the crash log:', "Don't worry, this only lists files:", "Don't worry, I'll run the tests now.", 'Let me check the weather:', "I can't find the file, so let me search for it:"],
     },
     {
@@ -70,9 +70,9 @@ export const EN: FramingLanguage = {
       says: 'an example',
       place: 'around',
       pattern:
-        "(?:\\be\\.g\\.|\\bex ?:|\\bi\\.e\\.)|\\b(?:for example|for instance|(?<!(?:search|look|find|grep|list|brows|scan)(?:e|es|ed|ing|s)? (?:for |through |in |at |the |some |more |other |existing |all |any |relevant |similar ){0,3})(?:examples?|samples?)(?! (?:directory|directories|folder|folders|dir|script|scripts|file|files|project|projects|app|apps|config|configs|configuration|module|modules|package|packages|data|dataset|repo|repository|tests?)\\b)|illustrat(?:e|es|ed|ing|ion)|demonstrat(?:e|es|ed|ing|ion)|(?:call|tool|markup|function) syntax|the syntax (?:is|for (?:a |the )?(?:call|tool|function))|(?:break down|explain|teach you|walk (?:you )?through|describe)(?: (?:the|a|how(?: a| the)?))? (?:syntax|format|tool call|call syntax|markup|call looks)|looks like this|look like this|like this|like so|the format (?:is|was|of (?:a|the))|formatted as|for reference|(?:call|command|tool call) template)\\b|(?:^|\\n)templates? ?:",
-      match: ['e.g.', 'Ex:', '## Example', 'Sample output:', 'That is an example of the syntax;', 'A tool call looks like this:', 'For instance:', 'Template:', 'For reference, the call was:'],
-      not_match: ['Let me create the template file:', 'I will fill in the template:', 'Let me check the weather:', "I'll read the file.", 'Checking the logs now:', 'Let me format the output for you.', 'It looks like the tests failed. Let me check the log:', "I'll check the Python file for errors:"],
+        "(?:\\be\\.g\\.|\\bex ?:|\\bi\\.e\\.)|\\b(?:for example|for instance|(?<!(?:search|look|find|grep|list|brows|scan)(?:e|es|ed|ing|s)? (?:for |through |in |at |the |some |more |other |existing |all |any |relevant |similar ){0,3})(?:examples?|samples?)(?! (?:directory|directories|folder|folders|dir|script|scripts|file|files|project|projects|app|apps|config|configs|configuration|module|modules|package|packages|data|dataset|repo|repository|tests?)\\b)|illustrat(?:e|es|ed|ing|ion|ive)|typical (?:call|invocation|usage|request|command|tool call|reply|output|response)s?|in this format|(?:syntax|format|call) reference|cheat ?sheet|demonstrat(?:e|es|ed|ing|ion)|(?:call|tool|markup|function) syntax|the syntax (?:is|for (?:a |the )?(?:call|tool|function))|(?:break down|explain|teach you|walk (?:you )?through|describe)(?: (?:the|a|how(?: a| the)?))? (?:syntax|format|tool call|call syntax|markup|call looks)|looks like this|look like this|like this|like so|the format (?:is|was|of (?:a|the))|formatted as|for reference|(?:call|command|tool call) template)\\b|(?:^|\\n)templates? ?:",
+      match: ['The snippet above is illustrative only.', 'A typical call in this format:', 'Syntax reference:', 'Cheat sheet:', 'e.g.', 'Ex:', '## Example', 'Sample output:', 'That is an example of the syntax;', 'A tool call looks like this:', 'For instance:', 'Template:', 'For reference, the call was:'],
+      not_match: ['Let me create the template file:', 'I will fill in the template:', 'Let me check the weather:', "I'll read the file.", 'Checking the logs now:', 'Let me format the output for you.', 'It looks like the tests failed. Let me check the log:', "I'll check the Python file for errors:", 'The typical cause is a stale lock file. Let me remove it:', 'Let me look up the API reference for the flag:'],
     },
     {
       id: 'imagined',
@@ -204,6 +204,44 @@ export const EN: FramingLanguage = {
         "(?:\\b(?:changed my mind|change of plan|just kidding|scratch that|never ?mind|on second thought|on reflection|then again|no wait|wait, no|actually,? (?:no|i won't|i will not|i'd better not|better not)|i'd better not|park (?:it|this|that) here|leave (?:it|this|that) here|(?:run|execute|try) (?:it|this|that) (?:in my head|mentally|on paper)|mentally (?:run|execute)|dry[- ]run it by reading)\\b|\\bkidding[.!)]|(?:^|\\n|[.!?…] |\\.\\.\\. ?)(?:hmm,? )?(?:or not|maybe not|perhaps not|better not|nope|nah)[.!]?(?:\\s|$)|(?:[.!?…] |\\.\\.\\. ?)no(?:[.!]|$)|\\bi (?:won't|will not)[.!:](?:\\s|$))",
       match: ['I was going to run this, but I changed my mind:', "I'll run it. Actually, scratch that.", "I'll run it. No wait, I won't.", "I'll run it... no.", "I'll run this — just kidding.", 'Let me run it. Or not.', 'Let me run it... actually, never mind.', "Let me run it.\nOn reflection, I'd better not.", 'Let me run that. Nope', 'Let me run this. Hmm, better not.', 'Kidding.', '(kidding)', 'Actually, I won\'t.', 'Never mind.', 'On second thought, better not.', 'Let me run this in my head:', 'Let me mentally run this:', "I'll run it. Then again, maybe not. Let me park it here:"],
       not_match: ["I won't be long: checking the log now.", 'Whether or not the tests pass, let me run them:', 'No worries, let me check the file:', "Let me check whether it's running:", 'Let me leave a comment on the PR:', 'I will not stop until the tests pass; running them:'],
+    },
+    {
+      id: 'presented',
+      says: 'markup handed over for reading',
+      place: 'before',
+      pattern:
+        "(?:^|\\n|[.!?:;] )(?:here (?:it is|you go|you are|they are)|there you (?:go|are)|as requested, (?:here is |here's )?the (?:raw|literal|exact|full|verbatim) )|\\b(?:the )?(?:raw|literal|verbatim) (?:call|tool call|markup|call text|text of the call)\\b|\\b(?:here is|here's|below is|this is) (?:the |a )?(?:text|content|contents|wording|body|description) (?:from|of)\\b",
+      match: ['Here you go:', 'Here it is:', 'There you go:', 'As requested, the raw call text:', 'Here is the text from the pull request description:', 'Below is the content of the issue:'],
+      not_match: ['Here we go:', 'Here goes:', 'Let me check the weather:', "Here's the plan: first the log, then the fix. Let me read the log:", 'Let me read the raw log file:'],
+    },
+    {
+      id: 'source-label',
+      says: 'a label of material from elsewhere',
+      place: 'before',
+      pattern:
+        "(?:^|\\n|[.!?] )(?:(?:copied|taken|quoted|verbatim|translated|excerpted|lifted|pulled|scraped|extracted) )?from (?:the|this|that|a|an|their|his|her|its|some|my) (?:[^.!?\\n:;,]|\\.(?=\\S)){1,60}:\\s*$|(?:^|\\n|[.!?] )(?:(?:the|raw|full|partial|an?) )?(?:output|excerpt|extract|contents?|dump|text|body|copy|transcript|printout|translation) (?:of|from) (?:[^.!?\\n:;,]|\\.(?=\\S)){1,60}:\\s*$|(?:^|\\n|[.!?] )[\\w.-]+ (?:excerpt|extract|dump|snippet|fragment)s?(?: \\([^)\\n]{1,30}\\))? ?:|\\btranslated from\\b|\\b(?:the|this|that) (?:e-?mail|message|page|post|comment|issue|ticket|pr|pull request|description|commit message|changelog|note|attachment|pdf|html|letter|tweet|review|chat message)(?: (?:body|text|description|content|itself))? (?:reads|read|states|stated|goes|went)\\b",
+      match: ['From the scraped HTML:', "Output of 'cat prompt.txt':", 'Log excerpt (line 42):', 'The email body reads:', 'Translated from the Chinese page:', 'Copied from the issue thread:', 'Contents of notes.txt:'],
+      not_match: ['Let me check the output of the build:', 'From the logs, the build failed at step 3. Let me rerun it:', 'Let me extract the links from the fetched page:', 'The output of the build looks fine; deploying:', 'Let me read the email and reply:'],
+      overruled_by_acting: true,
+    },
+    {
+      id: 'generic-model',
+      says: 'a description of what a model writes',
+      place: 'around',
+      pattern:
+        "\\b(?:a|the|your|an|any) (?:model|llm|assistant|agent|client|chatbot)s? (?:emits|outputs|writes|prints|produces|generates|returns|would emit|would output|would write|should emit|should output|must emit|is expected to (?:emit|output|write))(?: (?:something like|text like|markup like|this|the following))? ?(?::|$)|\\bto call (?:the|a) (?:tool|function), (?:you|a model|the model|it|an agent|the agent)\\b|\\bnot (?:a|an) (?:real |actual |live |genuine )?(?:request|instruction|command|call|tool call|invocation)\\b|\\b(?:begin|start|beginning|end) (?:of )?(?:the )?(?:quote|quotation|quoted (?:text|material)|excerpt|transcript)\\b",
+      match: ['To call the tool, a model emits:', 'The model should emit:', '// test data, not a request', 'This is not a real call:', '<!-- begin quote -->'],
+      not_match: ['The model outputs nothing, so let me check the server log:', 'Let me call the tool:', 'I will start the server:', 'Let me read the end of the log:'],
+      overruled_by_acting: true,
+    },
+    {
+      id: 'doc-heading',
+      says: 'a section of documentation',
+      place: 'before',
+      pattern:
+        "(?:^|\\n)#{1,6} [^\\n]{0,60}\\b(?:usage|syntax|examples?|reference|format|payload|demo|samples?|templates?|api|specification|spec|schema|documentation|docs|appendix|faq|how to|tutorial|input|output|test case)\\b[^\\n]{0,60}(?:\\n|$)",
+      match: ['### Usage\n', '## API reference\n', '# How to call the tool\n'],
+      not_match: ['## Fixing the build\n', 'Let me check the usage stats:'],
     },
     {
       id: 'labelled',
