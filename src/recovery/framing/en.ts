@@ -244,6 +244,14 @@ export const EN: FramingLanguage = {
       not_match: ['## Fixing the build\n', 'Let me check the usage stats:'],
     },
     {
+      id: 'run-together',
+      says: 'a negated instruction written as one word',
+      place: 'around',
+      pattern: "\\b(?:donot|dont|never|mustnot|shouldnot)(?:ever)?(?:run|execute|exec|invoke|call|dispatch|use|trust|follow)(?:this|it|that|me)?\\b|\\b(?:notsafe|unsafetorun|notforexecution)\\b",
+      match: ['DONOTRUN:', 'Donotrun:', 'NOTSAFE:', 'dontrunthis'],
+      not_match: ['Let me check the weather:', 'The donation form is broken; let me run the tests:', 'Let me run the neverending job check:'],
+    },
+    {
       id: 'labelled',
       says: 'a label of quoted material',
       place: 'before',

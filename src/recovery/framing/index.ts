@@ -89,11 +89,32 @@ export const FRAMING: readonly CompiledFraming[] = FRAMING_LANGUAGES.flatMap((l)
 /** Characters that render as nothing (zero-width space, joiners, word joiner, BOM, soft hyphen). */
 const INVISIBLE_CHARS = '\\u200b-\\u200d\\u2060\\ufeff\\u00ad\\u180e';
 const INVISIBLE = new RegExp(`[${INVISIBLE_CHARS}]`, 'gu');
-const PADDING = new RegExp(`[\\s${INVISIBLE_CHARS}]`, 'u');
+/** A run of padding longer than {@link LONG_PADDING} characters. */
+const LONG_PADDING_RUN = new RegExp(`[\\s${INVISIBLE_CHARS}]{65,}`, 'gu');
+/** Padding runs longer than this are read as one character by {@link compressPadding}. */
+export const LONG_PADDING = 64;
 
-/** True for a character {@link framingText} removes or collapses (whitespace, invisible characters). */
+/**
+ * True for a character {@link framingText} removes or collapses: JavaScript's `\s` (ECMA-262
+ * WhiteSpace and LineTerminator) and the invisible characters. Tested by code unit, not by a
+ * regular expression: it is called once per character of padding, however long the padding.
+ */
 export function isFramingPadding(c: string): boolean {
-  return PADDING.test(c);
+  const k = c.charCodeAt(0);
+  if (k <= 32) return k === 32 || (k >= 9 && k <= 13);
+  if (k < 0xa0) return false;
+  return k === 0xa0 || k === 0xad || k === 0x1680 || k === 0x180e || (k >= 0x2000 && k <= 0x200d) || k === 0x2028 || k === 0x2029 || k === 0x202f || k === 0x205f || k === 0x2060 || k === 0x3000 || k === 0xfeff;
+}
+
+/**
+ * `text` with every run of padding longer than {@link LONG_PADDING} read as the one character
+ * {@link framingText} would make of it: a line break when the run holds one, else a space when it
+ * holds whitespace, else nothing (invisible characters only). What framing reads is unchanged; the
+ * text to normalise is no longer than its words (70 000 newlines between a warning and the markup
+ * cost nothing and hide nothing).
+ */
+export function compressPadding(text: string): string {
+  return text.replace(LONG_PADDING_RUN, (run) => (/[\n\r\u2028\u2029]/u.test(run) ? '\n' : /\s/u.test(run) ? ' ' : ''));
 }
 /** Characters that read as an apostrophe. */
 const APOSTROPHES = /[’‘`´\u02bc\u02b9\u2032\uff07]/gu;
@@ -147,6 +168,33 @@ export function findFraming(prose: string, place: 'before' | 'after' | 'between'
   const normal = framingText(prose);
   const text = normal.length <= window ? normal : keep === 'start' ? normal.slice(0, window) : normal.slice(normal.length - window);
   if (text.trim() === '') return null;
+  const found = framingIn(text, place);
+  if (found !== null) return found;
+  const plain = deobfuscated(text);
+  return plain === text ? null : framingIn(plain, place);
+}
+
+/** A word of letters and the digits that stand for letters in leetspeak (`D0`, `N0T`, `3x3cute`), holding at least one of each. */
+const LEET_WORD = /(?<![\p{L}\p{N}])(?=[\p{L}0134578]*\p{L})(?=[\p{L}0134578]*[0134578])[\p{L}0134578]+(?![\p{L}\p{N}])/gu;
+/** The letters leetspeak digits stand for. */
+const LEET: Readonly<Record<string, string>> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b' };
+/** Three or more letters standing alone, separated by spaces, dots, hyphens, underscores or middle dots (`D o n o t`, `N.O.T. S.A.F.E.`, `r-u-n`). */
+const SPACED_LETTERS = /(?<!\p{L})\p{L}(?:[ .\-_\u00b7]{1,3}\p{L}(?!\p{L})){2,}/gu;
+
+/**
+ * Prose with two obfuscations of framing words undone, for a second reading: leetspeak digits in
+ * a word of letters read as letters (`D0 N0T RUN` → `Do NoT RUN`), and letters written one by one
+ * joined into a word (`D o n o t r u n` → `Donotrun`, read by the run-together entries). Plain
+ * prose comes back unchanged and is not read twice.
+ */
+export function deobfuscated(text: string): string {
+  return text
+    .replace(LEET_WORD, (w) => w.replace(/[0134578]/g, (d) => LEET[d] ?? d))
+    .replace(SPACED_LETTERS, (run) => run.replace(/[ .\-_\u00b7]/g, ''));
+}
+
+/** The first framing phrase in normalised `text` for markup at `place` ({@link findFraming}). */
+function framingIn(text: string, place: 'before' | 'after' | 'between'): { framing: CompiledFraming; words: string } | null {
   const overruled = place === 'after' ? null : overruledPrefix(text);
   for (const f of FRAMING) {
     const p: FramingPlace = f.entry.place;
