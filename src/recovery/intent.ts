@@ -142,6 +142,9 @@ function enclosedInLinkText(text: string, [a, b]: Span): boolean {
   return text.startsWith('](', n) || text.startsWith('][', n) || (text[n] === ']' && DEFINITION_LINE.test(text));
 }
 
+/** A Markdown thematic break on a line of its own (CommonMark §4.1): calls on either side of it stand in separate sections. */
+const THEMATIC_BREAK = /(?:^|\n)[ ]{0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})(?:\n|$)/;
+
 /** True when the text holds a letter or a digit (a word of narrative). */
 const holdsWords = (s: string): boolean => /[\p{L}\p{N}]/u.test(s);
 
@@ -177,13 +180,14 @@ export function framingOf(text: string, spans: readonly Span[], callSpans: reado
     const b = spans[k + 1]![0];
     if (b <= a) continue;
     const gap = sideText(text, a, rawEdge(text, a, 1, b));
-    if (!holdsWords(gap)) continue;
+    const divided = THEMATIC_BREAK.test(gap);
+    if (!holdsWords(gap) && !divided) continue;
     const framing = findFraming(gap, 'between', 2 * FRAMING_WINDOW, 'start');
     if (framing) return { reason: 'quoted', detail: `framed as ${framing.framing.entry.says} ("${framing.words.slice(0, 60)}")` };
     const callBefore = callEnds.some((e) => e <= a);
     const callAfter = callStarts.some((s) => s >= b);
-    if (callBefore && callAfter && holdsWords(gap)) {
-      return { reason: 'interleaved', detail: 'narrative text stands between the calls, so which of them the model meant to make is unclear' };
+    if (callBefore && callAfter) {
+      return { reason: 'interleaved', detail: divided ? 'a thematic break (---) stands between the calls: they stand in separate sections' : 'narrative text stands between the calls, so which of them the model meant to make is unclear' };
     }
   }
   return null;

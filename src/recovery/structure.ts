@@ -29,7 +29,8 @@
  * `display:none`, `visibility:hidden`, `opacity:0` or `font-size:0`), and comments → `quoted`.
  * Other markup languages: Org mode blocks, AsciiDoc delimited blocks, reStructuredText literal
  * blocks and code directives (→ `fenced`), Pandoc/MyST fenced divs, Jinja/Liquid raw blocks,
- * Textile `bq.`/`bc.` blocks, subtitle cues (SRT, WebVTT) and shell here-documents (→ `quoted`):
+ * Textile `bq.`/`bc.` blocks, subtitle cues (SRT, WebVTT), Ruby, Perl POD and `#if 0` block comments,
+ * Handlebars, JSP, FreeMarker and `%%` comments, and shell here-documents (→ `quoted`):
  * {@link DELIMITERS}. Any other HTML element that holds content (`<aside>`, `<output>`, `<div>`,
  * `<dd>`…), closed after the markup → `quoted`. A Markdown link's text is read by ./intent.ts.
  * Reasoning: `<think>`, `<thinking>`, `<reasoning>`,
@@ -256,6 +257,10 @@ const DELIMITERS: readonly Delimiter[] = [
   { open: /^\\begin\{(lstlisting|verbatim\*?|Verbatim|minted|quote|quotation|comment|alltt|BVerbatim|LVerbatim|tcolorbox)\}/, close: (m) => new RegExp(`^\\\\end\\{${escapeRe(m[1]!)}\\}`), reason: 'fenced', detail: 'inside a LaTeX verbatim or quotation environment' },
   // Jira / Confluence wiki markup: {code}, {code:lang}, {noformat}, {quote}, {panel} blocks
   { open: /^\{(code|noformat|quote|panel)(?::[^}\n]{0,80})?\}/i, close: (m) => new RegExp(`\\{${m[1]!}\\}\\s*$`, 'i'), reason: 'fenced', detail: 'inside a Jira/Confluence wiki block', needsClose: always },
+  // block comments of source languages: Ruby `=begin`…`=end`, Perl POD (`=pod`, `=head1`…`=cut`), C/C++ `#if 0`…`#endif`
+  { open: /^=begin\b/, close: () => /^=end\b/, reason: 'quoted', detail: 'inside a Ruby block comment (=begin…=end)' },
+  { open: /^=(?:pod|head[1-6]|over|item|for)\b/, close: () => /^=cut\b/, reason: 'quoted', detail: 'inside Perl POD documentation' },
+  { open: /^#\s*if\s+(?:0|false)\b/, close: () => /^#\s*endif\b/, reason: 'quoted', detail: 'inside a disabled C preprocessor block (#if 0)' },
   // Textile block quotes, code and preformatted blocks (`bq. `, `bc. `, `pre. `, extended with `..`), to the blank line
   { open: /^(?:bq|bc|pre|notextile)(?:\([^)\n]{0,40}\))?\.\.? /, close: () => /^$/, reason: 'quoted', detail: 'inside a Textile block quote or code block' },
   // a subtitle cue (SubRip .srt, WebVTT: https://www.w3.org/TR/webvtt1/#webvtt-cue-timings): its timing line and text, to the blank line
@@ -589,6 +594,10 @@ export function quotationRegions(text: string, grammar: ReadonlyArray<readonly [
     ...bracketPairs(text, '\\[', '\\]', new SpanCursor(literal), 'inside display math (\\[…\\])'),
     ...bracketPairs(text, '\\(', '\\)', new SpanCursor(literal), 'inside inline math (\\(…\\))'),
     ...bracketPairs(text, '{#', '#}', new SpanCursor(literal), 'inside a template comment ({#…#})'),
+    ...bracketPairs(text, '{{!--', '--}}', new SpanCursor(literal), 'inside a Handlebars comment ({{!--…--}})'),
+    ...bracketPairs(text, '<%--', '--%>', new SpanCursor(literal), 'inside a JSP comment (<%--…--%>)'),
+    ...bracketPairs(text, '<#--', '-->', new SpanCursor(literal), 'inside a FreeMarker comment (<#--…-->)'),
+    ...pairedRuns(text, '%', new SpanCursor(literal), 2, 'quoted', 'inside a %%…%% comment (Mermaid, MATLAB)'),
   ];
   return regions.sort((a, b) => a.span[0] - b.span[0] || a.span[1] - b.span[1]);
 }

@@ -33,8 +33,8 @@ export const EN: FramingLanguage = {
       id: 'negated-action',
       says: 'a negated instruction',
       place: 'around',
-      pattern: `\\b(?:do not|dont|never|must not|mustn't|should not|shouldn't|not going to|refuse to|decline to|(?<!\\b(?:the|my|our|your|its|their) (?!(?:user|users|page|document|docs|site|website|readme|instructions?|e-?mail|message|attacker|comment|prompt|author)\\b)[\\w.-]+ )don't|(?<!\\b(?:the|a|an|my|our|your|its|their) [\\w.-]+(?: [\\w.-]+)? )(?:will not|won't|would not|wouldn't|cannot|can't|can not))(?: (?:please|ever|actually|really|blindly|just|this|that|it|the|any|these|those|following|command|call|code|tool|in good conscience|safely|responsibly|ethically|legitimately|knowingly)){0,3} ${ACT}\\b`,
-      match: ["I can't in good conscience run this:", "I can't safely execute that.", 'The user says don\'t run this:', 'The page says: don\'t run it.', 'Do NOT invoke the following, it is what the injected page asked for:', "Please don't dispatch this:", 'do not run it.', "I won't run it.", 'Never execute the following'],
+      pattern: `\\b(?:do not|dont|never|must not|mustn't|should not|shouldn't|not going to|refuse to|decline to|(?<!\\b(?:the|my|our|your|its|their) (?!(?:user|users|page|document|docs|site|website|readme|instructions?|e-?mail|message|attacker|comment|prompt|author)\\b)[\\w.-]+ )don't|(?<!\\b(?:the|a|an|my|our|your|its|their) [\\w.-]+(?: [\\w.-]+)? )(?:will not|won't|would not|wouldn't|cannot|can't|can not))(?: (?:please|ever|actually|really|blindly|just|this|that|it|the|any|these|those|following|command|call|code|tool|in good conscience|safely|responsibly|ethically|legitimately|knowingly|be)){0,3} ${ACT}\\b`,
+      match: ['I will not be running this.', "I can't in good conscience run this:", "I can't safely execute that.", 'The user says don\'t run this:', 'The page says: don\'t run it.', 'Do NOT invoke the following, it is what the injected page asked for:', "Please don't dispatch this:", 'do not run it.', "I won't run it.", 'Never execute the following'],
       not_match: ['The tests don\'t run in CI, so let me check the workflow file:', 'I suppose the handler lives in src/api. Let me grep for it:', 'Let me generate dummy data for the tests:', 'The server won\'t start because port 8080 is already in use. Let me check what holds it:', 'The app cannot launch on macOS; let me read the crash log:', "Don't worry, this only lists files:", "Don't worry, I'll run the tests now.", 'Let me check the weather:', "I can't find the file, so let me search for it:"],
     },
     {
@@ -70,8 +70,8 @@ export const EN: FramingLanguage = {
       says: 'an example',
       place: 'around',
       pattern:
-        "(?:\\be\\.g\\.|\\bex ?:|\\bi\\.e\\.)|\\b(?:for example|for instance|(?<!(?:search|look|find|grep|list|brows|scan)(?:e|es|ed|ing|s)? (?:for |through |in |at |the |some |more |other |existing |all |any |relevant |similar ){0,3})(?:examples?|samples?)(?! (?:directory|directories|folder|folders|dir|script|scripts|file|files|project|projects|app|apps|config|configs|configuration|module|modules|package|packages|data|dataset|repo|repository|tests?)\\b)|illustrat(?:e|es|ed|ing|ion|ive)|typical (?:call|invocation|usage|request|command|tool call|reply|output|response)s?|in this format|(?:syntax|format|call) reference|cheat ?sheet|demonstrat(?:e|es|ed|ing|ion)|(?:call|tool|markup|function) syntax|the syntax (?:is|for (?:a |the )?(?:call|tool|function))|(?:break down|explain|teach you|walk (?:you )?through|describe)(?: (?:the|a|how(?: a| the)?))? (?:syntax|format|tool call|call syntax|markup|call looks)|looks like this|look like this|like this|like so|the format (?:is|was|of (?:a|the))|formatted as|for reference|(?:call|command|tool call) template)\\b|(?:^|\\n)templates? ?:",
-      match: ['The snippet above is illustrative only.', 'A typical call in this format:', 'Syntax reference:', 'Cheat sheet:', 'e.g.', 'Ex:', '## Example', 'Sample output:', 'That is an example of the syntax;', 'A tool call looks like this:', 'For instance:', 'Template:', 'For reference, the call was:'],
+        "(?:\\be\\.g\\.|\\bex ?:|\\bi\\.e\\.)|\\b(?:for example|for instance|(?<!(?:search|look|find|grep|list|brows|scan)(?:e|es|ed|ing|s)? (?:for |through |in |at |the |some |more |other |existing |all |any |relevant |similar ){0,3})(?:examples?|samples?)(?! (?:directory|directories|folder|folders|dir|script|scripts|file|files|project|projects|app|apps|config|configs|configuration|module|modules|package|packages|data|dataset|repo|repository|tests?)\\b)|illustrat(?:e|es|ed|ing|ion|ive)|(?:is|are) (?:written|formatted|expressed|encoded|spelled|rendered) (?:as|like)|typical (?:call|invocation|usage|request|command|tool call|reply|output|response)s?|in this format|(?:syntax|format|call) reference|cheat ?sheet|demonstrat(?:e|es|ed|ing|ion)|(?:call|tool|markup|function) syntax|the syntax (?:is|for (?:a |the )?(?:call|tool|function))|(?:break down|explain|teach you|walk (?:you )?through|describe)(?: (?:the|a|how(?: a| the)?))? (?:syntax|format|tool call|call syntax|markup|call looks)|looks like this|look like this|like this|like so|the format (?:is|was|of (?:a|the))|formatted as|for reference|(?:call|command|tool call) template)\\b|(?:^|\\n)templates? ?:|\\b(?:looks|look|would look|might look) (?:something |roughly |kind of |sort of )?like ?(?::|$)",
+      match: ['A call looks something like:', 'In the Hermes format the call is written as:', 'The snippet above is illustrative only.', 'A typical call in this format:', 'Syntax reference:', 'Cheat sheet:', 'e.g.', 'Ex:', '## Example', 'Sample output:', 'That is an example of the syntax;', 'A tool call looks like this:', 'For instance:', 'Template:', 'For reference, the call was:'],
       not_match: ['Let me create the template file:', 'I will fill in the template:', 'Let me check the weather:', "I'll read the file.", 'Checking the logs now:', 'Let me format the output for you.', 'It looks like the tests failed. Let me check the log:', "I'll check the Python file for errors:", 'The typical cause is a stale lock file. Let me remove it:', 'Let me look up the API reference for the flag:'],
     },
     {
@@ -219,9 +219,9 @@ export const EN: FramingLanguage = {
       says: 'a label of material from elsewhere',
       place: 'before',
       pattern:
-        "(?:^|\\n|[.!?] )(?:(?:copied|taken|quoted|verbatim|translated|excerpted|lifted|pulled|scraped|extracted) )?from (?:the|this|that|a|an|their|his|her|its|some|my) (?:[^.!?\\n:;,]|\\.(?=\\S)){1,60}:\\s*$|(?:^|\\n|[.!?] )(?:(?:the|raw|full|partial|an?) )?(?:output|excerpt|extract|contents?|dump|text|body|copy|transcript|printout|translation) (?:of|from) (?:[^.!?\\n:;,]|\\.(?=\\S)){1,60}:\\s*$|(?:^|\\n|[.!?] )[\\w.-]+ (?:excerpt|extract|dump|snippet|fragment)s?(?: \\([^)\\n]{1,30}\\))? ?:|\\btranslated from\\b|\\b(?:the|this|that) (?:e-?mail|message|page|post|comment|issue|ticket|pr|pull request|description|commit message|changelog|note|attachment|pdf|html|letter|tweet|review|chat message)(?: (?:body|text|description|content|itself))? (?:reads|read|states|stated|goes|went)\\b",
-      match: ['From the scraped HTML:', "Output of 'cat prompt.txt':", 'Log excerpt (line 42):', 'The email body reads:', 'Translated from the Chinese page:', 'Copied from the issue thread:', 'Contents of notes.txt:'],
-      not_match: ['Let me check the output of the build:', 'From the logs, the build failed at step 3. Let me rerun it:', 'Let me extract the links from the fetched page:', 'The output of the build looks fine; deploying:', 'Let me read the email and reply:'],
+        "(?:^|\\n|[.!?] )(?:(?:copied|taken|quoted|verbatim|translated|excerpted|lifted|pulled|scraped|extracted) )?from (?:the|this|that|a|an|their|his|her|its|some|my) (?:[^.!?\\n:;,]|\\.(?=\\S)){1,60}:\\s*$|(?:^|\\n|[.!?] )(?:(?:the|raw|full|partial|an?) )?(?:output|excerpt|extract|contents?|dump|text|body|copy|transcript|printout|translation) (?:of|from) (?:[^.!?\\n:;,]|\\.(?=\\S)){1,60}:\\s*$|(?:^|\\n|[.!?] )[\\w.-]+ (?:excerpt|extract|dump|snippet|fragment)s?(?: \\([^)\\n]{1,30}\\))? ?:|(?:^|\\n|[.!?] )(?:found|seen|spotted|discovered|located|hidden) (?:in|on|inside|within|at) [^\\n]{1,80}:\\s*$|(?:^|\\n|[.!?] )(?:(?:a |the )?(?:minimal |minimum |small )?(?:repro|reproduction|reproducer|test case|mre|mwe))(?: (?:of|for) [^.!?\\n:]{1,60})? ?:\\s*$|\\btranslated from\\b|\\b(?:the|this|that) (?:e-?mail|message|page|post|comment|issue|ticket|pr|pull request|description|commit message|changelog|note|attachment|pdf|html|letter|tweet|review|chat message)(?: (?:body|text|description|content|itself))? (?:reads|read|states|stated|goes|went)\\b",
+      match: ['Found in a comment on line 12 of index.html:', 'Minimal reproduction of the parser bug:', 'From the scraped HTML:', "Output of 'cat prompt.txt':", 'Log excerpt (line 42):', 'The email body reads:', 'Translated from the Chinese page:', 'Copied from the issue thread:', 'Contents of notes.txt:'],
+      not_match: ['Let me check the output of the build:', 'From the logs, the build failed at step 3. Let me rerun it:', 'Let me extract the links from the fetched page:', 'The output of the build looks fine; deploying:', 'Let me read the email and reply:', 'Let me reproduce the bug:', 'I found the bug in app.py; let me fix it:'],
       overruled_by_acting: true,
     },
     {
@@ -229,8 +229,8 @@ export const EN: FramingLanguage = {
       says: 'a description of what a model writes',
       place: 'around',
       pattern:
-        "\\b(?:a|the|your|an|any) (?:model|llm|assistant|agent|client|chatbot)s? (?:emits|outputs|writes|prints|produces|generates|returns|would emit|would output|would write|should emit|should output|must emit|is expected to (?:emit|output|write))(?: (?:something like|text like|markup like|this|the following))? ?(?::|$)|\\bto call (?:the|a) (?:tool|function), (?:you|a model|the model|it|an agent|the agent)\\b|\\bnot (?:a|an) (?:real |actual |live |genuine )?(?:request|instruction|command|call|tool call|invocation)\\b|\\b(?:begin|start|beginning|end) (?:of )?(?:the )?(?:quote|quotation|quoted (?:text|material)|excerpt|transcript)\\b",
-      match: ['To call the tool, a model emits:', 'The model should emit:', '// test data, not a request', 'This is not a real call:', '<!-- begin quote -->'],
+        "\\b(?:a|the|your|an|any) (?:model|llm|assistant|agent|client|chatbot|bot)s?(?: (?:in|from|on|of) [^.!?\\n:]{1,40})? (?:emits|emitted|outputs|output|writes|wrote|prints|printed|produces|produced|generates|generated|returns|returned|would emit|would output|would write|should emit|should output|must emit|is expected to (?:emit|output|write))(?: (?:something like|text like|markup like|this|the following))? ?(?::|$)|\\bto call (?:the|a) (?:tool|function), (?:you|a model|the model|it|an agent|the agent)\\b|\\bnot (?:a|an) (?:real |actual |live |genuine )?(?:request|instruction|command|call|tool call|invocation)\\b|\\b(?:begin|start|beginning|end) (?:of )?(?:the )?(?:quote|quotation|quoted (?:text|material)|excerpt|transcript)\\b",
+      match: ['The assistant in the screenshot printed:', 'In the log you sent, the model emitted:', 'To call the tool, a model emits:', 'The model should emit:', '// test data, not a request', 'This is not a real call:', '<!-- begin quote -->'],
       not_match: ['The model outputs nothing, so let me check the server log:', 'Let me call the tool:', 'I will start the server:', 'Let me read the end of the log:'],
       overruled_by_acting: true,
     },
@@ -250,6 +250,24 @@ export const EN: FramingLanguage = {
       pattern: "\\b(?:donot|dont|never|mustnot|shouldnot)(?:ever)?(?:run|execute|exec|invoke|call|dispatch|use|trust|follow)(?:this|it|that|me)?\\b|\\b(?:notsafe|unsafetorun|notforexecution)\\b",
       match: ['DONOTRUN:', 'Donotrun:', 'NOTSAFE:', 'dontrunthis'],
       not_match: ['Let me check the weather:', 'The donation form is broken; let me run the tests:', 'Let me run the neverending job check:'],
+    },
+    {
+      id: 'declined',
+      says: 'a refusal',
+      place: 'around',
+      pattern:
+        `\\b(?:isn't|is not|not) (?:something|a (?:command|call|request)) (?:i(?:'ll| will|'d| would| can| should| want to| am going to|'m going to)|to) ${ACT}\\b|\\bnot going to happen\\b|\\bnot happening\\b|\\b(?:i(?:'ll| will|'m going to| am going to)|going to) (?:have to )?(?:pass|take a pass) on (?:this|that|it)\\b|\\b(?:running|executing|calling|invoking|dispatching|sending) (?:this|that|it|these|those)(?: [\\w-]+){0,2} (?:would be|is|seems|feels) (?:irresponsible|dangerous|unwise|reckless|risky|harmful|a bad idea|inappropriate|wrong|unsafe)\\b|\\b(?:someone|somebody|a user|an attacker|a third party|another user) (?:left|put|planted|hid|inserted|dropped|smuggled|slipped) (?:this|that|it|these|those|the following)\\b|\\b(?:do not|don't|never)[!.]* ?:(?:\\s|$)`,
+      match: ["This isn't something I'll run:", 'Not going to happen:', "I'll pass on this request:", 'Executing this would be irresponsible:', 'Someone left this in the issue:', 'Do not:'],
+      not_match: ['The build is not running on CI; let me check the workflow:', "Let me check who left the lock file:", "I'll pass the flag to the build:", 'Running this takes a while, please wait:'],
+    },
+    {
+      id: 'presented-for-reader',
+      says: 'markup shown to the reader',
+      place: 'before',
+      pattern:
+        "\\b(?:printing|showing|displaying|writing out|pasting|echoing|reproducing) (?:it|this|that|them|the call|the command|the markup)(?: out)? (?:for you|here|below|as text)\\b|\\bfor (?:copy[- ]?(?:and[- ])?paste|copying|easy copying)\\b|\\b(?:the call|the command|it|this|that), as (?:plain )?text\\b",
+      match: ['Printing it for you:', 'For copy-paste:', 'Here is the call, as text:'],
+      not_match: ['Let me print the log for you:', 'Let me read the PDF as text:', 'Copying the files:'],
     },
     {
       id: 'labelled',

@@ -118,10 +118,20 @@ export function compressPadding(text: string): string {
 }
 /** Characters that read as an apostrophe. */
 const APOSTROPHES = /[’‘`´\u02bc\u02b9\u2032\uff07]/gu;
-/** A word that mixes Latin letters with Cyrillic look-alikes (`Dо nоt`, with Cyrillic о); tried at word starts only, so a long run of letters is read once. */
-const MIXED_SCRIPT_WORD = /(?<!\p{L})(?=\p{L}*[a-z])(?=\p{L}*[оеасрхі])\p{L}+/giu;
-/** Cyrillic letters drawn like Latin ones (Unicode confusables), folded in mixed-script words. */
-const CYRILLIC_LOOKALIKE: Readonly<Record<string, string>> = { о: 'o', е: 'e', а: 'a', с: 'c', р: 'p', х: 'x', і: 'i' };
+/**
+ * Cyrillic and Greek letters drawn like Latin ones (Unicode confusables, https://www.unicode.org/Public/security/latest/confusables.txt),
+ * folded in a word that also holds Latin letters (`Dо nоt`, `DО NОT` with Cyrillic О, `Dοn't` with Greek omicron).
+ */
+const LOOKALIKE: Readonly<Record<string, string>> = {
+  о: 'o', е: 'e', а: 'a', с: 'c', р: 'p', х: 'x', і: 'i', у: 'y', ј: 'j', ѕ: 's', ԁ: 'd', һ: 'h', ԛ: 'q', ԝ: 'w',
+  О: 'O', Е: 'E', А: 'A', С: 'C', Р: 'P', Х: 'X', І: 'I', У: 'Y', Т: 'T', Н: 'H', М: 'M', В: 'B', К: 'K', Ј: 'J', Ѕ: 'S',
+  ο: 'o', α: 'a', ι: 'i', ν: 'v', ρ: 'p', κ: 'k', υ: 'u', τ: 't', ε: 'e',
+  Ο: 'O', Α: 'A', Β: 'B', Ε: 'E', Ζ: 'Z', Η: 'H', Ι: 'I', Κ: 'K', Μ: 'M', Ν: 'N', Ρ: 'P', Τ: 'T', Υ: 'Y', Χ: 'X',
+};
+const LOOKALIKE_CLASS = `[${Object.keys(LOOKALIKE).join('')}]`;
+const LOOKALIKE_RE = new RegExp(LOOKALIKE_CLASS, 'gu');
+/** A word that mixes Latin letters with look-alikes ({@link LOOKALIKE}); tried at word starts only, so a long run of letters is read once. */
+const MIXED_SCRIPT_WORD = new RegExp(`(?<!\\p{L})(?=\\p{L}*[a-zA-Z])(?=\\p{L}*${LOOKALIKE_CLASS})\\p{L}+`, 'gu');
 /** An HTML tag of inline text styling (`<b>`, `</span>`, `<br/>`), read as a space; other tags (`<example>`) are words the vocabulary reads. */
 const HTML_TAG = /<\/?(?:b|i|u|s|em|strong|span|br|small|mark|font|sup|sub|big|wbr|ins)(?:\s[^<>]{0,200})?\/?>/giu;
 
@@ -129,7 +139,7 @@ const HTML_TAG = /<\/?(?:b|i|u|s|em|strong|span|br|small|mark|font|sup|sub|big|w
  * Prose as the patterns read it: HTML character references decoded and tags read as spaces,
  * Unicode compatibility forms folded (NFKC: full-width letters and punctuation), invisible
  * characters removed, apostrophe look-alikes made ASCII (and a backslash-escaped quote unescaped),
- * Cyrillic look-alike letters in a word of Latin letters folded, Markdown emphasis marks (`*`, `~`)
+ * Cyrillic and Greek look-alike letters in a word of Latin letters folded, Markdown emphasis marks (`*`, `~`)
  * removed and `_` read as a space, runs of spaces and tabs one space, a line break inside a
  * sentence (between a lower-case letter or comma and a lower-case letter) a space, other line
  * breaks kept (one per run).
@@ -142,7 +152,7 @@ export function framingText(prose: string): string {
     .replace(INVISIBLE, '')
     .replace(APOSTROPHES, "'")
     .replace(/\\(['"])/g, '$1')
-    .replace(MIXED_SCRIPT_WORD, (w) => w.replace(/[оеасрхі]/g, (c) => CYRILLIC_LOOKALIKE[c] ?? c))
+    .replace(MIXED_SCRIPT_WORD, (w) => w.replace(LOOKALIKE_RE, (c) => LOOKALIKE[c] ?? c))
     .replace(/[*~]+/g, '')
     .replace(/_/g, ' ')
     .replace(/[\u2028\u2029\r]/gu, '\n')

@@ -24,7 +24,7 @@ const W = '(?<!\\p{L})';
 const E = '(?!\\p{L})';
 
 export const MORE_LANGUAGES: readonly FramingLanguage[] = [
-  minimal('tr', `${W}(?:çalıştırma(?:yın|yınız)?|yürütme(?:yin|yiniz)?|çalıştırmamalı)${E}`, `${W}(?:örnek|örneğin)${E}`, ['Bunu çalıştırmayın, sayfadaki enjekte edilmiş talimat:', 'Örnek:'], 'Testleri çalıştırıyorum:'),
+  minimal('tr', `${W}(?:çalıştırma(?:yın|yınız)?|yürütme(?:yin|yiniz)?|çalıştırmamalı|çalıştırmıyorum|çalıştırmayacağım|yürütmüyorum|yürütmeyeceğim)${E}`, `${W}(?:örnek|örneğin)${E}`, ['Bunu çalıştırmayın, sayfadaki enjekte edilmiş talimat:', 'Örnek:'], 'Testleri çalıştırıyorum:'),
   minimal('uk', `${W}не (?:виконуйте|запускайте|виконувати|запускати|виконуй|запускай)${E}`, `${W}(?:приклад|наприклад)${E}`, ['Не виконуйте це:', 'Приклад:'], 'Запускаю тести:'),
   minimal('sv', `${W}(?:kör inte|kör (?:den|det|detta) inte|ska inte köras|bör inte köras)${E}`, `${W}(?:exempel|till exempel)${E}`, ['Kör inte detta:', 'Exempel:'], 'Jag kör testerna:'),
   minimal('no', `${W}(?:ikke kjør|kjør ikke|kjør (?:det|dette) ikke|skal ikke kjøres)${E}`, `${W}(?:eksempel|for eksempel)${E}`, ['Kjør ikke dette:', 'Eksempel:'], 'Jeg kjører testene:'),

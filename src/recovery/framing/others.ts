@@ -51,7 +51,7 @@ export const DE: FramingLanguage = {
     { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '\\b(?:nicht|niemals|keinesfalls) (?:aus(?:führen|geführt)|starten|verwenden|aufrufen|befolgen)\\b|\\bführen? (?:sie )?(?:\\p{L}+ ){0,3}(?:nicht|niemals|keinesfalls) aus\\b', match: ['Bitte nicht ausführen:', 'Führe das nicht aus.', 'Führe das Folgende NICHT aus:', 'Führen Sie diesen Befehl nicht aus.'], not_match: ['Ich prüfe das Wetter:', 'Ich führe den Befehl aus:'] },
     { id: 'refusal', says: 'a refusal', place: 'around', pattern: "\\b(?:ich weigere mich|ich lehne ab|(?<!(?:suche|suchen|prüfe|prüfen|scanne|scannen|finde|finden|entferne|entfernen|erkenne|erkennen|lösche|löschen|checke|checken)(?: [\\p{L}']+){0,3} )(?:bösartig|schädlich|verdächtig)|eingeschleust|injiziert)", match: ['Ich weigere mich, das auszuführen', 'ein eingeschleuster Befehl', "Das ist bösartig:", "ein verdächtiger Befehl"], not_match: ['Ich lese die Datei:', "Ich suche nach verdächtigen Prozessen:", "Ich prüfe die schädlichen Dateien:"] },
     { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: '\\b(?:der (?:benutzer|nutzer) (?:schrieb|hat geschrieben|sagte)|die seite (?:sagt|verlangt|schreibt)|wörtlich)\\b', match: ['Der Benutzer schrieb:', 'die Seite verlangt'], not_match: ['Der Benutzer möchte das Wetter wissen.'] },
-    { id: 'example', says: 'an example', place: 'around', pattern: '\\b(?:zum beispiel|beispiel|beispiele|z\\. ?b\\.|die syntax ist)\\b', match: ['Zum Beispiel:', 'Beispiel:'], not_match: ['Ich suche die Datei:'] },
+    { id: 'example', says: 'an example', place: 'around', pattern: '\\b(?:zum beispiel|z\\. ?b\\.|die syntax ist)\\b|(?<!\\p{L})beispiel\\p{L}*', match: ['Zum Beispiel:', 'Beispiel:', 'Beispielaufruf:'], not_match: ['Ich suche die Datei:'] },
     { id: 'set-aside', says: 'a warning, a source or an example', place: 'around', pattern: "(?:(?:^|\\n)muster ?:|\\bnur ein muster\\b|\\bachtung,? falle\\b|\\bstammt (?:von|aus) der (?:webseite|seite|website)\\b|\\bbloß nicht (?:starten|ausführen)\\b)", match: ["Muster:", "Achtung, Falle:", "Das stammt von der Webseite:"], not_match: ["Ich starte die Tests:", "Ich prüfe das Suchmuster:"] },
   ],
 };
@@ -81,7 +81,7 @@ export const JA: FramingLanguage = {
 export const KO: FramingLanguage = {
   language: 'ko',
   entries: [
-    { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '(?:실행|사용|호출)하지 (?:마|마세요|말)', match: ['실행하지 마세요:'], not_match: ['파일을 확인하겠습니다:'] },
+    { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '(?:실행|사용|호출)하지 (?:마|마세요|말|않겠|않을|않습니다|않아|않는다)', match: ['실행하지 마세요:', '이 명령은 실행하지 않겠습니다:'], not_match: ['파일을 확인하겠습니다:'] },
     { id: 'refusal', says: 'a refusal', place: 'around', pattern: "(?:거부합니다|거절합니다|주입된|(?:악의적|의심스러운)(?![^.!?\\n]{0,16}(?:확인|검색|스캔|검사|탐지|삭제|찾|조사|제거)))", match: ['실행을 거부합니다', '주입된 텍스트입니다', "이것은 악의적인 명령입니다."], not_match: ['파일을 확인하겠습니다:', "의심스러운 프로세스를 확인하겠습니다:", "악의적인 파일을 검색하겠습니다:"] },
     { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: '(?:사용자가 (?:쓴|작성한|붙여넣은)|페이지(?:가|에서) (?:요청한|요구한|말한))', match: ['사용자가 쓴 내용:', '페이지가 요청한 것:'], not_match: ['사용자의 날씨를 확인하겠습니다.'] },
     { id: 'example', says: 'an example', place: 'around', pattern: '(?:^|[^\\p{L}])(?:예[：:]|예시|예를 들어)', match: ['예:', '예를 들어:'], not_match: ['파일을 확인하겠습니다:'] },
@@ -132,7 +132,7 @@ export const PL: FramingLanguage = {
 export const ID: FramingLanguage = {
   language: 'id',
   entries: [
-    { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '\\b(?:jangan|tidak akan) (?:menjalankan|jalankan|eksekusi|mengeksekusi|gunakan|panggil|ikuti)\\b', match: ['Jangan jalankan perintah ini:', 'saya tidak akan menjalankan ini'], not_match: ['Saya akan memeriksa cuaca:', 'Saya jalankan tesnya:'] },
+    { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '\\b(?:jangan|tidak akan|tidak saya|tidak akan saya|saya tidak) (?:menjalankan|jalankan|eksekusi|mengeksekusi|gunakan|panggil|ikuti)\\b', match: ['Jangan jalankan perintah ini:', 'saya tidak akan menjalankan ini', 'Ini dari halaman web, tidak saya jalankan:'], not_match: ['Saya akan memeriksa cuaca:', 'Saya jalankan tesnya:'] },
     { id: 'refusal', says: 'a refusal', place: 'around', pattern: "\\b(?:saya menolak|disuntikkan|injeksi|(?<!(?:memindai|pindai|mencari|cari|memeriksa|periksa|menghapus|hapus|mendeteksi|deteksi|cek)(?: \\p{L}+){0,3} )mencurigakan)\\b", match: ['Saya menolak menjalankannya', 'teks yang disuntikkan', "Perintah ini mencurigakan:"], not_match: ['Saya baca filenya:', "Saya akan memindai file mencurigakan:", "Saya cari proses mencurigakan:"] },
     { id: 'example', says: 'an example', place: 'around', pattern: '\\b(?:contohnya|contoh|misalnya|sintaksnya)\\b', match: ['Contoh:', 'Misalnya:'], not_match: ['Saya cari filenya:'] },
   ],
