@@ -17,7 +17,7 @@ const ACT =
  */
 const ACTING_VERBS =
   '(?:run|rerun|re-run|check|recheck|install|reinstall|build|rebuild|compile|test|retest|fix|open|read|search|look (?:up|for|into|through)|list|fetch|update|upgrade|create|restart|start|stop|query|grep|find|inspect|verify|debug|retry|try|download|clone|pull|push|commit|deploy|configure|set up|add|remove|delete|edit|modify|change|apply|migrate|execute|call|get|load|clear|clean|reset|launch|lint|scan|use|kill|mount|compress|extract|rename|move|copy (?:the |this |that |these |those |all )?(?:[\\w./-]+ )?(?:files?|folders?|director(?:y|ies)|contents?)|write to|invoke|ping|curl|wget|ssh|send the (?:request|email|message)|double-check|investigate|diagnose|profile|benchmark|measure|count|compute|calculate|convert|sort|filter|navigate|visit|browse|click|go to|connect|authenticate|log in|sign in|look at (?:the|my|our|your) (?!call|command|markup|snippet|example|sample|syntax|format|page|following|text|instructions?)\\w+)';
-const ACTING_ING =
+export const ACTING_ING =
   '(?:running|rerunning|checking|installing|building|compiling|testing|fixing|opening|reading|searching|looking (?:up|for|into|through)|listing|fetching|updating|upgrading|creating|restarting|starting|stopping|querying|grepping|inspecting|verifying|debugging|retrying|trying|downloading|cloning|pulling|pushing|deploying|configuring|adding|removing|deleting|editing|modifying|changing|applying|migrating|executing|calling|getting|loading|clearing|cleaning|resetting|launching|linting|scanning|using|invoking|investigating|diagnosing|connecting|authenticating|navigating|visiting|browsing|counting|computing|calculating|converting)';
 
 export const EN: FramingLanguage = {
