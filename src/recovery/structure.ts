@@ -531,7 +531,9 @@ function htmlRegions(text: string, skip: SpanCursor): Region[] {
     const tag = startTag(text, i);
     if (tag === null) continue;
     // `<s>` opening the text is a template's begin-of-sequence token; anywhere else it strikes its content through
-    const why = tag.name === 's' ? (text.slice(0, i).trim() === '' ? null : { reason: 'quoted' as const, detail: 'inside an HTML <s> element (struck through)', needsClose: true as const }) : elementQuotes(tag.name, tag.attrs);
+    // (no template writes it after text, so there it runs to its end tag or, when the family's own
+    // grammar holds the `</s>` end-of-sequence token, to the end of the text)
+    const why = tag.name === 's' ? (text.slice(0, i).trim() === '' ? null : { reason: 'quoted' as const, detail: 'inside an HTML <s> element (struck through)' }) : elementQuotes(tag.name, tag.attrs);
     if (why === null) continue;
     if (lower === null) {
       lower = text.toLowerCase();

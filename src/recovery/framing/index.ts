@@ -185,9 +185,9 @@ export function findFraming(prose: string, place: 'before' | 'after' | 'between'
 }
 
 /** A word of letters and the digits that stand for letters in leetspeak (`D0`, `N0T`, `3x3cute`), holding at least one of each. */
-const LEET_WORD = /(?<![\p{L}\p{N}])(?=[\p{L}0134578]*\p{L})(?=[\p{L}0134578]*[0134578])[\p{L}0134578]+(?![\p{L}\p{N}])/gu;
+const LEET_WORD = /(?<![\p{L}\p{N}])(?=[\p{L}013457]*\p{L})(?=[\p{L}013457]*[013457])[\p{L}013457]+(?![\p{L}\p{N}])/gu;
 /** The letters leetspeak digits stand for. */
-const LEET: Readonly<Record<string, string>> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b' };
+const LEET: Readonly<Record<string, string>> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't' };
 /** Three or more letters standing alone, separated by spaces, dots, hyphens, underscores or middle dots (`D o n o t`, `N.O.T. S.A.F.E.`, `r-u-n`). */
 const SPACED_LETTERS = /(?<!\p{L})\p{L}(?:[ .\-_\u00b7]{1,3}\p{L}(?!\p{L})){2,}/gu;
 
@@ -199,7 +199,7 @@ const SPACED_LETTERS = /(?<!\p{L})\p{L}(?:[ .\-_\u00b7]{1,3}\p{L}(?!\p{L})){2,}/
  */
 export function deobfuscated(text: string): string {
   return text
-    .replace(LEET_WORD, (w) => w.replace(/[0134578]/g, (d) => LEET[d] ?? d))
+    .replace(LEET_WORD, (w) => w.replace(/[013457]/g, (d) => LEET[d] ?? d))
     .replace(SPACED_LETTERS, (run) => run.replace(/[ .\-_\u00b7]/g, ''));
 }
 
