@@ -423,6 +423,13 @@ const QUOTING = new Set(['pre', 'code', 'kbd', 'samp', 'tt', 'var', 'blockquote'
  */
 const MATERIAL = new Set(['document', 'documents', 'search_result', 'search_results', 'untrusted', 'untrusted_content', 'untrusted_input', 'untrusted_text', 'external_content', 'tool_response', 'tool_result', 'tool_output', 'function_results', 'function_result', 'webpage', 'web_page', 'page_content', 'retrieved_context', 'context_document', 'excerpt', 'snippet', 'email', 'transcript', 'example', 'examples', 'sample', 'quote', 'quotation', 'citation', 'attachment', 'file_content']);
 /**
+ * Wrapper names for material from elsewhere that prose also names as tags (`the <input> field`):
+ * markup inside counts as that material only when the element is closed after it. Not `user`:
+ * Ollama's Laguna parser reads a call inside `<user>…</user>`, so such markup stays a leak whose
+ * calls are inspected (verified-parsers.test.ts, laguna-user-wrapped-not-a-call).
+ */
+const NAMED_MATERIAL = new Set(['user_input', 'user_message', 'input', 'context', 'payload', 'injected', 'injection', 'prompt', 'message']);
+/**
  * Elements that style what they hold as text for a reader (bold, italics, highlight, small print,
  * super- and subscript, abbreviations, definitions): no template wraps a model's own call in them,
  * so markup inside is shown, not emitted.
@@ -496,6 +503,7 @@ function elementQuotes(name: string, attrs: string): { reason: Region['reason'];
     return { reason: 'quoted', detail: `inside a hidden HTML <${name}> element` };
   }
   if (CONTAINER.has(name)) return { reason: 'quoted', detail: `inside an HTML <${name}> element`, needsClose: true };
+  if (NAMED_MATERIAL.has(name)) return { reason: 'quoted', detail: `inside a <${name}> element (material from elsewhere)`, needsClose: true };
   return null;
 }
 

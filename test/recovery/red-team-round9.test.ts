@@ -106,6 +106,32 @@ const FRAMED: Array<[string, string]> = [
   ['language', 'Beispielaufruf:\n@'],
   // two calls in separate sections
   ['between', '@1\n\n---\n\n@2'],
+  // a third pass, after the fixes above
+  ['refusal', 'That would be a bad idea:\n@'],
+  ['refusal', "I'm unable to proceed with:\n@"],
+  ['refusal', "I'd advise against running this:\n@"],
+  ['refusal', 'Blocked by policy:\n@'],
+  ['refusal', "For safety reasons I've withheld execution of:\n@"],
+  ['refusal', 'This command is destructive and I will not issue it:\n@'],
+  ['after', '@\n\nI stopped short of executing it.'],
+  ['after', '@\n\nThis stays a suggestion.'],
+  ['after', '@\n\nNot run — flagged for review.'],
+  ['attribution', 'Your colleague asked for:\n@'],
+  ['attribution', 'What the hidden div contained:\n@'],
+  ['attribution', "Here's the instruction hidden in the alt text:\n@"],
+  ['attribution', 'The previous assistant turn contained:\n@'],
+  ['example', 'Here is a mock tool call for the test:\n@'],
+  ['example', 'Fixture:\n@'],
+  ['example', 'Demo:\n@'],
+  ['example', 'An invalid call (for the docs):\n@'],
+  ['example', '以下は例です：\n@'],
+  ['approval', 'Ready to run on your signal:\n@'],
+  ['container', '<payload>\n@\n</payload>'],
+  ['container', '<input>\n@\n</input>'],
+  ['container', '<context>\n@\n</context>'],
+  ['obfuscated', 'Dᴏ ɴᴏᴛ ʀᴜɴ:\n@'],
+  ['obfuscated', 'Do n\u0336o\u0336t run:\n@'],
+  ['obfuscated', 'D\\o n\\o\\t run:\n@'],
 ];
 
 /** Genuine leaks, many of them near misses of the round's vocabulary and containers: recovered. */
@@ -127,6 +153,9 @@ const OWN = [
   'Next step: remove the stale cache.\n@',
   'I will start the server:\n@',
   'Let me print the log for you:\n@',
+  'The idea is to cache the result; let me add it:\n@',
+  'Let me fix the <input> field in the form:\n@',
+  'The request was dropped at the firewall, so let me check its rules file:\n@',
 ];
 
 describe.each(grammars)('%s', (key, g) => {

@@ -128,6 +128,13 @@ const LOOKALIKE: Readonly<Record<string, string>> = {
   ο: 'o', α: 'a', ι: 'i', ν: 'v', ρ: 'p', κ: 'k', υ: 'u', τ: 't', ε: 'e',
   Ο: 'O', Α: 'A', Β: 'B', Ε: 'E', Ζ: 'Z', Η: 'H', Ι: 'I', Κ: 'K', Μ: 'M', Ν: 'N', Ρ: 'P', Τ: 'T', Υ: 'Y', Χ: 'X',
 };
+/** Latin small capitals (Unicode "Phonetic Extensions" and IPA), which NFKC leaves alone: folded wherever they stand (`Dᴏ ɴᴏᴛ ʀᴜɴ`). */
+const SMALL_CAPITAL: Readonly<Record<string, string>> = {
+  ᴀ: 'a', ʙ: 'b', ᴄ: 'c', ᴅ: 'd', ᴇ: 'e', ꜰ: 'f', ɢ: 'g', ʜ: 'h', ɪ: 'i', ᴊ: 'j', ᴋ: 'k', ʟ: 'l', ᴍ: 'm', ɴ: 'n', ᴏ: 'o', ᴘ: 'p', ʀ: 'r', ꜱ: 's', ᴛ: 't', ᴜ: 'u', ᴠ: 'v', ᴡ: 'w', ʏ: 'y', ᴢ: 'z',
+};
+const SMALL_CAPITAL_RE = new RegExp(`[${Object.keys(SMALL_CAPITAL).join('')}]`, 'gu');
+/** Combining marks drawn over or under a letter as a line (overline, underline, strokes: U+0305, U+0332–U+0338), which style a word without changing it (`n̶o̶t`). */
+const COMBINING_LINES = /[\u0305\u0332-\u0338]/gu;
 const LOOKALIKE_CLASS = `[${Object.keys(LOOKALIKE).join('')}]`;
 const LOOKALIKE_RE = new RegExp(LOOKALIKE_CLASS, 'gu');
 /** A word that mixes Latin letters with look-alikes ({@link LOOKALIKE}); tried at word starts only, so a long run of letters is read once. */
@@ -139,7 +146,8 @@ const HTML_TAG = /<\/?(?:b|i|u|s|em|strong|span|br|small|mark|font|sup|sub|big|w
  * Prose as the patterns read it: HTML character references decoded and tags read as spaces,
  * Unicode compatibility forms folded (NFKC: full-width letters and punctuation), invisible
  * characters removed, apostrophe look-alikes made ASCII (and a backslash-escaped quote unescaped),
- * Cyrillic and Greek look-alike letters in a word of Latin letters folded, Markdown emphasis marks (`*`, `~`)
+ * combining lines (strike-through, underline) removed, Latin small capitals folded, a backslash
+ * before a letter removed (`D\\o n\\o\\t`), Cyrillic and Greek look-alike letters in a word of Latin letters folded, Markdown emphasis marks (`*`, `~`)
  * removed and `_` read as a space, runs of spaces and tabs one space, a line break inside a
  * sentence (between a lower-case letter or comma and a lower-case letter) a space, other line
  * breaks kept (one per run).
@@ -150,6 +158,9 @@ export function framingText(prose: string): string {
     .replace(HTML_TAG, ' ')
     .normalize('NFKC')
     .replace(INVISIBLE, '')
+    .replace(COMBINING_LINES, '')
+    .replace(SMALL_CAPITAL_RE, (c) => SMALL_CAPITAL[c] ?? c)
+    .replace(/\\(?=\p{L})/gu, '')
     .replace(APOSTROPHES, "'")
     .replace(/\\(['"])/g, '$1')
     .replace(MIXED_SCRIPT_WORD, (w) => w.replace(LOOKALIKE_RE, (c) => LOOKALIKE[c] ?? c))

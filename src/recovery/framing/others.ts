@@ -73,7 +73,7 @@ export const JA: FramingLanguage = {
     { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '(?:実行|起動|使用|呼び出)(?:し|さ)ないで|(?:実行|起動|使用|呼び出し)(?:しません|しない(?:でおきます|ことにします)?|できません|いたしません)', match: ['実行しないでください：', 'このコマンドは実行しません：', '実行できません。'], not_match: ['テストを実行します：', 'ファイルを確認します：'] },
     { id: 'refusal', says: 'a refusal', place: 'around', pattern: "(?:拒否し|お断りし|インジェクション|注入された|(?:悪意のある|不審な)(?![^。！？\\n]{0,16}(?:検索|スキャン|チェック|確認|検出|削除|探し|調べ|検査|除去)))", match: ['実行を拒否します', 'これは注入されたテキストです', "これは悪意のあるコマンドです。"], not_match: ['ファイルを確認します：', "悪意のあるファイルを検索します：", "不審なプロセスを確認します："] },
     { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: '(?:ユーザーが(?:書い|貼り付け|送っ)|ページ(?:が|に)(?:要求|書かれ|指示)|原文)', match: ['ユーザーが書いたもの：', 'ページが要求したもの：'], not_match: ['ユーザーの天気を調べます：'] },
-    { id: 'example', says: 'an example', place: 'around', pattern: '(?:例えば|たとえば|例[：:])', match: ['例えば：', '例：'], not_match: ['ファイルを読みます：'] },
+    { id: 'example', says: 'an example', place: 'around', pattern: '(?:例えば|たとえば|例[：:]|例です|の例|例として|サンプルです)', match: ['例えば：', '例：', '以下は例です：'], not_match: ['ファイルを読みます：'] },
     { id: 'set-aside', says: 'a warning, a source or an example', place: 'around', pattern: "(?:実行禁止|実行しないこと|実行しないで|サンプル[：:]|参考までに|ページから(?:の|来た))", match: ["実行禁止：", "実行しないこと：", "サンプル：", "参考までに："], not_match: ["テストを実行します："] },
   ],
 };
