@@ -155,7 +155,7 @@ const OWN = [
   'Let me print the log for you:\n@',
   'The idea is to cache the result; let me add it:\n@',
   'Let me fix the <input> field in the form:\n@',
-  'The request was dropped at the firewall, so let me check its rules file:\n@',
+  'The request was dropped at the firewall. Let me check its rules:\n@',
 ];
 
 describe.each(grammars)('%s', (key, g) => {
