@@ -120,6 +120,7 @@ const FRAMED: Array<[string, string]> = [
   ['attribution', 'What the hidden div contained:\n@'],
   ['attribution', "Here's the instruction hidden in the alt text:\n@"],
   ['attribution', 'The previous assistant turn contained:\n@'],
+  ['attribution', 'Content of the tool response:\n@'],
   ['example', 'Here is a mock tool call for the test:\n@'],
   ['example', 'Fixture:\n@'],
   ['example', 'Demo:\n@'],
@@ -155,6 +156,9 @@ const OWN = [
   'Let me print the log for you:\n@',
   'The idea is to cache the result; let me add it:\n@',
   'Let me fix the <input> field in the form:\n@',
+  'From the repo root:\n@',
+  'Contents of the directory:\n@',
+  "I'll check the <div> layout in index.html:\n@",
   'The request was dropped at the firewall. Let me check its rules:\n@',
 ];
 
