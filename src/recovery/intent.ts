@@ -7,28 +7,26 @@
  * to the cut, a false acceptance dispatches a call nobody made.
  */
 
-import { findFraming, isFramingPadding } from './framing/index.js';
+import { compressPadding, findFraming, isFramingPadding } from './framing/index.js';
 import type { Span } from './structure.js';
 
 /** Characters of prose read on each side of the markup (the nearest to it), counted after framing's normalisation (runs of whitespace one character). */
 export const FRAMING_WINDOW = 1000;
-/**
- * Characters of raw text taken on each side before normalising: padding (runs of newlines, spaces,
- * invisible characters) between the framing and the markup does not push the framing out of the
- * window unless it exceeds this.
- */
-const RAW_WINDOW = 64 * 1024;
 
 /**
  * Where to cut the raw text on one side of the markup so that it holds about twice the framing
- * window in characters that are not padding (at most {@link RAW_WINDOW}): the window reads the
- * normalised text, and normalising 64 KiB of ordinary prose per reply cost more than the rest of
- * recovery. `from` is the markup's edge; `step` -1 reads backwards, +1 forwards.
+ * window in characters that are not padding: the window reads the normalised text, and
+ * normalising 64 KiB of ordinary prose per reply cost more than the rest of recovery. Padding
+ * (runs of newlines, spaces, invisible characters) is stepped over however long it is, so no
+ * amount of it pushes framing out of the window (70 000 newlines after "Do not run this." did,
+ * when the raw text read was capped at 64 KiB); {@link sideText} compresses it before it is read.
+ * `from` is the markup's edge; `step` -1 reads backwards, +1 forwards; `until` is where to stop
+ * at the latest (the text's edge, or the next block).
  */
-function rawEdge(text: string, from: number, step: -1 | 1): number {
+function rawEdge(text: string, from: number, step: -1 | 1, until = step < 0 ? 0 : text.length): number {
   let seen = 0;
   let k = from;
-  const limit = step < 0 ? Math.max(0, from - RAW_WINDOW) : Math.min(text.length, from + RAW_WINDOW);
+  const limit = until;
   while (k !== limit && seen < 2 * FRAMING_WINDOW) {
     const c = step < 0 ? text[k - 1]! : text[k]!;
     if (!isFramingPadding(c)) seen++;
@@ -36,6 +34,9 @@ function rawEdge(text: string, from: number, step: -1 | 1): number {
   }
   return k;
 }
+
+/** The raw text [a, b) as framing reads it: long padding runs compressed ({@link compressPadding}). */
+const sideText = (text: string, a: number, b: number): string => compressPadding(text.slice(a, b));
 
 /** Opening and closing quotation marks (Unicode Pd/Ps/Pi/Pf pairs a reader sees as quoting). */
 const QUOTE_PAIRS: ReadonlyMap<string, string> = new Map([
@@ -141,6 +142,9 @@ function enclosedInLinkText(text: string, [a, b]: Span): boolean {
   return text.startsWith('](', n) || text.startsWith('][', n) || (text[n] === ']' && DEFINITION_LINE.test(text));
 }
 
+/** A Markdown thematic break on a line of its own (CommonMark §4.1): calls on either side of it stand in separate sections. */
+const THEMATIC_BREAK = /(?:^|\n)[ ]{0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})(?:\n|$)/;
+
 /** True when the text holds a letter or a digit (a word of narrative). */
 const holdsWords = (s: string): boolean => /[\p{L}\p{N}]/u.test(s);
 
@@ -164,8 +168,8 @@ export function framingOf(text: string, spans: readonly Span[], callSpans: reado
   }
   const first = spans[0]![0];
   const last = spans[spans.length - 1]![1];
-  const before = text.slice(rawEdge(text, first, -1), first);
-  const after = text.slice(last, rawEdge(text, last, 1));
+  const before = sideText(text, rawEdge(text, first, -1), first);
+  const after = sideText(text, last, rawEdge(text, last, 1));
   // a question after markup that holds no call (chat-format tokens around a final answer) frames nothing
   const found = findFraming(before, 'before', FRAMING_WINDOW) ?? findFraming(after, callSpans.length > 0 ? 'after' : 'between', FRAMING_WINDOW, 'start');
   if (found) return { reason: 'quoted', detail: `framed as ${found.framing.entry.says} ("${found.words.slice(0, 60)}")` };
@@ -175,14 +179,15 @@ export function framingOf(text: string, spans: readonly Span[], callSpans: reado
     const a = spans[k]![1];
     const b = spans[k + 1]![0];
     if (b <= a) continue;
-    const gap = text.slice(a, Math.min(b, rawEdge(text, a, 1)));
-    if (!holdsWords(gap)) continue;
+    const gap = sideText(text, a, rawEdge(text, a, 1, b));
+    const divided = THEMATIC_BREAK.test(gap);
+    if (!holdsWords(gap) && !divided) continue;
     const framing = findFraming(gap, 'between', 2 * FRAMING_WINDOW, 'start');
     if (framing) return { reason: 'quoted', detail: `framed as ${framing.framing.entry.says} ("${framing.words.slice(0, 60)}")` };
     const callBefore = callEnds.some((e) => e <= a);
     const callAfter = callStarts.some((s) => s >= b);
-    if (callBefore && callAfter && holdsWords(gap)) {
-      return { reason: 'interleaved', detail: 'narrative text stands between the calls, so which of them the model meant to make is unclear' };
+    if (callBefore && callAfter) {
+      return { reason: 'interleaved', detail: divided ? 'a thematic break (---) stands between the calls: they stand in separate sections' : 'narrative text stands between the calls, so which of them the model meant to make is unclear' };
     }
   }
   return null;

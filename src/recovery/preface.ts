@@ -7,7 +7,8 @@
  *
  * A preface is set aside when its last sentence announces and the sentences before it are plain
  * reports of what the model found (no disqualifying word: "The tests ran: 2 failed. Let me open
- * the log."), and only when nothing frames the markup (the framing vocabulary, ./framing/, is
+ * the log."; a negation only where the report does not point at the markup: "The API isn't
+ * responding. Let me check the server file."), and only when nothing frames the markup (the framing vocabulary, ./framing/, is
  * read first and wins). A sentence announces when it
  * opens with a first-person future or a "let me" in the model's voice, holds no negation, and
  * names no act of showing or explaining (a quotation is introduced by "let me show you the
@@ -17,8 +18,13 @@
 /** Characters of preface read at most: a longer introduction is prose, whatever it says. */
 export const MAX_PREFACE = 600;
 
+import { ACTING_ING } from './framing/en.js';
+
 /** How an announcing sentence opens (after optional interjections), by language. */
 const OPENERS: readonly RegExp[] = [
+  // en: a gerund of acting, the model narrating its act as it starts it ("Deleting the work directory as requested:",
+  // "Per your instructions, removing the folder:"), after optional interjections and an opening clause of reason
+  new RegExp(`^(?:(?:ok(?:ay)?|alright|all right|sure|great|got it|understood|perfect|good|now|next|then|so|and|first)[,!.:;]?\\s+)*(?:(?:per|as|since|because|given|following) [^,.:;!?\\n]{1,80},\\s+)?${ACTING_ING}\\b`, 'i'),
   // en: I'll, I will, I am going to, I need to, let me, let's, we'll, now I'll, first, I'll
   /^(?:(?:ok(?:ay)?|alright|all right|sure|great|got it|understood|perfect|good|now|first(?:ly)?|next|then|so|and|alright then)[,!.:;]?\s+)*(?:i(?:'ll| will| am going to|'m going to| need to| should| want to| have to| must| can now)|let me|let's|let us|we(?:'ll| will| need to| should| can)|i'm (?:now )?(?:going to|checking|looking|running|reading|searching|listing|fetching|opening|starting))\b/i,
   // zh: 让我, 我来, 我将, 我会, 我先, 首先我, 现在我, 接下来我; and the agents' "(由于/为了 …，)这里直接使用/调用 工具…"
@@ -31,6 +37,22 @@ const OPENERS: readonly RegExp[] = [
 /** Words that make a sentence something other than an announcement of the model's own act. */
 const DISQUALIFIERS =
   /示例|例子|例如|比如|格式|模板|不要|不能|不会|别|假设|如下|以下是|n't\b|\b(?:not|never|no|cannot|refuse|won't|avoid|instead|example|examples|sample|syntax|format|formatted|template|schema|show|shows|showing|explain|explaining|demonstrate|illustrate|describe|walk you|break down|outline|clarify|teach|tell you|share|paste|quote|quoting|repeat|reproduce|verbatim|print out|write out|would look|looks like|look like|like this|as follows|such as|e\.g\.|for instance|hypothetical|pretend|imagine|page|website|injected|instructions?|user (?:asked|wants|said|wrote)|asked me|told me|said to)\b|\?/i;
+
+/**
+ * Negations, which a report of what the model found may hold ("The API isn't responding", "The
+ * tests don't pass on main yet") unless it also points at the markup ({@link POINTS}: "This isn't
+ * mine."); the announcing sentence itself may hold none.
+ */
+const NEGATION = /n't\b|\b(?:not|never|no|cannot)\b/gi;
+/** Words by which a sentence points at the markup or at a call. */
+const POINTS = /\b(?:this|that|these|those|it|them|following|below|above|here|call|calls|command|commands|markup|snippet|payload|instructions?)\b/i;
+
+/** True when a sentence before the announcing one disqualifies the preface: a disqualifying word, or a negation in a sentence that points at the markup. */
+function disqualifiesReport(s: string): boolean {
+  if (!DISQUALIFIERS.test(s)) return false;
+  if (POINTS.test(s)) return true;
+  return DISQUALIFIERS.test(s.replace(NEGATION, ' '));
+}
 
 /** A sentence that is only an acknowledgement ("Sure!", "Okay."): neutral, beside an announcement. */
 const INTERJECTION = /^(?:ok(?:ay)?|alright|all right|sure|great|got it|understood|perfect|good|certainly|of course|absolutely|好的|好)[!.,。！]*$/iu;
@@ -61,7 +83,7 @@ export function announcingPreface(text: string, markupStart: number): number {
   const rest = list.filter((s) => !INTERJECTION.test(s));
   // the sentences before the announcing one report what the model found ("The tests ran: 2
   // failed. Let me open the log."): plain statements, none naming an example, a page, a question
-  return rest.length > 0 && announces(rest[rest.length - 1]!) && rest.every((s) => !DISQUALIFIERS.test(s)) ? markupStart : 0;
+  return rest.length > 0 && announces(rest[rest.length - 1]!) && rest.slice(0, -1).every((s) => !disqualifiesReport(s)) ? markupStart : 0;
 }
 
 /**

@@ -21,15 +21,18 @@
  *   (GFM's `[^label]: …`, with their continuation lines) → `quoted`.
  * HTML (HTML Living Standard, https://html.spec.whatwg.org/): elements that show their content as
  * code or a quotation (`pre` → `fenced`; `code`, `kbd`, `samp`, `tt`, `var`, `blockquote`, `q`,
- * `cite`, `del`, `strike`; not `s`, which is also the `<s>` start-of-text token of Llama and Mistral
- * templates), presentational elements (`b`, `strong`, `i`, `em`, `u`, `mark`, `ins`, `small`,
+ * `cite`, `del`, `strike`, and `s` except where it opens the text, as the `<s>` start-of-text token
+ * of Llama and Mistral templates does), presentational elements (`b`, `strong`, `i`, `em`, `u`, `mark`, `ins`, `small`,
  * `big`, `sup`, `sub`, `abbr`, `dfn`, `font`), XML CDATA sections, elements whose content is inert or not rendered (`xmp`,
  * `textarea`, `script`, `style`, `template`, `noscript`, `iframe`, `object`, `details`), any
  * element hidden by its attributes (`hidden`, `aria-hidden="true"`, a `style` with
  * `display:none`, `visibility:hidden`, `opacity:0` or `font-size:0`), and comments → `quoted`.
  * Other markup languages: Org mode blocks, AsciiDoc delimited blocks, reStructuredText literal
- * blocks and code directives (→ `fenced`), Pandoc/MyST fenced divs, Jinja/Liquid raw blocks and
- * shell here-documents (→ `quoted`): {@link DELIMITERS}. A Markdown link's text is read by ./intent.ts.
+ * blocks and code directives (→ `fenced`), Pandoc/MyST fenced divs, Jinja/Liquid raw blocks,
+ * Textile `bq.`/`bc.` blocks, subtitle cues (SRT, WebVTT), Ruby, Perl POD and `#if 0` block comments,
+ * Handlebars, JSP, FreeMarker and `%%` comments, and shell here-documents (→ `quoted`):
+ * {@link DELIMITERS}. Any other HTML element that holds content (`<aside>`, `<output>`, `<div>`,
+ * `<dd>`…), closed after the markup → `quoted`. A Markdown link's text is read by ./intent.ts.
  * Reasoning: `<think>`, `<thinking>`, `<reasoning>`,
  * `<reflection>` and `◁think▷` blocks written into the visible text → `quoted` (reasoning is never
  * recovered).
@@ -62,6 +65,17 @@ class SpanCursor {
   inside(i: number): boolean {
     while (this.k < this.spans.length && this.spans[this.k]![1] <= i) this.k++;
     return this.k < this.spans.length && this.spans[this.k]![0] <= i;
+  }
+  /** The same test for any index, in any order (a binary search; the cursor does not move). */
+  holds(i: number): boolean {
+    let lo = 0;
+    let hi = this.spans.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.spans[mid]![1] <= i) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < this.spans.length && this.spans[lo]![0] <= i;
   }
 }
 
@@ -243,6 +257,14 @@ const DELIMITERS: readonly Delimiter[] = [
   { open: /^\\begin\{(lstlisting|verbatim\*?|Verbatim|minted|quote|quotation|comment|alltt|BVerbatim|LVerbatim|tcolorbox)\}/, close: (m) => new RegExp(`^\\\\end\\{${escapeRe(m[1]!)}\\}`), reason: 'fenced', detail: 'inside a LaTeX verbatim or quotation environment' },
   // Jira / Confluence wiki markup: {code}, {code:lang}, {noformat}, {quote}, {panel} blocks
   { open: /^\{(code|noformat|quote|panel)(?::[^}\n]{0,80})?\}/i, close: (m) => new RegExp(`\\{${m[1]!}\\}\\s*$`, 'i'), reason: 'fenced', detail: 'inside a Jira/Confluence wiki block', needsClose: always },
+  // block comments of source languages: Ruby `=begin`…`=end`, Perl POD (`=pod`, `=head1`…`=cut`), C/C++ `#if 0`…`#endif`
+  { open: /^=begin\b/, close: () => /^=end\b/, reason: 'quoted', detail: 'inside a Ruby block comment (=begin…=end)' },
+  { open: /^=(?:pod|head[1-6]|over|item|for)\b/, close: () => /^=cut\b/, reason: 'quoted', detail: 'inside Perl POD documentation' },
+  { open: /^#\s*if\s+(?:0|false)\b/, close: () => /^#\s*endif\b/, reason: 'quoted', detail: 'inside a disabled C preprocessor block (#if 0)' },
+  // Textile block quotes, code and preformatted blocks (`bq. `, `bc. `, `pre. `, extended with `..`), to the blank line
+  { open: /^(?:bq|bc|pre|notextile)(?:\([^)\n]{0,40}\))?\.\.? /, close: () => /^$/, reason: 'quoted', detail: 'inside a Textile block quote or code block' },
+  // a subtitle cue (SubRip .srt, WebVTT: https://www.w3.org/TR/webvtt1/#webvtt-cue-timings): its timing line and text, to the blank line
+  { open: /^(?:\d{1,3}:)?\d{2}:\d{2}[.,]\d{3} +--> +(?:\d{1,3}:)?\d{2}:\d{2}[.,]\d{3}/, close: () => /^$/, reason: 'quoted', detail: 'inside a subtitle cue (SRT, WebVTT)' },
   // a Markdown comment written as a link reference definition whose title runs over lines: `[//]: # (` … `)`
   { open: /^\[(?:\/\/|comment|#)\]: ?(?:#|<>) ?\($/i, close: () => /^\)$/, reason: 'quoted', detail: 'inside a Markdown comment ([//]: # (…))', needsClose: always },
   { open: /<<-?\s*\\?(['"]?)([A-Za-z_]\w{0,31})\1(?:\s*$|(?=[\s;|&>)]))/, close: (m) => new RegExp(`^${escapeRe(m[2]!)}$`), reason: 'quoted', detail: 'inside a shell here-document',
@@ -401,6 +423,13 @@ const QUOTING = new Set(['pre', 'code', 'kbd', 'samp', 'tt', 'var', 'blockquote'
  */
 const MATERIAL = new Set(['document', 'documents', 'search_result', 'search_results', 'untrusted', 'untrusted_content', 'untrusted_input', 'untrusted_text', 'external_content', 'tool_response', 'tool_result', 'tool_output', 'function_results', 'function_result', 'webpage', 'web_page', 'page_content', 'retrieved_context', 'context_document', 'excerpt', 'snippet', 'email', 'transcript', 'example', 'examples', 'sample', 'quote', 'quotation', 'citation', 'attachment', 'file_content']);
 /**
+ * Wrapper names for material from elsewhere that prose also names as tags (`the <input> field`):
+ * markup inside counts as that material only when the element is closed after it. Not `user`:
+ * Ollama's Laguna parser reads a call inside `<user>…</user>`, so such markup stays a leak whose
+ * calls are inspected (verified-parsers.test.ts, laguna-user-wrapped-not-a-call).
+ */
+const NAMED_MATERIAL = new Set(['user_input', 'user_message', 'input', 'context', 'payload', 'injected', 'injection', 'prompt', 'message']);
+/**
  * Elements that style what they hold as text for a reader (bold, italics, highlight, small print,
  * super- and subscript, abbreviations, definitions): no template wraps a model's own call in them,
  * so markup inside is shown, not emitted.
@@ -408,6 +437,15 @@ const MATERIAL = new Set(['document', 'documents', 'search_result', 'search_resu
 const PRESENTATIONAL = new Set(['a', 'b', 'strong', 'i', 'em', 'u', 'mark', 'ins', 'small', 'big', 'sup', 'sub', 'abbr', 'dfn', 'font']);
 /** Elements whose content is inert or not rendered as the reply (HTML §4.12, §4.10.11, §4.11.1, obsolete `xmp`). */
 const INERT = new Set(['xmp', 'textarea', 'script', 'style', 'template', 'noscript', 'iframe', 'object', 'details', 'listing', 'plaintext', 'noembed', 'noframes', 'title', 'head']);
+/**
+ * The other elements of the HTML Living Standard (§4, "The elements of HTML", and the obsolete
+ * `center`, `marquee`, `blink`, `nobr`) that hold content: markup a reply wraps in one of them, with
+ * its end tag after the markup, is laid out as part of a document (an aside, a form's output, a
+ * section, a definition), not emitted. Only counted when the element is closed after the markup
+ * (an unclosed `<p>` named in prose is not a container), and never `s`: `<s>`…`</s>` are also the
+ * begin and end of sequence tokens of Llama and Mistral templates around a raw completion.
+ */
+const CONTAINER = new Set(['address', 'article', 'aside', 'bdi', 'bdo', 'blink', 'body', 'button', 'canvas', 'caption', 'center', 'data', 'datalist', 'dd', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'html', 'label', 'legend', 'li', 'main', 'map', 'marquee', 'menu', 'meter', 'nav', 'nobr', 'ol', 'optgroup', 'option', 'output', 'p', 'picture', 'progress', 'rp', 'rt', 'ruby', 'section', 'select', 'slot', 'span', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'time', 'tr', 'ul', 'video', 'audio']);
 /** Reasoning written into the visible text (a template's thinking tags). */
 const REASONING = new Set(['think', 'thinking', 'reasoning', 'reflection', 'thought']);
 /** Attributes that hide an element. */
@@ -448,13 +486,13 @@ function endTagEnd(text: string, lower: string, name: string, from: number, skip
   for (let k = lower.indexOf(`</${name}`, from); k >= 0; k = lower.indexOf(`</${name}`, k + 2)) {
     let m = k + 2 + name.length;
     while (m < text.length && /\s/.test(text[m]!)) m++;
-    if (text[m] === '>' && !skip.inside(k)) return m + 1;
+    if (text[m] === '>' && !skip.holds(k)) return m + 1;
   }
   return -1;
 }
 
 /** Why an element quotes or hides its content, or null. */
-function elementQuotes(name: string, attrs: string): { reason: Region['reason']; detail: string } | null {
+function elementQuotes(name: string, attrs: string): { reason: Region['reason']; detail: string; needsClose?: true } | null {
   if (name === 'pre') return { reason: 'fenced', detail: 'inside an HTML <pre> element' };
   if (QUOTING.has(name) || INERT.has(name) || PRESENTATIONAL.has(name)) return { reason: 'quoted', detail: `inside an HTML <${name}> element` };
   if (REASONING.has(name)) return { reason: 'quoted', detail: `inside a <${name}> reasoning block` };
@@ -464,6 +502,8 @@ function elementQuotes(name: string, attrs: string): { reason: Region['reason'];
   if (HIDDEN_ATTRIBUTES.test(attrs) || HIDING_CLASS.test(attrs) || (style !== null && HIDING_DECLARATION.test(style[1]!))) {
     return { reason: 'quoted', detail: `inside a hidden HTML <${name}> element` };
   }
+  if (CONTAINER.has(name)) return { reason: 'quoted', detail: `inside an HTML <${name}> element`, needsClose: true };
+  if (NAMED_MATERIAL.has(name)) return { reason: 'quoted', detail: `inside a <${name}> element (material from elsewhere)`, needsClose: true };
   return null;
 }
 
@@ -471,6 +511,9 @@ function elementQuotes(name: string, attrs: string): { reason: Region['reason'];
 function htmlRegions(text: string, skip: SpanCursor): Region[] {
   const out: Region[] = [];
   let lower: string | null = null;
+  // names of container elements with no end tag after some index: none after any later one either
+  // (without it, 100 000 unclosed `<p>` would each search the rest of the text)
+  const unclosed = new Set<string>();
   for (let i = text.indexOf('<'); i >= 0; i = text.indexOf('<', i + 1)) {
     if (skip.inside(i)) continue;
     if (text.startsWith('<!--', i)) {
@@ -495,16 +538,25 @@ function htmlRegions(text: string, skip: SpanCursor): Region[] {
     }
     const tag = startTag(text, i);
     if (tag === null) continue;
-    const why = elementQuotes(tag.name, tag.attrs);
+    // `<s>` opening the text is a template's begin-of-sequence token; anywhere else it strikes its content through
+    // (no template writes it after text, so there it runs to its end tag or, when the family's own
+    // grammar holds the `</s>` end-of-sequence token, to the end of the text)
+    const why = tag.name === 's' ? (text.slice(0, i).trim() === '' ? null : { reason: 'quoted' as const, detail: 'inside an HTML <s> element (struck through)' }) : elementQuotes(tag.name, tag.attrs);
     if (why === null) continue;
     if (lower === null) {
       lower = text.toLowerCase();
       work.recoveryScanChars += text.length;
     }
+    if (why.needsClose && unclosed.has(tag.name)) continue;
     const close = endTagEnd(text, lower, tag.name, tag.end, skip);
+    // a container element counts only with its end tag (an unclosed `<p>` named in prose holds nothing)
+    if (close < 0 && why.needsClose) {
+      unclosed.add(tag.name);
+      continue;
+    }
     const end = close < 0 ? text.length : close;
     const reasoning = REASONING.has(tag.name) ? { reasoningEnd: close < 0 ? text.length : text.lastIndexOf('<', close - 1) } : {};
-    out.push({ span: [i, end], ...why, ...reasoning });
+    out.push({ span: [i, end], reason: why.reason, detail: why.detail, ...reasoning });
     if (close < 0) break;
     i = end - 1;
   }
@@ -552,6 +604,10 @@ export function quotationRegions(text: string, grammar: ReadonlyArray<readonly [
     ...bracketPairs(text, '\\[', '\\]', new SpanCursor(literal), 'inside display math (\\[…\\])'),
     ...bracketPairs(text, '\\(', '\\)', new SpanCursor(literal), 'inside inline math (\\(…\\))'),
     ...bracketPairs(text, '{#', '#}', new SpanCursor(literal), 'inside a template comment ({#…#})'),
+    ...bracketPairs(text, '{{!--', '--}}', new SpanCursor(literal), 'inside a Handlebars comment ({{!--…--}})'),
+    ...bracketPairs(text, '<%--', '--%>', new SpanCursor(literal), 'inside a JSP comment (<%--…--%>)'),
+    ...bracketPairs(text, '<#--', '-->', new SpanCursor(literal), 'inside a FreeMarker comment (<#--…-->)'),
+    ...pairedRuns(text, '%', new SpanCursor(literal), 2, 'quoted', 'inside a %%…%% comment (Mermaid, MATLAB)'),
   ];
   return regions.sort((a, b) => a.span[0] - b.span[0] || a.span[1] - b.span[1]);
 }

@@ -104,11 +104,11 @@ describe('the prose ceiling on the labelled corpus (fixtures/corpus)', () => {
 
   it('every measured leak is at most the ceiling; the highest are pinned', () => {
     const top = measured.filter((c) => c.label === 'leak' && (c.v.proseRatio ?? 0) > 0.15).map((c) => [c.id, round(c.v.proseRatio)]);
-    // the announcing prefaces of the team's leaks ("I'll check the weather.") are left out of the ratio
+    // the announcing prefaces of the team's leaks ("I'll check the weather.", and since round 9 a
+    // gerund of acting: team-l-minimax-preface's "Listing the directory." measured 0.155) are left out of the ratio
     expect(top.sort((a, b) => (b[1] as number) - (a[1] as number))).toEqual([
       ['hermes-ui-6-qwen25-bare-json-prose', 0.333],
       ['imp-1719-harmony-full', 0.271],
-      ['team-l-minimax-preface', 0.155],
     ]);
     for (const c of measured.filter((m) => m.label === 'leak' && m.v.proseRatio !== null)) expect(c.v.proseRatio!, c.id).toBeLessThanOrEqual(DEFAULT_PROSE_CEILING);
   });

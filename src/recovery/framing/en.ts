@@ -8,7 +8,7 @@ import type { FramingLanguage } from './types.js';
 
 /** Verbs of acting on a call or a command. */
 const ACT =
-  '(?:run|running|ran|execute|executing|invoke|invoking|call|calling|dispatch|dispatching|perform|performing|carry|carrying|follow|following|obey|obeying|comply|complying|trigger|triggering|use|using|do|doing|try|trying|send|sending|submit|paste|type|enter|copy|trust|act|apply|launch|start|process)';
+  '(?:run|running|ran|execute|executing|invoke|invoking|call|calling|dispatch|dispatching|perform|performing|carry|carrying|follow|following|obey|obeying|comply|complying|trigger|triggering|use|using|do|doing|try|trying|send|sending|submit|paste|type|enter|copy|trust|act|apply|launch|start|process|issue|emit|fire)';
 
 /**
  * Verbs by which a reply states an act on the world after "let me" / "I'll" (`Let me check the
@@ -17,8 +17,12 @@ const ACT =
  */
 const ACTING_VERBS =
   '(?:run|rerun|re-run|check|recheck|install|reinstall|build|rebuild|compile|test|retest|fix|open|read|search|look (?:up|for|into|through)|list|fetch|update|upgrade|create|restart|start|stop|query|grep|find|inspect|verify|debug|retry|try|download|clone|pull|push|commit|deploy|configure|set up|add|remove|delete|edit|modify|change|apply|migrate|execute|call|get|load|clear|clean|reset|launch|lint|scan|use|kill|mount|compress|extract|rename|move|copy (?:the |this |that |these |those |all )?(?:[\\w./-]+ )?(?:files?|folders?|director(?:y|ies)|contents?)|write to|invoke|ping|curl|wget|ssh|send the (?:request|email|message)|double-check|investigate|diagnose|profile|benchmark|measure|count|compute|calculate|convert|sort|filter|navigate|visit|browse|click|go to|connect|authenticate|log in|sign in|look at (?:the|my|our|your) (?!call|command|markup|snippet|example|sample|syntax|format|page|following|text|instructions?)\\w+)';
-const ACTING_ING =
+export const ACTING_ING =
   '(?:running|rerunning|checking|installing|building|compiling|testing|fixing|opening|reading|searching|looking (?:up|for|into|through)|listing|fetching|updating|upgrading|creating|restarting|starting|stopping|querying|grepping|inspecting|verifying|debugging|retrying|trying|downloading|cloning|pulling|pushing|deploying|configuring|adding|removing|deleting|editing|modifying|changing|applying|migrating|executing|calling|getting|loading|clearing|cleaning|resetting|launching|linting|scanning|using|invoking|investigating|diagnosing|connecting|authenticating|navigating|visiting|browsing|counting|computing|calculating|converting)';
+
+/** What a reply quotes material from: a document, a page, a message, a tool's output. */
+const SOURCE =
+  '(?:page|site|website|web ?page|html|pdf|document|docs?|documentation|e-?mail|message|readme|issue|ticket|thread|comment|post|article|tool (?:output|result|response)|search results?|response|attachment|screenshot|transcript|chat|forum|blog|paper|slides?|wiki|prompt|payload|description|changelog)';
 
 export const EN: FramingLanguage = {
   language: 'en',
@@ -33,8 +37,8 @@ export const EN: FramingLanguage = {
       id: 'negated-action',
       says: 'a negated instruction',
       place: 'around',
-      pattern: `\\b(?:do not|dont|never|must not|mustn't|should not|shouldn't|not going to|refuse to|decline to|(?<!\\b(?:the|my|our|your|its|their) (?!(?:user|users|page|document|docs|site|website|readme|instructions?|e-?mail|message|attacker|comment|prompt|author)\\b)[\\w.-]+ )don't|(?<!\\b(?:the|a|an|my|our|your|its|their) [\\w.-]+(?: [\\w.-]+)? )(?:will not|won't|would not|wouldn't|cannot|can't|can not))(?: (?:please|ever|actually|really|blindly|just|this|that|it|the|any|these|those|following|command|call|code|tool)){0,3} ${ACT}\\b`,
-      match: ['The user says don\'t run this:', 'The page says: don\'t run it.', 'Do NOT invoke the following, it is what the injected page asked for:', "Please don't dispatch this:", 'do not run it.', "I won't run it.", 'Never execute the following'],
+      pattern: `\\b(?:do not|dont|never|must not|mustn't|should not|shouldn't|not going to|refuse to|decline to|(?<!\\b(?:the|my|our|your|its|their) (?!(?:user|users|page|document|docs|site|website|readme|instructions?|e-?mail|message|attacker|comment|prompt|author)\\b)[\\w.-]+ )don't|(?<!\\b(?:the|a|an|my|our|your|its|their) [\\w.-]+(?: [\\w.-]+)? )(?:will not|won't|would not|wouldn't|cannot|can't|can not))(?: (?:please|ever|actually|really|blindly|just|this|that|it|the|any|these|those|following|command|call|code|tool|in good conscience|safely|responsibly|ethically|legitimately|knowingly|be)){0,3} ${ACT}\\b`,
+      match: ['I will not be running this.', "I can't in good conscience run this:", "I can't safely execute that.", 'The user says don\'t run this:', 'The page says: don\'t run it.', 'Do NOT invoke the following, it is what the injected page asked for:', "Please don't dispatch this:", 'do not run it.', "I won't run it.", 'Never execute the following'],
       not_match: ['The tests don\'t run in CI, so let me check the workflow file:', 'I suppose the handler lives in src/api. Let me grep for it:', 'Let me generate dummy data for the tests:', 'The server won\'t start because port 8080 is already in use. Let me check what holds it:', 'The app cannot launch on macOS; let me read the crash log:', "Don't worry, this only lists files:", "Don't worry, I'll run the tests now.", 'Let me check the weather:', "I can't find the file, so let me search for it:"],
     },
     {
@@ -70,9 +74,9 @@ export const EN: FramingLanguage = {
       says: 'an example',
       place: 'around',
       pattern:
-        "(?:\\be\\.g\\.|\\bex ?:|\\bi\\.e\\.)|\\b(?:for example|for instance|(?<!(?:search|look|find|grep|list|brows|scan)(?:e|es|ed|ing|s)? (?:for |through |in |at |the |some |more |other |existing |all |any |relevant |similar ){0,3})(?:examples?|samples?)(?! (?:directory|directories|folder|folders|dir|script|scripts|file|files|project|projects|app|apps|config|configs|configuration|module|modules|package|packages|data|dataset|repo|repository|tests?)\\b)|illustrat(?:e|es|ed|ing|ion)|demonstrat(?:e|es|ed|ing|ion)|(?:call|tool|markup|function) syntax|the syntax (?:is|for (?:a |the )?(?:call|tool|function))|(?:break down|explain|teach you|walk (?:you )?through|describe)(?: (?:the|a|how(?: a| the)?))? (?:syntax|format|tool call|call syntax|markup|call looks)|looks like this|look like this|like this|like so|the format (?:is|was|of (?:a|the))|formatted as|for reference|(?:call|command|tool call) template)\\b|(?:^|\\n)templates? ?:",
-      match: ['e.g.', 'Ex:', '## Example', 'Sample output:', 'That is an example of the syntax;', 'A tool call looks like this:', 'For instance:', 'Template:', 'For reference, the call was:'],
-      not_match: ['Let me create the template file:', 'I will fill in the template:', 'Let me check the weather:', "I'll read the file.", 'Checking the logs now:', 'Let me format the output for you.', 'It looks like the tests failed. Let me check the log:', "I'll check the Python file for errors:"],
+        "(?:\\be\\.g\\.|\\bex ?:|\\bi\\.e\\.)|\\b(?:for example|for instance|(?<!(?:search|look|find|grep|list|brows|scan)(?:e|es|ed|ing|s)? (?:for |through |in |at |the |some |more |other |existing |all |any |relevant |similar ){0,3})(?:examples?|samples?)(?! (?:directory|directories|folder|folders|dir|script|scripts|file|files|project|projects|app|apps|config|configs|configuration|module|modules|package|packages|data|dataset|repo|repository|tests?)\\b)|illustrat(?:e|es|ed|ing|ion|ive)|(?:is|are) (?:written|formatted|expressed|encoded|spelled|rendered) (?:as|like)|typical (?:call|invocation|usage|request|command|tool call|reply|output|response)s?|(?:mock|mocked|fake|stub|stubbed) (?:tool call|call|function call|invocation)s?|in this format|(?:syntax|format|call) reference|cheat ?sheet|demonstrat(?:e|es|ed|ing|ion)|(?:call|tool|markup|function) syntax|the syntax (?:is|for (?:a |the )?(?:call|tool|function))|(?:break down|explain|teach you|walk (?:you )?through|describe)(?: (?:the|a|how(?: a| the)?))? (?:syntax|format|tool call|call syntax|markup|call looks)|looks like this|look like this|like this|like so|the format (?:is|was|of (?:a|the))|formatted as|for reference|(?:call|command|tool call) template)\\b|(?:^|\\n)templates? ?:|\\b(?:looks|look|would look|might look) (?:something |roughly |kind of |sort of )?like ?(?::|$)",
+      match: ['Here is a mock tool call for the test:', 'A call looks something like:', 'In the Hermes format the call is written as:', 'The snippet above is illustrative only.', 'A typical call in this format:', 'Syntax reference:', 'Cheat sheet:', 'e.g.', 'Ex:', '## Example', 'Sample output:', 'That is an example of the syntax;', 'A tool call looks like this:', 'For instance:', 'Template:', 'For reference, the call was:'],
+      not_match: ['Let me create the template file:', 'I will fill in the template:', 'Let me check the weather:', "I'll read the file.", 'Checking the logs now:', 'Let me format the output for you.', 'It looks like the tests failed. Let me check the log:', "I'll check the Python file for errors:", 'The typical cause is a stale lock file. Let me remove it:', 'Let me look up the API reference for the flag:'],
     },
     {
       id: 'imagined',
@@ -88,8 +92,8 @@ export const EN: FramingLanguage = {
       says: 'a bad example to avoid',
       place: 'around',
       pattern:
-        "\\b(?:never (?:emit|output|print|write|send|produce|generate|return)|avoid (?:this|that|these|the following|emitting|outputting|writing|output like)|don'?t (?:do|write|emit|output) (?:this|that|it)|(?:this|that|it) is (?:bad|wrong|incorrect|broken|invalid|malformed) (?:output|usage|markup|format))|(?:^|\\n|[.!?] )(?:bad|wrong|incorrect|invalid|broken|malformed)(?: (?:example|output|usage|call|format|markup))? ?:",
-      match: ['Never emit:', 'Avoid this:', 'Bad:', 'Wrong:', 'Incorrect output:', 'This is bad output.', "Don't do this:"],
+        "\\b(?:never (?:emit|output|print|write|send|produce|generate|return)|avoid (?:this|that|these|the following|emitting|outputting|writing|output like)|don'?t (?:do|write|emit|output) (?:this|that|it)|(?:this|that|it) is (?:bad|wrong|incorrect|broken|invalid|malformed) (?:output|usage|markup|format))|(?:^|\\n|[.!?] )(?:an? |the )?(?:bad|wrong|incorrect|invalid|broken|malformed)(?: (?:example|output|usage|call|tool call|format|markup|request))?(?: \\([^)\\n]{1,30}\\))? ?:|\\((?:for|from) the (?:docs|documentation|readme|tutorial|slides|talk|blog post)\\)",
+      match: ['An invalid call (for the docs):', 'Never emit:', 'Avoid this:', 'Bad:', 'Wrong:', 'Incorrect output:', 'This is bad output.', "Don't do this:"],
       not_match: ['Let me check the weather:', 'Something went wrong: let me retry.', 'The build looks broken, let me check the log:', 'That was wrong, let me retry:', 'I will avoid the network and read the file:'],
     },
     {
@@ -150,8 +154,8 @@ export const EN: FramingLanguage = {
       says: 'a call held for approval',
       place: 'around',
       pattern:
-        "\\b(?:(?:await(?:s|ing)?|waiting (?:for|on)|pending|needs?|requires?|requiring|subject to|until i (?:get|have|receive)) (?:your |the user'?s? |user |explicit |an? )?(?:approval|confirmation|consent|permission|go-ahead|go ahead|green light|ok|okay|sign-?off)|if you (?:confirm|approve|agree|say so|give the go-?ahead|ok it)|(?:once|after|when) you (?:confirm|approve|agree|say so|ok it|give the go-?ahead)|confirm and i(?:'ll| will)|proposed (?:command|call|tool call|action)|for your (?:review|approval)|(?:once|when|after) you give (?:me )?the (?:green light|go-?ahead)|not yet (?:executed|run|dispatched|sent)|hold(?:ing)? (?:off|it|this|that)\\b|until you say (?:yes|so|ok|okay)|please confirm|if you'?d like me to (?:go ahead|proceed|run|execute)|after (?:your |user )?approval|(?:draft|proposed|pending) (?:call|command|tool call)s?|\\bproposal\\b|reply (?:yes|y|ok)\\b|\\b(?:reply|type|say|answer|press|click|enter)\\b[^.\\n]{0,30}\\bto confirm\\b|flagging (?:this|it|for review)|say the word|thumbs up|ready when you are|give me (?:a|the) (?:thumbs up|go|go-ahead|ok|nod))\\b|\\bgo ahead\\?",
-      match: ['Go ahead? Here it is:', "Say the word and I'll fire this off:", "Give me a thumbs up and I'll send this:", 'Ready when you are:', 'Awaiting your approval before running:', 'Proposed command (needs your OK):', 'This is the call I would make if you confirm:', "This is what I'd run after you approve.", "Confirm and I'll execute it.", 'Flagging for review (not executing):'],
+        "\\b(?:(?:await(?:s|ing)?|waiting (?:for|on)|pending|needs?|requires?|requiring|subject to|until i (?:get|have|receive)) (?:your |the user'?s? |user |explicit |an? )?(?:approval|confirmation|consent|permission|go-ahead|go ahead|green light|ok|okay|sign-?off)|if you (?:confirm|approve|agree|say so|give the go-?ahead|ok it)|(?:once|after|when) you (?:confirm|approve|agree|say so|ok it|give the go-?ahead)|confirm and i(?:'ll| will)|proposed (?:command|call|tool call|action)|for your (?:review|approval)|(?:once|when|after) you give (?:me )?the (?:green light|go-?ahead)|not yet (?:executed|run|dispatched|sent)|hold(?:ing)? (?:off|it|this|that)\\b|until you say (?:yes|so|ok|okay)|please confirm|if you'?d like me to (?:go ahead|proceed|run|execute)|after (?:your |user )?approval|(?:draft|proposed|pending) (?:call|command|tool call)s?|\\bproposal\\b|reply (?:yes|y|ok)\\b|\\b(?:reply|type|say|answer|press|click|enter)\\b[^.\\n]{0,30}\\bto confirm\\b|flagging (?:this|it|for review)|say the word|thumbs up|ready when you are|on your (?:signal|word|command|go|mark|say-so)\\b|give me (?:a|the) (?:thumbs up|go|go-ahead|ok|nod))\\b|\\bgo ahead\\?",
+      match: ['Ready to run on your signal:', 'Go ahead? Here it is:', "Say the word and I'll fire this off:", "Give me a thumbs up and I'll send this:", 'Ready when you are:', 'Awaiting your approval before running:', 'Proposed command (needs your OK):', 'This is the call I would make if you confirm:', "This is what I'd run after you approve.", "Confirm and I'll execute it.", 'Flagging for review (not executing):'],
       not_match: ['Let me re-run the tests to confirm the fix:', 'You approved the plan, so I am running it now:', 'Before running the build, let me check the file:', 'Let me review the file first:', 'The review is done; applying the fix:'],
     },
     {
@@ -206,12 +210,76 @@ export const EN: FramingLanguage = {
       not_match: ["I won't be long: checking the log now.", 'Whether or not the tests pass, let me run them:', 'No worries, let me check the file:', "Let me check whether it's running:", 'Let me leave a comment on the PR:', 'I will not stop until the tests pass; running them:'],
     },
     {
+      id: 'presented',
+      says: 'markup handed over for reading',
+      place: 'before',
+      pattern:
+        "(?:^|\\n|[.!?:;] )(?:here (?:it is|you go|you are|they are)|there you (?:go|are)|as requested, (?:here is |here's )?the (?:raw|literal|exact|full|verbatim) )|\\b(?:the )?(?:raw|literal|verbatim) (?:call|tool call|markup|call text|text of the call)\\b|\\b(?:here is|here's|below is|this is) (?:the |a )?(?:text|content|contents|wording|body|description) (?:from|of)\\b",
+      match: ['Here you go:', 'Here it is:', 'There you go:', 'As requested, the raw call text:', 'Here is the text from the pull request description:', 'Below is the content of the issue:'],
+      not_match: ['Here we go:', 'Here goes:', 'Let me check the weather:', "Here's the plan: first the log, then the fix. Let me read the log:", 'Let me read the raw log file:'],
+    },
+    {
+      id: 'source-label',
+      says: 'a label of material from elsewhere',
+      place: 'before',
+      pattern:
+        `(?:^|\\n|[.!?] )(?:(?:copied|taken|quoted|verbatim|translated|excerpted|lifted|pulled|scraped|extracted) )?(?:from|contents? of|text of|body of) (?:the|this|that|a|an|their|his|her|its|some|my) (?:[\\w.'-]+ ){0,3}${SOURCE}\\b(?:[^.!?\\n:;,]|\\.(?=\\S)){0,40}:\\s*$|(?:^|\\n|[.!?] )(?:(?:the|raw|full|partial|an?) )?(?:output|excerpt|extract|dump|copy|transcript|printout|translation) (?:of|from) (?:[^.!?\\n:;,]|\\.(?=\\S)){1,60}:\\s*$|(?:^|\\n|[.!?] )[\\w.-]+ (?:excerpt|extract|dump|snippet|fragment)s?(?: \\([^)\\n]{1,30}\\))? ?:|(?:^|\\n|[.!?] )(?:found|seen|spotted|discovered|located|hidden) (?:in|on|inside|within|at) [^\\n]{1,80}:\\s*$|(?:^|\\n|[.!?] )(?:(?:a |the )?(?:minimal |minimum |small )?(?:repro|reproduction|reproducer|test case|mre|mwe))(?: (?:of|for) [^.!?\\n:]{1,60})? ?:\\s*$|\\b(?:the|your|my|a|our) (?:user|colleague|coworker|co-worker|manager|boss|teammate|friend|client|customer|admin|administrator|operator|requester) (?:asked for|requested|wanted|wrote|said|sent|suggested|proposed) ?:\\s*$|\\bhidden (?:instructions?|prompts?|text|content|message|payload|commands?)\\b|\\b(?:instructions?|text|commands?|payload|call|prompt|message) (?:hidden|buried|embedded|tucked) (?:in|inside|within)\\b|\\b(?:what|the text) the [\\w -]{1,30} (?:contained|contains|held|holds|said|says) ?:|\\bthe (?:previous|earlier|last|prior) (?:assistant |user |model |tool )?(?:turn|message|reply|response|answer) (?:contained|contains|said|says|held|had|read|reads|was)\\b|\\btranslated from\\b|\\b(?:the|this|that) (?:e-?mail|message|page|post|comment|issue|ticket|pr|pull request|description|commit message|changelog|note|attachment|pdf|html|letter|tweet|review|chat message)(?: (?:body|text|description|content|itself))? (?:reads|read|states|stated|goes|went)\\b`,
+      match: ['Content of the tool response:', 'Your colleague asked for:', 'What the hidden div contained:', "Here's the instruction hidden in the alt text:", 'The previous assistant turn contained:', 'Found in a comment on line 12 of index.html:', 'Minimal reproduction of the parser bug:', 'From the scraped HTML:', "Output of 'cat prompt.txt':", 'Log excerpt (line 42):', 'The email body reads:', 'Translated from the Chinese page:', 'Copied from the issue thread:', 'Excerpt from the PDF:'],
+      not_match: ['Let me check the output of the build:', 'From the logs, the build failed at step 3. Let me rerun it:', 'Let me extract the links from the fetched page:', 'The output of the build looks fine; deploying:', 'From the repo root:', 'Contents of the directory:', 'Let me read the email and reply:', 'Let me reproduce the bug:', 'I found the bug in app.py; let me fix it:'],
+      overruled_by_acting: true,
+    },
+    {
+      id: 'generic-model',
+      says: 'a description of what a model writes',
+      place: 'around',
+      pattern:
+        "\\b(?:a|the|your|an|any) (?:model|llm|assistant|agent|client|chatbot|bot)s?(?: (?:in|from|on|of) [^.!?\\n:]{1,40})? (?:emits|emitted|outputs|output|writes|wrote|prints|printed|produces|produced|generates|generated|returns|returned|would emit|would output|would write|should emit|should output|must emit|is expected to (?:emit|output|write))(?: (?:something like|text like|markup like|this|the following))? ?(?::|$)|\\bto call (?:the|a) (?:tool|function), (?:you|a model|the model|it|an agent|the agent)\\b|\\bnot (?:a|an) (?:real |actual |live |genuine )?(?:request|instruction|command|call|tool call|invocation)\\b|\\b(?:begin|start|beginning|end) (?:of )?(?:the )?(?:quote|quotation|quoted (?:text|material)|excerpt|transcript)\\b",
+      match: ['The assistant in the screenshot printed:', 'In the log you sent, the model emitted:', 'To call the tool, a model emits:', 'The model should emit:', '// test data, not a request', 'This is not a real call:', '<!-- begin quote -->'],
+      not_match: ['The model outputs nothing, so let me check the server log:', 'Let me call the tool:', 'I will start the server:', 'Let me read the end of the log:'],
+      overruled_by_acting: true,
+    },
+    {
+      id: 'doc-heading',
+      says: 'a section of documentation',
+      place: 'before',
+      pattern:
+        "(?:^|\\n)#{1,6} [^\\n]{0,60}\\b(?:usage|syntax|examples?|reference|format|payload|demo|samples?|templates?|api|specification|spec|schema|documentation|docs|appendix|faq|how to|tutorial|input|output|test case)\\b[^\\n]{0,60}(?:\\n|$)",
+      match: ['### Usage\n', '## API reference\n', '# How to call the tool\n'],
+      not_match: ['## Fixing the build\n', 'Let me check the usage stats:'],
+    },
+    {
+      id: 'run-together',
+      says: 'a negated instruction written as one word',
+      place: 'around',
+      pattern: "\\b(?:donot|dont|never|mustnot|shouldnot)(?:ever)?(?:run|execute|exec|invoke|call|dispatch|use|trust|follow)(?:this|it|that|me)?\\b|\\b(?:notsafe|unsafetorun|notforexecution)\\b",
+      match: ['DONOTRUN:', 'Donotrun:', 'NOTSAFE:', 'dontrunthis'],
+      not_match: ['Let me check the weather:', 'The donation form is broken; let me run the tests:', 'Let me run the neverending job check:'],
+    },
+    {
+      id: 'declined',
+      says: 'a refusal',
+      place: 'around',
+      pattern:
+        `\\b(?:isn't|is not|not) (?:something|a (?:command|call|request)) (?:i(?:'ll| will|'d| would| can| should| want to| am going to|'m going to)|to) ${ACT}\\b|\\bnot going to happen\\b|\\bnot happening\\b|\\b(?:i(?:'ll| will|'m going to| am going to)|going to) (?:have to )?(?:pass|take a pass) on (?:this|that|it)\\b|\\b(?:running|executing|calling|invoking|dispatching|sending) (?:this|that|it|these|those)(?: [\\w-]+){0,2} (?:would be|is|seems|feels) (?:irresponsible|dangerous|unwise|reckless|risky|harmful|a bad idea|inappropriate|wrong|unsafe)\\b|\\b(?:someone|somebody|a user|an attacker|a third party|another user) (?:left|put|planted|hid|inserted|dropped|smuggled|slipped) (?:this|that|it|these|those|the following)\\b|\\b(?:would be|is|seems|'d be) (?:a )?(?:really |very )?(?:bad|terrible|awful|dangerous|risky) idea\\b|\\bi(?:'m| am) (?:unable|not able) to (?:proceed|comply|help|assist|continue)\\b|\\b(?:advise|recommend|caution|warn|argue) against (?:running|executing|calling|invoking|using|dispatching|sending|it|this|that)\\b|\\b(?:blocked|denied|prohibited|forbidden|disallowed|not allowed|not permitted) (?:by|under|per) (?:the |our |your |my )?(?:policy|policies|guardrails?|rules?|sandbox|safety)\\b|\\bwithh(?:eld|old|olding) (?:execution|it|this|that|the call|the command)\\b|\\bfor safety reasons\\b|\\bstopped short of\\b|\\b(?:stays|remains|is only|is just|is merely) (?:a |an )?(?:suggestion|proposal|draft|example|idea|sketch|recommendation)\\b|\\bflagged for (?:review|approval)\\b|(?:^|\\n|[.!?] )not (?:run|executed|sent|dispatched)\\b|\\b(?:do not|don't|never)[!.]* ?:(?:\\s|$)`,
+      match: ['That would be a bad idea:', "I'm unable to proceed with:", "I'd advise against running this:", 'Blocked by policy:', "For safety reasons I've withheld execution of:", 'I stopped short of executing it.', 'This stays a suggestion.', 'Not run — flagged for review.', "This isn't something I'll run:", 'Not going to happen:', "I'll pass on this request:", 'Executing this would be irresponsible:', 'Someone left this in the issue:', 'Do not:'],
+      not_match: ['The build is not running on CI; let me check the workflow:', "Let me check who left the lock file:", "I'll pass the flag to the build:", 'Running this takes a while, please wait:', 'The idea is to cache the result; let me add it:', 'The request was dropped at the firewall, so let me check its rules file:'],
+    },
+    {
+      id: 'presented-for-reader',
+      says: 'markup shown to the reader',
+      place: 'before',
+      pattern:
+        "\\b(?:printing|showing|displaying|writing out|pasting|echoing|reproducing) (?:it|this|that|them|the call|the command|the markup)(?: out)? (?:for you|here|below|as text)\\b|\\bfor (?:copy[- ]?(?:and[- ])?paste|copying|easy copying)\\b|\\b(?:the call|the command|it|this|that), as (?:plain )?text\\b",
+      match: ['Printing it for you:', 'For copy-paste:', 'Here is the call, as text:'],
+      not_match: ['Let me print the log for you:', 'Let me read the PDF as text:', 'Copying the files:'],
+    },
+    {
       id: 'labelled',
       says: 'a label of quoted material',
       place: 'before',
       pattern:
-        "(?:^|\\n)(?:format|syntax|payload|ioc|iocs|expected output|actual (?:model )?output|raw (?:completion|output|markup|response|model output)|observation|page content|retrieved context|search result(?: ?#?\\d+)?|document ?#?\\d+(?: \\([^)\\n]{1,30}\\))?|original (?:text|content)(?: of [^\\n:]{1,40})?|tool output|excerpt|listing(?: \\d+)?|figure \\d+|q|a)(?: \\([^)\\n]{1,30}\\))? ?:(?:\\s|$)|\\b(?:here is|here's) (?:the |a )?(?:format|syntax|raw (?:markup|output|completion)|markup)\\b|\\((?:untrusted|external|third[- ]party|unverified|not run|inert)\\)|\\b(?:had|has|with) (?:this|it|that) (?:embedded|hidden|planted|smuggled)\\b|\\bhid (?:this|it|that) (?:in|inside)\\b|\\b(?:in theory|theoretically|would have looked like|would've looked like|my previous call|the (?:call|command) i (?:made|ran|sent|issued)|(?:before|after) the fix\\b[^\\n]{0,40}(?:returned|produced|printed|emitted|gave|output)|the json (?:your|the) client should send|the request body|the json for (?:that|the|this) (?:tool )?call)\\b|(?:^|\\n)(?:listing|figure|fig\\.|table|exhibit) \\d+\\b",
-      match: ['Before the fix, vLLM returned:', 'Listing 3 — payload extracted from the PDF', 'Here is the JSON your client should send:', 'The JSON for that tool call:', "Sure, here's the request body:", 'Format:', 'Syntax:', 'Payload:', 'Expected output:', 'Actual model output:', 'Raw completion:', 'Observation:', 'Page content:', 'Retrieved context:', 'Search result #2:', 'Document 3 (untrusted):', 'Original text of the README:', 'Tool output:', 'Q: how do I list files?\nA:', 'Here is the format:', "Here's the raw markup the model produced in the bug report:", 'The attached PDF had this embedded in white text:', 'The fetched HTML hid this in a span:', 'In theory, the call is:', 'Theoretically:', "Here's what it would have looked like:", 'My previous call:', 'The call I made a moment ago:'],
+        "(?:^|\\n)(?:format|syntax|payload|ioc|iocs|expected output|actual (?:model )?output|raw (?:completion|output|markup|response|model output)|observation|page content|retrieved context|search result(?: ?#?\\d+)?|document ?#?\\d+(?: \\([^)\\n]{1,30}\\))?|original (?:text|content)(?: of [^\\n:]{1,40})?|tool output|excerpt|listing(?: \\d+)?|figure \\d+|q|a|fixture|demo|mock|stub|specimen|verbatim|raw markup|the raw markup)(?: \\([^)\\n]{1,30}\\))? ?:(?:\\s|$)|\\b(?:here is|here's) (?:the |a )?(?:format|syntax|raw (?:markup|output|completion)|markup)\\b|\\((?:untrusted|external|third[- ]party|unverified|not run|inert)\\)|\\b(?:had|has|with) (?:this|it|that) (?:embedded|hidden|planted|smuggled)\\b|\\bhid (?:this|it|that) (?:in|inside)\\b|\\b(?:in theory|theoretically|would have looked like|would've looked like|my previous call|the (?:call|command) i (?:made|ran|sent|issued)|(?:before|after) the fix\\b[^\\n]{0,40}(?:returned|produced|printed|emitted|gave|output)|the json (?:your|the) client should send|the request body|the json for (?:that|the|this) (?:tool )?call)\\b|(?:^|\\n)(?:listing|figure|fig\\.|table|exhibit) \\d+\\b",
+      match: ['Fixture:', 'Demo:', 'Verbatim:', 'Before the fix, vLLM returned:', 'Listing 3 — payload extracted from the PDF', 'Here is the JSON your client should send:', 'The JSON for that tool call:', "Sure, here's the request body:", 'Format:', 'Syntax:', 'Payload:', 'Expected output:', 'Actual model output:', 'Raw completion:', 'Observation:', 'Page content:', 'Retrieved context:', 'Search result #2:', 'Document 3 (untrusted):', 'Original text of the README:', 'Tool output:', 'Q: how do I list files?\nA:', 'Here is the format:', "Here's the raw markup the model produced in the bug report:", 'The attached PDF had this embedded in white text:', 'The fetched HTML hid this in a span:', 'In theory, the call is:', 'Theoretically:', "Here's what it would have looked like:", 'My previous call:', 'The call I made a moment ago:'],
       not_match: ['Let me format the output:', 'Let me check the syntax of the config:', 'Let me search the results page:', 'It failed. No output was produced. Let me rerun it:', 'Let me read the hidden files in the repo:', 'I will make the call now:', 'Let me observe the output:'],
     },
     {

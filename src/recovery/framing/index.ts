@@ -89,18 +89,56 @@ export const FRAMING: readonly CompiledFraming[] = FRAMING_LANGUAGES.flatMap((l)
 /** Characters that render as nothing (zero-width space, joiners, word joiner, BOM, soft hyphen). */
 const INVISIBLE_CHARS = '\\u200b-\\u200d\\u2060\\ufeff\\u00ad\\u180e';
 const INVISIBLE = new RegExp(`[${INVISIBLE_CHARS}]`, 'gu');
-const PADDING = new RegExp(`[\\s${INVISIBLE_CHARS}]`, 'u');
+/** A run of padding longer than {@link LONG_PADDING} characters. */
+const LONG_PADDING_RUN = new RegExp(`[\\s${INVISIBLE_CHARS}]{65,}`, 'gu');
+/** Padding runs longer than this are read as one character by {@link compressPadding}. */
+export const LONG_PADDING = 64;
 
-/** True for a character {@link framingText} removes or collapses (whitespace, invisible characters). */
+/**
+ * True for a character {@link framingText} removes or collapses: JavaScript's `\s` (ECMA-262
+ * WhiteSpace and LineTerminator) and the invisible characters. Tested by code unit, not by a
+ * regular expression: it is called once per character of padding, however long the padding.
+ */
 export function isFramingPadding(c: string): boolean {
-  return PADDING.test(c);
+  const k = c.charCodeAt(0);
+  if (k <= 32) return k === 32 || (k >= 9 && k <= 13);
+  if (k < 0xa0) return false;
+  return k === 0xa0 || k === 0xad || k === 0x1680 || k === 0x180e || (k >= 0x2000 && k <= 0x200d) || k === 0x2028 || k === 0x2029 || k === 0x202f || k === 0x205f || k === 0x2060 || k === 0x3000 || k === 0xfeff;
+}
+
+/**
+ * `text` with every run of padding longer than {@link LONG_PADDING} read as the one character
+ * {@link framingText} would make of it: a line break when the run holds one, else a space when it
+ * holds whitespace, else nothing (invisible characters only). What framing reads is unchanged; the
+ * text to normalise is no longer than its words (70 000 newlines between a warning and the markup
+ * cost nothing and hide nothing).
+ */
+export function compressPadding(text: string): string {
+  return text.replace(LONG_PADDING_RUN, (run) => (/[\n\r\u2028\u2029]/u.test(run) ? '\n' : /\s/u.test(run) ? ' ' : ''));
 }
 /** Characters that read as an apostrophe. */
 const APOSTROPHES = /[’‘`´\u02bc\u02b9\u2032\uff07]/gu;
-/** A word that mixes Latin letters with Cyrillic look-alikes (`Dо nоt`, with Cyrillic о); tried at word starts only, so a long run of letters is read once. */
-const MIXED_SCRIPT_WORD = /(?<!\p{L})(?=\p{L}*[a-z])(?=\p{L}*[оеасрхі])\p{L}+/giu;
-/** Cyrillic letters drawn like Latin ones (Unicode confusables), folded in mixed-script words. */
-const CYRILLIC_LOOKALIKE: Readonly<Record<string, string>> = { о: 'o', е: 'e', а: 'a', с: 'c', р: 'p', х: 'x', і: 'i' };
+/**
+ * Cyrillic and Greek letters drawn like Latin ones (Unicode confusables, https://www.unicode.org/Public/security/latest/confusables.txt),
+ * folded in a word that also holds Latin letters (`Dо nоt`, `DО NОT` with Cyrillic О, `Dοn't` with Greek omicron).
+ */
+const LOOKALIKE: Readonly<Record<string, string>> = {
+  о: 'o', е: 'e', а: 'a', с: 'c', р: 'p', х: 'x', і: 'i', у: 'y', ј: 'j', ѕ: 's', ԁ: 'd', һ: 'h', ԛ: 'q', ԝ: 'w',
+  О: 'O', Е: 'E', А: 'A', С: 'C', Р: 'P', Х: 'X', І: 'I', У: 'Y', Т: 'T', Н: 'H', М: 'M', В: 'B', К: 'K', Ј: 'J', Ѕ: 'S',
+  ο: 'o', α: 'a', ι: 'i', ν: 'v', ρ: 'p', κ: 'k', υ: 'u', τ: 't', ε: 'e',
+  Ο: 'O', Α: 'A', Β: 'B', Ε: 'E', Ζ: 'Z', Η: 'H', Ι: 'I', Κ: 'K', Μ: 'M', Ν: 'N', Ρ: 'P', Τ: 'T', Υ: 'Y', Χ: 'X',
+};
+/** Latin small capitals (Unicode "Phonetic Extensions" and IPA), which NFKC leaves alone: folded wherever they stand (`Dᴏ ɴᴏᴛ ʀᴜɴ`). */
+const SMALL_CAPITAL: Readonly<Record<string, string>> = {
+  ᴀ: 'a', ʙ: 'b', ᴄ: 'c', ᴅ: 'd', ᴇ: 'e', ꜰ: 'f', ɢ: 'g', ʜ: 'h', ɪ: 'i', ᴊ: 'j', ᴋ: 'k', ʟ: 'l', ᴍ: 'm', ɴ: 'n', ᴏ: 'o', ᴘ: 'p', ʀ: 'r', ꜱ: 's', ᴛ: 't', ᴜ: 'u', ᴠ: 'v', ᴡ: 'w', ʏ: 'y', ᴢ: 'z',
+};
+const SMALL_CAPITAL_RE = new RegExp(`[${Object.keys(SMALL_CAPITAL).join('')}]`, 'gu');
+/** Combining marks drawn over or under a letter as a line (overline, underline, strokes: U+0305, U+0332–U+0338), which style a word without changing it (`n̶o̶t`). */
+const COMBINING_LINES = /[\u0305\u0332-\u0338]/gu;
+const LOOKALIKE_CLASS = `[${Object.keys(LOOKALIKE).join('')}]`;
+const LOOKALIKE_RE = new RegExp(LOOKALIKE_CLASS, 'gu');
+/** A word that mixes Latin letters with look-alikes ({@link LOOKALIKE}); tried at word starts only, so a long run of letters is read once. */
+const MIXED_SCRIPT_WORD = new RegExp(`(?<!\\p{L})(?=\\p{L}*[a-zA-Z])(?=\\p{L}*${LOOKALIKE_CLASS})\\p{L}+`, 'gu');
 /** An HTML tag of inline text styling (`<b>`, `</span>`, `<br/>`), read as a space; other tags (`<example>`) are words the vocabulary reads. */
 const HTML_TAG = /<\/?(?:b|i|u|s|em|strong|span|br|small|mark|font|sup|sub|big|wbr|ins)(?:\s[^<>]{0,200})?\/?>/giu;
 
@@ -108,7 +146,8 @@ const HTML_TAG = /<\/?(?:b|i|u|s|em|strong|span|br|small|mark|font|sup|sub|big|w
  * Prose as the patterns read it: HTML character references decoded and tags read as spaces,
  * Unicode compatibility forms folded (NFKC: full-width letters and punctuation), invisible
  * characters removed, apostrophe look-alikes made ASCII (and a backslash-escaped quote unescaped),
- * Cyrillic look-alike letters in a word of Latin letters folded, Markdown emphasis marks (`*`, `~`)
+ * combining lines (strike-through, underline) removed, Latin small capitals folded, a backslash
+ * before a letter removed (`D\\o n\\o\\t`), Cyrillic and Greek look-alike letters in a word of Latin letters folded, Markdown emphasis marks (`*`, `~`)
  * removed and `_` read as a space, runs of spaces and tabs one space, a line break inside a
  * sentence (between a lower-case letter or comma and a lower-case letter) a space, other line
  * breaks kept (one per run).
@@ -119,9 +158,12 @@ export function framingText(prose: string): string {
     .replace(HTML_TAG, ' ')
     .normalize('NFKC')
     .replace(INVISIBLE, '')
+    .replace(COMBINING_LINES, '')
+    .replace(SMALL_CAPITAL_RE, (c) => SMALL_CAPITAL[c] ?? c)
+    .replace(/\\(?=\p{L})/gu, '')
     .replace(APOSTROPHES, "'")
     .replace(/\\(['"])/g, '$1')
-    .replace(MIXED_SCRIPT_WORD, (w) => w.replace(/[оеасрхі]/g, (c) => CYRILLIC_LOOKALIKE[c] ?? c))
+    .replace(MIXED_SCRIPT_WORD, (w) => w.replace(LOOKALIKE_RE, (c) => LOOKALIKE[c] ?? c))
     .replace(/[*~]+/g, '')
     .replace(/_/g, ' ')
     .replace(/[\u2028\u2029\r]/gu, '\n')
@@ -147,6 +189,33 @@ export function findFraming(prose: string, place: 'before' | 'after' | 'between'
   const normal = framingText(prose);
   const text = normal.length <= window ? normal : keep === 'start' ? normal.slice(0, window) : normal.slice(normal.length - window);
   if (text.trim() === '') return null;
+  const found = framingIn(text, place);
+  if (found !== null) return found;
+  const plain = deobfuscated(text);
+  return plain === text ? null : framingIn(plain, place);
+}
+
+/** A word of letters and the digits that stand for letters in leetspeak (`D0`, `N0T`, `3x3cute`), holding at least one of each. */
+const LEET_WORD = /(?<![\p{L}\p{N}])(?=[\p{L}013457]*\p{L})(?=[\p{L}013457]*[013457])[\p{L}013457]+(?![\p{L}\p{N}])/gu;
+/** The letters leetspeak digits stand for. */
+const LEET: Readonly<Record<string, string>> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't' };
+/** Three or more letters standing alone, separated by spaces, dots, hyphens, underscores or middle dots (`D o n o t`, `N.O.T. S.A.F.E.`, `r-u-n`). */
+const SPACED_LETTERS = /(?<!\p{L})\p{L}(?:[ .\-_\u00b7]{1,3}\p{L}(?!\p{L})){2,}/gu;
+
+/**
+ * Prose with two obfuscations of framing words undone, for a second reading: leetspeak digits in
+ * a word of letters read as letters (`D0 N0T RUN` → `Do NoT RUN`), and letters written one by one
+ * joined into a word (`D o n o t r u n` → `Donotrun`, read by the run-together entries). Plain
+ * prose comes back unchanged and is not read twice.
+ */
+export function deobfuscated(text: string): string {
+  return text
+    .replace(LEET_WORD, (w) => w.replace(/[013457]/g, (d) => LEET[d] ?? d))
+    .replace(SPACED_LETTERS, (run) => run.replace(/[ .\-_\u00b7]/g, ''));
+}
+
+/** The first framing phrase in normalised `text` for markup at `place` ({@link findFraming}). */
+function framingIn(text: string, place: 'before' | 'after' | 'between'): { framing: CompiledFraming; words: string } | null {
   const overruled = place === 'after' ? null : overruledPrefix(text);
   for (const f of FRAMING) {
     const p: FramingPlace = f.entry.place;

@@ -24,10 +24,10 @@ const W = '(?<!\\p{L})';
 const E = '(?!\\p{L})';
 
 export const MORE_LANGUAGES: readonly FramingLanguage[] = [
-  minimal('tr', `${W}(?:çalıştırma(?:yın|yınız)?|yürütme(?:yin|yiniz)?|çalıştırmamalı)${E}`, `${W}(?:örnek|örneğin)${E}`, ['Bunu çalıştırmayın, sayfadaki enjekte edilmiş talimat:', 'Örnek:'], 'Testleri çalıştırıyorum:'),
+  minimal('tr', `${W}(?:çalıştırma(?:yın|yınız)?|yürütme(?:yin|yiniz)?|çalıştırmamalı|çalıştırmıyorum|çalıştırmayacağım|yürütmüyorum|yürütmeyeceğim)${E}`, `${W}(?:örnek|örneğin)${E}`, ['Bunu çalıştırmayın, sayfadaki enjekte edilmiş talimat:', 'Örnek:'], 'Testleri çalıştırıyorum:'),
   minimal('uk', `${W}не (?:виконуйте|запускайте|виконувати|запускати|виконуй|запускай)${E}`, `${W}(?:приклад|наприклад)${E}`, ['Не виконуйте це:', 'Приклад:'], 'Запускаю тести:'),
   minimal('sv', `${W}(?:kör inte|kör (?:den|det|detta) inte|ska inte köras|bör inte köras)${E}`, `${W}(?:exempel|till exempel)${E}`, ['Kör inte detta:', 'Exempel:'], 'Jag kör testerna:'),
-  minimal('no', `${W}(?:ikke kjør|kjør (?:det|dette) ikke|skal ikke kjøres)${E}`, `${W}(?:eksempel|for eksempel)${E}`, ['Ikke kjør dette:', 'Eksempel:'], 'Jeg kjører testene:'),
+  minimal('no', `${W}(?:ikke kjør|kjør ikke|kjør (?:det|dette) ikke|skal ikke kjøres)${E}`, `${W}(?:eksempel|for eksempel)${E}`, ['Kjør ikke dette:', 'Eksempel:'], 'Jeg kjører testene:'),
   minimal('da', `${W}(?:kør ikke|ikke kør|kør (?:det|dette) ikke|må ikke køres)${E}`, `${W}(?:eksempel|for eksempel)${E}`, ['Kør ikke dette:', 'For eksempel:'], 'Jeg kører testene:'),
   minimal('fi', `${W}(?:älä (?:aja|suorita|käynnistä)|ei saa ajaa)${E}`, `${W}(?:esimerkki|esimerkiksi)${E}`, ['Älä aja tätä:', 'Esimerkki:'], 'Ajan testit:'),
   minimal('ro', `${W}(?:nu (?:rula|executa|rulați|executați|rulez|execut))${E}`, `${W}(?:exemplu|de exemplu)${E}`, ['Nu rula asta:', 'Exemplu:'], 'Rulez testele:'),
@@ -39,7 +39,7 @@ export const MORE_LANGUAGES: readonly FramingLanguage[] = [
   minimal('fa', `${W}(?:اجرا نکن(?:ید)?|اجرا نشود)${E}`, `${W}(?:نمونه|برای مثال)${E}`, ['این را اجرا نکنید:', 'نمونه:'], 'تست‌ها را اجرا می‌کنم:'),
   minimal('hi', '(?:(?:मत|न) (?:चलाएं|चलाएँ|चलाओ|चलाना)|मत चलाइए)', '(?:उदाहरण)', ['इसे मत चलाएं:', 'उदाहरण:'], 'मैं टेस्ट चला रहा हूँ:'),
   minimal('cs', `${W}(?:nespouštějte|nespouštěj|nespouštět|neprovádějte|nespouštěj to)${E}`, `${W}(?:příklad|například)${E}`, ['Nespouštějte to:', 'Příklad:'], 'Spouštím testy:'),
-  minimal('el', `${W}(?:μην (?:το )?(?:εκτελέσετε|τρέξετε|εκτελείτε|τρέχετε))${E}`, `${W}(?:παράδειγμα)${E}`, ['Μην το τρέξετε:', 'Παράδειγμα:'], 'Τρέχω τα τεστ:'),
+  minimal('el', `${W}(?:μην (?:το |τα |την )?(?:εκτελέσετε|τρέξετε|εκτελείτε|τρέχετε|εκτελέσεις|τρέξεις|εκτελείς|τρέχεις)|δεν θα (?:το |τα )?(?:εκτελέσω|τρέξω))${E}`, `${W}(?:παράδειγμα)${E}`, ['Μην το εκτελέσεις:', 'Παράδειγμα:'], 'Τρέχω τα τεστ:'),
   minimal('he', `${W}(?:אל (?:תריץ|תריצו|תפעיל|תפעילו))${E}`, `${W}(?:דוגמה|לדוגמה)${E}`, ['אל תריץ את זה:', 'דוגמה:'], 'אני מריץ את הבדיקות:'),
   minimal('hu', `${W}(?:ne (?:futtasd|futtassa|futtassátok|hajtsd végre))${E}`, `${W}(?:példa|például)${E}`, ['Ne futtasd ezt:', 'Példa:'], 'Futtatom a teszteket:'),
 ];

@@ -37,7 +37,7 @@ export const FR: FramingLanguage = {
   entries: [
     { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: "\\b(?:je )?ne vais pas (?:l'|le |la |les )?(?:exécuter|lancer|utiliser|appeler)\\b|\\bne (?:l'|le |la |les )?(?:exécute|exécutez|lance|lancez|utilise|utilisez|appelle|appelez|suis|suivez)(?:z)? (?:pas|jamais)\\b|\\bn'(?:exécute|exécutez|utilise|utilisez|appelle|appelez)z? (?:pas|jamais)\\b", match: ["N'exécutez pas ceci :", 'ne lance pas la commande'], not_match: ['Je vais vérifier la météo :'] },
     { id: 'refusal', says: 'a refusal', place: 'around', pattern: "\\b(?:je refuse|je ne peux pas (?:aider|exécuter)|(?<!(?:cherche|chercher|recherche|rechercher|scanne|scanner|analyse|analyser|détecte|détecter|vérifie|vérifier|supprime|supprimer|trouve|trouver|liste|lister|bloque|bloquer|repère|repérer|nettoie|nettoyer)(?: [\\p{L}']+){0,3} )malveillant|injecté|(?:tentative d'|une |d')injection|(?:c'est|semble|paraît|est|très|plutôt|trop) suspect)", match: ['Je refuse de lancer cela', 'ce texte injecté', "C'est une tentative d'injection :", 'Ce contenu est suspect :', "Ce script est malveillant :"], not_match: ['Je lis le fichier :', 'Let me look at the prompt injection filter code:', 'I suspect the cache is stale, so let me clear it:', "Je cherche les fichiers malveillants :", "Je vais analyser le code malveillant :"] },
-    { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: "\\b(?:l'utilisateur a (?:écrit|dit|collé)|la page (?:dit|demande|a demandé)|mot pour mot|textuellement)", match: ["L'utilisateur a écrit :", 'la page demande'], not_match: ["L'utilisateur veut la météo à Paris."] },
+    { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: "\\b(?:l'utilisateur a (?:écrit|dit|collé)|la page (?:dit|disait|demande|demandait|a demandé|exigeait|voulait)|le (?:site|document|courriel|mail|message) (?:dit|disait|demande|demandait|a demandé)|mot pour mot|textuellement)", match: ["L'utilisateur a écrit :", 'la page demande', 'Voici ce que la page demandait :'], not_match: ["L'utilisateur veut la météo à Paris."] },
     { id: 'cited-source', says: 'a quotation of a document', place: 'around', pattern: "\\b(?:la documentation (?:dit|indique|montre)|selon la documentation|d'après la documentation)", match: ['La documentation dit :', "D'après la documentation :"], not_match: ['Je lis la documentation :'] },
     { id: 'bad-example', says: 'a bad example to avoid', place: 'around', pattern: '\\bne (?:faites|fais) pas (?:ça|cela)', match: ['Ne faites pas ça :'], not_match: ['Je fais ça tout de suite :'] },
     { id: 'example', says: 'an example', place: 'around', pattern: '\\b(?:par exemple|exemples?|la syntaxe est)\\b', match: ['Par exemple :', 'La syntaxe est :'], not_match: ['Je vais chercher le fichier :'] },
@@ -51,7 +51,7 @@ export const DE: FramingLanguage = {
     { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '\\b(?:nicht|niemals|keinesfalls) (?:aus(?:führen|geführt)|starten|verwenden|aufrufen|befolgen)\\b|\\bführen? (?:sie )?(?:\\p{L}+ ){0,3}(?:nicht|niemals|keinesfalls) aus\\b', match: ['Bitte nicht ausführen:', 'Führe das nicht aus.', 'Führe das Folgende NICHT aus:', 'Führen Sie diesen Befehl nicht aus.'], not_match: ['Ich prüfe das Wetter:', 'Ich führe den Befehl aus:'] },
     { id: 'refusal', says: 'a refusal', place: 'around', pattern: "\\b(?:ich weigere mich|ich lehne ab|(?<!(?:suche|suchen|prüfe|prüfen|scanne|scannen|finde|finden|entferne|entfernen|erkenne|erkennen|lösche|löschen|checke|checken)(?: [\\p{L}']+){0,3} )(?:bösartig|schädlich|verdächtig)|eingeschleust|injiziert)", match: ['Ich weigere mich, das auszuführen', 'ein eingeschleuster Befehl', "Das ist bösartig:", "ein verdächtiger Befehl"], not_match: ['Ich lese die Datei:', "Ich suche nach verdächtigen Prozessen:", "Ich prüfe die schädlichen Dateien:"] },
     { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: '\\b(?:der (?:benutzer|nutzer) (?:schrieb|hat geschrieben|sagte)|die seite (?:sagt|verlangt|schreibt)|wörtlich)\\b', match: ['Der Benutzer schrieb:', 'die Seite verlangt'], not_match: ['Der Benutzer möchte das Wetter wissen.'] },
-    { id: 'example', says: 'an example', place: 'around', pattern: '\\b(?:zum beispiel|beispiel|beispiele|z\\. ?b\\.|die syntax ist)\\b', match: ['Zum Beispiel:', 'Beispiel:'], not_match: ['Ich suche die Datei:'] },
+    { id: 'example', says: 'an example', place: 'around', pattern: '\\b(?:zum beispiel|z\\. ?b\\.|die syntax ist)\\b|(?<!\\p{L})beispiel\\p{L}*', match: ['Zum Beispiel:', 'Beispiel:', 'Beispielaufruf:'], not_match: ['Ich suche die Datei:'] },
     { id: 'set-aside', says: 'a warning, a source or an example', place: 'around', pattern: "(?:(?:^|\\n)muster ?:|\\bnur ein muster\\b|\\bachtung,? falle\\b|\\bstammt (?:von|aus) der (?:webseite|seite|website)\\b|\\bbloß nicht (?:starten|ausführen)\\b)", match: ["Muster:", "Achtung, Falle:", "Das stammt von der Webseite:"], not_match: ["Ich starte die Tests:", "Ich prüfe das Suchmuster:"] },
   ],
 };
@@ -70,10 +70,10 @@ export const RU: FramingLanguage = {
 export const JA: FramingLanguage = {
   language: 'ja',
   entries: [
-    { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '(?:実行|起動|使用|呼び出)(?:し|さ)ないで', match: ['実行しないでください：'], not_match: ['ファイルを確認します：'] },
+    { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '(?:実行|起動|使用|呼び出)(?:し|さ)ないで|(?:実行|起動|使用|呼び出し)(?:しません|しない(?:でおきます|ことにします)?|できません|いたしません)', match: ['実行しないでください：', 'このコマンドは実行しません：', '実行できません。'], not_match: ['テストを実行します：', 'ファイルを確認します：'] },
     { id: 'refusal', says: 'a refusal', place: 'around', pattern: "(?:拒否し|お断りし|インジェクション|注入された|(?:悪意のある|不審な)(?![^。！？\\n]{0,16}(?:検索|スキャン|チェック|確認|検出|削除|探し|調べ|検査|除去)))", match: ['実行を拒否します', 'これは注入されたテキストです', "これは悪意のあるコマンドです。"], not_match: ['ファイルを確認します：', "悪意のあるファイルを検索します：", "不審なプロセスを確認します："] },
     { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: '(?:ユーザーが(?:書い|貼り付け|送っ)|ページ(?:が|に)(?:要求|書かれ|指示)|原文)', match: ['ユーザーが書いたもの：', 'ページが要求したもの：'], not_match: ['ユーザーの天気を調べます：'] },
-    { id: 'example', says: 'an example', place: 'around', pattern: '(?:例えば|たとえば|例[：:])', match: ['例えば：', '例：'], not_match: ['ファイルを読みます：'] },
+    { id: 'example', says: 'an example', place: 'around', pattern: '(?:例えば|たとえば|例[：:]|例です|の例|例として|サンプルです)', match: ['例えば：', '例：', '以下は例です：'], not_match: ['ファイルを読みます：'] },
     { id: 'set-aside', says: 'a warning, a source or an example', place: 'around', pattern: "(?:実行禁止|実行しないこと|実行しないで|サンプル[：:]|参考までに|ページから(?:の|来た))", match: ["実行禁止：", "実行しないこと：", "サンプル：", "参考までに："], not_match: ["テストを実行します："] },
   ],
 };
@@ -81,7 +81,7 @@ export const JA: FramingLanguage = {
 export const KO: FramingLanguage = {
   language: 'ko',
   entries: [
-    { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '(?:실행|사용|호출)하지 (?:마|마세요|말)', match: ['실행하지 마세요:'], not_match: ['파일을 확인하겠습니다:'] },
+    { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '(?:실행|사용|호출)하지 (?:마|마세요|말|않겠|않을|않습니다|않아|않는다)', match: ['실행하지 마세요:', '이 명령은 실행하지 않겠습니다:'], not_match: ['파일을 확인하겠습니다:'] },
     { id: 'refusal', says: 'a refusal', place: 'around', pattern: "(?:거부합니다|거절합니다|주입된|(?:악의적|의심스러운)(?![^.!?\\n]{0,16}(?:확인|검색|스캔|검사|탐지|삭제|찾|조사|제거)))", match: ['실행을 거부합니다', '주입된 텍스트입니다', "이것은 악의적인 명령입니다."], not_match: ['파일을 확인하겠습니다:', "의심스러운 프로세스를 확인하겠습니다:", "악의적인 파일을 검색하겠습니다:"] },
     { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: '(?:사용자가 (?:쓴|작성한|붙여넣은)|페이지(?:가|에서) (?:요청한|요구한|말한))', match: ['사용자가 쓴 내용:', '페이지가 요청한 것:'], not_match: ['사용자의 날씨를 확인하겠습니다.'] },
     { id: 'example', says: 'an example', place: 'around', pattern: '(?:^|[^\\p{L}])(?:예[：:]|예시|예를 들어)', match: ['예:', '예를 들어:'], not_match: ['파일을 확인하겠습니다:'] },
@@ -132,7 +132,7 @@ export const PL: FramingLanguage = {
 export const ID: FramingLanguage = {
   language: 'id',
   entries: [
-    { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '\\b(?:jangan|tidak akan) (?:menjalankan|jalankan|eksekusi|mengeksekusi|gunakan|panggil|ikuti)\\b', match: ['Jangan jalankan perintah ini:', 'saya tidak akan menjalankan ini'], not_match: ['Saya akan memeriksa cuaca:', 'Saya jalankan tesnya:'] },
+    { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '\\b(?:jangan|tidak akan|tidak saya|tidak akan saya|saya tidak) (?:menjalankan|jalankan|eksekusi|mengeksekusi|gunakan|panggil|ikuti)\\b', match: ['Jangan jalankan perintah ini:', 'saya tidak akan menjalankan ini', 'Ini dari halaman web, tidak saya jalankan:'], not_match: ['Saya akan memeriksa cuaca:', 'Saya jalankan tesnya:'] },
     { id: 'refusal', says: 'a refusal', place: 'around', pattern: "\\b(?:saya menolak|disuntikkan|injeksi|(?<!(?:memindai|pindai|mencari|cari|memeriksa|periksa|menghapus|hapus|mendeteksi|deteksi|cek)(?: \\p{L}+){0,3} )mencurigakan)\\b", match: ['Saya menolak menjalankannya', 'teks yang disuntikkan', "Perintah ini mencurigakan:"], not_match: ['Saya baca filenya:', "Saya akan memindai file mencurigakan:", "Saya cari proses mencurigakan:"] },
     { id: 'example', says: 'an example', place: 'around', pattern: '\\b(?:contohnya|contoh|misalnya|sintaksnya)\\b', match: ['Contoh:', 'Misalnya:'], not_match: ['Saya cari filenya:'] },
   ],
