@@ -8,7 +8,7 @@ import type { ReplyVerdict } from '../verdict/judge.js';
 import type { ScanSummary } from '../verdict/summary.js';
 import { findingsOf, type Finding, type Suppression } from '../verdict/findings.js';
 import { redactSecrets } from '../base/redact.js';
-import { blocksReply } from '../inspection/types.js';
+import { blocksReply } from '../verdict/findings.js';
 import { MAX_ARGUMENT_DEPTH } from '../base/json.js';
 
 /** A suppressed finding in records: `inline` (allow mark) or `baseline`, with its justification. */

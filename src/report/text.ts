@@ -17,7 +17,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { CaptureError } from '../capture/types.js';
 import { redactSecrets } from '../base/redact.js';
-import { blocksReply } from '../inspection/types.js';
+import { blocksReply } from '../verdict/findings.js';
 import type { ReplyVerdict } from '../verdict/judge.js';
 import type { FileSummary, ScanSummary } from '../verdict/summary.js';
 import { findingFails, isQuotationReason, type FailOn, type Finding, type JudgedReply } from '../verdict/findings.js';

@@ -298,3 +298,6 @@ export function judgedReply(v: ReplyVerdict, options: SuppressOptions): { judged
   if (options.baseline) for (const f of findings) options.baseline.apply(f, v.reply.source.file);
   return { judged: { verdict: v, findings, failing: findings.some((f) => findingFails(f, options.failOn)) }, unusedAllows };
 }
+
+/** Re-exported for the report layer, which reads verdicts but not the inspection engine. */
+export { blocksReply } from '../inspection/types.js';

@@ -69,9 +69,9 @@ describe.skipIf(!HAVE_BROWSER)('the HTML report in headless Chromium', () => {
     expect(all).toBeGreaterThan(5);
 
     // filter by rule: the curl | sh calls of the fixtures (an SSE stream's, an OpenAI batch output's,
-    // a TGI text-completion stream's leaked markup), then search for one
+    // a TGI text-completion stream's leaked markup, a request history's turn), then search for one
     await page.selectOption('#filter-rule', 'curl-pipe-shell');
-    await expect(page.locator('#findings tr.finding').count()).resolves.toBe(3);
+    await expect(page.locator('#findings tr.finding').count()).resolves.toBe(4);
     await page.fill('#search', 'example.invalid/x.sh');
     await expect(page.locator('#findings tr.finding').count()).resolves.toBe(1);
     await page.locator('#findings tr.finding').first().click();
