@@ -275,26 +275,30 @@ function looksUtf16(buf: Buffer): boolean {
  * The UTF-16 encoding of an input that opens without a byte order mark, judged on its first bytes
  * (what `Out-File -Encoding Unicode` without a mark, .NET's `Encoding.Unicode.GetBytes` and
  * iconv's `UTF-16LE` write), or null. A capture opens with ASCII (`{`, `[`, `data:`), so: the
- * first two code units ASCII (a printable character or whitespace, the other byte zero), no
- * U+0000 unit, and at least three quarters of the units in the first 64 bytes with a zero high
+ * first two code units ASCII (a printable character or whitespace, the other byte zero), one
+ * printable among the units, no U+0000 unit, and at least three quarters of the units in the first 64 bytes with a zero high
  * byte (text in other scripts may follow). Binary data, whose NUL bytes fall anywhere, is still
  * BINARY_FILE.
  */
 export function utf16WithoutBom(buf: Buffer): 'utf-16le' | 'utf-16be' | null {
   const units = Math.min(buf.length, 64) >> 1;
   if (units < 2) return null;
+  // one unit at least a printable character: `\0\n\0\n` is two NUL lines of UTF-8 as much as two
+  // blank lines of UTF-16 BE, and is read as written
   const ascii = (c: number) => (c >= 0x20 && c <= 0x7e) || (c >= 0x09 && c <= 0x0d);
   for (const [lo, hi, name] of [[0, 1, 'utf-16le'], [1, 0, 'utf-16be']] as const) {
     if (!ascii(buf[lo]!) || buf[hi] !== 0 || !ascii(buf[2 + lo]!) || buf[2 + hi] !== 0) continue;
     let zeroHigh = 0;
     let nulUnit = false;
+    let printable = false;
     for (let i = 0; i < units; i++) {
       const l = buf[2 * i + lo]!;
       const h = buf[2 * i + hi]!;
       if (h === 0) zeroHigh++;
       if (l === 0 && h === 0) nulUnit = true;
+      if (h === 0 && l >= 0x21 && l <= 0x7e) printable = true;
     }
-    if (!nulUnit && zeroHigh * 4 >= units * 3) return name;
+    if (!nulUnit && printable && zeroHigh * 4 >= units * 3) return name;
   }
   return null;
 }

@@ -193,6 +193,14 @@ describe('readLines decodes the lines of a chunk together (same lines as one dec
     }
   });
 
+  it('two NUL lines (00 0A 00 0A) are read as written, not as two blank lines of UTF-16 BE (a CI counterexample)', async () => {
+    const bytes = Buffer.from([0, 10, 0, 10]);
+    const want = [[1, '\u0000', 1, true], [2, '\u0000', 1, true]];
+    for (const chunks of [[bytes], [bytes.subarray(0, 1), bytes.subarray(1, 2), bytes.subarray(2, 3), bytes.subarray(3)]]) {
+      expect((await read(chunks, 2)).lines.map((l) => [l.line, l.text, l.bytes, l.hasNul])).toEqual(want);
+    }
+  });
+
   it('gives the lines of a plain per-line decode for any bytes and any chunking', async () => {
     const ascii = fc.constantFrom('\n', '\r', '\r\n', '{"k":1}', '\u0000', 'abc', 'de', ' ');
     const other = fc.constantFrom('\u00e9', '\u2603', '\uD83D\uDE00', '\uFEFF');
