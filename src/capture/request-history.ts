@@ -27,7 +27,7 @@ import { contextAt, emptyParts, partsReply, readMessageInto } from './agents/com
 import { arr, isObject, str, type JsonObject, type RecordContext, type RecordOutput } from './bodies/common.js';
 import { readResponsesItem, unreadItemError } from './streams/responses-items.js';
 import { advertisedFromRequest } from './toolcall.js';
-import type { Reply } from './types.js';
+import type { CaptureError, Reply } from './types.js';
 import { hexDigest } from '../base/digest.js';
 
 /**
@@ -136,8 +136,11 @@ export function readRequestHistory(record: JsonObject, ctx: RecordContext, ledge
   const out: RecordOutput = { replies: [], errors: [] };
   const base: RecordContext = { ...ctx, advertised: advertisedFromRequest(record) ?? [] };
   const model = str(record['model']);
-  const keep = (reply: Reply) => {
-    if (ledger.claim(reply)) out.replies.push(reply);
+  /** A turn the ledger has not seen is kept with the problems of its content; a seen one is dropped with them. */
+  const keep = (reply: Reply, errors: readonly CaptureError[]) => {
+    if (!ledger.claim(reply)) return;
+    out.replies.push(reply);
+    out.errors.push(...errors);
   };
   for (const [i, m] of arr(record['messages']).entries()) {
     if (!isAssistantMessage(m)) continue;
@@ -145,11 +148,7 @@ export function readRequestHistory(record: JsonObject, ctx: RecordContext, ledge
     const parts = emptyParts();
     const own: RecordOutput = { replies: [], errors: [] };
     readMessageInto(m, parts, turn, own);
-    const reply = partsReply(parts, turn, { model });
-    if (ledger.claim(reply)) {
-      out.replies.push(reply);
-      out.errors.push(...own.errors);
-    }
+    keep(partsReply(parts, turn, { model }), own.errors);
   }
   const items = arr(record['input']);
   for (let i = 0; i < items.length; ) {
@@ -173,9 +172,7 @@ export function readRequestHistory(record: JsonObject, ctx: RecordContext, ledge
       if (c.unread) unread.push(c.unread);
     }
     const turn: RecordContext = { ...base, where: i - start === 1 ? `input[${start}]` : `input[${start}..${i - 1}]` };
-    const before = out.replies.length;
-    keep(partsReply(parts, turn, { model }));
-    if (out.replies.length > before) for (const u of unread) out.errors.push(unreadItemError(turn, `${u} (${turn.where})`));
+    keep(partsReply(parts, turn, { model }), unread.map((u) => unreadItemError(turn, `${u} (${turn.where})`)));
   }
   return out;
 }

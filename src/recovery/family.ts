@@ -9,7 +9,7 @@
 
 import type { JsonSchema } from '../capture/types.js';
 import { ARGUMENTS_TOO_DEEP, jsonDepthExceeds, MAX_ARGUMENT_DEPTH, parseArguments } from '../base/json.js';
-import { indexOutsideStrings, isObject, parseJsonValue, scanJson, skipWs, trimEnd, type JsonScan } from './scan.js';
+import { indexOutsideStrings, isObject, parseJsonValue, scanJson, skipWs, trimEnd, type JsonScan, type Scanner } from './scan.js';
 import { typeParameter } from './typing.js';
 
 /** One call as the markup spells it, before any recovery decision. */
@@ -130,6 +130,32 @@ export function match(family: string, spans: Array<[number, number]>, calls: Fam
 
 export const truncated = (detail: string): FamilyProblem => ({ reason: 'truncated', detail });
 export const shape = (detail: string): FamilyProblem => ({ reason: 'shape', detail });
+
+/**
+ * Reads a tagged element `<open>value<close>` at `i` (the key and value tags of the XML-style
+ * dialects: GLM's `<arg_key>`, K2 Horizon's `<ifm|arg_value>`, TeleChat4's `<param_key>`).
+ *
+ * @param forged tags of the dialect that a value never holds: one inside means its closer is
+ *   missing and the value ran into the next element (`shape`, "the value of OPEN `runsInto`").
+ * @returns the value and the index after the closer, or the defect: the text ending before the
+ *   element or inside it is `truncated`, another text where it should start `shape`.
+ */
+export function taggedElement(
+  sc: Scanner,
+  i: number,
+  open: string,
+  close: string,
+  forged: readonly string[],
+  runsInto: string,
+): { value: string; end: number } | { problem: FamilyProblem } {
+  if (i >= sc.text.length) return { problem: truncated(`the text ends before ${open}`) };
+  if (!sc.at(i, open)) return { problem: shape(`expected ${open}`) };
+  const e = sc.find(close, i + open.length);
+  if (e < 0) return { problem: truncated(`the text ends before ${close}`) };
+  const value = sc.text.slice(i + open.length, e);
+  if (forged.some((t) => value.includes(t))) return { problem: shape(`${close} is missing: the value of ${open} ${runsInto}`) };
+  return { value, end: e + close.length };
+}
 
 /** A call whose arguments are the JSON text `raw` (must be an object; duplicate keys refused). */
 export function callFromJsonText(name: string, raw: string): FamilyCall {

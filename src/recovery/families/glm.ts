@@ -12,6 +12,7 @@ import { Scanner, skipWs } from '../scan.js';
 import {
   callFromParameters,
   shape,
+  taggedElement,
   match,
   truncated,
   type Family,
@@ -27,22 +28,13 @@ const KEY = '<arg_key>';
 const END_KEY = '</arg_key>';
 const VAL = '<arg_value>';
 const END_VAL = '</arg_value>';
+/** Tags a GLM value never holds: one inside means the value ran into the next element. */
+const GLM_TAGS = [KEY, VAL];
 
 /** A GLM block: the opener is directly followed by a name character. */
 function isGlmStart(text: string, o: number): boolean {
   const c = text[o + OPENER.length];
   return c !== undefined && !' \t\r\n<{['.includes(c);
-}
-
-/** Reads `<tag>…</tag>` at i. */
-function element(sc: Scanner, i: number, open: string, close: string): { value: string; end: number } | { problem: FamilyProblem } {
-  if (i >= sc.text.length) return { problem: truncated(`the text ends before ${open}`) };
-  if (!sc.at(i, open)) return { problem: shape(`expected ${open}`) };
-  const e = sc.find(close, i + open.length);
-  if (e < 0) return { problem: truncated(`the text ends before ${close}`) };
-  const value = sc.text.slice(i + open.length, e);
-  if (value.includes(KEY) || value.includes(VAL)) return { problem: shape(`${close} is missing: the value of ${open} runs into the next element`) };
-  return { value, end: e + close.length };
 }
 
 export const glm: Family = {
@@ -79,9 +71,9 @@ export const glm: Family = {
         k = skipWs(text, k);
         if (k >= text.length) return fail(truncated(`the text ends before ${CLOSER}`));
         if (sc.at(k, CLOSER)) break;
-        const key = element(sc, k, KEY, END_KEY);
+        const key = taggedElement(sc, k, KEY, END_KEY, GLM_TAGS, 'runs into the next element');
         if ('problem' in key) return fail(key.problem);
-        const val = element(sc, skipWs(text, key.end), VAL, END_VAL);
+        const val = taggedElement(sc, skipWs(text, key.end), VAL, END_VAL, GLM_TAGS, 'runs into the next element');
         if ('problem' in val) return fail(val.problem);
         params.push({ key: key.value, value: val.value, mode: 'schema' });
         k = val.end;

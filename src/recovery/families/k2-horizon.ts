@@ -24,6 +24,7 @@ import {
   jsonAt,
   match,
   shape,
+  taggedElement,
   truncated,
   type Family,
   type FamilyCall,
@@ -43,16 +44,8 @@ const VAL = '<ifm|arg_value>';
 const END_VAL = '</ifm|arg_value>';
 const THINK = '<ifm|think';
 const END_THINK = '</ifm|think';
-
-function element(sc: Scanner, i: number, open: string, close: string): { value: string; end: number } | { problem: FamilyProblem } {
-  if (i >= sc.text.length) return { problem: truncated(`the text ends before ${open}`) };
-  if (!sc.at(i, open)) return { problem: shape(`expected ${open}`) };
-  const e = sc.find(close, i + open.length);
-  if (e < 0) return { problem: truncated(`the text ends before ${close}`) };
-  const value = sc.text.slice(i + open.length, e);
-  if (value.includes('<ifm|') || value.includes('</ifm|')) return { problem: shape(`${close} is missing: the value of ${open} holds another IFM tag`) };
-  return { value, end: e + close.length };
-}
+/** The prefixes of every IFM tag: a value holding one ran into another tag. */
+const IFM_TAGS = ['<ifm|', '</ifm|'];
 
 /** Reads one block at `o` (its opener): the calls and where it ends, or the first defect. */
 function readBlock(sc: Scanner, o: number, ctx: Parameters<Family['parse']>[2]): { calls: FamilyCall[]; end: number } | { problem: FamilyProblem } {
@@ -78,11 +71,11 @@ function readBlock(sc: Scanner, o: number, ctx: Parameters<Family['parse']>[2]):
     k = skipWs(text, k);
     if (k >= text.length) return { problem: truncated(`the text ends before ${CLOSER}`) };
     if (sc.at(k, CLOSER)) break;
-    const key = element(sc, k, KEY, END_KEY);
+    const key = taggedElement(sc, k, KEY, END_KEY, IFM_TAGS, 'holds another IFM tag');
     if ('problem' in key) return key;
     const v = skipWs(text, key.end);
     if (sc.at(v, TYPE)) return { problem: shape('the typed form (<ifm|arg_type>) is not read: no template says how its values are written') };
-    const val = element(sc, v, VAL, END_VAL);
+    const val = taggedElement(sc, v, VAL, END_VAL, IFM_TAGS, 'holds another IFM tag');
     if ('problem' in val) return val;
     const quoted = val.value.length >= 2 && val.value.startsWith('"') && val.value.endsWith('"');
     params.push({

@@ -31,6 +31,7 @@ import {
   jsonAt,
   match,
   shape,
+  taggedElement,
   truncated,
   type Family,
   type FamilyCall,
@@ -47,17 +48,6 @@ const VAL = '<param_value>';
 const END_VAL = '</param_value>';
 const NAME_CHAR = /[\p{L}\p{N}_.-]/u;
 const TAGS = [KEY, END_KEY, VAL, END_VAL, OPENER, CLOSER];
-
-/** Reads `<tag>…</tag>` at i; a value holding another tag of the dialect is `shape`. */
-function element(sc: Scanner, i: number, open: string, close: string): { value: string; end: number } | { problem: FamilyProblem } {
-  if (i >= sc.text.length) return { problem: truncated(`the text ends before ${open}`) };
-  if (!sc.at(i, open)) return { problem: shape(`expected ${open}`) };
-  const e = sc.find(close, i + open.length);
-  if (e < 0) return { problem: truncated(`the text ends before ${close}`) };
-  const value = sc.text.slice(i + open.length, e);
-  if (TAGS.some((t) => value.includes(t))) return { problem: shape(`${close} is missing: the value of ${open} runs into another tag`) };
-  return { value, end: e + close.length };
-}
 
 /** True when the block at `o` (its opener) starts as only TeleChat4 writes one: a name, then `{` or `<param_key>`. */
 function isTelechatBlock(text: string, o: number): boolean {
@@ -100,9 +90,9 @@ function readBlock(sc: Scanner, o: number, ctx: Parameters<Family['parse']>[2]):
   for (k = next; ; ) {
     if (k >= text.length) return { problem: truncated(`the text ends before ${CLOSER}`) };
     if (sc.at(k, CLOSER)) break;
-    const key = element(sc, k, KEY, END_KEY);
+    const key = taggedElement(sc, k, KEY, END_KEY, TAGS, 'runs into another tag');
     if ('problem' in key) return key;
-    const val = element(sc, skipWs(text, key.end), VAL, END_VAL);
+    const val = taggedElement(sc, skipWs(text, key.end), VAL, END_VAL, TAGS, 'runs into another tag');
     if ('problem' in val) return val;
     params.push({ key: key.value, value: val.value, mode: 'schema' });
     k = skipWs(text, val.end);
