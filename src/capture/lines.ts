@@ -314,31 +314,53 @@ export function utf16WithoutBom(buf: Buffer): 'utf-16le' | 'utf-16be' | null {
  */
 async function* utf8Chunks(input: AsyncIterable<unknown>): AsyncGenerator<Buffer> {
   let decoder: TextDecoder | null | undefined;
+  // the encoding is judged on the first HEAD_BYTES bytes however the input is chunked: a stream
+  // that hands over 4 bytes at a time is read as the same file read at once
+  let head: Buffer[] = [];
+  let headBytes = 0;
+  const decide = (buf: Buffer): TextDecoder | null => {
+    const le = buf[0] === 0xff && buf[1] === 0xfe;
+    const be = buf[0] === 0xfe && buf[1] === 0xff;
+    if (le || be) return looksUtf16(buf) ? new TextDecoder(le ? 'utf-16le' : 'utf-16be', { fatal: false, ignoreBOM: false }) : null;
+    const bare = utf16WithoutBom(buf);
+    return bare ? new TextDecoder(bare, { fatal: false, ignoreBOM: false }) : null;
+  };
+  function* pass(buf: Buffer): Generator<Buffer> {
+    if (decoder === null) yield buf;
+    else {
+      const text = decoder!.decode(buf, { stream: true });
+      if (text !== '') yield Buffer.from(text, 'utf8');
+    }
+  }
   for await (const chunk of input) {
     const buf: Buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
     if (buf.length === 0) continue;
     if (decoder === undefined) {
-      const le = buf[0] === 0xff && buf[1] === 0xfe;
-      const be = buf[0] === 0xfe && buf[1] === 0xff;
-      const bare = le || be ? null : utf16WithoutBom(buf);
-      decoder =
-        (le || be) && looksUtf16(buf)
-          ? new TextDecoder(le ? 'utf-16le' : 'utf-16be', { fatal: false, ignoreBOM: false })
-          : bare
-            ? new TextDecoder(bare, { fatal: false, ignoreBOM: false })
-            : null;
+      head.push(buf);
+      headBytes += buf.length;
+      if (headBytes < HEAD_BYTES) continue;
+      const first = head.length === 1 ? head[0]! : Buffer.concat(head);
+      head = [];
+      decoder = decide(first);
+      yield* pass(first);
+      continue;
     }
-    if (decoder === null) yield buf;
-    else {
-      const text = decoder.decode(buf, { stream: true });
-      if (text !== '') yield Buffer.from(text, 'utf8');
-    }
+    yield* pass(buf);
+  }
+  if (decoder === undefined) {
+    if (headBytes === 0) return;
+    const first = head.length === 1 ? head[0]! : Buffer.concat(head);
+    decoder = decide(first);
+    yield* pass(first);
   }
   if (decoder) {
     const rest = decoder.decode();
     if (rest !== '') yield Buffer.from(rest, 'utf8');
   }
 }
+
+/** Bytes the encoding of an input is judged on: a byte order mark and the 64 bytes after it. */
+const HEAD_BYTES = 66;
 
 async function* readUtf8LineBatches(input: AsyncIterable<Buffer>, options: LineReaderOptions): AsyncGenerator<Line[]> {
   const max = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;

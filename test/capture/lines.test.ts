@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readLines, type Line } from '../../src/capture/lines.js';
+import { readLines, utf16WithoutBom, type Line } from '../../src/capture/lines.js';
 
 /** Reads `chunks` (strings are UTF-8) and returns [line number, text] pairs plus the raw Lines. */
 async function read(chunks: (string | Buffer)[], maxLineBytes?: number, decodeWindowBytes?: number): Promise<{ pairs: [number, string][]; lines: Line[] }> {
@@ -201,6 +201,21 @@ describe('readLines decodes the lines of a chunk together (same lines as one dec
     }
   });
 
+  it('the encoding is judged on the first bytes however they are chunked: 00 0A 00 61 62 63 in chunks of 4 is UTF-8 (a CI counterexample)', async () => {
+    const bytes = Buffer.from([0, 10, 0, 97, 98, 99]);
+    const want = [[1, '\u0000', 1, true], [2, '\u0000abc', 4, true]];
+    for (const size of [1, 2, 3, 4, 5, 6]) {
+      const chunks: Buffer[] = [];
+      for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.subarray(i, i + size));
+      expect((await read(chunks)).lines.map((l) => [l.line, l.text, l.bytes, l.hasNul])).toEqual(want);
+    }
+    // UTF-16 BE text handed over two bytes at a time is still UTF-16
+    const utf16 = Buffer.from('\u0000{\u0000"\u0000k\u0000"\u0000:\u00001\u0000}\u0000\n', 'latin1');
+    const pairs: Buffer[] = [];
+    for (let i = 0; i < utf16.length; i += 2) pairs.push(utf16.subarray(i, i + 2));
+    expect((await read(pairs)).lines.map((l) => l.text)).toEqual(['{"k":1}']);
+  });
+
   it('gives the lines of a plain per-line decode for any bytes and any chunking', async () => {
     const ascii = fc.constantFrom('\n', '\r', '\r\n', '{"k":1}', '\u0000', 'abc', 'de', ' ');
     const other = fc.constantFrom('\u00e9', '\u2603', '\uD83D\uDE00', '\uFEFF');
@@ -220,6 +235,9 @@ describe('readLines decodes the lines of a chunk together (same lines as one dec
         fc.integer({ min: 1, max: 12 }),
         async (parts, size, max, window) => {
           const bytes = Buffer.concat(parts);
+          // an input that opens as UTF-16 is decoded as such (tested on its own above)
+          const bom = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+          fc.pre(!bom && utf16WithoutBom(bytes) === null);
           const chunks: Buffer[] = [];
           for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.subarray(i, i + size));
           const expected = referenceLines(bytes, max);
