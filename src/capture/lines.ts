@@ -315,7 +315,9 @@ export function utf16WithoutBom(buf: Buffer): 'utf-16le' | 'utf-16be' | null {
 async function* utf8Chunks(input: AsyncIterable<unknown>): AsyncGenerator<Buffer> {
   let decoder: TextDecoder | null | undefined;
   // the encoding is judged on the first HEAD_BYTES bytes however the input is chunked: a stream
-  // that hands over 4 bytes at a time is read as the same file read at once
+  // that hands over 4 bytes at a time is read as the same file read at once; an input whose first
+  // two bytes rule UTF-16 out (the usual case) is passed on at once, so a live capture's first
+  // record is not held back
   let head: Buffer[] = [];
   let headBytes = 0;
   const decide = (buf: Buffer): TextDecoder | null => {
@@ -338,25 +340,35 @@ async function* utf8Chunks(input: AsyncIterable<unknown>): AsyncGenerator<Buffer
     if (decoder === undefined) {
       head.push(buf);
       headBytes += buf.length;
-      if (headBytes < HEAD_BYTES) continue;
       const first = head.length === 1 ? head[0]! : Buffer.concat(head);
-      head = [];
+      if (headBytes < HEAD_BYTES && mayOpenUtf16(first)) continue;
       decoder = decide(first);
-      yield* pass(first);
+      // the held chunks are passed on as they came (a batch never holds more than a chunk's lines)
+      for (const c of head) yield* pass(c);
+      head = [];
       continue;
     }
     yield* pass(buf);
   }
   if (decoder === undefined) {
     if (headBytes === 0) return;
-    const first = head.length === 1 ? head[0]! : Buffer.concat(head);
-    decoder = decide(first);
-    yield* pass(first);
+    decoder = decide(head.length === 1 ? head[0]! : Buffer.concat(head));
+    for (const c of head) yield* pass(c);
   }
   if (decoder) {
     const rest = decoder.decode();
     if (rest !== '') yield Buffer.from(rest, 'utf8');
   }
+}
+
+/**
+ * True while the first bytes of an input (fewer than {@link HEAD_BYTES}) could still open UTF-16:
+ * fewer than two bytes, a byte order mark, or a zero among the first two (an ASCII code unit).
+ */
+function mayOpenUtf16(buf: Buffer): boolean {
+  if (buf.length < 2) return true;
+  if ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff)) return true;
+  return buf[0] === 0 || buf[1] === 0;
 }
 
 /** Bytes the encoding of an input is judged on: a byte order mark and the 64 bytes after it. */
