@@ -77,6 +77,8 @@ export const FAMILIES: readonly Family[] = [
   seedOss,
   qwen3Coder,
   hunyuan,
+  // before glm and hermes: MiniCPM-V's undecoded `<tool_call>\n{` (a literal backslash-n) is no GLM tool name
+  minicpm,
   // before glm: TeleChat4 claims a text only where one of its blocks shows (`NAME{` or `NAME<param_key>`),
   // and a cut one fails in both readers; a bare-name block alone stays GLM's
   telechat4,
@@ -111,7 +113,6 @@ export const FAMILIES: readonly Family[] = [
   kimiK3,
   k2Horizon,
   inkling,
-  minicpm,
   functionaryV32,
   qwenAgent,
   llama3Json,
