@@ -56,6 +56,7 @@ import { plamo3 } from './plamo3.js';
 import { pythonic } from './pythonic.js';
 import { qwen3Coder } from './qwen3-coder.js';
 import { qwenAgent } from './qwen-agent.js';
+import { rwkv } from './rwkv.js';
 import { seedOss } from './seed-oss.js';
 import { solarOpen } from './solar-open.js';
 import { step3 } from './step3.js';
@@ -101,6 +102,7 @@ export const FAMILIES: readonly Family[] = [
   gemma4,
   functionGemma,
   langchainJsonBlob,
+  rwkv,
   commandR,
   commandR7b,
   internlm,
