@@ -175,6 +175,20 @@ function nameThenJson(text: string, at: number, end: number): boolean {
   return start === at && rest.trim() === '' && next >= 0 && JSON_OBJECT_START.test(text.slice(next, next + 64));
 }
 
+/** The lines of ReAct actions (`Action: NAME`, {@link reactAction}) to the names `wanted`, as spans. Linear in the text per name. */
+function reactSpans(text: string, wanted: readonly string[], sc: Scanner): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  for (const name of wanted) {
+    for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + name.length)) {
+      if (!reactAction(text, at, at + name.length)) continue;
+      const start = text.lastIndexOf('\n', at - 1) + 1;
+      const nl = sc.find('\n', at + name.length);
+      spans.push([start, nl < 0 ? text.length : nl]);
+    }
+  }
+  return spans;
+}
+
 /**
  * The lines holding advertised names fenced in symbols, as spans, when the density floor is met;
  * empty when the shape does not fire.
@@ -182,9 +196,12 @@ function nameThenJson(text: string, at: number, end: number): boolean {
 export function shapeSpans(text: string, names: readonly string[]): Array<[number, number]> {
   const wanted = names.map((n) => n.trim()).filter((n) => n !== '');
   // No name in the text: no span, whatever the density (checked first: a substring search is cheaper).
-  if (!wanted.some((n) => text.includes(n)) || belowDensity(text, SHAPE_DENSITY_FLOOR)) return [];
-  const spans: Array<[number, number]> = [];
+  if (!wanted.some((n) => text.includes(n))) return [];
   const sc = new Scanner(text);
+  // A ReAct action is markup whatever the density: its `Thought:` line is prose of the format, which
+  // the prose rule then weighs (a long thought makes the reply `prose`, a quotation, not no markup).
+  if (belowDensity(text, SHAPE_DENSITY_FLOOR)) return text.includes('Action') ? reactSpans(text, wanted, sc) : [];
+  const spans: Array<[number, number]> = [];
   for (const name of wanted) {
     // Line start tracked forward (occurrences only move right), so a 1 MB single line stays linear.
     let lineStart = 0;

@@ -50,6 +50,8 @@ describe('markup of no family', () => {
       'Thought: I need to list the files.\nAction: bash\nAction Input: {"command": "ls -la"}',
       'Action: bash\nAction Input: ls -la /tmp',
       'Action 1: bash\nAction 1 Input: {"command": "ls"}',
+      // a thought long enough to bring the reply under the fallback's symbol density: still markup
+      'Thought: I need to check the current directory listing to find the config file.\nAction: bash\nAction Input: ls -la',
     ]) {
       const v = judge(text, ['bash']);
       expect([v.outcome, v.reason, v.family, v.calls], text).toEqual(['refused', 'unknown_family', 'unknown', []]);
@@ -63,7 +65,11 @@ describe('markup of no family', () => {
       'Action: bash the files\nAction Input: ls',
       'Write `Action: bash` then `Action Input: ls`.',
       'Thought: done\nFinal Answer: bash is a shell',
+      'A ReAct agent answers with an action line and an input line, then waits for the observation.',
     ]) expect(judge(text, ['bash']).reason, text).toBe('no_tags');
+    // a tutorial around the two lines stays a quotation
+    const tutorial = judge('For example, a model that wants to list the files of the project answers with these two lines, and the agent runs the tool:\nAction: bash\nAction Input: ls -la', ['bash']);
+    expect([tutorial.outcome, tutorial.reason]).toEqual(['refused', 'quoted']);
   });
 
   it("GLM-4-0414's name line then its JSON arguments is a leak, never recovered (issue 16: it produced no finding)", () => {
