@@ -134,6 +134,61 @@ function callLine(text: string, at: number, end: number): boolean {
   return line.endsWith(')') && line.length <= 4000 && KEYWORD_START.test(line.slice(0, -1).trim());
 }
 
+/** The line around [a, b): its start, and the text from `b` to its end. */
+function lineAround(text: string, a: number, b: number): { start: number; rest: string; next: number } {
+  const start = a <= 0 ? 0 : text.lastIndexOf('\n', a - 1) + 1;
+  const nl = text.indexOf('\n', b);
+  return { start, rest: text.slice(b, nl < 0 ? text.length : nl), next: nl < 0 ? -1 : nl + 1 };
+}
+
+/** ReAct's action line before the name (`Action:`, `Action 1:`) and its input line after it. */
+const REACT_ACTION = /^[ \t]*Action[ \t]*\d*[ \t]*:[ \t]*$/;
+const REACT_INPUT = /^[ \t]*Action[ \t]*\d*[ \t]*Input[ \t]*\d*[ \t]*:/;
+
+/**
+ * True when the name at [at, end) is a ReAct action: the line `Action: NAME` and, on the next line,
+ * `Action Input: …` (the ReAct prompt's format, as LangChain's `ReActSingleInputOutputParser` reads
+ * it: langchain-ai/langchain `libs/langchain/langchain/agents/output_parsers/react_single_input.py`;
+ * Qwen's ReAct prompt writes the same two lines). No family reads it (no chat template writes it:
+ * it is a prompt's convention, and its input may be free text), so a reply made of it is reported,
+ * never recovered; a long `Thought:` before it makes it prose, by the prose rule.
+ */
+function reactAction(text: string, at: number, end: number): boolean {
+  const { start, rest, next } = lineAround(text, at, end);
+  if (!REACT_ACTION.test(text.slice(start, at)) || rest.trim() !== '' || next < 0) return false;
+  return REACT_INPUT.test(text.slice(next, next + 200));
+}
+
+/**
+ * True when the name at [at, end) is a line of its own and the next line opens a JSON object: GLM-4-0414's
+ * call, the tool name then its JSON arguments (`get_weather\n{"city": "Paris"}`, calls joined by
+ * `<|assistant|>`, then `<|observation|>`: ModelScope ms-swift `swift/plugin/agent_template/glm4.py`,
+ * `GLM4_0414AgentTemplate._format_tool_calls`, revision not recorded; GLM-4-0414's own
+ * tokenizer_config.json was not read). No family reads it: without a token the
+ * two lines are also how a document shows a name and a value, so such a reply is reported, never recovered.
+ */
+/** A JSON object's opening: `{` then a key's quote or its closing brace. */
+const JSON_OBJECT_START = /^\{\s*["}]/;
+
+function nameThenJson(text: string, at: number, end: number): boolean {
+  const { start, rest, next } = lineAround(text, at, end);
+  return start === at && rest.trim() === '' && next >= 0 && JSON_OBJECT_START.test(text.slice(next, next + 64));
+}
+
+/** The lines of ReAct actions (`Action: NAME`, {@link reactAction}) to the names `wanted`, as spans. Linear in the text per name. */
+function reactSpans(text: string, wanted: readonly string[], sc: Scanner): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  for (const name of wanted) {
+    for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + name.length)) {
+      if (!reactAction(text, at, at + name.length)) continue;
+      const start = text.lastIndexOf('\n', at - 1) + 1;
+      const nl = sc.find('\n', at + name.length);
+      spans.push([start, nl < 0 ? text.length : nl]);
+    }
+  }
+  return spans;
+}
+
 /**
  * The lines holding advertised names fenced in symbols, as spans, when the density floor is met;
  * empty when the shape does not fire.
@@ -141,9 +196,12 @@ function callLine(text: string, at: number, end: number): boolean {
 export function shapeSpans(text: string, names: readonly string[]): Array<[number, number]> {
   const wanted = names.map((n) => n.trim()).filter((n) => n !== '');
   // No name in the text: no span, whatever the density (checked first: a substring search is cheaper).
-  if (!wanted.some((n) => text.includes(n)) || belowDensity(text, SHAPE_DENSITY_FLOOR)) return [];
-  const spans: Array<[number, number]> = [];
+  if (!wanted.some((n) => text.includes(n))) return [];
   const sc = new Scanner(text);
+  // A ReAct action is markup whatever the density: its `Thought:` line is prose of the format, which
+  // the prose rule then weighs (a long thought makes the reply `prose`, a quotation, not no markup).
+  if (belowDensity(text, SHAPE_DENSITY_FLOOR)) return text.includes('Action') ? reactSpans(text, wanted, sc) : [];
+  const spans: Array<[number, number]> = [];
   for (const name of wanted) {
     // Line start tracked forward (occurrences only move right), so a 1 MB single line stays linear.
     let lineStart = 0;
@@ -156,7 +214,9 @@ export function shapeSpans(text: string, names: readonly string[]): Array<[numbe
         (isSymbol(pointBefore(text, a)) && isSymbol(pointAt(text, b))) ||
         namesTag(text, a, at + name.length) ||
         narratesCall(text, a, at + name.length) ||
-        callLine(text, at, at + name.length)
+        callLine(text, at, at + name.length) ||
+        reactAction(text, at, at + name.length) ||
+        nameThenJson(text, at, at + name.length)
       ) {
         for (let nl = sc.find('\n', lineStart); nl >= 0 && nl < a; nl = sc.find('\n', lineStart)) lineStart = nl + 1;
         const nl = sc.find('\n', b);

@@ -70,6 +70,8 @@ describe('the prose ceiling separates the leak cases from the prose quotations',
       ['nemotron-prose', 0.755],
       ['pythonic-long-preface', 0.559],
       ['pythonic-in-sentence', 1],
+      // a chat exporter's Markdown around RWKV's labelled fence (the same label as the model's)
+      ['rwkv-chat-export', 0.694],
       ['xlam-long-prose', 0.826],
     ]);
     for (const c of proseQuotations) expect(ratioOf(c)!, c.id).toBeGreaterThan(DEFAULT_PROSE_CEILING);

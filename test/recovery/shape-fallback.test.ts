@@ -44,6 +44,49 @@ describe('markup of no family', () => {
     ] as const) expect(judge(text, [...tools]).reason, text).toBe('no_tags');
   });
 
+  it('a ReAct action to an advertised tool is a leak, never recovered (issue 16: it produced no finding)', () => {
+    for (const text of [
+      'Action: bash\nAction Input: {"command": "ls -la"}',
+      'Thought: I need to list the files.\nAction: bash\nAction Input: {"command": "ls -la"}',
+      'Action: bash\nAction Input: ls -la /tmp',
+      'Action 1: bash\nAction 1 Input: {"command": "ls"}',
+      // a thought long enough to bring the reply under the fallback's symbol density: still markup
+      'Thought: I need to check the current directory listing to find the config file.\nAction: bash\nAction Input: ls -la',
+    ]) {
+      const v = judge(text, ['bash']);
+      expect([v.outcome, v.reason, v.family, v.calls], text).toEqual(['refused', 'unknown_family', 'unknown', []]);
+    }
+    expect(judge('Use this format:\n```\nAction: bash\nAction Input: {"command": "ls"}\n```', ['bash']).reason).toBe('fenced');
+    // near misses: a tool that is not advertised, an action with no input line, text after the name,
+    // the action named inside a sentence, a final answer
+    for (const text of [
+      'Action: python\nAction Input: print(1)',
+      'Action: bash\nObservation: total 0',
+      'Action: bash the files\nAction Input: ls',
+      'Write `Action: bash` then `Action Input: ls`.',
+      'Thought: done\nFinal Answer: bash is a shell',
+      'A ReAct agent answers with an action line and an input line, then waits for the observation.',
+    ]) expect(judge(text, ['bash']).reason, text).toBe('no_tags');
+    // a tutorial around the two lines stays a quotation
+    const tutorial = judge('For example, a model that wants to list the files of the project answers with these two lines, and the agent runs the tool:\nAction: bash\nAction Input: ls -la', ['bash']);
+    expect([tutorial.outcome, tutorial.reason]).toEqual(['refused', 'quoted']);
+  });
+
+  it("GLM-4-0414's name line then its JSON arguments is a leak, never recovered (issue 16: it produced no finding)", () => {
+    for (const text of [
+      'get_weather\n{"city": "Paris"}',
+      'bash\n{"command": "ls"}<|assistant|>get_weather\n{"city": "Paris"}',
+      'get_weather\n{}',
+    ]) {
+      const v = judge(text, ['bash', 'get_weather']);
+      expect([v.outcome, v.reason, v.family, v.calls], text).toEqual(['refused', 'unknown_family', 'unknown', []]);
+    }
+    expect(judge('```\nget_weather\n{"city": "Paris"}\n```', ['get_weather']).reason).toBe('fenced');
+    // near misses: no JSON object on the next line, the name inside a line, a tool that is not advertised
+    for (const text of ['bash\n{ is a brace }', 'bash\nis a shell', 'use bash\n{"command": "ls"}']) expect(judge(text, ['bash']).reason, text).toBe('no_tags');
+    expect(judge('get_weather\n{"city": "Paris"}', ['bash']).reason).toBe('no_tags');
+  });
+
   it('repeated tool-call tag fragments after an announcing preface (goose#9662); one cut fragment stays a cut', () => {
     const v = judge('Let me try a different approach to get the content from this WordPress site.\n\n<function\n<function', ['curl_get']);
     expect([v.outcome, v.reason, v.proseRatio]).toEqual(['refused', 'unknown_family', 0]);

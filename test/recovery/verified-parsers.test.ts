@@ -77,9 +77,10 @@
  *   broken call read as tokens quoted in a sentence.
  * - vLLM `rwkv` (RWKV): `**Tool Call:**` then a ```` ```json ```` fence holding `{"name", "arguments"}`,
  *   or a legacy `<tool_call>` followed by the JSON on one line and no closer (rwkv_tool_parser.py @
- *   04e47dbe; no RWKV template found). Not read: a bold label and a JSON fence are what documentation
- *   and chat transcripts write around a call they show, so the fence stays a quotation (`fenced`); the
- *   legacy line is Hermes' opener without its closer, refused `truncated`.
+ *   04e47dbe). The labelled fence is RWKV-7 G1's trained format (BlinkDL RWKV7-G1x-templates.txt @
+ *   1671ab8d), read by the `rwkv` family (its own cases in rwkv.cases.yaml); a bare ```` ```json ````
+ *   fence without the label stays a quotation (`fenced`); the legacy line is Hermes' opener without
+ *   its closer, refused `truncated`.
  */
 import { describe, it } from 'vitest';
 import { checkCase, type RecoveryCase } from './case-runner.js';
@@ -474,11 +475,21 @@ const cases: RecoveryCase[] = [
     expected_reason: 'quoted',
   },
   {
-    id: 'rwkv-bold-label-fence-stays-quotation',
-    source: 'written for guard from the RWKV grammar (vLLM rwkv_tool_parser.py @ 04e47dbe): documentation writes the same',
-    family: 'openai-json',
+    id: 'rwkv-bold-label-fence-recovered',
+    source: 'written for guard from the RWKV grammar (RWKV7-G1x-templates.txt @ 1671ab8d; vLLM rwkv_tool_parser.py @ 04e47dbe); before the rwkv family it was refused fenced',
+    family: 'rwkv',
     tools: ['get_weather'],
     text: '**Tool Call:**\n```json\n{"name": "get_weather", "arguments": {"city": "Tromsø"}}\n```',
+    expected: 'recover',
+    expected_reason: 'ok',
+    expected_calls: [{ name: 'get_weather', arguments: { city: 'Tromsø' } }],
+  },
+  {
+    id: 'rwkv-bare-json-fence-stays-quotation',
+    source: 'written for guard from the RWKV grammar (vLLM also reads a fence with no label; guard does not)',
+    family: 'openai-json',
+    tools: ['get_weather'],
+    text: '```json\n{"name": "get_weather", "arguments": {"city": "Tromsø"}}\n```',
     expected: 'quotation',
     expected_reason: 'fenced',
   },

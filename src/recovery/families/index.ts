@@ -56,6 +56,7 @@ import { plamo3 } from './plamo3.js';
 import { pythonic } from './pythonic.js';
 import { qwen3Coder } from './qwen3-coder.js';
 import { qwenAgent } from './qwen-agent.js';
+import { rwkv } from './rwkv.js';
 import { seedOss } from './seed-oss.js';
 import { solarOpen } from './solar-open.js';
 import { step3 } from './step3.js';
@@ -77,6 +78,8 @@ export const FAMILIES: readonly Family[] = [
   seedOss,
   qwen3Coder,
   hunyuan,
+  // before glm and hermes: MiniCPM-V's undecoded `<tool_call>\n{` (a literal backslash-n) is no GLM tool name
+  minicpm,
   // before glm: TeleChat4 claims a text only where one of its blocks shows (`NAME{` or `NAME<param_key>`),
   // and a cut one fails in both readers; a bare-name block alone stays GLM's
   telechat4,
@@ -99,6 +102,7 @@ export const FAMILIES: readonly Family[] = [
   gemma4,
   functionGemma,
   langchainJsonBlob,
+  rwkv,
   commandR,
   commandR7b,
   internlm,
@@ -111,7 +115,6 @@ export const FAMILIES: readonly Family[] = [
   kimiK3,
   k2Horizon,
   inkling,
-  minicpm,
   functionaryV32,
   qwenAgent,
   llama3Json,

@@ -22,11 +22,16 @@
  * parser first, so a value holding a tag or an entity reference (`&amp;`) reads differently there
  * (an entity: `bad_arguments`; a tag, as any other tag of the dialect: `shape`). Attributes must be
  * double-quoted. A call inside a thought is `shape`.
+ *
+ * MiniCPM-V (label `minicpmv`): Qwen3's Hermes blocks with the newlines left as the characters `\`
+ * `n` by its tokenizer (`<tool_call>\n{…}\n</tool_call>`), always refused: ./minicpmv.ts. When a
+ * text holds both, the dialect that starts first is read.
  */
 
 import { callFromJsonText, callFromParameters, match, shape, truncated, type Family, type FamilyCall, type FamilyMatch, type FamilyProblem, type ParseContext, type RawParameter } from '../family.js';
 import { Scanner, scanJson, skipWs } from '../scan.js';
 import { insideBlock, tokenSpans, withTokens } from './call-lists.js';
+import { detectUndecoded, parseUndecoded, UNDECODED_HEAD } from './minicpmv.js';
 import { readAttributes } from './xml.js';
 
 const START = '<|tool_call_start|>';
@@ -201,12 +206,17 @@ function readFunction5(sc: Scanner, o: number, ctx: ParseContext): { call: Famil
 
 export const minicpm: Family = {
   id: 'minicpm',
-  source: 'MiniCPM3/4 chat template with tools (https://github.com/OpenBMB/MiniCPM/blob/de20166b6357abb3338ac6b5d1521dcf4edb14dd/demo/minicpm3/function_call/minicpm_chat_template_with_tool.jinja); MiniCPM5: minicpm5xml_tool_parser.py (https://github.com/vllm-project/vllm/blob/055e47c28003156421365af985d676fc921cb075/vllm/frontend/processing/tool_parsers/minicpm5xml_tool_parser.py, also OpenBMB/MiniCPM tool_parsers/ @ e618b095)',
+  source: 'MiniCPM3/4 chat template with tools (https://github.com/OpenBMB/MiniCPM/blob/de20166b6357abb3338ac6b5d1521dcf4edb14dd/demo/minicpm3/function_call/minicpm_chat_template_with_tool.jinja); MiniCPM5: minicpm5xml_tool_parser.py (https://github.com/vllm-project/vllm/blob/055e47c28003156421365af985d676fc921cb075/vllm/frontend/processing/tool_parsers/minicpm5xml_tool_parser.py, also OpenBMB/MiniCPM tool_parsers/ @ e618b095); MiniCPM-V undecoded newlines: vLLM vllm/parser/minicpmv.py @ 030dd7a6',
   // `<|tool_call_start|>` is LFM2's opener too: a marker here (a stray one is MiniCPM's when no
   // family reads the text), while `detect` claims it only before a ```python fence.
-  markers: [START, FN5],
-  detect: (text) => first(text, 0, [...MARKERS4, FN5]),
+  markers: [START, FN5, UNDECODED_HEAD],
+  detect(text) {
+    const a = first(text, 0, [...MARKERS4, FN5]);
+    const v = text.includes(UNDECODED_HEAD) ? detectUndecoded(text) : -1;
+    return a < 0 ? v : v < 0 ? a : Math.min(a, v);
+  },
   parse(text, from, ctx): FamilyMatch {
+    if (text.startsWith(UNDECODED_HEAD, from)) return parseUndecoded(text, from);
     const sc = new Scanner(text);
     const spans: Array<[number, number]> = [];
     const calls: FamilyCall[] = [];
