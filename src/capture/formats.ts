@@ -378,7 +378,7 @@ export const CAPTURE_FORMAT_SPECS = [
     fileNames: ['*.jsonl', '*.json'],
     matches: isPairLog,
     accepts: isPairLog,
-    open: (file, nested) => pairLogReader(file, nested),
+    open: (file, nested, ledger) => pairLogReader(file, nested, ledger),
   }),
   record({
     kind: 'record',
