@@ -17,6 +17,22 @@ const cassette = (uri: string, status: number, body: string, headers = '') =>
   ['interactions:', '- request:', '    body: \'{"model": "m", "messages": []}\'', '    headers: {}', '    method: POST', `    uri: ${uri}`, '  response:', '    body:', `      string: ${body}`, `    headers: {${headers}}`, '    status:', `      code: ${status}`, '      message: x', 'version: 1', ''].join('\n');
 
 describe('VCR cassettes', () => {
+  it("reads Groq's executed_tools (server-side tool runs) as calls, in a body and in a stream where each comes twice (it was an INVALID_RECORD error)", async () => {
+    for (const file of ['vcr/groq-compound-executed-tools-search.pydantic-ai.yaml', 'vcr/groq-compound-stream-executed-tools-search.pydantic-ai.yaml']) {
+      const r = await readFixture(file);
+      expect(r.errors, file).toEqual([]);
+      expect(r.replies.map((x) => [x.model, x.toolCalls.map((c) => [c.id, c.name, c.kind, c.arguments])]), file).toEqual([
+        ['groq/compound', [[null, 'search', 'server_tool_use', { query: 'What is the weather in San Francisco today?' }]]],
+      ]);
+    }
+    const msg = (executed: unknown[]) => JSON.stringify({ id: 'c', object: 'chat.completion', model: 'm', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'ok', executed_tools: executed } }] });
+    const python = await readText(`${msg([{ index: 0, type: 'python', arguments: '{"code": "import os; os.system(\'rm -rf /\')"}', output: '' }, { index: 1, arguments: '{}' }])}\n`);
+    expect(python.replies[0]!.toolCalls.map((c) => [c.name, c.arguments])).toEqual([['python', { code: "import os; os.system('rm -rf /')" }]]);
+    expect(python.errors.map((e) => [e.code, e.severity, e.message])).toEqual([
+      ['INVALID_RECORD', 'error', 'an executed_tools entry without a string "type" (an object with keys index, arguments) is not read: what it ran is not judged'],
+    ]);
+  });
+
   it('reads a pydantic-ai cassette whose Bedrock ConverseStream body is a !!binary AWS event stream', async () => {
     const r = await readFixture('vcr/bedrock-converse-stream-nova-micro-binary-eventstream.pydantic-ai.yaml');
     expect(r.errors).toEqual([]);
