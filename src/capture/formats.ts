@@ -46,7 +46,7 @@ import { isLangfuseExport, isLangfuseObservation, LangfuseReader } from './expor
 import { isLiteLLMLog, liteLLMReader } from './exports/litellm.js';
 import { isOtlpLogs, isOtlpTraces, isSpan, otelReader } from './exports/otel.js';
 import { isNockDefinition, NockReader } from './exports/nock.js';
-import { sniffVcrCassette, VcrReader } from './exports/vcr.js';
+import { claimsJsonCassette, isJsonCassette, JsonCassetteReader, sniffVcrCassette, VcrReader } from './exports/vcr.js';
 import type { NestedReaders } from './nested.js';
 import { historyContext, isRequestWithHistory, readRequestHistory, type TurnLedger } from './request-history.js';
 import { createConverseStreamAccumulator, createInvokeStreamAccumulator, isBedrockException, isConverseStreamEvent, isInvokeStreamEvent } from './streams/bedrock.js';
@@ -369,6 +369,17 @@ export const CAPTURE_FORMAT_SPECS = [
     matches: isNockDefinition,
     accepts: isNockDefinition,
     open: (file, nested) => new NockReader(file, nested),
+  }),
+  record({
+    kind: 'record',
+    name: 'vcr-json',
+    description: "JSON HTTP cassettes: vcrpy's json serializer ({interactions, version}) and Betamax ({http_interactions, recorded_with}), each exchange read as a HAR entry",
+    recognition: 'a document {interactions[] | http_interactions[] of {request, response}, version? | recorded_with?} (read one interaction at a time)',
+    fileNames: ['*.json'],
+    matches: isJsonCassette,
+    accepts: isJsonCassette,
+    open: (file, nested) => new JsonCassetteReader(file, nested),
+    envelope: { arrays: ['interactions', 'http_interactions'], claims: claimsJsonCassette, rest: 'skip' },
   }),
   record({
     kind: 'record',
