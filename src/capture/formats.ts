@@ -46,7 +46,7 @@ import { isLangfuseExport, isLangfuseObservation, LangfuseReader } from './expor
 import { isLiteLLMLog, liteLLMReader } from './exports/litellm.js';
 import { isOtlpLogs, isOtlpTraces, isSpan, otelReader } from './exports/otel.js';
 import { isNockDefinition, NockReader } from './exports/nock.js';
-import { sniffVcrCassette, VcrReader } from './exports/vcr.js';
+import { claimsJsonCassette, isJsonCassette, JsonCassetteReader, sniffVcrCassette, VcrReader } from './exports/vcr.js';
 import type { NestedReaders } from './nested.js';
 import { historyContext, isRequestWithHistory, readRequestHistory, type TurnLedger } from './request-history.js';
 import { createConverseStreamAccumulator, createInvokeStreamAccumulator, isBedrockException, isConverseStreamEvent, isInvokeStreamEvent } from './streams/bedrock.js';
@@ -372,13 +372,24 @@ export const CAPTURE_FORMAT_SPECS = [
   }),
   record({
     kind: 'record',
+    name: 'vcr-json',
+    description: "JSON HTTP cassettes: vcrpy's json serializer ({interactions, version}) and Betamax ({http_interactions, recorded_with}), each exchange read as a HAR entry",
+    recognition: 'a document {interactions[] | http_interactions[] of {request, response}, version? | recorded_with?} (read one interaction at a time)',
+    fileNames: ['*.json'],
+    matches: isJsonCassette,
+    accepts: isJsonCassette,
+    open: (file, nested) => new JsonCassetteReader(file, nested),
+    envelope: { arrays: ['interactions', 'http_interactions'], claims: claimsJsonCassette, rest: 'skip' },
+  }),
+  record({
+    kind: 'record',
     name: 'pair-log',
     description: 'proxy logs holding a request and its response (claude-trace and similar)',
     recognition: 'a record {request, response} whose response is an API body or SSE text',
     fileNames: ['*.jsonl', '*.json'],
     matches: isPairLog,
     accepts: isPairLog,
-    open: (file, nested) => pairLogReader(file, nested),
+    open: (file, nested, ledger) => pairLogReader(file, nested, ledger),
   }),
   record({
     kind: 'record',

@@ -72,10 +72,14 @@ function isAssistantMessage(m: unknown): m is JsonObject {
   return isObject(m) && m['role'] === 'assistant';
 }
 
+/** True for a request body (bare or not) whose `messages` or `input` history holds at least one assistant turn. */
+export function hasHistoryTurns(v: unknown): v is JsonObject {
+  return isObject(v) && (arr(v['messages']).some(isAssistantMessage) || arr(v['input']).some(isModelItem));
+}
+
 /** True for a bare request body whose history holds at least one assistant turn (the sniff of `request-history`). */
 export function isRequestWithHistory(v: unknown): v is JsonObject {
-  if (!isBareRequest(v)) return false;
-  return arr(v['messages']).some(isAssistantMessage) || arr(v['input']).some(isModelItem);
+  return isBareRequest(v) && hasHistoryTurns(v);
 }
 
 /** Keys kept per file before the ledger starts over (a turn read after that may be read again). */
@@ -83,17 +87,26 @@ const LEDGER_MAX_KEYS = 1 << 20;
 
 /**
  * The assistant turns one file has yielded, so that a request's history does not yield them again:
- * keyed by tool call id (`c:` + id) and, once the file has held a request history, by a SHA-1 of the
- * reply's text, reasoning and calls (`t:` + digest). An empty history turn is never read. Text digests are taken only from then on: a file with no request
- * bodies pays nothing for them. Bounded: past {@link LEDGER_MAX_KEYS} keys it starts over.
+ * keyed by tool call id (`c:` + id) and, once the file has held a request history (or a reader that
+ * will hold them called {@link watch}), by a SHA-1 of the reply's text and calls (`t:` + digest) and,
+ * for a reply with reasoning, of its text, reasoning and calls (`r:` + digest). A history turn
+ * without reasoning is known by the first (APIs do not send reasoning back: a Chat Completions
+ * response's `reasoning_content` is dropped from the history that repeats it), one with reasoning by
+ * the second. An empty history turn is never read. Text digests are taken only from then on: a file
+ * with no request bodies pays nothing for them. Bounded: past {@link LEDGER_MAX_KEYS} keys it starts over.
  */
 export class TurnLedger {
   private readonly keys = new Set<string>();
   private histories = false;
 
+  /** Starts taking text digests now: a reader whose records carry request histories (a pair log) calls it before its first reply. */
+  watch(): void {
+    this.histories = true;
+  }
+
   /** Records the replies a reader of the file yielded (any format). */
   note(replies: readonly Reply[]): void {
-    for (const r of replies) for (const k of this.keysOf(r)) this.add(k);
+    for (const r of replies) for (const k of this.keysOf(r, 'note')) this.add(k);
   }
 
   /**
@@ -104,17 +117,22 @@ export class TurnLedger {
     this.histories = true;
     // an empty turn (no text, reasoning or call) holds nothing to judge: read none of them
     if (reply.text === '' && reply.reasoning === '' && reply.toolCalls.length === 0) return false;
-    const keys = this.keysOf(reply);
+    const keys = this.keysOf(reply, 'claim');
     if (keys.length > 0 && keys.every((k) => this.keys.has(k))) return false;
-    for (const k of keys) this.add(k);
+    for (const k of this.keysOf(reply, 'note')) this.add(k);
     return true;
   }
 
-  private keysOf(r: Reply): string[] {
+  /** The keys of `r`: all of them when noting a yielded reply; the one a history turn is known by when claiming. */
+  private keysOf(r: Reply, use: 'note' | 'claim'): string[] {
     const ids = r.toolCalls.map((c) => c.id);
     if (ids.length > 0 && ids.every((id) => id !== null && id !== '')) return ids.map((id) => `c:${id}`);
     if (!this.histories || (r.text === '' && r.reasoning === '' && r.toolCalls.length === 0)) return [];
-    return [`t:${hexDigest('sha1', [r.text, r.reasoning, ...r.toolCalls.map((c) => `${c.name}\u0000${c.argumentsRaw}`)].join('\u0000'))}`];
+    const calls = r.toolCalls.map((c) => `${c.name}\u0000${c.argumentsRaw}`);
+    const plain = `t:${hexDigest('sha1', [r.text, ...calls].join('\u0000'))}`;
+    if (r.reasoning === '') return [plain];
+    const full = `r:${hexDigest('sha1', [r.text, r.reasoning, ...calls].join('\u0000'))}`;
+    return use === 'claim' ? [full] : [plain, full];
   }
 
   private add(key: string): void {

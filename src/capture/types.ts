@@ -57,7 +57,8 @@ export type CaptureFormat =
   | 'langfuse'
   | 'har'
   | 'nock'
-  | 'vcr';
+  | 'vcr'
+  | 'vcr-json';
 
 
 /** A JSON Schema object as a request advertises it (`parameters` / `input_schema`). */

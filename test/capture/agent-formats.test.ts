@@ -241,14 +241,17 @@ describe('SWE-agent and mini-swe-agent', () => {
     expect(r.replies[0]!.toolCalls[0]).toMatchObject({ name: 'create', arguments: { filename: 'reproduce.py' } });
   });
 
-  it('falls back to the ThoughtActionParser block when a history item has no action, and reports a trajectory without history', async () => {
+  it('falls back to the ThoughtActionParser block when a history item has no action, and reads a trajectory without history from its steps', async () => {
     const withBlock = { trajectory: [], history: [{ role: 'assistant', content: 'Look:\n```\nls\n```\nthen\n```\ncat a\n```\n', agent: 'main' }], info: {} };
     const r = await readText(JSON.stringify(withBlock, null, 2), undefined, 'x.traj');
     expect(r.replies[0]!.toolCalls.map((c) => c.arguments?.['command'])).toEqual(['cat a']);
     const noHistory = { environment: 'e', trajectory: [{ action: 'ls', observation: 'x', response: 'r', thought: 't' }], info: {} };
     const r2 = await readText(JSON.stringify(noHistory, null, 2), { inputFormat: 'swe-agent' }, 'y.traj');
-    expect(r2.replies).toEqual([]);
-    expect(r2.errors.map((e) => [e.code, e.line])).toEqual([['INVALID_RECORD', 4]]);
+    // the steps are read on their own (they were only reported before)
+    expect(r2.replies.map((x) => [x.text, x.toolCalls.map((c) => c.arguments)])).toEqual([['r', [{ command: 'ls' }]]]);
+    expect(r2.errors.map((e) => [e.code, e.line, e.severity, e.message])).toEqual([
+      ['INVALID_RECORD', 4, 'warning', '1 trajectory step (trajectory[0]) ran an action no history reply holds (the file has no history): read from the steps'],
+    ]);
   });
 
   it('reads every attempt of a RetryAgent file once, not the chosen attempt again', async () => {

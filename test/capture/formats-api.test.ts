@@ -44,6 +44,21 @@ describe('Ollama native', () => {
     expect(cut.replies.map((x) => [x.text, x.truncated])).toEqual([['par', true]]);
     expect(codes(cut)).toEqual([['TRUNCATED_STREAM', 1, 'error']]);
   });
+
+  it('keeps a <think> block opening the text as reasoning, split over /api/generate chunks, beside a thinking field (it was visible text)', async () => {
+    const r = await readFixture('ollama/api-generate-stream-think-tag-in-response.synthetic.ndjson');
+    expect(r.replies.map((x) => [x.source.line, x.model, x.text, x.reasoning])).toEqual([
+      [1, 'deepseek-r1:8b', 'Run `ls -la` in the directory.', 'The user wants the files listed; a tool call is not  available here, so I answer in text.'],
+      [11, 'qwen3:4b', '<tool_call>\n{"name": "bash", "arguments": {"command": "rm -rf /tmp/build"}}\n</tool_call>', 'Clean the build directory first.'],
+    ]);
+    expect(r.errors).toEqual([]);
+    // /api/chat content too; an unclosed block and a <think> after text stay in the text
+    const chat = (content: string) => `{"model":"m","created_at":"t","message":{"role":"assistant","content":${JSON.stringify(content)}},"done":true}\n`;
+    const read = async (content: string) => (await readText(chat(content))).replies.map((x) => [x.text, x.reasoning]);
+    expect(await read('<think>plan</think>Answer.')).toEqual([['Answer.', 'plan']]);
+    expect(await read('<think>plan, cut by the limit')).toEqual([['<think>plan, cut by the limit', '']]);
+    expect(await read('Say <think>x</think> to me')).toEqual([['Say <think>x</think> to me', '']]);
+  });
 });
 
 describe('Gemini and Vertex AI', () => {

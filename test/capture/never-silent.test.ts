@@ -325,14 +325,19 @@ describe('never silent', () => {
     expect([failed.replies.map((r) => r.format), codes(failed)]).toEqual([['openai-batch'], [['STREAM_ERROR', 1, 'warning']]]);
   });
 
-  it('SWE-agent: more trajectory steps than model replies in the history is an error (red-team sw01: the rm -rf / step never judged, exit 0)', async () => {
+  it('SWE-agent: a trajectory step whose action no history reply ran is read from the step (red-team sw01: the rm -rf / step never judged, exit 0; fmt10: it was only an error)', async () => {
     const step = (action: string) => ({ action: `${action}\n`, observation: '', response: `DISCUSSION\nrun\n\`\`\`\n${action}\n\`\`\``, thought: 'run', state: {} });
     const reply = (action: string, demo = false) => ({ role: 'assistant', content: `DISCUSSION\nrun\n\`\`\`\n${action}\n\`\`\``, action: `${action}\n`, ...(demo ? { is_demo: true } : {}) });
-    const traj = (history: object[]) => JSON.stringify({ environment: 'x', trajectory: [step('ls'), step('rm -rf /')], history: [{ role: 'system', content: 's' }, { role: 'user', content: 'fix' }, ...history], info: {} });
+    const traj = (history: object[] | null) =>
+      JSON.stringify({ environment: 'x', trajectory: [step('ls'), step('rm -rf /')], ...(history ? { history: [{ role: 'system', content: 's' }, { role: 'user', content: 'fix' }, ...history] } : {}), info: {} });
+    const commands = (r: { replies: Array<{ toolCalls: Array<{ arguments: unknown }> }> }) => r.replies.map((x) => x.toolCalls.map((c) => c.arguments));
     const short = await readText(traj([reply('ls')]), undefined, 'run.traj');
-    expect([short.replies.length, short.errors.map((e) => e.message)]).toEqual([1, ['the trajectory has 2 steps but the history only 1 model replies; guard reads the history, so the steps beyond it were not read']]);
-    // a demonstration is no reply of the run's
-    expect(codes(await readText(traj([reply('ls'), reply('rm -rf /', true)]), undefined, 'run.traj'))).toEqual([['INVALID_RECORD', 1, 'error']]);
+    expect([commands(short), short.errors.map((e) => [e.severity, e.message])]).toEqual([
+      [[{ command: 'ls' }], [{ command: 'rm -rf /' }]],
+      [['warning', '1 trajectory step (trajectory[1]) ran an action no history reply holds (the history holds 1 model replies): read from the steps']],
+    ]);
+    // a demonstration is no reply of the run's: the step is read from the trajectory
+    expect(commands(await readText(traj([reply('ls'), reply('rm -rf /', true)]), undefined, 'run.traj'))).toEqual([[{ command: 'ls' }], [{ command: 'rm -rf /' }]]);
     const whole = await readText(traj([reply('ls'), reply('rm -rf /')]), undefined, 'run.traj');
     expect([whole.replies.length, whole.errors]).toEqual([2, []]);
   });

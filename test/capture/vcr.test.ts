@@ -8,7 +8,9 @@
 
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { readFixture, readText } from './read-helpers.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FIXTURES, readFixture, readText } from './read-helpers.js';
 
 const codes = (r: { errors: Array<{ code: string; line: number | null; severity: string }> }) => r.errors.map((e) => [e.code, e.line, e.severity]);
 
@@ -17,6 +19,40 @@ const cassette = (uri: string, status: number, body: string, headers = '') =>
   ['interactions:', '- request:', '    body: \'{"model": "m", "messages": []}\'', '    headers: {}', '    method: POST', `    uri: ${uri}`, '  response:', '    body:', `      string: ${body}`, `    headers: {${headers}}`, '    status:', `      code: ${status}`, '      message: x', 'version: 1', ''].join('\n');
 
 describe('VCR cassettes', () => {
+  it('reads JSON cassettes: vcrpy json serializer and Betamax (a base64 gzip body), pretty-printed or on one line (they were UNKNOWN_FORMAT)', async () => {
+    const vcrpy = await readFixture('vcr/vcrpy-json-serializer-chat-tool-call.synthetic.json');
+    expect(vcrpy.end.formats).toEqual(['vcr-json']);
+    expect(vcrpy.replies.map((x) => [x.source.line, x.format, x.advertised?.map((t) => t.name), x.toolCalls.map((c) => [c.name, c.arguments])])).toEqual([
+      [3, 'vcr-json', ['run_shell'], [['run_shell', { cmd: 'ls -la' }]]],
+    ]);
+    expect(vcrpy.errors.map((e) => [e.code, e.severity])).toEqual([['INVALID_RECORD', 'warning']]);
+    const betamax = await readFixture('vcr/betamax-anthropic-gzip-base64-tool-use.synthetic.json');
+    expect(betamax.errors).toEqual([]);
+    expect(betamax.replies.map((x) => [x.format, x.text, x.toolCalls.map((c) => [c.id, c.arguments])])).toEqual([['vcr-json', 'Cleaning up.', [['toolu_B1', { command: 'rm -rf ./build' }]]]]);
+    const doc = JSON.parse(readFileSync(join(FIXTURES, 'vcr/betamax-anthropic-gzip-base64-tool-use.synthetic.json'), 'utf8'));
+    const oneLine = await readText(`${JSON.stringify(doc)}\n`);
+    expect(oneLine.replies.map((x) => [x.format, x.toolCalls.length])).toEqual([['vcr-json', 1]]);
+    // an interaction without a response is said
+    const bad = await readText(JSON.stringify({ interactions: [doc.http_interactions[0], { request: { uri: 'x' } }], version: 1 }, null, 2));
+    expect(bad.errors.map((e) => [e.code, e.message])).toEqual([['INVALID_RECORD', 'an interaction of the cassette without a request and a response; skipped']]);
+  });
+
+  it("reads Groq's executed_tools (server-side tool runs) as calls, in a body and in a stream where each comes twice (it was an INVALID_RECORD error)", async () => {
+    for (const file of ['vcr/groq-compound-executed-tools-search.pydantic-ai.yaml', 'vcr/groq-compound-stream-executed-tools-search.pydantic-ai.yaml']) {
+      const r = await readFixture(file);
+      expect(r.errors, file).toEqual([]);
+      expect(r.replies.map((x) => [x.model, x.toolCalls.map((c) => [c.id, c.name, c.kind, c.arguments])]), file).toEqual([
+        ['groq/compound', [[null, 'search', 'server_tool_use', { query: 'What is the weather in San Francisco today?' }]]],
+      ]);
+    }
+    const msg = (executed: unknown[]) => JSON.stringify({ id: 'c', object: 'chat.completion', model: 'm', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'ok', executed_tools: executed } }] });
+    const python = await readText(`${msg([{ index: 0, type: 'python', arguments: '{"code": "import os; os.system(\'rm -rf /\')"}', output: '' }, { index: 1, arguments: '{}' }])}\n`);
+    expect(python.replies[0]!.toolCalls.map((c) => [c.name, c.arguments])).toEqual([['python', { code: "import os; os.system('rm -rf /')" }]]);
+    expect(python.errors.map((e) => [e.code, e.severity, e.message])).toEqual([
+      ['INVALID_RECORD', 'error', 'an executed_tools entry without a string "type" (an object with keys index, arguments) is not read: what it ran is not judged'],
+    ]);
+  });
+
   it('reads a pydantic-ai cassette whose Bedrock ConverseStream body is a !!binary AWS event stream', async () => {
     const r = await readFixture('vcr/bedrock-converse-stream-nova-micro-binary-eventstream.pydantic-ai.yaml');
     expect(r.errors).toEqual([]);

@@ -11,9 +11,12 @@
  * (`is_demo`). Its calls: the item's `tool_calls` (function-calling configurations, OpenAI
  * shape); else the command the agent ran from the text, a `text-command` call `bash
  * {command: <action>}` (the item's `action`, or when it has none the block SWE-agent's
- * `ThoughtActionParser` takes, src/capture/agents/text-command.ts). `trajectory` steps repeat
- * the history and are not read (a file with steps but no history is reported). With `attempts`,
- * every attempt's history is read and the top-level copy of the chosen one is not.
+ * `ThoughtActionParser` takes, src/capture/agents/text-command.ts). `trajectory` steps
+ * (`TrajectoryStep`: `{action, observation, response, thought, …}`) repeat the history: a step
+ * whose action no history reply ran (the history lacks it, or the file has no history) is read
+ * from the step itself, one reply (`response`, else `thought`) with its action as a `text-command`
+ * call, with a warning naming the steps. With `attempts`, every attempt's history is read and the
+ * top-level copy of the chosen one is not.
  *
  * mini-swe-agent: SWE-agent/mini-swe-agent @ a83fcae82d2a08f0ee0c688f9d137b3566c097f8
  * `src/minisweagent/agents/default.py` (`DefaultAgent.serialize`: `{info{model_stats, config,
@@ -92,6 +95,15 @@ export function claimsMiniSweAgent(key: string, head: JsonObject): boolean {
   return key === 'messages' && isMiniInfo(head['info']) && Object.keys(head).every((k) => k === 'info' || k === 'messages');
 }
 
+/** Trajectory steps kept per file to read against the history (each one action and text, at most {@link MAX_STEP_CHARS} characters each). */
+const MAX_KEPT_STEPS = 10_000;
+const MAX_STEP_CHARS = 64 * 1024;
+
+/** An action without the line ends SWE-agent leaves after it. */
+function trimAction(action: string): string {
+  return action.replace(/\n+$/, '');
+}
+
 /** Reads one SWE-agent trajectory (see the module header). */
 export class SweAgentReader {
   private sawAttempts = false;
@@ -100,6 +112,10 @@ export class SweAgentReader {
   private historyReplies = 0;
   private trajectorySteps = 0;
   private trajectoryLine = 0;
+  /** The steps' actions and texts (at most {@link MAX_KEPT_STEPS}), read against the history at the end. */
+  private readonly steps: Array<{ index: number; action: string; text: string }> = [];
+  /** The actions the history's replies ran, by how many times. */
+  private readonly historyActions = new Map<string, number>();
 
   constructor(private readonly file: string) {}
 
@@ -111,9 +127,7 @@ export class SweAgentReader {
     const attempts = arr(record['attempts']);
     for (const a of attempts) this.attempt(a, line, out);
     if (attempts.length === 0 && !this.sawAttempts) for (const h of arr(record['history'])) this.historyItem(h, line, out);
-    const steps = arr(record['trajectory']).length;
-    if (steps > 0 && this.trajectoryLine === 0) this.trajectoryLine = line;
-    this.trajectorySteps += steps;
+    for (const step of arr(record['trajectory'])) this.step(step, line);
     return out;
   }
 
@@ -122,20 +136,50 @@ export class SweAgentReader {
     if (key === 'attempts') this.attempt(value, line, out);
     else if (key === 'history') {
       if (!this.sawAttempts) this.historyItem(value, line, out);
-    } else if (key === 'trajectory') {
-      if (this.trajectoryLine === 0) this.trajectoryLine = line;
-      this.trajectorySteps++;
-    }
+    } else if (key === 'trajectory') this.step(value, line);
     return out;
   }
 
+  /** Keeps one trajectory step's action and text (the history is read after the steps). */
+  private step(step: unknown, line: number): void {
+    if (this.trajectoryLine === 0) this.trajectoryLine = line;
+    const index = this.trajectorySteps++;
+    if (!isObject(step) || this.steps.length >= MAX_KEPT_STEPS) return;
+    const action = typeof step['action'] === 'string' ? trimAction(step['action']) : '';
+    const text = str(step['response']) ?? str(step['thought']) ?? '';
+    this.steps.push({ index, action: action.slice(0, MAX_STEP_CHARS), text: text.slice(0, MAX_STEP_CHARS) });
+  }
+
+  /**
+   * The steps no history reply accounts for, each read as a reply of its own (see the module
+   * header), and a warning naming them; an error for steps past what guard keeps.
+   */
   finish(): RecordOutput {
     const out: RecordOutput = { replies: [], errors: [] };
-    if (this.trajectorySteps > 0 && this.historyItems === 0 && !this.sawAttempts) {
-      out.errors.push(captureError(this.file, this.trajectoryLine, 'INVALID_RECORD', `the trajectory has ${this.trajectorySteps} steps but no history; guard reads the replies from the history, so the steps were not read`));
-    } else if (!this.sawAttempts && this.trajectorySteps > this.historyReplies && this.historyItems > 0) {
-      // every step is one model reply the history also holds; more steps than replies: some were not read
-      out.errors.push(captureError(this.file, this.trajectoryLine, 'INVALID_RECORD', `the trajectory has ${this.trajectorySteps} steps but the history only ${this.historyReplies} model replies; guard reads the history, so the steps beyond it were not read`));
+    if (this.sawAttempts || this.trajectorySteps <= this.historyReplies) return out;
+    const ran = new Map(this.historyActions);
+    const unread: number[] = [];
+    for (const step of this.steps) {
+      const n = ran.get(step.action) ?? 0;
+      if (n > 0) {
+        ran.set(step.action, n - 1);
+        continue;
+      }
+      if (step.action === '' && step.text === '') continue;
+      unread.push(step.index);
+      const ctx = contextAt(this.file, this.trajectoryLine, 'swe-agent');
+      const parts = emptyParts();
+      if (step.text) parts.text.add(step.text);
+      if (step.action) parts.toolCalls.push(textCommandCall(step.action));
+      out.replies.push(partsReply(parts, ctx));
+    }
+    if (unread.length > 0) {
+      const which = unread.slice(0, 10).map((i) => `trajectory[${i}]`).join(', ') + (unread.length > 10 ? ', …' : '');
+      const why = this.historyItems === 0 ? 'the file has no history' : `the history holds ${this.historyReplies} model replies`;
+      out.errors.push(captureError(this.file, this.trajectoryLine, 'INVALID_RECORD', `${unread.length} trajectory step${unread.length === 1 ? '' : 's'} (${which}) ran an action no history reply holds (${why}): read from the steps`, 'warning'));
+    }
+    if (this.trajectorySteps > this.steps.length) {
+      out.errors.push(captureError(this.file, this.trajectoryLine, 'INVALID_RECORD', `the trajectory has ${this.trajectorySteps} steps; guard keeps the first ${MAX_KEPT_STEPS} to read against the history, the others were not read`));
     }
     return out;
   }
@@ -161,11 +205,10 @@ export class SweAgentReader {
     const parts = emptyParts();
     readMessageInto(h, parts, ctx, out);
     for (const b of arr(h['thinking_blocks'])) if (isObject(b) && typeof b['thinking'] === 'string') parts.reasoning.push(b['thinking']);
-    if (parts.toolCalls.length === 0) {
-      const action = typeof h['action'] === 'string' ? h['action'] : 'action' in h ? null : sweAgentThoughtAction(parts.text.text);
-      const command = action?.replace(/\n+$/, '');
-      if (command) parts.toolCalls.push(textCommandCall(command));
-    }
+    const action = typeof h['action'] === 'string' ? h['action'] : 'action' in h ? null : sweAgentThoughtAction(parts.text.text);
+    const command = action === null ? '' : trimAction(action);
+    if (command) this.historyActions.set(command, (this.historyActions.get(command) ?? 0) + 1);
+    if (parts.toolCalls.length === 0 && command) parts.toolCalls.push(textCommandCall(command));
     out.replies.push(partsReply(parts, ctx));
   }
 }

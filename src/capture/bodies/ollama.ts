@@ -12,6 +12,12 @@
  * top-level `response`, `thinking` and `tool_calls`. A reply is every object up to and including the
  * one with `done: true`: that is the only boundary between replies, so a file of several streams
  * back to back (or of pretty-printed objects one after another) reads as one reply per `done: true`.
+ *
+ * A reasoning model asked without `think` (or through an Ollama older than the `thinking` field)
+ * writes its reasoning into the text itself: a reply whose text opens with a `<think>` … `</think>`
+ * block (DeepSeek-R1, Qwen3, through `/api/generate` `response` as through `/api/chat`
+ * `message.content`) has that block kept as reasoning, apart from the visible text, as the
+ * `thinking` field is; an unclosed block stays in the text (the recovery engine reads it there).
  */
 
 import { makeToolCall } from '../toolcall.js';
@@ -28,6 +34,16 @@ export function isOllamaResponse(v: unknown): v is JsonObject {
   const message = v['message'];
   if (isObject(message)) return message['role'] === undefined || message['role'] === 'assistant';
   return typeof v['response'] === 'string' || typeof v['created_at'] === 'string';
+}
+
+/** A `<think>` block opening a text (after white space), and the text after its `</think>`. */
+const THINK_BLOCK = /^\s*<think>([\s\S]*?)<\/think>\s*/;
+
+/** Splits a leading `<think>` block off `text` (see the module header): the reasoning and the text left. */
+function splitThinkBlock(text: string): { reasoning: string; text: string } {
+  const m = THINK_BLOCK.exec(text);
+  if (!m) return { reasoning: '', text };
+  return { reasoning: m[1]!.trim(), text: text.slice(m[0].length) };
 }
 
 interface OpenReply {
@@ -87,13 +103,15 @@ export class OllamaReader {
     const r = this.open;
     this.open = null;
     if (!r) return false;
+    const split = splitThinkBlock(r.text.join(''));
+    const reasoning = [r.reasoning.join(''), split.reasoning].filter((x) => x !== '').join('\n');
     out.replies.push({
       source: { file: this.file, line: r.line },
       format: 'ollama',
       id: null,
       advertised: null,
-      text: r.text.join(''),
-      reasoning: r.reasoning.join(''),
+      text: split.text,
+      reasoning,
       toolCalls: r.calls,
       truncated: cut || doneReason === 'length',
       ...(r.model ? { model: r.model } : {}),

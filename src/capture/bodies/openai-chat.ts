@@ -104,6 +104,11 @@ const CHOICE_KEYS = new Set(['index', 'message', 'finish_reason', 'logprobs', 'n
  */
 export function chatToolCalls(message: JsonObject, ctx: RecordContext, out: RecordOutput): ToolCall[] {
   const calls: ToolCall[] = [];
+  for (const entry of arr(message['executed_tools'])) {
+    const call = executedToolCall(entry);
+    if (call) calls.push(call);
+    else out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `an executed_tools entry without a string "type" (${shapeOf(entry)}) is not read: what it ran is not judged`));
+  }
   for (const entry of arr(message['tool_calls'])) {
     if (!isObject(entry)) {
       out.errors.push(captureError(ctx.file, ctx.line, 'INVALID_RECORD', `a tool_calls entry that is ${entry === null ? 'null' : `a JSON ${typeof entry}`}, not a call object, is not read: what it holds is not judged`));
@@ -150,7 +155,7 @@ function isZeroFunctionCall(fc: JsonObject): boolean {
 }
 
 /** The keys of a Chat Completions message (or stream delta) read here (openai-node `ChatCompletionMessage`, `ChatCompletionChunk.Choice.Delta`, and the reasoning fields of docs/sources.md). */
-const READ_MESSAGE_KEYS = new Set(['role', 'content', 'refusal', 'reasoning_content', 'reasoning', 'tool_calls', 'function_call', 'audio']);
+const READ_MESSAGE_KEYS = new Set(['role', 'content', 'refusal', 'reasoning_content', 'reasoning', 'tool_calls', 'function_call', 'audio', 'executed_tools']);
 
 /**
  * Message and delta keys that hold no text, reasoning or call guard judges: OpenRouter's
@@ -171,6 +176,21 @@ const GOOGLE_SIGNATURE_KEYS: ReadonlySet<string> = new Set(['thought', 'thought_
  */
 function isSignatureOnly(v: unknown): boolean {
   return isObject(v) && Object.values(v).every((x) => isObject(x) && Object.keys(x).every((k) => GOOGLE_SIGNATURE_KEYS.has(k)));
+}
+
+/**
+ * One entry of Groq's `executed_tools` (the tools its compound systems and `browser_search` /
+ * `code_interpreter` ran server-side, https://console.groq.com/docs/compound and
+ * https://console.groq.com/docs/browser-search: `{index, type: "search" | "python" |
+ * "browser.search" | …, arguments: a JSON string, output, search_results?}`, as in the pydantic-ai
+ * cassette test_groq/test_groq_model_web_search_tool.yaml) as a `server_tool_use` call named by its
+ * `type`, with its `arguments`; its `output` is the tool's result and is not judged.
+ *
+ * @returns the call, or null for an entry without a string `type` (the caller reports it).
+ */
+export function executedToolCall(entry: unknown): ToolCall | null {
+  if (!isObject(entry) || typeof entry['type'] !== 'string' || entry['type'] === '') return null;
+  return makeToolCall(null, entry['type'], 'server_tool_use', entry['arguments'], { entry, read: ['arguments', 'output', 'search_results', 'index', 'type', 'code_results', 'browser_results'] });
 }
 
 /**

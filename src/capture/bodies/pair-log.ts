@@ -9,11 +9,19 @@
  * `request.json` or the request itself; response body under `response.body`, `response.body_raw`,
  * `response.text` or the response itself. A string body is sniffed: JSON, or an SSE stream handed
  * to the SSE reader.
+ *
+ * A request body carries the conversation so far (Chat / Anthropic `messages`, Responses `input`):
+ * its assistant turns are what the model said and called before, read as the `request-history`
+ * format reads them (../request-history.ts), each once per file. They are the earlier pairs'
+ * responses when the log holds those (then known by their call ids or text and not read again),
+ * and the only record of the turns whose pair the log lacks (an orphaned request, a log started
+ * mid-conversation, a proxy that kept the request only).
  */
 
 import { readBodyText } from '../body-text.js';
 import { readNestedValues, type NestedReaders } from '../nested.js';
 import { advertisedFromRequest } from '../toolcall.js';
+import { hasHistoryTurns, readRequestHistory, type TurnLedger } from '../request-history.js';
 import type { AdvertisedTool } from '../types.js';
 import { readAllowMarks } from './guard-reply.js';
 import { apiBodyFormat, apiErrorOutput, isApiErrorBody } from './index.js';
@@ -74,17 +82,23 @@ function responsePayload(response: unknown): unknown {
   return Object.keys(response).every((k) => RESPONSE_META_KEYS.has(k)) ? null : response;
 }
 
-/** Reads pair-log records; each response is read by the registry through a fresh nested reader. */
-export function pairLogReader(file: string, nested: NestedReaders) {
+/**
+ * Reads pair-log records; each response is read by the registry through a fresh nested reader,
+ * each request's history against the file's `ledger` (so a turn is read once per file).
+ */
+export function pairLogReader(file: string, nested: NestedReaders, ledger: TurnLedger) {
+  ledger.watch();
   return {
-    push: (value: unknown, line: number): RecordOutput => readPairLog(value as JsonObject, { file, line, format: 'pair-log', advertised: null }, nested),
+    push: (value: unknown, line: number): RecordOutput => readPairLog(value as JsonObject, { file, line, format: 'pair-log', advertised: null }, nested, ledger),
     finish: (): RecordOutput => emptyOutput(),
   };
 }
 
 /**
- * Reads one pair-log record. Replies are stamped format `pair-log` and carry the request's
- * advertised tools. A record with a null response (an orphaned request) yields nothing; a
+ * Reads one pair-log record: first the assistant turns of the request's history that `ledger` has
+ * not seen (see the module header), then the response. Replies are stamped format `pair-log` and
+ * carry the request's advertised tools. A record with a null response (an orphaned request) yields
+ * only its history's new turns; a
  * response with a status and no body is an INVALID_RECORD warning; an API error body yields a
  * STREAM_ERROR warning; a body in no known API format (any the registry reads: Chat, Messages,
  * Responses, Ollama, Gemini, a nested pair, ...) is UNKNOWN_FORMAT; a string body that is
@@ -93,13 +107,25 @@ export function pairLogReader(file: string, nested: NestedReaders) {
  *
  * @param record a value for which {@link isPairLog} holds.
  * @param nested the opener of nested readers the record reader handed the format's reader.
+ * @param ledger the assistant turns the file has yielded so far; updated.
  * @returns replies and problems; never throws.
  */
-export function readPairLog(record: JsonObject, ctx: RecordContext, nested: NestedReaders): RecordOutput {
+export function readPairLog(record: JsonObject, ctx: RecordContext, nested: NestedReaders, ledger: TurnLedger): RecordOutput {
+  const history = readHistory(record, ctx, ledger);
   const out = readPair(record, ctx, nested);
+  out.replies.unshift(...history.replies);
+  out.errors.unshift(...history.errors);
   // allow marks sit beside request and response, in what the harness (not the model) wrote
   const allow = readAllowMarks(record['guard'], ctx, out);
   if (allow.length) for (const reply of out.replies) reply.allow = allow;
+  return out;
+}
+
+/** The new assistant turns of the request's history (`messages` / `input` of its body), stamped `pair-log`. */
+function readHistory(record: JsonObject, ctx: RecordContext, ledger: TurnLedger): RecordOutput {
+  const body = requestBody(record['request'] as JsonObject);
+  if (!hasHistoryTurns(body)) return emptyOutput();
+  const out = readRequestHistory(body, { ...ctx, format: 'pair-log' }, ledger);
   return out;
 }
 

@@ -118,7 +118,7 @@ function isLlmCall(req: JsonObject, body: unknown): boolean {
 
 /** What the exchanges are called in messages, and the format stamped on their replies (a HAR, or another recording read as HAR entries: ./nock.ts). */
 export interface ExchangeNaming {
-  format: 'har' | 'nock' | 'vcr';
+  format: 'har' | 'nock' | 'vcr' | 'vcr-json';
   /** One exchange: `HAR entry`. */
   entry: string;
   /** The file: `HAR`. */

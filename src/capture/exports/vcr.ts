@@ -22,7 +22,15 @@
  * decompressed (../body-text.ts). A document that is not YAML, or holds no interactions, is an
  * error.
  *
- * Memory: the cassette is parsed whole once read, so it is held up to `maxDocumentBytes`; a larger
+ * JSON cassettes (format `vcr-json`, a record format: the document splitter hands their
+ * interactions over one at a time, so they are read in bounded memory): vcrpy's `json` serializer
+ * (`vcr/serializers/jsonserializer.py`: the same `{interactions, version}` written with
+ * `json.dumps`), and Betamax (betamaxpy/betamax `betamax/cassette/cassette.py`,
+ * `{http_interactions: [{request, response: {body: {string | base64_string, encoding}, status:
+ * {code, message}, headers, url}, recorded_at}], recorded_with: "betamax/…"}`), read interaction by
+ * interaction as the YAML ones are. Polly.JS recordings are HAR files (./har.ts).
+ *
+ * Memory: the YAML cassette is parsed whole once read, so it is held up to `maxDocumentBytes`; a larger
  * one is DOCUMENT_TOO_LARGE and not read. Directory walks do not take YAML files (most are no
  * cassettes): name a cassette, or a glob of them, to read it.
  */
@@ -63,10 +71,11 @@ function header(headers: unknown, name: string): string | undefined {
 /** Bytes from a YAML binary scalar (a Buffer or a Uint8Array), else null. */
 const bytesOf = (v: unknown): Buffer | null => (Buffer.isBuffer(v) ? v : v instanceof Uint8Array ? Buffer.from(v) : null);
 
-/** A recorded body: `{string}` (both libraries; a string or binary), vcrpy's plain string, or pydantic-ai's `parsed_body`. */
+/** A recorded body: `{string}` (both libraries; a string or binary), Betamax's `{base64_string}`, vcrpy's plain string, or pydantic-ai's `parsed_body`. */
 function bodyOf(side: JsonObject): { text?: string; bytes?: Buffer; json?: unknown } {
   if (side['parsed_body'] !== undefined) return { json: side['parsed_body'] };
   const b = side['body'];
+  if (isObject(b) && typeof b['base64_string'] === 'string' && b['base64_string'] !== '') return { bytes: Buffer.from(b['base64_string'], 'base64') };
   const inner = isObject(b) && 'string' in b ? b['string'] : b;
   const bytes = bytesOf(inner);
   if (bytes) return { bytes };
@@ -145,31 +154,103 @@ export class VcrReader {
 
   /** One interaction, as the HAR entry it records. */
   private interaction(v: unknown, line: number): RecordOutput {
-    if (!isObject(v) || !isObject(v['request']) || !isObject(v['response'])) {
-      return { replies: [], errors: [captureError(this.file, line, 'INVALID_RECORD', 'an interaction of the cassette without a request and a response; skipped')] };
+    return readCassetteInteraction(this.har, this.file, v, line);
+  }
+}
+
+/**
+ * One cassette interaction (YAML or JSON, any library above), read as the HAR entry it records by
+ * `har` (its naming says what the file is).
+ *
+ * @param v the interaction (`{request, response}`).
+ * @param line where it starts (1-based).
+ * @returns the replies and problems; an interaction without a request and a response is an
+ *   INVALID_RECORD error, a body that does not decompress as its content-encoding says too.
+ */
+export function readCassetteInteraction(har: HarReader, file: string, v: unknown, line: number): RecordOutput {
+  if (!isObject(v) || !isObject(v['request']) || !isObject(v['response'])) {
+    return { replies: [], errors: [captureError(file, line, 'INVALID_RECORD', 'an interaction of the cassette without a request and a response; skipped')] };
+  }
+  const req = v['request'];
+  const res = v['response'];
+  const method = (str(req['method']) ?? 'GET').toUpperCase();
+  const url = str(req['uri']) ?? '';
+  const request: JsonObject = { method, url };
+  const rb = bodyOf(req);
+  const requestText = rb.json !== undefined ? JSON.stringify(rb.json) : rb.text ?? rb.bytes?.toString('utf8');
+  if (requestText) request['postData'] = { text: requestText };
+  const status = isObject(res['status']) ? res['status']['code'] : res['status'];
+  const content: JsonObject = { mimeType: header(res['headers'], 'content-type') ?? '' };
+  const body = bodyOf(res);
+  if (body.json !== undefined) content['text'] = JSON.stringify(body.json);
+  else if (body.text !== undefined) content['text'] = body.text;
+  else if (body.bytes) {
+    const encoding = header(res['headers'], 'content-encoding');
+    try {
+      content['text'] = decompressBody(body.bytes, encoding).toString('base64');
+      content['encoding'] = 'base64';
+    } catch (e) {
+      return { replies: [], errors: [captureError(file, line, 'INVALID_RECORD', `cassette interaction ${method} ${url.slice(0, 120)}: the response body does not decompress as its content-encoding ${JSON.stringify(encoding)} says (${(e as Error).message}); not read`)] };
     }
-    const req = v['request'];
-    const res = v['response'];
-    const method = (str(req['method']) ?? 'GET').toUpperCase();
-    const url = str(req['uri']) ?? '';
-    const request: JsonObject = { method, url };
-    const rb = bodyOf(req);
-    const requestText = rb.json !== undefined ? JSON.stringify(rb.json) : rb.text ?? rb.bytes?.toString('utf8');
-    if (requestText) request['postData'] = { text: requestText };
-    const status = isObject(res['status']) ? res['status']['code'] : res['status'];
-    const content: JsonObject = { mimeType: header(res['headers'], 'content-type') ?? '' };
-    const body = bodyOf(res);
-    if (body.json !== undefined) content['text'] = JSON.stringify(body.json);
-    else if (body.text !== undefined) content['text'] = body.text;
-    else if (body.bytes) {
-      const encoding = header(res['headers'], 'content-encoding');
-      try {
-        content['text'] = decompressBody(body.bytes, encoding).toString('base64');
-        content['encoding'] = 'base64';
-      } catch (e) {
-        return { replies: [], errors: [captureError(this.file, line, 'INVALID_RECORD', `cassette interaction ${method} ${url.slice(0, 120)}: the response body does not decompress as its content-encoding ${JSON.stringify(encoding)} says (${(e as Error).message}); not read`)] };
-      }
+  }
+  return har.entry({ request, response: { status: status ?? 200, content } }, line);
+  }
+
+/** The interactions key of a JSON cassette (vcrpy's `interactions`, Betamax's `http_interactions`), or null. */
+function interactionsKey(v: JsonObject): 'interactions' | 'http_interactions' | null {
+  for (const key of ['interactions', 'http_interactions'] as const) if (Array.isArray(v[key])) return key;
+  return null;
+}
+
+/** The top-level keys of a JSON cassette. */
+const JSON_CASSETTE_KEYS: ReadonlySet<string> = new Set(['interactions', 'http_interactions', 'version', 'recorded_with']);
+
+/**
+ * True for a JSON cassette document: an `interactions` or `http_interactions` list whose first
+ * element has a `request` and a `response` object, beside only `version` / `recorded_with`.
+ */
+export function isJsonCassette(v: unknown): v is JsonObject {
+  if (!isObject(v) || !Object.keys(v).every((k) => JSON_CASSETTE_KEYS.has(k))) return false;
+  const key = interactionsKey(v);
+  if (key === null) return false;
+  const first = (v[key] as unknown[])[0];
+  return first === undefined ? 'version' in v || 'recorded_with' in v : isObject(first) && isObject(first['request']) && isObject(first['response']);
+}
+
+/** The envelope claim of a JSON cassette: its interactions list, when nothing but cassette keys came before it. */
+export function claimsJsonCassette(_key: string, head: JsonObject): boolean {
+  return Object.keys(head).every((k) => JSON_CASSETTE_KEYS.has(k));
+}
+
+/** Reads JSON cassettes (see the module header), an interaction at a time. */
+export class JsonCassetteReader {
+  private readonly har: HarReader;
+
+  constructor(
+    private readonly file: string,
+    nested: NestedReaders,
+  ) {
+    this.har = new HarReader(file, nested, { format: 'vcr-json', entry: 'cassette interaction', file: 'cassette' });
+  }
+
+  /** A whole cassette document (one line), or the envelope left after its interactions were read. */
+  push(record: unknown, line: number): RecordOutput {
+    const out: RecordOutput = { replies: [], errors: [] };
+    if (!isObject(record)) return out;
+    const key = interactionsKey(record);
+    for (const item of key ? (record[key] as unknown[]) : []) {
+      const r = this.element(key!, 0, item, line);
+      out.replies.push(...r.replies);
+      out.errors.push(...r.errors);
     }
-    return this.har.entry({ request, response: { status: status ?? 200, content } }, line);
+    return out;
+  }
+
+  element(_key: string, _index: number, value: unknown, line: number): RecordOutput {
+    return readCassetteInteraction(this.har, this.file, value, line);
+  }
+
+  finish(): RecordOutput {
+    return this.har.finish();
   }
 }

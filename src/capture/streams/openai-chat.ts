@@ -11,9 +11,9 @@
 
 import { quotedKeys } from '../../base/json.js';
 import { makeToolCall } from '../toolcall.js';
-import { listAt } from '../bodies/common.js';
+import { arr, listAt } from '../bodies/common.js';
 import type { ToolCallKind } from '../types.js';
-import { audioTranscript, chatContent, mistypedMessage, mistypedMessageKeys, unreadMessageKeys } from '../bodies/openai-chat.js';
+import { audioTranscript, chatContent, executedToolCall, mistypedMessage, mistypedMessageKeys, unreadMessageKeys } from '../bodies/openai-chat.js';
 import {
   appendText,
   buildReply,
@@ -30,6 +30,9 @@ import {
   type StreamContext,
   type StreamOutput,
 } from './common.js';
+
+/** Where Groq's `executed_tools` indices start among a choice's calls (apart from `tool_calls` indices). */
+const EXECUTED_INDEX_BASE = 1_000_000;
 
 interface CallState {
   /** `tool_calls[].index` when the server sent one. */
@@ -165,6 +168,14 @@ function mergeChoice(stream: ChatStream, c: unknown, pos: number, line: number, 
     appendText(choice.reasoning, delta['reasoning']);
     const calls = delta['tool_calls'];
     if (Array.isArray(calls)) calls.forEach((entry, i) => mergeToolCall(choice, entry, i, calls.length, unread));
+    // Groq's server-side tool runs come whole, and again with their output under the same index: read once
+    arr(delta['executed_tools']).forEach((entry, i) => {
+      const call = executedToolCall(entry);
+      if (!call) return unread('delta:executed_tools', 'an executed_tools entry without a string "type" is not read: what it ran is not judged');
+      const index = EXECUTED_INDEX_BASE + (isObject(entry) && typeof entry['index'] === 'number' ? entry['index'] : i);
+      if (choice.calls.some((cs) => cs.index === index)) return;
+      choice.calls.push({ index, id: undefined, name: call.name, kind: 'server_tool_use', args: [call.argumentsRaw] });
+    });
     const legacy = delta['function_call'];
     if (isObject(legacy)) {
       let call = choice.calls.find((cs) => cs.index === -1);
