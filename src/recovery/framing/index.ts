@@ -4,6 +4,7 @@
  */
 
 import { decodeHTML } from 'entities';
+import { lowerForAnchors, requiredLiterals } from '../../base/anchors.js';
 import { EN } from './en.js';
 import { MORE_LANGUAGES } from './more.js';
 import { DE, ES, FR, ID, IT, JA, KO, NL, PL, PT, RU, VI, ZH } from './others.js';
@@ -21,6 +22,8 @@ export interface CompiledFraming {
   re: RegExp;
   /** The same pattern with the `g` flag, for reading every match (its `lastIndex` is reset before each use). */
   all: RegExp;
+  /** Literals (lower case) of which every match holds one (../../base/anchors.ts), or null when unknown: the pattern is run only on text that holds one. */
+  anchors: readonly string[] | null;
 }
 
 /** Every language's acting phrase (types.ts ActingPhrase), compiled once. */
@@ -84,7 +87,7 @@ function overruledPrefix(text: string): { end: number; starts: number[] } | null
 }
 
 /** Every entry, compiled once (case-insensitive, Unicode). */
-export const FRAMING: readonly CompiledFraming[] = FRAMING_LANGUAGES.flatMap((l) => l.entries.map((entry) => ({ language: l.language, entry, re: new RegExp(entry.pattern, 'iu'), all: new RegExp(entry.pattern, 'giu') })));
+export const FRAMING: readonly CompiledFraming[] = FRAMING_LANGUAGES.flatMap((l) => l.entries.map((entry) => ({ language: l.language, entry, re: new RegExp(entry.pattern, 'iu'), all: new RegExp(entry.pattern, 'giu'), anchors: requiredLiterals(entry.pattern) })));
 
 /** Characters that render as nothing (zero-width space, joiners, word joiner, BOM, soft hyphen). */
 const INVISIBLE_CHARS = '\\u200b-\\u200d\\u2060\\ufeff\\u00ad\\u180e';
@@ -214,13 +217,25 @@ export function deobfuscated(text: string): string {
     .replace(SPACED_LETTERS, (run) => run.replace(/[ .\-_\u00b7]/g, ''));
 }
 
-/** The first framing phrase in normalised `text` for markup at `place` ({@link findFraming}). */
-function framingIn(text: string, place: 'before' | 'after' | 'between'): { framing: CompiledFraming; words: string } | null {
+/**
+ * The first framing phrase in normalised `text` for markup at `place` ({@link findFraming}).
+ * An entry none of whose anchors ({@link CompiledFraming.anchors}) the text holds cannot match and
+ * is not run (`prefilter` false runs every entry: the tests compare both).
+ */
+export function framingIn(text: string, place: 'before' | 'after' | 'between', prefilter = true): { framing: CompiledFraming; words: string } | null {
   const overruled = place === 'after' ? null : overruledPrefix(text);
+  const lower = prefilter ? lowerForAnchors(text) : '';
+  const held = new Map<string, boolean>();
+  const holds = (a: string): boolean => {
+    let h = held.get(a);
+    if (h === undefined) held.set(a, (h = lower.includes(a)));
+    return h;
+  };
   for (const f of FRAMING) {
     const p: FramingPlace = f.entry.place;
     if (p === 'before' && place === 'after') continue;
     if (p === 'after' && place !== 'after') continue;
+    if (prefilter && f.anchors !== null && !f.anchors.some(holds)) continue;
     if (overruled !== null && overruled.end > 0 && f.entry.overruled_by_acting) {
       const m = firstUnoverruled(f, text, overruled.end, overruled.starts);
       if (m) return { framing: f, words: m.trim() };
