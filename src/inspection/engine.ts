@@ -21,6 +21,7 @@ import { effectsOf } from './effects/index.js';
 import { redactSecrets } from '../base/redact.js';
 import { work } from '../base/work.js';
 import { compileBuiltinPattern, type TextPattern } from './pattern.js';
+import { lowerForAnchors, requiredLiterals } from '../base/anchors.js';
 
 /** Longest excerpt, in characters. */
 export const MAX_EXCERPT = 120;
@@ -414,12 +415,31 @@ function withoutSureMisses(text: string, rules: Rule[]): Rule[] {
   return dropped.size ? rules.filter((r) => !dropped.has(r)) : rules;
 }
 
+/** The literals of each raw pattern (../base/anchors.ts), of which every match holds one, or null. */
+const rawAnchors = new WeakMap<RegExp, string[] | null>();
+/** The last text raw patterns were matched on, lower-cased for its anchors (one text takes every rule in turn). */
+const lowered = { text: '', lower: '' };
+
 /**
- * The first match of a built-in raw pattern. Patterns RE2 accepts (all but `fork-bomb`, which
+ * The first match of a built-in raw pattern. A text that holds none of the pattern's literals
+ * ({@link requiredLiterals}) is a miss without running it (`prefilter` false runs it anyway: the
+ * tests compare both). Patterns RE2 accepts (all but `fork-bomb`, which
  * needs a back-reference and is written with bounded quantifiers instead) run on RE2, linear in
  * the text; test/inspection/hostile.test.ts runs every one on 1 MB adversarial text.
  */
-function rawFind(re: RegExp, text: string): { start: number; end: number } | null {
+export function rawFind(re: RegExp, text: string, prefilter = true): { start: number; end: number } | null {
+  if (prefilter) {
+    let anchors = rawAnchors.get(re);
+    if (anchors === undefined) rawAnchors.set(re, (anchors = requiredLiterals(re.source)));
+    if (anchors !== null) {
+      if (text !== lowered.text) (lowered.text = text), (lowered.lower = lowerForAnchors(text));
+      const lower = lowered.lower;
+      if (!anchors.some((a) => lower.includes(a))) {
+        work.rawChars += text.length; // counted as the match it stands for
+        return null;
+      }
+    }
+  }
   let compiled = onRe2.get(re);
   if (compiled === undefined) {
     try {
@@ -438,7 +458,7 @@ function rawFind(re: RegExp, text: string): { start: number; end: number } | nul
 
 /** True when the built-in raw pattern runs on RE2 (for tests and docs). */
 export function rawPatternOnRe2(re: RegExp): boolean {
-  rawFind(re, '');
+  rawFind(re, '', false);
   return onRe2.get(re) !== null;
 }
 

@@ -49,9 +49,17 @@ function keyOf(t: string): string | undefined {
 export function keyedFilter<T>(items: readonly T[], tokenOf: (item: T) => string): (text: string) => T[] {
   const keys = items.map((i) => keyOf(tokenOf(i)));
   const distinct = [...new Set(keys.filter((k): k is string => k !== undefined))];
+  // per item, the index of its key in `distinct` (-1: always kept); per text, one search per key
+  const keyIds = keys.map((k) => (k === undefined ? -1 : distinct.indexOf(k)));
+  const always = items.filter((_, i) => keyIds[i] === -1);
+  const present = new Uint8Array(distinct.length);
   return (text: string): T[] => {
-    const present = new Set(distinct.filter((k) => text.includes(k)));
-    return items.filter((_, i) => keys[i] === undefined || present.has(keys[i]!));
+    let any = false;
+    for (let k = 0; k < distinct.length; k++) any = (present[k] = text.includes(distinct[k]!) ? 1 : 0) === 1 || any;
+    if (!any) return always.slice();
+    const out: T[] = [];
+    for (let i = 0; i < items.length; i++) if (keyIds[i] === -1 || present[keyIds[i]!] === 1) out.push(items[i]!);
+    return out;
   };
 }
 

@@ -4,6 +4,7 @@
  */
 
 import { decodeHTML } from 'entities';
+import { lowerForAnchors, requiredLiterals } from '../../base/anchors.js';
 import { EN } from './en.js';
 import { MORE_LANGUAGES } from './more.js';
 import { DE, ES, FR, ID, IT, JA, KO, NL, PL, PT, RU, VI, ZH } from './others.js';
@@ -21,6 +22,10 @@ export interface CompiledFraming {
   re: RegExp;
   /** The same pattern with the `g` flag, for reading every match (its `lastIndex` is reset before each use). */
   all: RegExp;
+  /** Literals (lower case) of which every match holds one (../../base/anchors.ts), or null when unknown: the pattern is run only on text that holds one. */
+  anchors: readonly string[] | null;
+  /** The anchors as indices into {@link FRAMING_ANCHORS}. */
+  anchorIds: readonly number[] | null;
 }
 
 /** Every language's acting phrase (types.ts ActingPhrase), compiled once. */
@@ -84,7 +89,16 @@ function overruledPrefix(text: string): { end: number; starts: number[] } | null
 }
 
 /** Every entry, compiled once (case-insensitive, Unicode). */
-export const FRAMING: readonly CompiledFraming[] = FRAMING_LANGUAGES.flatMap((l) => l.entries.map((entry) => ({ language: l.language, entry, re: new RegExp(entry.pattern, 'iu'), all: new RegExp(entry.pattern, 'giu') })));
+export const FRAMING: readonly CompiledFraming[] = FRAMING_LANGUAGES.flatMap((l) => l.entries.map((entry) => ({ language: l.language, entry, re: new RegExp(entry.pattern, 'iu'), all: new RegExp(entry.pattern, 'giu'), anchors: requiredLiterals(entry.pattern), anchorIds: null })));
+
+/** Every entry's anchors, each once ({@link CompiledFraming.anchorIds} index it). */
+const FRAMING_ANCHORS: readonly string[] = (() => {
+  const ids = new Map<string, number>();
+  for (const f of FRAMING as CompiledFraming[]) {
+    f.anchorIds = f.anchors === null ? null : f.anchors.map((a) => ids.get(a) ?? (ids.set(a, ids.size), ids.size - 1));
+  }
+  return [...ids.keys()];
+})();
 
 /** Characters that render as nothing (zero-width space, joiners, word joiner, BOM, soft hyphen). */
 const INVISIBLE_CHARS = '\\u200b-\\u200d\\u2060\\ufeff\\u00ad\\u180e';
@@ -214,13 +228,29 @@ export function deobfuscated(text: string): string {
     .replace(SPACED_LETTERS, (run) => run.replace(/[ .\-_\u00b7]/g, ''));
 }
 
-/** The first framing phrase in normalised `text` for markup at `place` ({@link findFraming}). */
-function framingIn(text: string, place: 'before' | 'after' | 'between'): { framing: CompiledFraming; words: string } | null {
+/**
+ * The first framing phrase in normalised `text` for markup at `place` ({@link findFraming}).
+ * An entry none of whose anchors ({@link CompiledFraming.anchors}) the text holds cannot match and
+ * is not run (`prefilter` false runs every entry: the tests compare both).
+ */
+export function framingIn(text: string, place: 'before' | 'after' | 'between', prefilter = true): { framing: CompiledFraming; words: string } | null {
   const overruled = place === 'after' ? null : overruledPrefix(text);
+  const lower = prefilter ? lowerForAnchors(text) : '';
+  // per anchor: 0 not searched yet, 1 held, 2 not held
+  const held = new Uint8Array(FRAMING_ANCHORS.length);
+  const holdsOne = (ids: readonly number[]): boolean => {
+    for (const id of ids) {
+      let h = held[id]!;
+      if (h === 0) held[id] = h = lower.includes(FRAMING_ANCHORS[id]!) ? 1 : 2;
+      if (h === 1) return true;
+    }
+    return false;
+  };
   for (const f of FRAMING) {
     const p: FramingPlace = f.entry.place;
     if (p === 'before' && place === 'after') continue;
     if (p === 'after' && place !== 'after') continue;
+    if (prefilter && f.anchorIds !== null && !holdsOne(f.anchorIds)) continue;
     if (overruled !== null && overruled.end > 0 && f.entry.overruled_by_acting) {
       const m = firstUnoverruled(f, text, overruled.end, overruled.starts);
       if (m) return { framing: f, words: m.trim() };
