@@ -715,6 +715,19 @@ function gitConfigSet(args: string[]): [string, string] | null {
   return ops.length >= 2 ? [ops[0]!, ops[1]!] : null;
 }
 
+/** The shell lines of makefile text: recipes (after `target: prereqs ;` or on tab-led lines, their
+ * `@`/`-`/`+` prefixes dropped) and the commands of `$(shell …)` calls. */
+function makeRecipes(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.split(/\n/)) {
+    const inline = /^[^:=#\t]*[^:=#\t\s][^:=#\t]*::?[^=;#]*;([\s\S]*)$/.exec(line);
+    const recipe = inline ? inline[1]! : line.startsWith('\t') ? line.slice(1) : null;
+    if (recipe !== null && recipe.trim()) out.push(recipe.replace(/^\s*[@+-]+/, ''));
+  }
+  for (const m of text.matchAll(/\$[({]shell\s+([^)}]*)[)}]/g)) if (m[1]!.trim()) out.push(m[1]!);
+  return out;
+}
+
 /**
  * Command lines a program is told to run through its options or environment (each with how):
  * `git -c alias.x='!…'`, `git -c core.pager=…`, `GIT_SSH_COMMAND='…' git …`, `PAGER=… man`,
@@ -819,6 +832,16 @@ export function commandValues(cmd: ShellCommand): [string, string][] {
           const m = /^\s*(?:!|shell\s+)([\s\S]+)$/.exec(args[i + 1]!);
           if (m) out.push([m[1]!, 'gdb -ex']);
         }
+      });
+      break;
+    case 'make':
+    case 'gmake':
+      // `make --eval=TEXT` / `-E TEXT` reads TEXT as makefile lines: a rule's recipe (after `;` on
+      // its line, or a tab-led line) and `$(shell …)` run as shell commands (GNU make manual,
+      // "Options Summary": https://www.gnu.org/software/make/manual/html_node/Options-Summary.html)
+      args.forEach((a, i) => {
+        const text = valueOf(i, a, '--eval') ?? (a === '-E' ? (args[i + 1] ?? null) : /^-E./.test(a) ? a.slice(2) : null);
+        if (text !== null) for (const t of makeRecipes(text)) out.push([t, `${name} --eval`]);
       });
       break;
     case 'rsync':
