@@ -238,15 +238,8 @@ export function expandCarrier(cmd: ShellCommand, ctx: Ctx): void {
   if (INTERPRETERS.test(name)) {
     // os.system('…'), subprocess.run([…]), open(P,'w'), shutil.rmtree(P), execSync('…'), fs.rmSync(P) → shell;
     // Python and JavaScript are read from their syntax tree, the others by idiom patterns
-    const code = interpreterCode(name, argv) ?? (cmd.stdin !== null && readsCodeFromStdin(cmd) ? cmd.stdin : null);
-    if (code === null) return;
-    const lang = codeLanguageOf(name);
-    const facts = lang ? analyzeCode(lang, code) : null;
-    if (facts) cmd.code = facts;
-    const texts = facts ? factsAsShell(facts) : interpreterShellTexts(code, name);
-    // PowerShell: its pipelines of cmdlets read close enough as shell commands (`"x" | Out-File F`)
-    if (/^(?:pwsh|powershell)/i.test(name)) texts.push(code);
-    for (const text of new Set(texts)) ctx.run.enter(text, ctx, `${name} code`);
+    const code = interpreterCode(name, argv) ?? (cmd.stdin !== null && readsCodeFromStdin(cmd) ? cmd.stdin : null) ?? writtenScript(cmd, ctx);
+    if (code !== null) runInterpreterCode(cmd, code, ctx);
     return;
   }
   const runner = LINE_RUNNERS[name];
@@ -961,6 +954,38 @@ function writtenFileRun(cmd: ShellCommand, ctx: Ctx): string | null {
   if (file === undefined) return null;
   const path = normalizePath(file.replace(/^\.\//, ''));
   return ctx.files.get(path) ?? ctx.files.get(normalizePath(file)) ?? null;
+}
+
+/** Inspects code an interpreter runs: Python and JavaScript from their syntax tree, the others by
+ * idiom patterns; each process run, write and delete found is entered as a shell command. */
+function runInterpreterCode(cmd: ShellCommand, code: string, ctx: Ctx): void {
+  const name = cmd.name;
+  const lang = codeLanguageOf(name);
+  const facts = lang ? analyzeCode(lang, code) : null;
+  if (facts) cmd.code = facts;
+  const texts = facts ? factsAsShell(facts) : interpreterShellTexts(code, name);
+  // PowerShell: its pipelines of cmdlets read close enough as shell commands (`"x" | Out-File F`)
+  if (/^(?:pwsh|powershell)/i.test(name)) texts.push(code);
+  for (const text of new Set(texts)) ctx.run.enter(text, ctx, `${name} code`);
+}
+
+/**
+ * Literal text piped into an interpreter that reads its program from stdin is its program:
+ * `echo "import os; os.system('…')" | python3`, `printf … | node` (python(1): "-" or no script
+ * reads the program from standard input; node, ruby, perl, php and lua alike).
+ */
+export function feedInterpreter(cmd: ShellCommand, input: string, ctx: Ctx): void {
+  if (!INTERPRETERS.test(cmd.name) || cmd.stdin !== null || interpreterCode(cmd.name, cmd.argv) !== null || !readsCodeFromStdin(cmd)) return;
+  runInterpreterCode(cmd, input, ctx);
+}
+
+/** The text of a script written earlier in the line that an interpreter runs (`echo … > x.py;
+ * python3 x.py`), or null. */
+function writtenScript(cmd: ShellCommand, ctx: Ctx): string | null {
+  if (ctx.files.size === 0) return null;
+  const file = cmd.argv.slice(1).find((a) => !a.startsWith('-'));
+  if (file === undefined) return null;
+  return ctx.files.get(normalizePath(file.replace(/^\.\//, ''))) ?? ctx.files.get(normalizePath(file)) ?? null;
 }
 
 /** The grammar of an interpreter's code: Python for python and pypy, JavaScript for node, deno and bun. */
