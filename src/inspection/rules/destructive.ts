@@ -105,6 +105,10 @@ function treeReplaced(c: ShellCommand): boolean {
 /** Where database and container services keep their data (the packages' default data directories):
  * deleting one destroys every database, volume or image the host holds. */
 const SERVICE_DATA = /^\/var\/lib\/(?:mysql|mariadb|postgresql(?:\/\d+(?:\/main)?)?|pgsql(?:\/data)?|mongodb|mongo|redis|docker(?:\/volumes)?|containerd|containers|etcd|elasticsearch|opensearch|cassandra|influxdb|rabbitmq|clickhouse|couchdb|neo4j|kubelet)(?:\/\*)?\/?$/;
+/** The web root, mail spools and backups under /var (Debian's `/var/www`, `/var/mail`,
+ * `/var/backups`): deleting one destroys the host's sites or mailboxes (rm only: `rsync --delete`
+ * into `/var/www/html` is how a site is deployed). */
+const SITE_DATA = /^\/var\/(?:www(?:\/html)?|mail|spool\/mail|vmail|backups)(?:\/\*)?\/?$/;
 const SYSTEM_DIR = /^\/(?:etc|usr|var|bin|sbin|boot|lib|lib32|lib64|libx32|home|root|opt|srv|dev|proc|sys|snap|System|Library|Applications|Users|Volumes|private\/etc|private\/var)(?:\/\*)?$/;
 
 export const DESTRUCTIVE_RULES: Rule[] = [
@@ -148,14 +152,14 @@ export const DESTRUCTIVE_RULES: Rule[] = [
     category: 'destructive-fs',
     action: 'block',
     attack: 'T1485',
-    description: 'Recursive rm of a top-level system directory (/etc, /usr, /var, /bin, /boot, /lib*, /home, …) or its contents, also named by a glob (`/e*c`, `/[e]tc`), or of a database or container service data directory (/var/lib/mysql, /var/lib/postgresql, /var/lib/docker, /var/lib/etcd, …).',
+    description: 'Recursive rm of a top-level system directory (/etc, /usr, /var, /bin, /boot, /lib*, /home, …) or its contents, also named by a glob (`/e*c`, `/[e]tc`), or of a database or container service data directory (/var/lib/mysql, /var/lib/postgresql, /var/lib/docker, /var/lib/etcd, …), the web root (/var/www), the mail spools or /var/backups.',
     help: 'Breaks the host. Check whether a project-local directory of the same name was meant.',
     examples: {
       match: ['sudo rm -rf /etc', 'rm -Rf /usr/*', 'rm -rf /var/', 'rm -rf /private/etc', 'rm -rf /e*c', 'rm -rf /{etc,usr}'],
       not_match: ['rm -rf /tmp/build', 'rm -rf ./etc/generated', 'rm -rf /usr/local/lib/node_modules/foo', 'rm -rf /t*'],
     },
     match: {
-      command: (c) => recursiveRmTargets(c)?.some(isSystemTarget) ?? false,
+      command: (c) => recursiveRmTargets(c)?.some((p) => isSystemTarget(p) || SITE_DATA.test(p)) ?? false,
       raw: new RegExp(RM_RAW + String.raw`\\?["']?\/(?:etc|usr|var|bin|sbin|boot|lib\w*|home|root|opt|srv)\/?\*?` + END),
     },
   },

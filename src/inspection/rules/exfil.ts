@@ -4,7 +4,7 @@
  * command sends to which host, asked of the effects model (`sendsOf`: netcat, /dev/tcp, scp,
  * rsync, ssh, ftp, smb, mail, DNS). Techniques: https://attack.mitre.org/techniques/T1048/.
  */
-import type { Rule } from '../rule.js';
+import { written, type Rule } from '../rule.js';
 import type { ShellCommand } from '../shell/model.js';
 import { CURL_VALUED, clientUrls, effectsOf, isDropUrl, opts, parseOpts, resolveIn, type Send } from '../effects/index.js';
 import { idiomRule, writtenText } from './idioms.js';
@@ -351,6 +351,9 @@ export function archivesCollection(c: ShellCommand): boolean {
   return inputs !== null && inputs.some((p) => COLLECTED_ROOT.test(resolveIn(c.cwd, p).replace(/\/+$/, '') || '/') || PROFILE.test(p));
 }
 
+/** The hosts file of Linux, macOS and Windows (paths normalised: `\\` is `/`). */
+const HOSTS_FILE = /^(?:\/private)?\/etc\/hosts$|^(?:[a-z]:)?\/windows\/system32\/drivers\/etc\/hosts$/i;
+
 export const EXFIL_RULES: Rule[] = [
   idiomRule({
     id: 'mail-forwarding-rule',
@@ -421,6 +424,20 @@ export const EXFIL_RULES: Rule[] = [
       not_match: ['echo done | pbcopy', 'xclip -selection clipboard < key.pub', 'cat notes.txt'],
     },
     match: { command: readsClipboard },
+  },
+  {
+    id: 'hosts-file-write',
+    name: 'Hosts file changed',
+    category: 'command-and-control',
+    action: 'record',
+    attack: 'T1565.001',
+    description: 'A write to the hosts file (/etc/hosts, /private/etc/hosts, C:\\Windows\\System32\\drivers\\etc\\hosts) by a redirect, tee, cp, sed -i or a file tool: a name then resolves to an address of the writer\'s choosing, for every program on the host.',
+    help: 'Redirects a site (a bank, a package registry, an update server) or blocks a security product\'s updates. Check the line written; a local development name (myapp.local → 127.0.0.1) is the usual benign case.',
+    examples: {
+      match: ["echo '1.2.3.4 bank.com' >> /etc/hosts", "echo '203.0.113.9 pypi.org' | sudo tee -a /etc/hosts"],
+      not_match: ['cat /etc/hosts', 'grep localhost /etc/hosts', "echo '127.0.0.1 x' >> ./hosts"],
+    },
+    match: { path: written(HOSTS_FILE) },
   },
   {
     id: 'traffic-proxied',

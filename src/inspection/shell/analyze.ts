@@ -12,7 +12,8 @@ import { splitStatements, type Statement } from './split.js';
 import { baseName, unescapeBare } from './words.js';
 import { expandBracesInText } from './expand.js';
 import { CWD, IFS_MARK, MAX_DEPTH, SHELLS, plainWord, quoteForDisplay, type Ctx, type Runner } from './context.js';
-import { applyBuiltin, commandNameOf, expandCarrier, feedLauncher, noteWrittenFile, shellReadsStdin, shellScriptArg, stripWrappers } from './carriers.js';
+import { applyBuiltin, commandNameOf, expandCarrier, feedInterpreter, feedLauncher, noteWrittenFile, shellReadsStdin, shellScriptArg, stripWrappers } from './carriers.js';
+import { INTERPRETERS } from './interp.js';
 import { literalOutput, wordsOf } from './wordexp.js';
 
 export { MAX_DEPTH, SHELLS, shellReadsStdin, shellScriptArg };
@@ -359,6 +360,11 @@ function linkPipeline(stages: ShellCommand[], ctx: Ctx): void {
     if (i > 0 && shellReadsStdin(s)) {
       const text = literalOutput(stages, i - 1);
       if (text !== null) enter(text, ctx, `${s.name} stdin`);
+    }
+    // `echo "import os; os.system('…')" | python3`: literal text piped into an interpreter is its program
+    if (i > 0 && ctx.depth < MAX_DEPTH && s.stdin === null && INTERPRETERS.test(s.name)) {
+      const text = literalOutput(stages, i - 1);
+      if (text !== null) feedInterpreter(s, text, ctx);
     }
     // `echo 'rm -rf /' | xargs -I{} bash -c {}`: the input lines become the command's arguments
     if (i > 0 && (s.name === 'xargs' || s.name === 'parallel') && ctx.depth < MAX_DEPTH) {

@@ -238,15 +238,8 @@ export function expandCarrier(cmd: ShellCommand, ctx: Ctx): void {
   if (INTERPRETERS.test(name)) {
     // os.system('…'), subprocess.run([…]), open(P,'w'), shutil.rmtree(P), execSync('…'), fs.rmSync(P) → shell;
     // Python and JavaScript are read from their syntax tree, the others by idiom patterns
-    const code = interpreterCode(name, argv) ?? (cmd.stdin !== null && readsCodeFromStdin(cmd) ? cmd.stdin : null);
-    if (code === null) return;
-    const lang = codeLanguageOf(name);
-    const facts = lang ? analyzeCode(lang, code) : null;
-    if (facts) cmd.code = facts;
-    const texts = facts ? factsAsShell(facts) : interpreterShellTexts(code, name);
-    // PowerShell: its pipelines of cmdlets read close enough as shell commands (`"x" | Out-File F`)
-    if (/^(?:pwsh|powershell)/i.test(name)) texts.push(code);
-    for (const text of new Set(texts)) ctx.run.enter(text, ctx, `${name} code`);
+    const code = interpreterCode(name, argv) ?? (cmd.stdin !== null && readsCodeFromStdin(cmd) ? cmd.stdin : null) ?? writtenScript(cmd, ctx);
+    if (code !== null) runInterpreterCode(cmd, code, ctx);
     return;
   }
   const runner = LINE_RUNNERS[name];
@@ -715,6 +708,19 @@ function gitConfigSet(args: string[]): [string, string] | null {
   return ops.length >= 2 ? [ops[0]!, ops[1]!] : null;
 }
 
+/** The shell lines of makefile text: recipes (after `target: prereqs ;` or on tab-led lines, their
+ * `@`/`-`/`+` prefixes dropped) and the commands of `$(shell …)` calls. */
+function makeRecipes(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.split(/\n/)) {
+    const inline = /^[^:=#\t]*[^:=#\t\s][^:=#\t]*::?[^=;#]*;([\s\S]*)$/.exec(line);
+    const recipe = inline ? inline[1]! : line.startsWith('\t') ? line.slice(1) : null;
+    if (recipe !== null && recipe.trim()) out.push(recipe.replace(/^\s*[@+-]+/, ''));
+  }
+  for (const m of text.matchAll(/\$[({]shell\s+([^)}]*)[)}]/g)) if (m[1]!.trim()) out.push(m[1]!);
+  return out;
+}
+
 /**
  * Command lines a program is told to run through its options or environment (each with how):
  * `git -c alias.x='!…'`, `git -c core.pager=…`, `GIT_SSH_COMMAND='…' git …`, `PAGER=… man`,
@@ -819,6 +825,16 @@ export function commandValues(cmd: ShellCommand): [string, string][] {
           const m = /^\s*(?:!|shell\s+)([\s\S]+)$/.exec(args[i + 1]!);
           if (m) out.push([m[1]!, 'gdb -ex']);
         }
+      });
+      break;
+    case 'make':
+    case 'gmake':
+      // `make --eval=TEXT` / `-E TEXT` reads TEXT as makefile lines: a rule's recipe (after `;` on
+      // its line, or a tab-led line) and `$(shell …)` run as shell commands (GNU make manual,
+      // "Options Summary": https://www.gnu.org/software/make/manual/html_node/Options-Summary.html)
+      args.forEach((a, i) => {
+        const text = valueOf(i, a, '--eval') ?? (a === '-E' ? (args[i + 1] ?? null) : /^-E./.test(a) ? a.slice(2) : null);
+        if (text !== null) for (const t of makeRecipes(text)) out.push([t, `${name} --eval`]);
       });
       break;
     case 'rsync':
@@ -938,6 +954,38 @@ function writtenFileRun(cmd: ShellCommand, ctx: Ctx): string | null {
   if (file === undefined) return null;
   const path = normalizePath(file.replace(/^\.\//, ''));
   return ctx.files.get(path) ?? ctx.files.get(normalizePath(file)) ?? null;
+}
+
+/** Inspects code an interpreter runs: Python and JavaScript from their syntax tree, the others by
+ * idiom patterns; each process run, write and delete found is entered as a shell command. */
+function runInterpreterCode(cmd: ShellCommand, code: string, ctx: Ctx): void {
+  const name = cmd.name;
+  const lang = codeLanguageOf(name);
+  const facts = lang ? analyzeCode(lang, code) : null;
+  if (facts) cmd.code = facts;
+  const texts = facts ? factsAsShell(facts) : interpreterShellTexts(code, name);
+  // PowerShell: its pipelines of cmdlets read close enough as shell commands (`"x" | Out-File F`)
+  if (/^(?:pwsh|powershell)/i.test(name)) texts.push(code);
+  for (const text of new Set(texts)) ctx.run.enter(text, ctx, `${name} code`);
+}
+
+/**
+ * Literal text piped into an interpreter that reads its program from stdin is its program:
+ * `echo "import os; os.system('…')" | python3`, `printf … | node` (python(1): "-" or no script
+ * reads the program from standard input; node, ruby, perl, php and lua alike).
+ */
+export function feedInterpreter(cmd: ShellCommand, input: string, ctx: Ctx): void {
+  if (!INTERPRETERS.test(cmd.name) || cmd.stdin !== null || interpreterCode(cmd.name, cmd.argv) !== null || !readsCodeFromStdin(cmd)) return;
+  runInterpreterCode(cmd, input, ctx);
+}
+
+/** The text of a script written earlier in the line that an interpreter runs (`echo … > x.py;
+ * python3 x.py`), or null. */
+function writtenScript(cmd: ShellCommand, ctx: Ctx): string | null {
+  if (ctx.files.size === 0) return null;
+  const file = cmd.argv.slice(1).find((a) => !a.startsWith('-'));
+  if (file === undefined) return null;
+  return ctx.files.get(normalizePath(file.replace(/^\.\//, ''))) ?? ctx.files.get(normalizePath(file)) ?? null;
 }
 
 /** The grammar of an interpreter's code: Python for python and pypy, JavaScript for node, deno and bun. */

@@ -84,8 +84,9 @@ export const CODE_IDIOMS: readonly CodeIdiom[] = [
   { interpreters: /^lua(?:jit|[0-9.]*)?$/i, kind: 'shell', re: new RegExp(String.raw`\b(?:os\.execute|io\.popen)\s*\(?\s*${lit('arg')}`, 'g') },
   { interpreters: /^lua(?:jit|[0-9.]*)?$/i, kind: 'write', re: new RegExp(String.raw`\bio\.open\s*\(\s*${lit('path')}\s*,\s*['"][wa]`, 'g') },
   { interpreters: /^lua(?:jit|[0-9.]*)?$/i, kind: 'delete', re: new RegExp(String.raw`\bos\.remove\s*\(\s*${lit('path')}`, 'g') },
-  // AppleScript `do shell script "…"` (AppleScript Language Guide, Standard Additions)
-  { interpreters: /^osascript$/i, kind: 'shell', re: new RegExp(String.raw`\bdo\s+shell\s+script\s+${lit('arg')}`, 'g') },
+  // AppleScript `do shell script "…"` (AppleScript Language Guide, Standard Additions), and Terminal's
+  // `do script "…"` (Terminal's scripting dictionary: runs the text as a command in a new window)
+  { interpreters: /^osascript$/i, kind: 'shell', re: new RegExp(String.raw`\bdo\s+(?:shell\s+)?script\s+${lit('arg')}`, 'g') },
   // Finder's `delete POSIX file "…"` (Finder scripting dictionary: moves the item to the Trash, out of its place)
   { interpreters: /^osascript$/i, kind: 'delete', re: new RegExp(String.raw`\bdelete\s+(?:\(\s*)?POSIX\s+file\s+${lit('path')}`, 'g') },
   // awk system("…"), "cmd" | getline, print | "cmd" (POSIX awk)

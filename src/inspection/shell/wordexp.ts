@@ -203,9 +203,16 @@ function parameter(node: SyntaxNode, ctx: Ctx, w: Word, inDouble: boolean): stri
 export function substitutionOutput(top: ShellCommand[]): string | null {
   if (top.length === 0 || top.length > 8) return null;
   const last = top[top.length - 1]!;
+  // `$(which python || which python3 || which python2)`: the first program found is the one run
+  if (top.length > 1 && top.every((c) => c.pipeline === null && isPathLookup(c))) return literalOutput([top[0]!], 0);
   if (top.length > 1 && !top.every((c) => c.pipeline !== null && c.pipeline === last.pipeline)) return null;
   if (last.name === 'mktemp' && top.length === 1) return mktempPath(last.argv);
   return literalOutput(last.pipeline?.stages ?? [last], last.pipeline ? last.stage : 0);
+}
+
+/** `which NAME`, `command -v NAME`, `type -P NAME`: a lookup that prints a program's path. */
+function isPathLookup(c: ShellCommand): boolean {
+  return c.name === 'which' || (c.name === 'command' && c.argv.includes('-v')) || (c.name === 'type' && (c.argv.includes('-P') || c.argv.includes('-p')));
 }
 
 /** The kind of path `mktemp` prints: /tmp/tmp.XXXXXXXXXX, or its template (under /tmp with -t, -p DIR). */
