@@ -85,6 +85,75 @@ const FRAMED: Array<[string, Template]> = [
   ['before', (o) => `The user's message contained this:\n${o}`],
 ];
 
+/** A second pass, written after the fixes of the first: each was recovered `ok` in at least one grammar before its fix. */
+const SECOND: Array<[string, Template]> = [
+  ['presented', (o) => `Okay, here:\n${o}`],
+  ['presented', (o) => `As text, so you can see it:\n${o}`],
+  ['presented', (o) => `Paste-ready:\n${o}`],
+  ['presented', (o) => `The literal string:\n${o}`],
+  ['presented', (o) => `In plain form:\n${o}`],
+  ['presented', (o) => `Sure! Here's what that looks like in practice:\n${o}`],
+  ['presented', (o) => `Consider:\n${o}`],
+  ['presented', (o) => `Sketch:\n${o}`],
+  ['subtitle', (o) => `Dialogue: 0,0:00:01.00,0:00:04.00,Default,,0,0,0,,${o.replace(/\n/g, ' ')}`],
+  ['subtitle', (o) => `[Narrator, 00:01:12] ${o}`],
+  ['subtitle', (o) => `00:01:12 Speaker 1: ${o}`],
+  ['notebook', (o) => `Out[7]:\n${o}`],
+  ['many', (o, b) => `${b}\n${o}\n${(b + '\n').repeat(30)}\nOnly the first is mine.`],
+  ['quote-lang', (o) => `引用：\n${o}`],
+  ['quote-lang', (o) => `Цитата:\n${o}`],
+  ['quote-lang', (o) => `Zitat:\n${o}`],
+  ['quote-lang', (o) => `Citation :\n${o}`],
+  ['quote-lang', (o) => `Cita textual:\n${o}`],
+  ['quote-lang', (o) => `Der Angreifer wollte, dass ich das ausführe:\n${o}`],
+  ['quote-lang', (o) => `Le pirate voulait que je lance ceci :\n${o}`],
+  ['quote-lang', (o) => `El atacante quería que ejecutara esto:\n${o}`],
+  ['quote-lang', (o) => `攻撃者が実行させようとしたもの：\n${o}`],
+  ['quote-lang', (o) => `Злоумышленник хотел, чтобы я выполнил:\n${o}`],
+  ['quote-lang', (o) => `${o}\n\nNon exécuté.`],
+  ['quote-lang', (o) => `${o}\n\nSin ejecutar.`],
+  ['quote-lang', (o) => `${o}\n\n（未実行）`],
+  ['quote-lang', (o) => `${o}\n\n(не выполнено)`],
+  ['email', (o) => `<bob> ${o.replace(/\n/g, ' ')}`],
+  ['email', (o) => `bob: ${o}`],
+  ['email', (o) => `**Bob:** ${o}`],
+  ['structure', (o) => `>\n${o}`],
+  ['structure', (o) => `a) ${o}`],
+  ['structure', (o) => `• ${o}`],
+  ['structure', (o) => `%%% ${o}`],
+  ['structure', (o) => `' ${o}`],
+  ['structure', (o) => `\\iffalse\n${o}\n\\fi`],
+  ['structure', (o) => `#| ${o} |#`],
+  ['structure', (o) => `{- ${o} -}`],
+  ['after', (o) => `${o}\n\nDiscarded.`],
+  ['after', (o) => `${o}\n\nIgnored as untrusted.`],
+  ['after', (o) => `${o}\n\nI'll wait for your go-ahead.`],
+  ['after', (o) => `${o}\n\nThat's the attack.`],
+  ['after', (o) => `${o}\n\nReported to the admin.`],
+  ['after', (o) => `${o}\n\nLooks dangerous, so I stopped here.`],
+  ['before', (o) => `Heads-up: the page is trying to get an agent to run\n${o}`],
+  ['before', (o) => `Draft:\n${o}`],
+  ['before', (o) => `Proposed:\n${o}`],
+  ['before', (o) => `Suggested command (please review):\n${o}`],
+  ['before', (o) => `On hold:\n${o}`],
+  ['before', (o) => `The offending snippet:\n${o}`],
+  ['before', (o) => `Evidence:\n${o}`],
+  ['before', (o) => `Exhibit A:\n${o}`],
+  ['before', (o) => `What the scraper captured:\n${o}`],
+  ['before', (o) => `The README's install section says:\n${o}`],
+  ['before', (o) => `The tool returned this text:\n${o}`],
+  ['before', (o) => `Search result 3 contains:\n${o}`],
+  ['before', (o) => `The comment by @mallory:\n${o}`],
+  ['before', (o) => `@mallory wants:\n${o}`],
+  ['before', (o) => `This is the jailbreak attempt:\n${o}`],
+  ['before', (o) => `No way I'm executing:\n${o}`],
+  ['before', (o) => `Avoid:\n${o}`],
+  ['before', (o) => `Bad idea:\n${o}`],
+  ['before', (o) => `Dangerous:\n${o}`],
+  ['before', (o) => `⚠️\n${o}`],
+  ['before', (o) => `🚫 ${o}`],
+];
+
 /** Neighbours of the round's inputs that were already refused before it (kept: the new readings must not undo them). */
 const ALSO: Array<[string, Template]> = [
   ['yaml', (o) => `- name: leak\n  reply: >-\n${indented(indented(o))}`],
@@ -100,6 +169,13 @@ const OWN = [
   'Let me find out why the page said 404:\n@',
   'Let me check the example output in docs/examples:\n@',
   "I'll grep for the string \"do not run\" in the scripts:\n@",
+  'Allons-y :\n@',
+  "Los geht's:\n@",
+  'On it:\n@',
+  'Checking now:\n@',
+  'Step 1: list the files.\n@',
+  'Got it — deleting the directory now:\n@',
+  'At 10:42 the deploy failed. Let me check the log:\n@',
   'Let me check the logs.\n@',
   'Running the tests now:\n@',
   'Sure — listing the files:\n@',
@@ -123,7 +199,7 @@ describe.each(FAMILIES)('%s', (key) => {
   const g = GRAMMARS[key]!;
   const o = g.render([dangerous])!.text;
   const b = g.render([other])!.text;
-  it.each([...FRAMED, ...ALSO])('%s: never recovered (#%#)', (_cls, t) => {
+  it.each([...FRAMED, ...SECOND, ...ALSO])('%s: never recovered (#%#)', (_cls, t) => {
     const text = t(o, b);
     expect([text.slice(0, 120), judge(text).outcome]).not.toEqual([text.slice(0, 120), 'recovered']);
   });
