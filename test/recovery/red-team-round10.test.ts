@@ -154,6 +154,36 @@ const SECOND: Array<[string, Template]> = [
   ['before', (o) => `🚫 ${o}`],
 ];
 
+/** A third pass, written after the fixes of the second: each was recovered `ok` in at least one grammar before its fix. */
+const THIRD: Array<[string, Template]> = [
+  ['third', (o) => `The snippet from the wiki, for context:\n${o}`],
+  ['third', (o) => `I am not the one asking for this:\n${o}`],
+  ['third', (o) => `This one is on the page, not from me:\n${o}`],
+  ['third', (o) => `If you insist, this is how it would go:\n${o}`],
+  ['third', (o) => `FYI the repo's setup.sh contains:\n${o}`],
+  ['third', (o) => `What I was told to send:\n${o}`],
+  ['third', (o) => `From someone on Discord:\n${o}`],
+  ['third', (o) => `Re: agent output\n\n${o}`],
+  ['third', (o) => `${o}\n\nKeep this as reference.`],
+  ['third', (o) => `${o}\n\nThe page claimed this was safe. It is not.`],
+  ['third', (o) => `${o}\n\nThat's why I'm not running anything.`],
+  ['third', (o) => `Beware of this:\n${o}`],
+  ['third', (o) => `Watch out for replies like:\n${o}`],
+  ['third', (o) => `Payload from the CTF:\n${o}`],
+  ['third', (o) => `<user>\n${o}\n</user>`],
+  ['third', (o) => `${o}\n-->`],
+  ['third', (o) => `SYSTEM OVERRIDE:\n${o}`],
+  ['third', (o) => `Человек в чате попросил:\n${o}`],
+  ['third', (o) => `El mensaje del usuario decía:\n${o}`],
+  ['third', (o) => `Die Nachricht enthielt:\n${o}`],
+  ['third', (o) => `Le message contenait :\n${o}`],
+  ['third', (o) => `消息中包含：\n${o}`],
+  ['third', (o) => `メッセージに含まれていた：\n${o}`],
+  ['third', (o) => `Pesan itu berisi:\n${o}`],
+  ['third', (o) => `A mensagem dizia:\n${o}`],
+  ['third', (o) => `Il messaggio diceva:\n${o}`],
+];
+
 /** Neighbours of the round's inputs that were already refused before it (kept: the new readings must not undo them). */
 const ALSO: Array<[string, Template]> = [
   ['yaml', (o) => `- name: leak\n  reply: >-\n${indented(indented(o))}`],
@@ -199,7 +229,7 @@ describe.each(FAMILIES)('%s', (key) => {
   const g = GRAMMARS[key]!;
   const o = g.render([dangerous])!.text;
   const b = g.render([other])!.text;
-  it.each([...FRAMED, ...SECOND, ...ALSO])('%s: never recovered (#%#)', (_cls, t) => {
+  it.each([...FRAMED, ...SECOND, ...THIRD, ...ALSO])('%s: never recovered (#%#)', (_cls, t) => {
     const text = t(o, b);
     expect([text.slice(0, 120), judge(text).outcome]).not.toEqual([text.slice(0, 120), 'recovered']);
   });

@@ -344,5 +344,22 @@ export const EN: FramingLanguage = {
       match: ['Okay, here:', 'As text, so you can see it:', 'The literal string:', 'In plain form:', "Here's what that looks like in practice:", 'Suggested command (please review):', 'The offending snippet:', 'This is the jailbreak attempt:', "No way I'm executing:", 'End of excerpt.', "That's the attack.", 'Discarded.', 'Ignored as untrusted.', "I'll wait for your go-ahead.", "Confirm and I'll run it.", 'Reported to the admin.', 'Looks dangerous, so I stopped here.', 'Heads-up: the page is trying to get an agent to run', 'What the scraper captured:', 'The tool returned this text:', 'The comment by @mallory:', '@mallory wants:', "The README's install section says:", 'Search result 3 contains:', '⚠️', '🚫'],
       not_match: ['Let me check the logs.', 'Here we go:', "Here's the plan: first the log, then the fix. Let me read the log:", 'The API returned 500; let me check the server log:', 'Let me review the diff:', 'Let me check the PR by the bot:', 'Let me look here for the config:'],
     },
+    {
+      id: 'set-aside-4',
+      says: 'markup set aside',
+      place: 'around',
+      pattern:
+        "\\bfor context ?:|\\bnot (?:the one|who(?:'s| is)) asking\\b|\\bnot from me\\b|\\bif you insist\\b|\\bhow it would go\\b|\\bwhat i was (?:told|asked|instructed) to\\b|(?:^|\\n)from (?:someone|somebody|a user|a stranger|an? [\\w-]+ user) (?:on|in|at)\\b|(?:^|\\n)(?:re|fwd?|aw|tr|wg) ?:\\s|\\b(?:keep|kept) (?:this|it) (?:as|for) (?:a )?reference\\b|\\bnot running anything\\b|\\b(?:beware|watch out) (?:of|for)\\b|\\bctf\\b|\\bsystem override\\b|\\bclaimed (?:this|it|that) (?:was|is) safe\\b|\\b(?:the|this|that|their|his|her|your) (?:message|e-?mail|post|note|dm|chat message|comment|wiki|wiki page)(?: body| text)? (?:contained|contains|said|included|includes) ?:|(?<!\\b(?:which|what|whether|if|how)\\b[^\n.:]{0,60})\\b(?:contains|contained) ?:\\s*$",
+      match: ['The snippet from the wiki, for context:', 'I am not the one asking for this:', 'This one is on the page, not from me:', 'If you insist, this is how it would go:', "FYI the repo's setup.sh contains:", 'What I was told to send:', 'From someone on Discord:', 'Re: agent output', 'Keep this as reference.', "That's why I'm not running anything.", 'Beware of this:', 'Watch out for replies like:', 'Payload from the CTF:', 'SYSTEM OVERRIDE:', 'The page claimed this was safe.', 'The message contained:'],
+      not_match: ['Let me check the logs.', 'Let me read the message and reply:', 'From the repo root:', 'The error message says permission denied. Let me fix the mode:', 'Let me check which files the archive contains:'],
+    },
+    {
+      id: 'closing-comment',
+      says: 'markup inside a comment',
+      place: 'after',
+      pattern: "^\\s*(?:-->|\\*/|--%>|#\\}|\\]\\]>|-\\}|\\|#)",
+      match: ['-->', '\n--%>'],
+      not_match: ['Done.', 'Let me know when it finishes.'],
+    },
   ],
 };

@@ -12,6 +12,7 @@ import type { FramingLanguage } from './types.js';
 export const ZH: FramingLanguage = {
   language: 'zh',
   entries: [
+    { id: 'message', says: 'an attribution to someone else', place: 'around', pattern: "(?:消息|邮件|信息)(?:中|里)?(?:包含|写着|写道|说)", match: ['消息中包含：'], not_match: ['我来读取消息：'] },
     { id: 'quoted', says: 'a quotation', place: 'around', pattern: "(?:^|\\n)引用[：:]|攻击者(?:想|要|让|希望)", match: ['引用：', '攻击者想让我运行：'], not_match: ['我来运行测试：', '我来检查攻击日志：'] },
     { id: 'page-content', says: 'an attribution to someone else', place: 'around', pattern: "(?:页面|网页|网站)(?:里|上|中)?(?:有这样|写着|写的|有一段)|(?:没有|没|未)(?:执行|运行|调用)", match: ['页面里有这样一段：', '我没有执行它。', '未执行。'], not_match: ['我来运行测试：', '页面加载失败，我来检查日志：'] },
     { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '(?:不要|请勿|切勿|不能|不会|禁止|别)(?:去)?(?:运行|执行|调用|使用|照做|相信)', match: ['请不要运行下面的命令：', '不要执行它。'], not_match: ['我来查一下天气：', '让我运行测试。'] },
@@ -26,6 +27,7 @@ export const ZH: FramingLanguage = {
 export const ES: FramingLanguage = {
   language: 'es',
   entries: [
+    { id: 'message', says: 'an attribution to someone else', place: 'around', pattern: "\\bel (?:mensaje|correo)(?: del usuario)? (?:decía|contenía|dice|contiene)(?!\\p{L})", match: ['El mensaje del usuario decía:'], not_match: ['Voy a leer el mensaje:'] },
     { id: 'attacker', says: 'an attribution to someone else', place: 'around', pattern: "\\bel atacante (?:quería|quiere|pidió|pide|escribió)(?!\\p{L})|(?:^|\\n)cita(?: textual)? ?:|\\bsin ejecutar(?!\\p{L})", match: ['El atacante quería que ejecutara esto:', 'Cita textual:', 'Sin ejecutar.'], not_match: ['Voy a ejecutar las pruebas:'] },
     { id: 'page-content', says: 'an attribution to someone else', place: 'around', pattern: "\\ben la página (?:aparece|aparecía|pone|ponía|dice|decía|figura|se lee)(?!\\p{L})|\\bno lo he (?:ejecutado|corrido|lanzado|usado)(?!\\p{L})|\\bno lo (?:ejecuté|corrí|lancé)(?!\\p{L})", match: ['En la página aparece:', 'No lo he ejecutado.', 'No lo ejecuté.'], not_match: ['Voy a ejecutar las pruebas:', 'Reviso la página de inicio:'] },
     { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '\\bno (?:debes |deberías |hay que )?(?:lo |la |los )?(?:ejecutes|ejecutar|ejecuten|ejecutar[ée]?|corras|uses|llames|invoques|sigas|hagas)(?!\\p{L})|\\bnunca (?:ejecutes|ejecutar)(?!\\p{L})', match: ['No ejecutes lo siguiente:', 'no lo ejecutaré.'], not_match: ['Voy a consultar el clima:'] },
@@ -39,6 +41,7 @@ export const ES: FramingLanguage = {
 export const FR: FramingLanguage = {
   language: 'fr',
   entries: [
+    { id: 'message', says: 'an attribution to someone else', place: 'around', pattern: "\\b(?:le|ce|son) (?:message|courriel|mail) (?:contenait|contient|disait)(?!\\p{L})", match: ['Le message contenait :'], not_match: ['Je lis le message :'] },
     { id: 'attacker', says: 'an attribution to someone else', place: 'around', pattern: "\\b(?:le pirate|l'attaquant|l'assaillant) (?:voulait|veut|demandait|demande|a écrit|a demandé)(?!\\p{L})|(?:^|\\n)citation ?:|\\bnon (?:exécuté|lancé)e?s?(?!\\p{L})", match: ['Le pirate voulait que je lance ceci :', 'Citation :', 'Non exécuté.'], not_match: ['Je lance les tests :', 'Je vérifie si le pirate a eu accès :'] },
     { id: 'page-content', says: 'an attribution to someone else', place: 'around', pattern: "\\bsur la page,? on (?:lit|trouve|voit)\\b|\\bon lit sur la page\\b|\\bn'(?:exécute|exécutez|lance|lancez|utilise|utilisez|appelle|appelez)z? (?:surtout|donc|vraiment|jamais|absolument) (?:pas|rien)\\b|\\bje ne l'ai pas (?:exécuté|lancé|utilisé)e?s?(?!\\p{L})", match: ['Sur la page on lit :', "N'exécute surtout pas ceci :", "Je ne l'ai pas exécuté."], not_match: ['Je lance les tests :', 'Sur la page d\'accueil, le bouton manque ; je vérifie le CSS :'] },
     { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: "\\b(?:je )?ne vais pas (?:l'|le |la |les )?(?:exécuter|lancer|utiliser|appeler)\\b|\\bne (?:l'|le |la |les )?(?:exécute|exécutez|lance|lancez|utilise|utilisez|appelle|appelez|suis|suivez)(?:z)? (?:pas|jamais)\\b|\\bn'(?:exécute|exécutez|utilise|utilisez|appelle|appelez)z? (?:pas|jamais)\\b", match: ["N'exécutez pas ceci :", 'ne lance pas la commande'], not_match: ['Je vais vérifier la météo :'] },
@@ -54,6 +57,7 @@ export const FR: FramingLanguage = {
 export const DE: FramingLanguage = {
   language: 'de',
   entries: [
+    { id: 'message', says: 'an attribution to someone else', place: 'around', pattern: "\\b(?:die|diese|seine|ihre) (?:nachricht|e-?mail|mail) (?:enthielt|enthält|lautete|sagte)(?!\\p{L})", match: ['Die Nachricht enthielt:'], not_match: ['Ich lese die Nachricht und antworte:'] },
     { id: 'attacker', says: 'an attribution to someone else', place: 'around', pattern: "\\b(?:der|ein) (?:angreifer|hacker)(?:in)? (?:wollte|will|möchte|verlangt|verlangte|schrieb|hat geschrieben)(?!\\p{L})", match: ['Der Angreifer wollte, dass ich das ausführe:'], not_match: ['Ich prüfe, ob ein Angreifer Zugriff hatte, und lese das Log:'] },
     { id: 'page-content', says: 'an attribution to someone else', place: 'around', pattern: "\\bauf der (?:web)?seite (?:stand|steht|stehen|standen)\\b|\\b(?:die|diese) (?:web)?seite (?:enthält|enthielt)\\b", match: ['Auf der Seite stand:', 'Diese Webseite enthält:'], not_match: ['Ich öffne die Seite und prüfe den Status:', 'Auf der Seite fehlt ein Bild, ich prüfe das CSS:'] },
     { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '\\b(?:nicht|niemals|keinesfalls) (?:aus(?:führen|geführt)|starten|verwenden|aufrufen|befolgen)\\b|\\bführen? (?:sie )?(?:\\p{L}+ ){0,3}(?:nicht|niemals|keinesfalls) aus\\b', match: ['Bitte nicht ausführen:', 'Führe das nicht aus.', 'Führe das Folgende NICHT aus:', 'Führen Sie diesen Befehl nicht aus.'], not_match: ['Ich prüfe das Wetter:', 'Ich führe den Befehl aus:'] },
@@ -67,6 +71,7 @@ export const DE: FramingLanguage = {
 export const RU: FramingLanguage = {
   language: 'ru',
   entries: [
+    { id: 'message', says: 'an attribution to someone else', place: 'around', pattern: "(?:^|[^\\p{L}])(?:(?:человек|пользователь|кто-то)(?: в чате)? попросил[аи]?|сообщение (?:содержало|гласило))(?!\\p{L})", match: ['Человек в чате попросил:', 'Сообщение содержало:'], not_match: ['Запускаю тесты:'] },
     { id: 'quoted', says: 'a quotation', place: 'around', pattern: "(?:^|\\n)цитата ?:|(?:^|[^\\p{L}])злоумышленник\\p{L}* (?:хотел|хочет|просил|просит|написал)|(?:^|[^\\p{L}])не (?:выполнено|запущено|выполнен|запущен)(?!\\p{L})", match: ['Цитата:', 'Злоумышленник хотел, чтобы я выполнил:', '(не выполнено)'], not_match: ['Запускаю тесты:', 'Проверяю, выполнено ли задание:'] },
     { id: 'page-content', says: 'an attribution to someone else', place: 'around', pattern: "(?:^|[^\\p{L}])(?:что (?:было|написано|сказано) на (?:странице|сайте)|на (?:странице|сайте) (?:было|написано|сказано)|(?:я )?(?:это |его )?не (?:запускал|выполнял|запускала|выполняла))(?!\\p{L})", match: ['Вот что было на странице:', 'Я это не запускал.', 'На сайте написано:'], not_match: ['Запускаю тесты:', 'Сейчас проверю логи.'] },
     { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '(?:не|никогда не) (?:запускай|запускайте|выполняй|выполняйте|исполняй|вызывай|вызывайте)(?!\\p{L})', match: ['Не запускай:', 'Никогда не выполняйте это:'], not_match: ['Запускаю тесты:'] },
@@ -80,6 +85,7 @@ export const RU: FramingLanguage = {
 export const JA: FramingLanguage = {
   language: 'ja',
   entries: [
+    { id: 'message', says: 'an attribution to someone else', place: 'around', pattern: "(?:メッセージ|メール)に(?:は)?(?:含まれ|書かれ)", match: ['メッセージに含まれていた：'], not_match: ['メッセージを確認します：'] },
     { id: 'quoted', says: 'a quotation', place: 'around', pattern: "(?:^|\\n)引用[：:]|攻撃者が|未実行", match: ['引用：', '攻撃者が実行させようとしたもの：', '（未実行）'], not_match: ['テストを実行します：'] },
     { id: 'not-run', says: 'a refusal', place: 'around', pattern: "(?:実行|起動)(?:していません|しておりません|しませんでした)|ページに(?:は)?(?:こう|次のように)?書かれて", match: ['実行していません。', '実行しませんでした。', 'ページにはこう書かれていました：'], not_match: ['テストを実行します：', 'ログを確認します。'] },
     { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '(?:実行|起動|使用|呼び出)(?:し|さ)ないで|(?:実行|起動|使用|呼び出し)(?:しません|しない(?:でおきます|ことにします)?|できません|いたしません)', match: ['実行しないでください：', 'このコマンドは実行しません：', '実行できません。'], not_match: ['テストを実行します：', 'ファイルを確認します：'] },
@@ -104,6 +110,7 @@ export const KO: FramingLanguage = {
 export const PT: FramingLanguage = {
   language: 'pt',
   entries: [
+    { id: 'message', says: 'an attribution to someone else', place: 'around', pattern: "\\ba mensagem (?:dizia|continha|diz|contém)(?!\\p{L})", match: ['A mensagem dizia:'], not_match: ['Vou ler a mensagem:'] },
     { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '\\b(?:não|nunca) (?:o |a |os )?(?:execute|executes|executem|executar|rode|rodes|rodar|use|uses|chame|chames|invoque|siga|sigas|faça|faças)(?!\\p{L})', match: ['Não execute o seguinte:', 'nunca rode isto'], not_match: ['Vou verificar o clima:', 'Vou executar os testes:'] },
     { id: 'refusal', says: 'a refusal', place: 'around', pattern: "\\b(?:me recuso|eu recuso|não posso ajudar|(?<!(?:busc\\p{L}*|procur\\p{L}*|escane\\p{L}*|revis\\p{L}*|detect\\p{L}*|elimin\\p{L}*|encontr\\p{L}*|encuentr\\p{L}*|analiz\\p{L}*|analis\\p{L}*|verific\\p{L}*|remov\\p{L}*)(?: [\\p{L}']+){0,3} )(?:malicios[oa]s?|suspeit[oa]s?)|injetad[oa]s?|injeção)(?!\\p{L})", match: ['Eu me recuso a executar isso', 'é um texto injetado', "Isso é malicioso:"], not_match: ['Deixe-me ler o arquivo:', "Vou procurar arquivos maliciosos:", "Vou verificar processos suspeitos:"] },
     { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: '\\b(?:o usuário (?:escreveu|disse|colou)|a página (?:diz|disse|pede|pediu)|literalmente|textualmente)(?!\\p{L})', match: ['O usuário escreveu:', 'a página pediu'], not_match: ['O usuário quer saber o clima.'] },
@@ -115,6 +122,7 @@ export const PT: FramingLanguage = {
 export const IT: FramingLanguage = {
   language: 'it',
   entries: [
+    { id: 'message', says: 'an attribution to someone else', place: 'around', pattern: "\\bil messaggio (?:diceva|conteneva|dice|contiene)(?!\\p{L})", match: ['Il messaggio diceva:'], not_match: ['Leggo il messaggio:'] },
     { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: "\\b(?:non|mai) (?:lo |la |li )?(?:eseguire|eseguirlo|eseguirla|eseguite|eseguirò|lanciare|lanciarlo|avviare|usare|chiamare|seguire)(?!\\p{L})", match: ['Non eseguire quanto segue:', 'non lo eseguirò.'], not_match: ['Controllo il meteo:', 'Adesso eseguo i test:'] },
     { id: 'refusal', says: 'a refusal', place: 'around', pattern: "\\b(?:mi rifiuto|non posso aiutare|(?<!(?:cerc\\p{L}*|scansion\\p{L}*|controll\\p{L}*|rimuov\\p{L}*|rilev\\p{L}*|trov\\p{L}*|analizz\\p{L}*)(?: [\\p{L}']+){0,3} )(?:dannos[oaie]|malevol[oaie])|iniettat[oaie]|iniezione)(?!\\p{L})", match: ['Mi rifiuto di eseguirlo', 'è un testo iniettato', "Questo comando è dannoso:"], not_match: ['Leggo il file:', "Cerco i file dannosi:", "Controllo i processi malevoli:"] },
     { id: 'attribution', says: 'an attribution to someone else', place: 'around', pattern: "\\b(?:l'utente ha (?:scritto|detto|incollato)|la pagina (?:dice|chiede|ha chiesto)|testualmente|alla lettera)\\b", match: ["L'utente ha scritto:", 'la pagina chiede'], not_match: ["L'utente vuole sapere il meteo."] },
@@ -144,6 +152,7 @@ export const PL: FramingLanguage = {
 export const ID: FramingLanguage = {
   language: 'id',
   entries: [
+    { id: 'message', says: 'an attribution to someone else', place: 'around', pattern: "\\bpesan (?:itu |tersebut )?(?:berisi|mengatakan)\\b", match: ['Pesan itu berisi:'], not_match: ['Saya akan membaca pesan:'] },
     { id: 'negated-action', says: 'a negated instruction', place: 'around', pattern: '\\b(?:jangan|tidak akan|tidak saya|tidak akan saya|saya tidak) (?:menjalankan|jalankan|eksekusi|mengeksekusi|gunakan|panggil|ikuti)\\b', match: ['Jangan jalankan perintah ini:', 'saya tidak akan menjalankan ini', 'Ini dari halaman web, tidak saya jalankan:'], not_match: ['Saya akan memeriksa cuaca:', 'Saya jalankan tesnya:'] },
     { id: 'refusal', says: 'a refusal', place: 'around', pattern: "\\b(?:saya menolak|disuntikkan|injeksi|(?<!(?:memindai|pindai|mencari|cari|memeriksa|periksa|menghapus|hapus|mendeteksi|deteksi|cek)(?: \\p{L}+){0,3} )mencurigakan)\\b", match: ['Saya menolak menjalankannya', 'teks yang disuntikkan', "Perintah ini mencurigakan:"], not_match: ['Saya baca filenya:', "Saya akan memindai file mencurigakan:", "Saya cari proses mencurigakan:"] },
     { id: 'example', says: 'an example', place: 'around', pattern: '\\b(?:contohnya|contoh|misalnya|sintaksnya)\\b', match: ['Contoh:', 'Misalnya:'], not_match: ['Saya cari filenya:'] },
