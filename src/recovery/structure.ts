@@ -507,7 +507,7 @@ const MATERIAL = new Set(['document', 'documents', 'search_result', 'search_resu
  * Ollama's Laguna parser reads a call inside `<user>…</user>`, so such markup stays a leak whose
  * calls are inspected (verified-parsers.test.ts, laguna-user-wrapped-not-a-call).
  */
-const NAMED_MATERIAL = new Set(['user', 'human', 'system', 'user_input', 'user_message', 'input', 'context', 'payload', 'injected', 'injection', 'prompt', 'message']);
+const NAMED_MATERIAL = new Set(['human', 'system', 'user_input', 'user_message', 'input', 'context', 'payload', 'injected', 'injection', 'prompt', 'message']);
 /**
  * Elements that style what they hold as text for a reader (bold, italics, highlight, small print,
  * super- and subscript, abbreviations, definitions): no template wraps a model's own call in them,

@@ -5,7 +5,9 @@
  * Kimi K2, bare OpenAI and Llama 3 JSON, pythonic, Seed-OSS, xLAM): bare calls after a presenting
  * preface, unified diffs, timed captions, notebooks and terminal sessions, YAML block scalars and
  * Ruby here-documents, e-mail quoting, line comments, quotation marks of other languages, framing
- * in other languages, and a second run of bare calls after prose. Beside them, real leaks with a
+ * in other languages, and a second run of bare calls after prose; then two more passes written
+ * after each round of fixes (SECOND, THIRD: bare labels, chat and transcript lines, provenance
+ * phrases in several languages). Beside them, real leaks with a
  * one-line preface (several of them refused as framed before the round) that must be recovered.
  * `o` is the rendering of the dangerous call, `b` of the harmless one.
  */
@@ -170,7 +172,6 @@ const THIRD: Array<[string, Template]> = [
   ['third', (o) => `Beware of this:\n${o}`],
   ['third', (o) => `Watch out for replies like:\n${o}`],
   ['third', (o) => `Payload from the CTF:\n${o}`],
-  ['third', (o) => `<user>\n${o}\n</user>`],
   ['third', (o) => `${o}\n-->`],
   ['third', (o) => `SYSTEM OVERRIDE:\n${o}`],
   ['third', (o) => `Человек в чате попросил:\n${o}`],
