@@ -159,8 +159,8 @@ const DIFF_LINE = /^[+-](?=\S)/;
 const HUNK_HEADER = /^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@/;
 /** A line of a hunk: context (` `), added (`+`), removed (`-`), or `\ No newline at end of file`. */
 const HUNK_LINE = /^[ +\-\\]/;
-/** A text that holds a diff: a hunk header, a file header (`--- a/x`, `+++ b/x`, `diff --git`, `Index:`), or an added or removed line. */
-const DIFF_TEXT = /^(?:@@ -\d|\+\+\+ \S|--- \S|diff --git |Index: \S|[+-](?![+-]{2}(?:\s|$))\S)/m;
+/** A line that shows its text holds a diff: a hunk header, a file header (`--- a/x`, `+++ b/x`, `diff --git`, `Index:`), or an added or removed line. Tested on lines outside grammar blocks (an argument value's `-->` is no diff). */
+const DIFF_EVIDENCE = /^(?:@@ -\d|\+\+\+ \S|--- \S|diff --git |Index: \S|[+-](?![+-]{2}(?:\s|$))\S)/;
 /**
  * A line comment of a source or configuration language written before the markup on its line
  * (`// <tool_call>`, `-- …` in SQL and Lua, `; …` in INI and Lisp, `REM …` in batch files, `% …` in TeX and
@@ -211,7 +211,7 @@ function lineBlocks(text: string, lines: Line[], skip: SpanCursor): Region[] {
   let inList = false;
   let inFootnote = false;
   let inHunk = false;
-  const diff = DIFF_TEXT.test(text);
+  const diff = lines.some((l) => !skip.holds(l.start) && DIFF_EVIDENCE.test(text.slice(l.start, l.end)));
   for (let n = 0; n < lines.length; n++) {
     const l = lines[n]!;
     const blank = isBlank(text, l);

@@ -257,6 +257,12 @@ describe('structure of round 10', () => {
     expect(judge(`Let me check:\n${hermes}`).outcome).toBe('recovered');
     expect(judge(`+ ${hermes}`).reason).toBe('quoted');
   });
+  it('a "-->" inside an argument is no diff: a bare HyperCLOVAX call whose key holds U+2028 and "-->" is recovered (property counterexample)', () => {
+    const g = GRAMMARS['hyperclovax-14b-generation']!;
+    const c: Call = { name: '_', args: { '\u2028-->': '' } };
+    const v = recoverReply({ text: g.render([c])!.text, advertised: advertisedFor([c]), toolCalls: [], truncated: false, idSeed: 'rt10:1' }, { proseCeiling: DEFAULT_PROSE_CEILING });
+    expect(v.reason).toBe('ok');
+  });
   it('a dollar amount or a log line before the markup does not quote a call on its own line', () => {
     expect(judge(`The plan costs $ 5.\nLet me check the usage:\n\n${hermes}`).outcome).toBe('recovered');
     expect(judge(`2024-06-03 10:12:00 the build failed.\n\nLet me rerun it:\n${hermes}`).outcome).toBe('recovered');
