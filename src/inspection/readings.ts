@@ -18,11 +18,16 @@ const MAX_RAW_FOR_DUPLICATES = 1 << 20;
 
 type Json = unknown;
 
-/** A value as a lenient server parser reads it (strings HTML-unescaped, trimmed, JSON-decoded when they parse). */
+/** A value that is one XML CDATA section (`<![CDATA[…]]>`), which XML-minded parsers of parameter tags unwrap. */
+const CDATA = /^<!\[CDATA\[([\s\S]*)\]\]>$/;
+
+/** A value as a lenient server parser reads it (strings HTML-unescaped, trimmed, a CDATA section unwrapped, JSON-decoded when they parse). */
 function lenientValue(v: Json, depth: number): Json {
   if (depth > MAX_ARGUMENT_DEPTH) return v;
   if (typeof v === 'string') {
-    const s = decodeHTML(v).trim();
+    let s = decodeHTML(v).trim();
+    const cdata = CDATA.exec(s);
+    if (cdata) s = cdata[1]!.trim();
     if (/^[[{"]/.test(s)) {
       try {
         const decoded: unknown = JSON.parse(s);
@@ -140,10 +145,136 @@ function firstValues(raw: string): Map<string, { value: unknown; count: number }
   }
 }
 
+/** Keys under which a call envelope holds its arguments (OpenAI, Llama 3, Anthropic-style and others). */
+const ENVELOPE_ARGUMENTS = ['arguments', 'parameters', 'args', 'input', 'params'];
+
+/** A plain JSON object, not an array. */
+const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * The readings of arguments guard could not decode (`arguments` null: a duplicated key, two
+ * argument keys, broken JSON in a refused leak) from their raw text: the text as `JSON.parse`
+ * reads it (the last of duplicated keys at every depth) and with the first of duplicated keys at
+ * every depth; and when the text is a whole call (`{"name": …, "arguments": …}`, which a family
+ * keeps when the call JSON itself did not read), the arguments inside it, decoded once more when
+ * they are a JSON string.
+ */
+function rawReadings(raw: string): Array<Record<string, unknown>> {
+  if (raw.length > MAX_RAW_FOR_DUPLICATES || !/^\s*\{/.test(raw)) return [];
+  const out: Array<Record<string, unknown>> = [];
+  const push = (v: unknown, depth: number) => {
+    if (!isPlainObject(v)) return;
+    out.push(v);
+    if (depth > 1 || typeof v['name'] !== 'string') return;
+    for (const k of ENVELOPE_ARGUMENTS) {
+      let inner = v[k];
+      if (typeof inner === 'string') {
+        try {
+          inner = JSON.parse(inner) as unknown;
+        } catch {
+          continue;
+        }
+      }
+      push(inner, depth + 1);
+    }
+  };
+  try {
+    push(JSON.parse(raw) as unknown, 0);
+  } catch {
+    return out;
+  }
+  try {
+    const first = firstWinsDeep(raw);
+    if (first !== null) push(first, 0);
+  } catch {
+    // no first-wins reading
+  }
+  return out;
+}
+
+/**
+ * The value of a JSON text with the FIRST of duplicated keys kept at every depth, or null when it
+ * has none (or does not parse as strict JSON). A recursive reader bounded by MAX_ARGUMENT_DEPTH.
+ */
+export function firstWinsDeep(raw: string): unknown {
+  let i = 0;
+  let duplicated = false;
+  const ws = () => {
+    while (i < raw.length && (raw[i] === ' ' || raw[i] === '\n' || raw[i] === '\r' || raw[i] === '\t')) i++;
+  };
+  const str = (): string => {
+    const s = i;
+    i++;
+    while (i < raw.length && raw[i] !== '"') i += raw[i] === '\\' ? 2 : 1;
+    i++;
+    return JSON.parse(raw.slice(s, i)) as string;
+  };
+  const value = (depth: number): unknown => {
+    if (depth > MAX_ARGUMENT_DEPTH) throw new Error('too deep');
+    ws();
+    const c = raw[i];
+    if (c === '{') {
+      i++;
+      const o: Record<string, unknown> = {};
+      ws();
+      if (raw[i] === '}') {
+        i++;
+        return o;
+      }
+      for (;;) {
+        ws();
+        if (raw[i] !== '"') throw new Error('key');
+        const k = str();
+        ws();
+        if (raw[i++] !== ':') throw new Error(':');
+        const v = value(depth + 1);
+        if (Object.prototype.hasOwnProperty.call(o, k)) duplicated = true;
+        else Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+        ws();
+        if (raw[i] === ',') {
+          i++;
+          continue;
+        }
+        if (raw[i++] === '}') return o;
+        throw new Error('}');
+      }
+    }
+    if (c === '[') {
+      i++;
+      const a: unknown[] = [];
+      ws();
+      if (raw[i] === ']') {
+        i++;
+        return a;
+      }
+      for (;;) {
+        a.push(value(depth + 1));
+        ws();
+        if (raw[i] === ',') {
+          i++;
+          continue;
+        }
+        if (raw[i++] === ']') return a;
+        throw new Error(']');
+      }
+    }
+    if (c === '"') return str();
+    const m = /^(?:-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(raw.slice(i, i + 400));
+    if (!m) throw new Error('value');
+    i += m[0].length;
+    return JSON.parse(m[0]) as unknown;
+  };
+  const v = value(0);
+  ws();
+  if (i < raw.length) return null;
+  return duplicated ? v : null;
+}
+
 /**
  * The distinct readings of a call's arguments: as given, then the first-wins reading of duplicated
- * keys, then each of those as a lenient server parser reads it. Readings equal to an earlier one
- * are dropped, so an ordinary call has one reading.
+ * keys (top level, and at every depth), then, when guard could not decode them, the readings of
+ * their raw text ({@link rawReadings}), then each of those as a lenient server parser reads it.
+ * Readings equal to an earlier one are dropped, so an ordinary call has one reading.
  *
  * @returns the calls to inspect, the given one first; never throws.
  */
@@ -152,8 +283,11 @@ export function readingsOf(call: InspectableCall): InspectableCall[] {
   try {
     const first = firstWinsReading(call.argumentsRaw ?? '');
     if (first !== null) bases.push(first);
+    const deep = call.arguments !== null && first === null ? firstWinsDeep(call.argumentsRaw ?? '') : null;
+    if (isPlainObject(deep)) bases.push(deep);
+    if (call.arguments === null) bases.push(...rawReadings(call.argumentsRaw ?? ''));
   } catch {
-    // no first-wins reading
+    // no further reading
   }
   const out: InspectableCall[] = [];
   const seen = new Set<string>();

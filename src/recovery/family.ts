@@ -225,7 +225,15 @@ export function callsFromJsonCallValue(text: string, at: { start: number; end: n
     const hasParams = Object.prototype.hasOwnProperty.call(entry, 'parameters');
     if (hasArgs === hasParams) {
       const why = hasArgs ? 'both "arguments" and "parameters"' : 'neither "arguments" nor "parameters"';
-      calls.push({ name, argumentsRaw: '', arguments: null, argumentsError: `call has ${why}` });
+      if (!hasArgs) {
+        calls.push({ name, argumentsRaw: '', arguments: null, argumentsError: `call has ${why}` });
+        continue;
+      }
+      // both: a server reads one or the other (vLLM's llama3_json takes either); the whole entry is kept as the raw
+      // text, so inspection reads each of them (../inspection/readings.ts); the call is never run
+      const tooDeep = jsonDepthExceeds(entry, MAX_ARGUMENT_DEPTH + 1);
+      const whole = tooDeep ? '' : Array.isArray(parsed.value) ? (JSON.stringify(entry) ?? '') : raw;
+      calls.push({ name, argumentsRaw: whole, arguments: null, argumentsError: `call has ${why}` });
       continue;
     }
     const key = hasArgs ? 'arguments' : 'parameters';

@@ -45,6 +45,10 @@ const QUOTE_PAIRS: ReadonlyMap<string, string> = new Map([
   ['«', '»'],
   ['‹', '›'],
   ['„', '“'],
+  // German and Danish reversed guillemets (»…«, ›…‹), Swedish and Finnish (”…”, »…»)
+  ['»', '«'],
+  ['›', '‹'],
+  ['”', '”'],
   ['「', '」'],
   ['『', '』'],
   ['"', '"'],

@@ -177,6 +177,26 @@ export function fragmentLines(text: string): Array<[number, number]> {
   return out;
 }
 
+/**
+ * A bare reading (no marker) with the next run of the same family's markup after it joined: a
+ * bare family reads one run of consecutive calls, so a call written after prose that follows the
+ * run (`{…}\n{…}\nQuoted from the ticket:\n{…}`) was left in the prose, unread, and the first run
+ * recovered. Joined, the prose between the runs is read by the intent pass (framing, narrative
+ * between calls). One more run is enough: the prose between the two runs already decides.
+ */
+function withLaterBareRun(text: string, best: Parsed, ctx: ParseContext): Parsed {
+  const m = best.match;
+  if (!best.family.detectBare || m.problem !== null || m.spans.length === 0) return best;
+  const end = m.spans[m.spans.length - 1]![1];
+  if (end >= text.length) return best;
+  const rest = text.slice(end);
+  const at = best.family.detectBare(rest, rest.length);
+  if (at < 0) return best;
+  const next = best.family.parse(text, end + at, ctx);
+  if (next.problem !== null || next.calls.length === 0 || next.spans.length === 0 || next.spans[0]![0] < end) return best;
+  return { ...best, match: { ...m, spans: [...m.spans, ...next.spans], calls: [...m.calls, ...next.calls] } };
+}
+
 /** The family markup of a text (no shape fallback), or null when no family token is present. */
 export function familyMarkup(text: string, ctx: ParseContext): Reading | null {
   const tokens = tokensIn(text).filter((t) => text.includes(t));
@@ -210,6 +230,7 @@ export function familyMarkup(text: string, ctx: ParseContext): Reading | null {
     }
   }
   if (best === null && !marked) return null;
+  if (best !== null && !marked) best = withLaterBareRun(text, best, ctx);
   if (best !== null) {
     const parsed = (best as Parsed).match;
     // A parser that fails pushes its failed block last (from its opener to the end of the text);

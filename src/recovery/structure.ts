@@ -30,8 +30,11 @@
  * Other markup languages: Org mode blocks, AsciiDoc delimited blocks, reStructuredText literal
  * blocks and code directives (→ `fenced`), Pandoc/MyST fenced divs, Jinja/Liquid raw blocks,
  * Textile `bq.`/`bc.` blocks, subtitle cues (SRT, WebVTT), Ruby, Perl POD and `#if 0` block comments,
- * Handlebars, JSP, FreeMarker and `%%` comments, and shell here-documents (→ `quoted`):
- * {@link DELIMITERS}. Any other HTML element that holds content (`<aside>`, `<output>`, `<div>`,
+ * Handlebars, JSP, FreeMarker and `%%` comments, TeX `\iffalse`, Haskell `{-…-}` and Lisp `#|…|#`
+ * comments, shell and Ruby here-documents, and YAML block scalars (→ `quoted`): {@link DELIMITERS}.
+ * Lines that hold recorded or someone else's text (→ `quoted`, {@link lineBlocks}): unified diffs,
+ * line comments, time-stamped log, caption and chat lines, the output after a terminal prompt line,
+ * and quoted or forwarded e-mail. Any other HTML element that holds content (`<aside>`, `<output>`, `<div>`,
  * `<dd>`…), closed after the markup → `quoted`. A Markdown link's text is read by ./intent.ts.
  * Reasoning: `<think>`, `<thinking>`, `<reasoning>`,
  * `<reflection>` and `◁think▷` blocks written into the visible text → `quoted` (reasoning is never
@@ -135,7 +138,8 @@ function fences(text: string, lines: Line[], grammar: SpanCursor): Region[] {
   return out;
 }
 
-const LIST_MARKER = /^(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
+/** A list item's marker: CommonMark's (`-`, `*`, `+`, `1.`, `1)`), Pandoc's letters (`a)`, `B.`), and the bullet characters of pasted lists (`•`, `◦`, `‣`, `▪`, `–`). */
+const LIST_MARKER = /^(?:[-*+•◦‣▪–]|\d{1,9}[.)]|[a-zA-Z][.)])(?:[ \t]|$)/;
 const HEADING = /^#{1,6}(?:[ \t]|$)/;
 /** A GFM footnote definition (`[^label]: …`, GitHub's extension of link reference definitions). */
 const FOOTNOTE = /^\[\^[^\]\s]{1,64}\]:/;
@@ -146,6 +150,54 @@ const LINK_DEFINITION = /^\[[^\]\n]{1,999}\]:/;
  * definition list's definition (Pandoc, PHP Markdown Extra: `: definition`).
  */
 const COLON_LINE = /^:(?:[ \t]|$)/;
+/**
+ * A line of a unified diff (GNU diffutils "Unified Format"): an added or removed line, `+` or `-`
+ * written right before its text (`+<tool_call>`; `+ x` and `- x` are list items).
+ */
+const DIFF_LINE = /^[+-](?=\S)/;
+/** A unified diff's hunk header (`@@ -10,3 +10,7 @@`): the lines after it that open with ` `, `+`, `-` or `\` are the hunk. */
+const HUNK_HEADER = /^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@/;
+/** A line of a hunk: context (` `), added (`+`), removed (`-`), or `\ No newline at end of file`. */
+const HUNK_LINE = /^[ +\-\\]/;
+/** A line that shows its text holds a diff: a hunk header, a file header (`--- a/x`, `+++ b/x`, `diff --git`, `Index:`), or an added or removed line. Tested on lines outside grammar blocks (an argument value's `-->` is no diff). */
+const DIFF_EVIDENCE = /^(?:@@ -\d|\+\+\+ \S|--- \S|diff --git |Index: \S|[+-](?![+-]{2}(?:\s|$))\S)/;
+/**
+ * A line comment of a source or configuration language written before the markup on its line
+ * (`// <tool_call>`, `-- …` in SQL and Lua, `; …` in INI and Lisp, `REM …` in batch files, `% …` in TeX and
+ * MATLAB, `' …` in Visual Basic).
+ */
+const LINE_COMMENT = /^(?:\/\/|--(?!-)|;|rem(?=\s)|%+(?=\s)|'(?=\s))/i;
+/**
+ * A line that opens with a time stamp: a log line (`2024-06-03 10:12:00 INFO …`, `[2024-06-03T10:12:00Z] …`)
+ * a timed lyric, caption or transcript line (LRC `[00:12.34] …`, `[Narrator, 00:01:12] …`, `00:01:12 Speaker 1: …`, an
+ * Advanced SubStation `Dialogue: 0,0:00:01.00,…` event); what follows the stamp is recorded text.
+ */
+const TIMESTAMP_LINE = /^(?:Dialogue: \d{1,3},|(?:\[[^\]\n]{0,40}\b\d{1,2}:\d{2}\b[^\]\n]{0,24}\]|\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d{1,3})?(?=[ \t])|\[\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d{1,3})?\]|\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2})?(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?\]?)[ \t])/;
+/**
+ * A prompt line of a terminal or REPL session followed by a command (`$ cat reply.txt`, `>>> print(x)`,
+ * `In [3]: …`, `PS C:\> …`, `user@host:~$ …`): the lines after it, to a blank line or the next prompt, are its output.
+ */
+const PROMPT_LINE = /^(?:(?:In|Out) ?\[\d{0,5}\]:(?: |$)|(?:\$|>>>|In ?\[\d{0,5}\]:|PS [A-Za-z]:\\[^>\n]{0,200}>|[\w.-]{1,64}@[\w.-]{1,64}:[^\s$#]{0,200}[$#]|irb\([\w.]{1,40}\):\d{1,6}:\d{1,6}>|(?:sqlite|mysql|mongo|redis[\w.:-]{0,40})>|[\w-]{1,40}=[#>]|❯|>|[A-Za-z]:\\[^>\n]{0,200}>) \S)/;
+/**
+ * The header of a quoted or forwarded e-mail (Outlook's `-----Original Message-----`, Gmail's
+ * `---------- Forwarded message ---------`, Apple Mail's `Begin forwarded message:`, and their
+ * translations; a `From:` line followed by another header line): what follows is the quoted message.
+ */
+const EMAIL_HEADER = /^(?:-{2,} ?(?:original message|forwarded message|weitergeleitete nachricht|urspr\u00fcngliche nachricht|message d'origine|message transf\u00e9r\u00e9|mensaje original|mensaje reenviado|\u0438\u0441\u0445\u043e\u0434\u043d\u043e\u0435 \u0441\u043e\u043e\u0431\u0449\u0435\u043d\u0438\u0435|\u043f\u0435\u0440\u0435\u0441\u044b\u043b\u0430\u0435\u043c\u043e\u0435 \u0441\u043e\u043e\u0431\u0449\u0435\u043d\u0438\u0435) ?-{2,}|begin forwarded message:)\s*$/i;
+/** A chat log line (IRC, Matrix and Slack exports: `<bob> …`, `[10:42] <@bob> …`): what follows the nick is someone's message. */
+const CHAT_LINE = /^(?:\[[^\]\n]{1,24}\] ?)?<[@+%&~]?([A-Za-z][A-Za-z0-9\[\]\\^{}`-]{0,15})> \S/;
+/** True for a chat log line whose nick is not an HTML element's name (`<p> text` is HTML) nor a tool-call tag's (`<function_call> {…}`: nicks here hold no `_`, `:` or `|`). */
+function isChatLine(raw: string): boolean {
+  const m = CHAT_LINE.exec(raw);
+  if (!m) return false;
+  const name = m[1]!.toLowerCase();
+  if (/call|tool|func|invoke|param|arg|action|plugin/.test(name)) return false;
+  return !(QUOTING.has(name) || INERT.has(name) || CONTAINER.has(name) || PRESENTATIONAL.has(name) || MATERIAL.has(name) || NAMED_MATERIAL.has(name) || REASONING.has(name) || HTML_VOID.has(name));
+}
+/** HTML elements with no content, and others a chat nick is never taken for. */
+const HTML_VOID = new Set(['br', 'hr', 'img', 'wbr', 'input', 'meta', 'link', 'area', 'base', 'col', 'embed', 'source', 'track', 'param', 's', 'strike', 'del']);
+const EMAIL_FROM = /^from: \S/i;
+const EMAIL_NEXT_HEADER = /^(?:to|sent|date|subject|cc):/i;
 
 /**
  * Line-based blocks: indented code, block quotes (with lazy continuation), list items, headings,
@@ -158,6 +210,8 @@ function lineBlocks(text: string, lines: Line[], skip: SpanCursor): Region[] {
   let inCode = false;
   let inList = false;
   let inFootnote = false;
+  let inHunk = false;
+  const diff = lines.some((l) => !skip.holds(l.start) && DIFF_EVIDENCE.test(text.slice(l.start, l.end)));
   for (let n = 0; n < lines.length; n++) {
     const l = lines[n]!;
     const blank = isBlank(text, l);
@@ -168,8 +222,29 @@ function lineBlocks(text: string, lines: Line[], skip: SpanCursor): Region[] {
       inFootnote = false;
       continue;
     }
+    const raw = text.slice(l.start, l.end);
+    if (!skip.inside(l.start)) {
+      if (HUNK_HEADER.test(raw)) inHunk = true;
+      else if (inHunk && !HUNK_LINE.test(raw)) inHunk = false;
+      if (PROMPT_LINE.test(raw) && n + 1 < lines.length) {
+        // its output: the lines after it, to a blank line or the next prompt line (lines inside a grammar block are part of it)
+        let k = n + 1;
+        while (k < lines.length && (skip.inside(lines[k]!.start) || (!isBlank(text, lines[k]!) && !PROMPT_LINE.test(text.slice(lines[k]!.start, lines[k]!.end))))) k++;
+        if (k > n + 1) out.push({ span: [lines[n + 1]!.start, lines[k - 1]!.end], reason: 'quoted', detail: 'inside the output of a terminal session (after a prompt line)' });
+      }
+      if (EMAIL_HEADER.test(raw.trim()) || (EMAIL_FROM.test(raw) && n + 1 < lines.length && EMAIL_NEXT_HEADER.test(text.slice(lines[n + 1]!.start, lines[n + 1]!.end)))) {
+        out.push({ span: [l.start, text.length], reason: 'quoted', detail: 'inside a quoted or forwarded e-mail' });
+      }
+      // a diff's lines: inside a hunk, an added or removed line, or a context line (one space) in a text that holds a diff
+      if (inHunk || DIFF_LINE.test(raw) || (diff && cols === 1 && raw[0] === ' ')) out.push({ span: [l.start, l.end], reason: 'quoted', detail: 'inside a diff (unified format)' });
+      if (cols <= 3 && LINE_COMMENT.test(text.slice(at, l.end))) out.push({ span: [l.start, l.end], reason: 'quoted', detail: 'inside a line comment' });
+      if (isChatLine(raw)) out.push({ span: [l.start, l.end], reason: 'quoted', detail: 'inside a chat log line (<nick> message)' });
+      if (TIMESTAMP_LINE.test(raw)) out.push({ span: [l.start, l.end], reason: 'quoted', detail: 'inside a time-stamped log or caption line' });
+    }
     // a line inside a block (or fence) is part of it; the line a block starts on is read up to the block
     if (skip.inside(l.start)) {
+      // a grammar block opening right under a block quote line continues it (CommonMark §5.1 lazy continuation, read as a reader sees it)
+      if (inQuote && !prevBlank) out.push({ span: [l.start, l.end], reason: 'quoted', detail: 'inside a Markdown block quote' });
       prevBlank = false;
       inCode = false;
       inQuote = false;
@@ -260,6 +335,7 @@ const DELIMITERS: readonly Delimiter[] = [
   // block comments of source languages: Ruby `=begin`…`=end`, Perl POD (`=pod`, `=head1`…`=cut`), C/C++ `#if 0`…`#endif`
   { open: /^=begin\b/, close: () => /^=end\b/, reason: 'quoted', detail: 'inside a Ruby block comment (=begin…=end)' },
   { open: /^=(?:pod|head[1-6]|over|item|for)\b/, close: () => /^=cut\b/, reason: 'quoted', detail: 'inside Perl POD documentation' },
+  { open: /^\\iffalse\b/, close: () => /^\\fi\b/, reason: 'quoted', detail: 'inside a disabled TeX block (\\iffalse…\\fi)' },
   { open: /^#\s*if\s+(?:0|false)\b/, close: () => /^#\s*endif\b/, reason: 'quoted', detail: 'inside a disabled C preprocessor block (#if 0)' },
   // Textile block quotes, code and preformatted blocks (`bq. `, `bc. `, `pre. `, extended with `..`), to the blank line
   { open: /^(?:bq|bc|pre|notextile)(?:\([^)\n]{0,40}\))?\.\.? /, close: () => /^$/, reason: 'quoted', detail: 'inside a Textile block quote or code block' },
@@ -267,7 +343,7 @@ const DELIMITERS: readonly Delimiter[] = [
   { open: /^(?:\d{1,3}:)?\d{2}:\d{2}[.,]\d{3} +--> +(?:\d{1,3}:)?\d{2}:\d{2}[.,]\d{3}/, close: () => /^$/, reason: 'quoted', detail: 'inside a subtitle cue (SRT, WebVTT)' },
   // a Markdown comment written as a link reference definition whose title runs over lines: `[//]: # (` … `)`
   { open: /^\[(?:\/\/|comment|#)\]: ?(?:#|<>) ?\($/i, close: () => /^\)$/, reason: 'quoted', detail: 'inside a Markdown comment ([//]: # (…))', needsClose: always },
-  { open: /<<-?\s*\\?(['"]?)([A-Za-z_]\w{0,31})\1(?:\s*$|(?=[\s;|&>)]))/, close: (m) => new RegExp(`^${escapeRe(m[2]!)}$`), reason: 'quoted', detail: 'inside a shell here-document',
+  { open: /<<[-~]?\s*\\?(['"]?)([A-Za-z_]\w{0,31})\1(?:\s*$|(?=[\s;|&>)]))/, close: (m) => new RegExp(`^${escapeRe(m[2]!)}$`), reason: 'quoted', detail: 'inside a shell here-document',
     // an operator inside a line (`cat <<EOF > notes.txt`) counts only with its closing line
     needsClose: (m, line) => m.index + m[0].length < line.length },
 ];
@@ -277,6 +353,8 @@ const MAX_PAIR_LINES = 400;
 
 /** reST: an explicit markup block (a directive such as `.. code-block::`, or a comment `..`) or a paragraph ended by `::`, and its indented body (reStructuredText Markup Specification, "Literal Blocks", "Directives"). */
 const REST_LITERAL = /^\.\.(?: |$)|(?:^|[^:]):: *$/;
+/** A YAML block scalar's header (YAML 1.2.2 §8.1: `key: |`, `- key: >-`, `key: |2`): its indented body is a string value. */
+const YAML_BLOCK_SCALAR = /^(?:- +)?(?:[\w.-]{1,64}|"[^"\n]{1,64}"|'[^'\n]{1,64}') *: +[|>][1-9]?[+-]?[1-9]? *(?:#[^\n]*)?$/;
 
 /** Blocks of {@link DELIMITERS} and reST literal blocks, outside `skip` (fences and grammar blocks). */
 function delimitedBlocks(text: string, lines: Line[], skip: SpanCursor): Region[] {
@@ -305,7 +383,8 @@ function delimitedBlocks(text: string, lines: Line[], skip: SpanCursor): Region[
       }
       if (found) continue;
     }
-    if (REST_LITERAL.test(line)) {
+    const yaml = YAML_BLOCK_SCALAR.test(line);
+    if (yaml || REST_LITERAL.test(line)) {
       // the body: the following lines indented deeper than the marker line, blank lines between
       let k = n + 1;
       let end = -1;
@@ -320,7 +399,7 @@ function delimitedBlocks(text: string, lines: Line[], skip: SpanCursor): Region[
         k++;
       }
       if (end > 0) {
-        out.push({ span: [l.start, end], reason: 'fenced', detail: 'inside a reStructuredText literal block' });
+        out.push(yaml ? { span: [l.start, end], reason: 'quoted', detail: 'inside a YAML block scalar (a string value)' } : { span: [l.start, end], reason: 'fenced', detail: 'inside a reStructuredText literal block' });
         n = k - 1;
       }
     }
@@ -428,7 +507,7 @@ const MATERIAL = new Set(['document', 'documents', 'search_result', 'search_resu
  * Ollama's Laguna parser reads a call inside `<user>…</user>`, so such markup stays a leak whose
  * calls are inspected (verified-parsers.test.ts, laguna-user-wrapped-not-a-call).
  */
-const NAMED_MATERIAL = new Set(['user_input', 'user_message', 'input', 'context', 'payload', 'injected', 'injection', 'prompt', 'message']);
+const NAMED_MATERIAL = new Set(['human', 'system', 'user_input', 'user_message', 'input', 'context', 'payload', 'injected', 'injection', 'prompt', 'message']);
 /**
  * Elements that style what they hold as text for a reader (bold, italics, highlight, small print,
  * super- and subscript, abbreviations, definitions): no template wraps a model's own call in them,
@@ -605,6 +684,8 @@ export function quotationRegions(text: string, grammar: ReadonlyArray<readonly [
     ...bracketPairs(text, '\\(', '\\)', new SpanCursor(literal), 'inside inline math (\\(…\\))'),
     ...bracketPairs(text, '{#', '#}', new SpanCursor(literal), 'inside a template comment ({#…#})'),
     ...bracketPairs(text, '{{!--', '--}}', new SpanCursor(literal), 'inside a Handlebars comment ({{!--…--}})'),
+    ...bracketPairs(text, '{-', '-}', new SpanCursor(literal), 'inside a Haskell block comment ({-…-})'),
+    ...bracketPairs(text, '#|', '|#', new SpanCursor(literal), 'inside a Lisp block comment (#|…|#)'),
     ...bracketPairs(text, '<%--', '--%>', new SpanCursor(literal), 'inside a JSP comment (<%--…--%>)'),
     ...bracketPairs(text, '<#--', '-->', new SpanCursor(literal), 'inside a FreeMarker comment (<#--…-->)'),
     ...pairedRuns(text, '%', new SpanCursor(literal), 2, 'quoted', 'inside a %%…%% comment (Mermaid, MATLAB)'),

@@ -69,6 +69,10 @@ export function parseJsonBlocks(text: string, from: number, g: JsonBlockGrammar)
         if (k >= text.length) return match(g.family, spans, calls, truncated(`the text ends before ${g.closer}`));
         // The text goes on: the closer is missing, not cut off (malformed structure).
         if (sc.at(k, g.opener)) return match(g.family, spans, calls, shape(`a block has no ${g.closer}: the next ${g.opener} follows its JSON`));
+        // a second call object there is read as a candidate (inspected, never run): a lenient server may read it
+        const extra = jsonAt(text, k, 'tool call JSON', { closer: g.closer, opener: g.opener });
+        const more = extra.ok ? callsFromJsonCallValue(text, extra) : null;
+        if (more !== null && 'calls' in more) calls.push(...more.calls);
         return match(g.family, spans, calls, shape(`text between the call JSON and ${g.closer}`));
       }
     }
