@@ -26,7 +26,7 @@ import { attackUrl, type FindingRule } from '../verdict/catalogue.js';
 import { isQuotationReason, type FailOn, type JudgedReply } from '../verdict/findings.js';
 import type { FileSummary, ScanSummary } from '../verdict/summary.js';
 import { HTML_SCRIPT, HTML_STYLE } from './html-assets.js';
-import { findingMessage } from './messages.js';
+import { baselineSentence, findingMessage, staleEntryLines } from './messages.js';
 import type { Reporter, ScanEnd } from './reporter.js';
 import type { RuleLinks } from './sarif.js';
 import { wellFormedJson } from '../base/json.js';
@@ -257,9 +257,16 @@ export class HtmlReporter implements Reporter {
       rule_info: ruleInfo,
       files: s.files.slice(0, 100_000).map((f) => ({ file: f.file, formats: f.formats, replies: f.replies, findings: this.files[f.file]?.findings ?? 0, problems: this.files[f.file]?.problems ?? f.errors })),
       histogram: { bins: HISTOGRAM_BINS, series: this.histogram },
+      baseline: s.baseline,
       problems: this.problems,
       more_problems: this.moreProblems,
     };
+    if (s.baseline) {
+      // static HTML: read without the script
+      const { lines, more } = staleEntryLines(s.baseline);
+      const items = [...lines.map((l) => `<li>stale: ${htmlEscape(l)}</li>`), ...(more ? [`<li>… ${more} more stale entries (see --format json)</li>`] : [])];
+      this.write(`<section id="baseline"><h2>Baseline</h2><p>${htmlEscape(baselineSentence(s.baseline))}.</p>${items.length ? `<ul>${items.join('')}</ul>` : ''}</section>\n`);
+    }
     this.write(`<script type="application/json" id="guard-summary">${scriptJson(summary)}</script>\n<script>${HTML_SCRIPT}</script>\n</body>\n</html>\n`);
   }
 }

@@ -23,6 +23,7 @@ import type { FileSummary, ScanSummary } from '../verdict/summary.js';
 import { findingFails, isQuotationReason, type FailOn, type Finding, type JudgedReply } from '../verdict/findings.js';
 import { plural, printable as p } from './printable.js';
 import type { Reporter, ScanEnd } from './reporter.js';
+import { baselineSentence, staleEntryLines, type BaselineTotals } from './messages.js';
 
 /** Longest excerpt of recovered arguments shown on a reply line, in characters. */
 const ARGS_EXCERPT = 80;
@@ -122,13 +123,14 @@ function top(m: ReadonlyMap<string, number> | Record<string, number>, n = TOP): 
   return `${shown.join(', ')}${entries.length > n ? `, … ${entries.length - n} more` : ''}`;
 }
 
-/**
- * The baseline's line of a summary: entries matched, stale (no finding used them, or their
- * capture is gone), and not checked (their capture exists but this scan did not read it).
- */
-function baselineLine(b: NonNullable<ScanSummary['baseline']>): string {
-  const unchecked = b.unchecked ? `, ${b.unchecked} not checked (their captures were not scanned)` : '';
-  return `  baseline ${p(b.file)}: ${b.matched} entr${b.matched === 1 ? 'y' : 'ies'} matched, ${b.stale.length} stale${unchecked}`;
+/** The baseline's lines of a summary: {@link baselineSentence}, then the stale entries. */
+function baselineLines(b: BaselineTotals): string[] {
+  const { lines, more } = staleEntryLines(b);
+  return [
+    `  ${p(baselineSentence(b))}`,
+    ...lines.map((l) => `    stale: ${p(l)}`),
+    ...(more ? [`    … ${more} more stale entr${more === 1 ? 'y' : 'ies'} (see --format json)`] : []),
+  ];
 }
 
 /**
@@ -173,9 +175,7 @@ function textSummary(s: ScanSummary, t: Tally, c: ChalkInstance, failOn: FailOn,
   }
   if (k.suppressed) lines.push(c.dim(`  suppressed:   ${s.suppressed.inline} allowed in record metadata, ${s.suppressed.baseline} in baseline (not counted)`));
   if (s.unusedAllows) lines.push(c.yellow(`  ${plural(s.unusedAllows, 'allow mark', 'allow marks')} matched no finding (listed on stderr)`));
-  if (s.baseline) {
-    lines.push(baselineLine(s.baseline));
-  }
+  if (s.baseline) lines.push(...baselineLines(s.baseline));
   lines.push(exitLine(s, c, failOn, end));
   return `${lines.join('\n')}\n`;
 }
@@ -481,12 +481,7 @@ export function formatSummary(s: ScanSummary, c: ChalkInstance, configPath: stri
   const { inline, baseline } = s.suppressed;
   if (inline || baseline) lines.push(`  suppressed: ${inline} allowed in record metadata, ${baseline} in baseline (not counted)`);
   if (s.unusedAllows) lines.push(`  ${s.unusedAllows} allow mark${s.unusedAllows === 1 ? '' : 's'} matched no finding`);
-  if (s.baseline) {
-    const { stale } = s.baseline;
-    lines.push(baselineLine(s.baseline));
-    for (const e of stale.slice(0, 20)) lines.push(`    stale: ${p(e.rule_id || '?')} ${p(e.file)}:${e.line} (${p(e.fingerprint)})`);
-    if (stale.length > 20) lines.push(`    … ${stale.length - 20} more stale entries (see --format json)`);
-  }
+  if (s.baseline) lines.push(...baselineLines(s.baseline));
   // a guard.config.yaml picked up from the working directory changes results: say so
   if (configPath !== null) lines.push(`  configuration: ${p(configPath)}`);
   if (failOn !== undefined) lines.push(exitLine(s, c, failOn, end));
