@@ -104,7 +104,7 @@ export function registerScan(program: Command, io: CliIO, state: CommandState): 
     .option('--max-line-bytes <bytes>', 'longest input line read; longer lines are reported and skipped (default: 256 MiB)')
     .option('-j, --jobs <n>', `worker threads reading files in parallel; 1 reads in this thread (default: the number of cores, fewer for small inputs; at most ${MAX_JOBS_PER_CORE} per core)`)
     .option('--cache', `replay unchanged files from a cache of their results instead of reading them again (default file: ${DEFAULT_CACHE_LOCATION}); never for stdin`)
-    .option('--cache-location <path>', `the cache file, or a directory to keep ${DEFAULT_CACHE_LOCATION} in (needs --cache)`)
+    .option('--cache-location <path>', `the cache file, or a directory to keep ${DEFAULT_CACHE_LOCATION} in: an existing one, or a path ending with / (needs --cache)`)
     .addOption(new Option('--cache-strategy <strategy>', 'how a file is known unchanged: metadata (size and mtime; a changed mtime is confirmed by content) or content (size and SHA-256) (needs --cache; default: metadata)').choices([...CACHE_STRATEGIES]))
     .option('-v, --verbose', 'text: list every reply with its verdict, not only the findings')
     .option('-q, --quiet', 'no progress and no summary on stderr')
@@ -166,6 +166,8 @@ export function cacheLocation(flags: Pick<ScanFlags, 'cache' | 'cacheLocation' |
     return null;
   }
   const given = flags.cacheLocation ?? DEFAULT_CACHE_LOCATION;
+  // a path ending with a separator names a directory, existing or not (ESLint's --cache-location)
+  if (/[\\/]$/.test(given)) return join(given, DEFAULT_CACHE_LOCATION);
   let dir = false;
   try {
     dir = statSync(resolve(cwd, given)).isDirectory();
@@ -178,6 +180,7 @@ export function cacheLocation(flags: Pick<ScanFlags, 'cache' | 'cacheLocation' |
 /** The cache's line for stderr: files replayed, scanned, and scanned but not stored. */
 export function cacheLine(location: string, s: CacheStats): string {
   const files = (n: number) => `${n} file${n === 1 ? '' : 's'}`;
+  if (s.unwritable) return `guard: cache ${printable(location)}: ${files(s.replayed)} replayed, ${files(s.scanned)} scanned (nothing stored: the cache could not be written)\n`;
   const uncached = s.uncached > 0 ? ` (${files(s.uncached)} not cached: unreadable, changed while read, or results over 16 MiB)` : '';
   return `guard: cache ${printable(location)}: ${files(s.replayed)} replayed, ${files(s.scanned)} scanned${uncached}\n`;
 }
