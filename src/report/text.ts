@@ -62,6 +62,11 @@ export interface TextOptions {
   failOn?: FailOn;
   /** The format `--input-format` forced, if any: a file with no record of it is labelled so. */
   inputFormat?: string | null;
+  /**
+   * `--quiet`, as ESLint's: only what fails the scan is listed (findings that count toward exit
+   * code 1 under `failOn`, error-level input problems), with no summary. Default false.
+   */
+  quiet?: boolean;
 }
 
 /** A file's formats for its header: those read, else why there are none. */
@@ -253,6 +258,7 @@ export class TextReporter implements Reporter {
   private readonly redact: boolean;
   private readonly failOn: FailOn;
   private readonly inputFormat: string | null;
+  private readonly quiet: boolean;
 
   constructor(
     private readonly write: (s: string) => void,
@@ -262,6 +268,7 @@ export class TextReporter implements Reporter {
     this.redact = options.redact ?? true;
     this.failOn = options.failOn ?? 'refused';
     this.inputFormat = options.inputFormat ?? null;
+    this.quiet = options.quiet ?? false;
   }
 
   private at(file: string): FileBuffer {
@@ -313,6 +320,10 @@ export class TextReporter implements Reporter {
     if (b.findings === 0 && b.problems.length === 0) return;
     if (b.findings) this.tally.filesWithFindings++;
     else this.tally.problemsOnly(b.problems.map((e) => e.code));
+    // --quiet: only the failing findings and the error-level problems; a file with neither is not shown
+    const groups = [...b.groups.values()].filter((g) => !this.quiet || g.failing);
+    const problems = b.problems.filter((e) => !this.quiet || e.severity === 'error');
+    if (this.quiet && groups.length === 0 && problems.length === 0) return;
     const { c } = this;
     const counts = [plural(f.replies, 'reply', 'replies')];
     if (b.findings) counts.push(c.bold(plural(b.findings, 'finding', 'findings')));
@@ -322,7 +333,7 @@ export class TextReporter implements Reporter {
     const notFound = b.findings === 0 && b.problems.length > 0 && b.problems.every((e) => e.code === 'NO_MATCH');
     const formats = notFound ? 'nothing to read' : formatsLabel(f.formats, this.inputFormat, 'no format recognised');
     let out = `\n${c.underline(p(f.file))} ${c.dim(`(${formats})`)}  ${counts.join(' · ')}${clean > 0 && b.findings ? c.dim(` · ${clean} clean`) : ''}\n`;
-    for (const g of b.groups.values()) {
+    for (const g of groups) {
       const { what, action } = findingLabel(g.finding, g.verdict, c);
       const where = c.dim(`${p(f.file)}:${g.line}`);
       const who = `${c.cyan(g.id === null ? '-' : p(g.id))} ${c.dim(g.model === null ? '-' : p(g.model))}`;
@@ -331,7 +342,7 @@ export class TextReporter implements Reporter {
       out += `  ${mark} ${where}  ${who}  ${what}  ${action}  ${c.dim(p(findingExcerpt(g.finding, g.verdict, this.redact)))}${times}\n`;
     }
     if (b.overflow) out += c.dim(`  … ${plural(b.overflow, 'more finding', 'more findings')} of other kinds in this file (-f ndjson lists every one)\n`);
-    for (const e of b.problems) {
+    for (const e of problems) {
       const label = e.severity === 'error' ? c.red(`error ${e.code}`) : c.yellow(`warning ${e.code}`);
       out += `  ${c.dim(`${p(e.file)}${e.line === null ? '' : `:${e.line}`}`)}  ${label}  ${p(e.message)}\n`;
     }
@@ -345,6 +356,7 @@ export class TextReporter implements Reporter {
       const b = this.file;
       this.fileEnd({ file: this.currentFile, formats: [], replies: b.replies, errors: b.errors + b.warnings });
     }
+    if (this.quiet && !end?.interrupted) return;
     this.write(`\n${textSummary(summary, this.tally, this.c, this.failOn, end)}`);
   }
 }

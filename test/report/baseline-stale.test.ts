@@ -33,7 +33,7 @@ const scan = (format: string) => runGuard(['scan', 'a.jsonl', '--baseline', 'b.j
 
 describe('stale baseline entries are reported by every format', () => {
   it('text: the count and the entry', async () => {
-    const r = await scan('text');
+    const r = await runGuard(['scan', 'a.jsonl', '--baseline', 'b.json'], { cwd: dir });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('baseline b.json: 1 entry matched, 1 stale');
     expect(r.stdout).toContain(`stale: rm-rf-root a.jsonl:2 (${fingerprint})`);

@@ -107,7 +107,7 @@ export function registerScan(program: Command, io: CliIO, state: CommandState): 
     .option('--cache-location <path>', `the cache file, or a directory to keep ${DEFAULT_CACHE_LOCATION} in: an existing one, or a path ending with / (needs --cache)`)
     .addOption(new Option('--cache-strategy <strategy>', 'how a file is known unchanged: metadata (size and mtime; a changed mtime is confirmed by content) or content (size and SHA-256) (needs --cache; default: metadata)').choices([...CACHE_STRATEGIES]))
     .option('-v, --verbose', 'text: list every reply with its verdict, not only the findings')
-    .option('-q, --quiet', 'no progress and no summary on stderr')
+    .option('-q, --quiet', 'as ESLint: text lists only what fails the scan (failing findings, error-level problems), no summary; no progress and no summary on stderr for any format')
     .action(async (paths: string[], flags: ScanFlags) => {
       state.exitCode = await scanCommand(paths, { ...flags, color: program.opts()['color'] as boolean | undefined }, io);
     });
@@ -229,6 +229,7 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
   // With a report file or a progress bar, the inputs are expanded first: a report file is then
   // never read as an input, and the bar knows how many files there are.
   // With the cache too: it plans per file, and is never an input or the report.
+  if (flags.quiet && flags.verbose) throw new UsageError('--quiet lists only what fails the scan and --verbose every reply: give one');
   const toFile = flags.output !== undefined && flags.output !== '-';
   const showProgress = progressWanted(io, flags.quiet === true);
   const cachePath = cacheLocation(flags, io.cwd);
@@ -274,6 +275,7 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
     baseline: baseline !== null,
     chalk: file ? chalkFor(file.stream, io.env, false) : out,
     verbose: flags.verbose === true,
+    quiet: flags.quiet === true,
     inputFormat: flags.inputFormat ?? null,
     proseCeiling: settings.recovery.proseCeiling,
     links: ruleLinks(),
