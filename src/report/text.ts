@@ -128,6 +128,17 @@ function top(m: ReadonlyMap<string, number> | Record<string, number>, n = TOP): 
   return `${shown.join(', ')}${entries.length > n ? `, … ${entries.length - n} more` : ''}`;
 }
 
+/**
+ * The hint of a summary when leaks were refused `no_advertised_tools` (the capture does not
+ * record the request's tools, so no call can be checked against them): said once per scan, with
+ * the option that supplies them. Null when there were none.
+ */
+export function noAdvertisedToolsHint(s: ScanSummary): string | null {
+  const n = s.leaks.refusedByReason['no_advertised_tools'] ?? 0;
+  if (n === 0) return null;
+  return `  hint: ${plural(n, 'leak was', 'leaks were')} refused no_advertised_tools: the capture does not record the tools the request advertised; --tools NAME,... (or recovery.tools in the configuration) advertises them, so the calls can be recovered`;
+}
+
 /** The baseline's lines of a summary: {@link baselineSentence}, then the stale entries. */
 function baselineLines(b: BaselineTotals): string[] {
   const { lines, more } = staleEntryLines(b);
@@ -181,6 +192,8 @@ function textSummary(s: ScanSummary, t: Tally, c: ChalkInstance, failOn: FailOn,
   if (k.suppressed) lines.push(c.dim(`  suppressed:   ${s.suppressed.inline} allowed in record metadata, ${s.suppressed.baseline} in baseline (not counted)`));
   if (s.unusedAllows) lines.push(c.yellow(`  ${plural(s.unusedAllows, 'allow mark', 'allow marks')} matched no finding (listed on stderr)`));
   if (s.baseline) lines.push(...baselineLines(s.baseline));
+  const hint = noAdvertisedToolsHint(s);
+  if (hint !== null) lines.push(c.dim(hint));
   lines.push(exitLine(s, c, failOn, end));
   return `${lines.join('\n')}\n`;
 }
@@ -494,6 +507,8 @@ export function formatSummary(s: ScanSummary, c: ChalkInstance, configPath: stri
   if (inline || baseline) lines.push(`  suppressed: ${inline} allowed in record metadata, ${baseline} in baseline (not counted)`);
   if (s.unusedAllows) lines.push(`  ${s.unusedAllows} allow mark${s.unusedAllows === 1 ? '' : 's'} matched no finding`);
   if (s.baseline) lines.push(...baselineLines(s.baseline));
+  const hint = noAdvertisedToolsHint(s);
+  if (hint !== null) lines.push(hint);
   // a guard.config.yaml picked up from the working directory changes results: say so
   if (configPath !== null) lines.push(`  configuration: ${p(configPath)}`);
   if (failOn !== undefined) lines.push(exitLine(s, c, failOn, end));
