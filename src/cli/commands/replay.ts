@@ -22,7 +22,7 @@ import { UsageError } from '../errors.js';
 import type { CliIO } from '../io.js';
 import type { CommandState } from '../state.js';
 import { wellFormedJson } from '../../base/json.js';
-import { CONFIG_OPTION_HELP } from '../flags.js';
+import { CONFIG_OPTION_HELP, MODE_OPTION_HELP } from '../flags.js';
 
 interface ReplayFlags extends EngineFlags {
   config?: string;
@@ -35,7 +35,7 @@ export function registerReplay(program: Command, io: CliIO, state: CommandState)
     .description('re-emit a captured SSE stream as a client behind guard would receive it (decisions as NDJSON on stderr or --events)')
     .argument('<file>', 'OpenAI Chat, Anthropic Messages or OpenAI Responses stream: raw .sse body or .chunks.jsonl payloads; - for stdin')
     .option('-c, --config <file>', CONFIG_OPTION_HELP)
-    .option('--mode <mode>', 'inspection mode: off, observe or enforce (default: observe)')
+    .option('--mode <mode>', MODE_OPTION_HELP)
     .option('--tools <names>', 'comma-separated tool names the request advertised (a response stream does not carry them)')
     .option('--prose-ceiling <ratio>', 'largest prose ratio (0..1) at which a leak is still recovered')
     .option('--events <file>', 'write decisions as NDJSON to this file instead of stderr')

@@ -36,7 +36,7 @@ import { resolveSettings, type EngineFlags } from '../engines.js';
 import { findingRules } from '../../verdict/catalogue.js';
 import { deferJudge } from '../../verdict/engines.js';
 import { EXIT, UsageError } from '../errors.js';
-import { CONFIG_OPTION_HELP, positiveInt } from '../flags.js';
+import { CONFIG_OPTION_HELP, positiveInt, MODE_OPTION_HELP } from '../flags.js';
 import { chalkFor, type CliIO } from '../io.js';
 import { ScanProgress, progressWanted } from '../progress.js';
 import { printConfig } from '../print-config.js';
@@ -94,7 +94,7 @@ export function registerScan(program: Command, io: CliIO, state: CommandState): 
     .option('-c, --config <file>', CONFIG_OPTION_HELP)
     .option('--print-config', 'print the configuration in force (file, flags, defaults) and where each setting comes from, then exit')
     .option('--list-files', 'print the files the paths expand to (what a scan would read, in its order), one per line, then exit (2 when a path names nothing to read)')
-    .option('--mode <mode>', 'inspection mode: off, observe or enforce (default: observe)')
+    .option('--mode <mode>', MODE_OPTION_HELP)
     .option('--tools <names>', 'comma-separated tool names treated as advertised when a capture does not record them')
     .option('--prose-ceiling <ratio>', 'largest prose ratio (0..1) at which a leak is still recovered')
     .addOption(new Option('--fail-on <level>', `what makes the exit code 1 (default: ${DEFAULT_FAIL_ON})`).choices([...FAIL_ON_LEVELS]))
