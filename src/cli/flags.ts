@@ -26,3 +26,6 @@ export function positiveInt(flag: string, value: string): number {
   if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive whole number, got '${value}'`);
   return n;
 }
+
+/** The help of `--mode` (scan, baseline, replay): the default is the configuration's, else observe (src/cli/engines.ts). */
+export const MODE_OPTION_HELP = "inspection mode: off, observe or enforce (default: the configuration's inspection.mode, else observe)";

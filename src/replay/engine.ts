@@ -119,6 +119,11 @@ export class ReplaySession {
 
   constructor(private readonly options: ReplayOptions) {}
 
+  /** The stream API the input was recognised as, or null while no event has named it. */
+  get streamApi(): StreamApi | null {
+    return this.api;
+  }
+
   /** Feeds one input frame. @returns the items it produced (possibly none while text is held). */
   push(frame: SseFrame): ReplayItem[] {
     this.stats.framesIn++;

@@ -36,6 +36,8 @@ export interface ReporterOptions {
   chalk: ChalkInstance;
   /** Text: list every reply (`--verbose`), not only findings. */
   verbose?: boolean;
+  /** Text: `--quiet`, only what fails the scan and no summary (TextOptions.quiet). */
+  quiet?: boolean;
   /** The format `--input-format` forced, if any (text: a file in which no record was of it says so). */
   inputFormat?: string | null;
   /** The prose ceiling in force (the HTML report draws it on its histogram). */
@@ -74,7 +76,7 @@ export const REPORT_FORMAT_SPECS = [
     extensions: ['.txt'],
     selfContained: false,
     create: (write, o) => {
-      const t = { redact: o.redact, failOn: o.failOn, inputFormat: o.inputFormat ?? null };
+      const t = { redact: o.redact, failOn: o.failOn, inputFormat: o.inputFormat ?? null, quiet: o.quiet === true };
       return o.verbose ? new VerboseTextReporter(write, o.chalk, t) : new TextReporter(write, o.chalk, t);
     },
   }),

@@ -14,7 +14,7 @@ import type { FindingRule } from '../verdict/catalogue.js';
 import type { ScanSummary } from '../verdict/summary.js';
 import { MarkdownSummary } from './markdown.js';
 import { printable } from './printable.js';
-import { findingMessage } from './messages.js';
+import { baselineSentence, findingMessage, staleEntryLines } from './messages.js';
 import type { Reporter, ScanEnd } from './reporter.js';
 
 /** Escapes a workflow command's message (data). */
@@ -124,6 +124,12 @@ export class GithubReporter implements Reporter {
   fileEnd(): void {}
 
   finish(s: ScanSummary, end?: ScanEnd): void {
+    if (s.baseline) {
+      // one notice per scan, outside the per-level count: the sentence, then the stale entries
+      const { lines, more } = staleEntryLines(s.baseline);
+      const text = [`${baselineSentence(s.baseline)}.`, ...lines.map((l) => `stale: ${l}`), ...(more ? [`… ${more} more stale entries (see --format json)`] : [])].map(printable).join('\n');
+      this.write(workflowCommand('notice', { title: 'guard baseline' }, text));
+    }
     for (const level of ['error', 'warning', 'notice'] as const) {
       const n = this.hidden[level];
       if (n === 0) continue;

@@ -69,6 +69,8 @@ export const HTML_SCRIPT = String.raw`
   var T = summary.totals;
   var findingsTotal = entries.reduce(function (n, e) { return n + e.count; }, 0);
   $('status').textContent = T.replies + ' replies in ' + T.files + ' files · ' + findingsTotal + ' replies with findings (' + entries.length + ' distinct) · rule hits ' + T.hits + ', refused leaks ' + T.refused + ', recovered ' + T.recovered + ', beside structured calls ' + T.beside_structured + ', quotations ' + T.quotations + ' · problems ' + T.errors + ' errors, ' + T.warnings + ' warnings · exit ' + summary.exit_code + (summary.interrupted ? ' · INTERRUPTED: partial results' : '') + ' · guard ' + summary.version + ', ' + summary.generated;
+  var staticReport = document.getElementById('static-report');
+  if (staticReport) staticReport.hidden = true; // the script's own tables replace the static ones
   var app = $('app');
 
   function crossTable(title, rowName, counts, columns) {

@@ -26,7 +26,7 @@ import { attackUrl, type FindingRule } from '../verdict/catalogue.js';
 import { isQuotationReason, type FailOn, type JudgedReply } from '../verdict/findings.js';
 import type { FileSummary, ScanSummary } from '../verdict/summary.js';
 import { HTML_SCRIPT, HTML_STYLE } from './html-assets.js';
-import { findingMessage } from './messages.js';
+import { baselineSentence, findingMessage, staleEntryLines } from './messages.js';
 import type { Reporter, ScanEnd } from './reporter.js';
 import type { RuleLinks } from './sarif.js';
 import { wellFormedJson } from '../base/json.js';
@@ -41,6 +41,8 @@ const ARGS_CHARS = 2000;
 const MAX_GROUPS = 200_000;
 /** Problems listed on the page. */
 const MAX_PROBLEMS = 1000;
+/** Findings listed in the page's static table; the rest are counted. */
+const MAX_STATIC_ROWS = 5000;
 /** Histogram bins over the prose ratio 0..1. */
 export const HISTOGRAM_BINS = 50;
 /** Distinct models, files, families counted in the tables (more are summed as "other"). */
@@ -118,6 +120,8 @@ export class HtmlReporter implements Reporter {
   private readonly histogram: Record<string, number[]> = {};
   private readonly problems: Array<{ file: string; line: number | null; code: string; severity: string; message: string }> = [];
   private moreProblems = 0;
+  private staticShown = 0;
+  private staticMore = 0;
   private readonly redact: boolean;
 
   constructor(
@@ -141,7 +145,9 @@ export class HtmlReporter implements Reporter {
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n' +
         `<meta name="generator" content="guard ${htmlEscape(this.options.version)}">\n` +
         `<title>guard report</title>\n<style>${HTML_STYLE}</style>\n</head>\n<body>\n` +
-        '<header><h1>guard report</h1><p id="status">Reading the report…</p></header>\n<main id="app"></main>\n',
+        '<header><h1>guard report</h1><p id="status">The findings are listed below; the page\'s script adds the filters, the search and each finding\'s markup.</p></header>\n<main id="app"></main>\n' +
+        // static HTML, read without the script (which hides it and builds its own tables): one row per finding as it comes
+        '<section id="static-report"><h2>Findings</h2>\n<table id="static-findings"><thead><tr><th>level</th><th>where</th><th>rule</th><th>message</th></tr></thead><tbody>\n',
     );
   }
 
@@ -155,6 +161,23 @@ export class HtmlReporter implements Reporter {
     this.start();
     this.chunk.push(entry);
     if (this.chunk.length >= CHUNK) this.flushChunk();
+  }
+
+  /** The static rows of a reply's findings (at most {@link MAX_STATIC_ROWS} in the page; the rest counted). */
+  private staticRows(j: JudgedReply): void {
+    this.start();
+    const v = j.verdict;
+    let rows = '';
+    for (const x of j.findings) {
+      if (this.staticShown >= MAX_STATIC_ROWS) {
+        this.staticMore++;
+        continue;
+      }
+      this.staticShown++;
+      const rule = `${x.ruleId}${x.suppressed ? ` (suppressed: ${x.suppressed.kind})` : ''}`;
+      rows += `<tr class="level-${x.level}"><td>${x.level}</td><td>${htmlEscape(`${v.reply.source.file}:${v.reply.source.line}`)}</td><td>${htmlEscape(rule)}</td><td>${htmlEscape(findingMessage(x, v, this.redact))}</td></tr>\n`;
+    }
+    if (rows !== '') this.write(rows);
   }
 
   reply(j: JudgedReply): void {
@@ -172,6 +195,7 @@ export class HtmlReporter implements Reporter {
       bins[Math.min(HISTOGRAM_BINS - 1, Math.floor(r.proseRatio * HISTOGRAM_BINS))]!++;
     }
     if (j.findings.length === 0) return;
+    this.staticRows(j);
     const f = (this.files[file] ??= { findings: 0, problems: 0 });
     f.findings += j.findings.filter((x) => !x.suppressed).length;
     const key = j.findings.map((x) => `${x.fingerprint}${x.suppressed ? `:${x.suppressed.kind}` : ''}`).join(',');
@@ -225,6 +249,13 @@ export class HtmlReporter implements Reporter {
   finish(s: ScanSummary, end?: ScanEnd): void {
     this.start();
     this.flushChunk();
+    {
+      const exit = end?.interrupted ? 130 : s.errors > 0 ? 2 : s.failing > 0 ? 1 : 0;
+      const empty = this.staticShown === 0 ? '<tr><td colspan="4">no findings</td></tr>\n' : '';
+      const more = this.staticMore ? `<p>… ${this.staticMore} more findings (see --format json)</p>` : '';
+      const totals = `${s.replies} replies in ${s.files.length} files · rule hits ${s.hits.total}, refused leaks ${s.leaks.refused}, recovered ${s.leaks.recovered}, quotations ${s.quotations.total} · problems ${s.errors} errors, ${s.warnings} warnings · exit ${exit}${end?.interrupted ? ' · interrupted: partial results' : ''}`;
+      this.write(`${empty}</tbody></table>${more}\n<p id="static-totals">${htmlEscape(totals)}</p></section>\n`);
+    }
     const ruleInfo: Record<string, { description: string; category: string; help_uri: string | null; attack: string | null; attack_url: string | null }> = {};
     for (const r of this.options.rules) {
       ruleInfo[r.id] = { description: r.description, category: r.category, help_uri: this.options.links?.helpUri(r.id) ?? null, attack: r.attack, attack_url: r.attack ? attackUrl(r.attack) : null };
@@ -257,9 +288,16 @@ export class HtmlReporter implements Reporter {
       rule_info: ruleInfo,
       files: s.files.slice(0, 100_000).map((f) => ({ file: f.file, formats: f.formats, replies: f.replies, findings: this.files[f.file]?.findings ?? 0, problems: this.files[f.file]?.problems ?? f.errors })),
       histogram: { bins: HISTOGRAM_BINS, series: this.histogram },
+      baseline: s.baseline,
       problems: this.problems,
       more_problems: this.moreProblems,
     };
+    if (s.baseline) {
+      // static HTML: read without the script
+      const { lines, more } = staleEntryLines(s.baseline);
+      const items = [...lines.map((l) => `<li>stale: ${htmlEscape(l)}</li>`), ...(more ? [`<li>… ${more} more stale entries (see --format json)</li>`] : [])];
+      this.write(`<section id="baseline"><h2>Baseline</h2><p>${htmlEscape(baselineSentence(s.baseline))}.</p>${items.length ? `<ul>${items.join('')}</ul>` : ''}</section>\n`);
+    }
     this.write(`<script type="application/json" id="guard-summary">${scriptJson(summary)}</script>\n<script>${HTML_SCRIPT}</script>\n</body>\n</html>\n`);
   }
 }

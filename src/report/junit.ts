@@ -22,7 +22,7 @@ import type { CaptureError } from '../capture/types.js';
 import type { FailOn } from '../verdict/findings.js';
 import type { FileSummary, ScanSummary } from '../verdict/summary.js';
 import { findingFails, type JudgedReply } from '../verdict/findings.js';
-import { findingMessage } from './messages.js';
+import { baselineSentence, findingMessage, staleEntryLines } from './messages.js';
 import type { Reporter } from './reporter.js';
 
 /**
@@ -159,9 +159,18 @@ export class JunitReporter implements Reporter {
     this.flush(f.file);
   }
 
-  finish(_summary: ScanSummary): void {
+  finish(summary: ScanSummary): void {
     for (const file of [...this.suites.keys()]) this.flush(file);
     this.start();
+    const b = summary.baseline;
+    if (b) {
+      // a suite of its own: each stale entry a skipped testcase (it fails nothing), the sentence
+      // in system-out
+      const { lines, more } = staleEntryLines(b);
+      const cases = lines.map((l, i) => `    <testcase${attrs({ classname: `baseline ${b.file}`, name: `stale ${l}`, file: b.stale[i]!.file, line: b.stale[i]!.line })}>\n      <skipped${attrs({ message: 'stale baseline entry: no finding of this scan matched it' })}/>\n    </testcase>\n`);
+      const out = `${baselineSentence(b)}${more ? `; ${more} more stale entries not listed (see --format json)` : ''}`;
+      this.write(`  <testsuite${attrs({ name: `baseline ${b.file}`, tests: lines.length, failures: 0, errors: 0, skipped: lines.length })}>\n${cases.join('')}    <system-out>${xmlEscape(out)}</system-out>\n  </testsuite>\n`);
+    }
     this.write('</testsuites>\n');
   }
 }

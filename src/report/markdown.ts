@@ -13,7 +13,7 @@ import type { CaptureError } from '../capture/types.js';
 import { attackUrl, type FindingRule } from '../verdict/catalogue.js';
 import type { ScanSummary } from '../verdict/summary.js';
 import { isQuotationReason, type FailOn, type JudgedReply } from '../verdict/findings.js';
-import { findingMessage } from './messages.js';
+import { baselineSentence, findingMessage, staleEntryLines } from './messages.js';
 import { printable } from './printable.js';
 import type { Reporter, ScanEnd } from './reporter.js';
 
@@ -161,6 +161,16 @@ export class MarkdownSummary {
       for (const r of this.rows) out.push(`| ${r.level} | ${md(r.where)} | ${md(r.rule)} | ${md(r.message)} |`);
       if (this.more) out.push(`| | … ${this.more} more (see the full report) | | |`);
       out.push('', '</details>', '');
+    }
+    if (s.baseline) {
+      const { lines, more } = staleEntryLines(s.baseline);
+      out.push(`${md(baselineSentence(s.baseline))}.`, '');
+      if (lines.length) {
+        out.push('<details><summary>Stale baseline entries</summary>', '');
+        for (const l of lines) out.push(`- ${md(l)}`);
+        if (more) out.push(`- … ${more} more (see \`--format json\`)`);
+        out.push('', '</details>', '');
+      }
     }
     if (this.problems.length) {
       out.push('<details><summary>Input problems</summary>', '', '| severity | where | code | message |', '|---|---|---|---|');

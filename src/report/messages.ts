@@ -7,6 +7,7 @@
 
 import type { ReplyVerdict } from '../verdict/judge.js';
 import { isQuotationReason, type Finding } from '../verdict/findings.js';
+import type { ScanSummary } from '../verdict/summary.js';
 
 /**
  * `s` trimmed, ending with a full stop; the first letter is upper-cased only when the sentence
@@ -48,4 +49,32 @@ export function findingMessage(f: Finding, v: ReplyVerdict, redact = true): stri
     text = `Leaked ${family} tool-call markup was recovered as ${r.calls.length} tool call${r.calls.length === 1 ? '' : 's'} (${names}).`;
   }
   return sentence(text.replace(/\s+/g, ' '));
+}
+
+/** The baseline part of a scan's totals (`ScanSummary.baseline`, null without `--baseline`). */
+export type BaselineTotals = NonNullable<ScanSummary['baseline']>;
+
+/** Stale baseline entries every format lists; the rest are counted ("… N more"). */
+export const MAX_STALE_LISTED = 20;
+
+/**
+ * The sentence every format gives a baseline: entries matched, stale (no finding used them, or
+ * their capture is gone), and not checked (their capture exists but this scan did not read it).
+ *
+ * @returns one line, no trailing full stop, e.g. `baseline b.json: 1 entry matched, 1 stale`.
+ */
+export function baselineSentence(b: BaselineTotals): string {
+  const unchecked = b.unchecked ? `, ${b.unchecked} not checked (their captures were not scanned)` : '';
+  return `baseline ${b.file}: ${b.matched} entr${b.matched === 1 ? 'y' : 'ies'} matched, ${b.stale.length} stale${unchecked}`;
+}
+
+/**
+ * The stale entries of a baseline as every format names them, at most {@link MAX_STALE_LISTED}:
+ * `rule_id file:line (fingerprint)` (the line the finding had when the baseline was made).
+ *
+ * @returns the lines, and how many entries were left out.
+ */
+export function staleEntryLines(b: BaselineTotals): { lines: string[]; more: number } {
+  const lines = b.stale.slice(0, MAX_STALE_LISTED).map((e) => `${e.rule_id || '?'} ${e.file}:${e.line} (${e.fingerprint})`);
+  return { lines, more: Math.max(0, b.stale.length - MAX_STALE_LISTED) };
 }

@@ -18,7 +18,7 @@ import type { CaptureError } from '../capture/types.js';
 import type { FindingRule } from '../verdict/catalogue.js';
 import type { ScanSummary } from '../verdict/summary.js';
 import type { Finding, JudgedReply } from '../verdict/findings.js';
-import { findingMessage } from './messages.js';
+import { baselineSentence, findingMessage, staleEntryLines } from './messages.js';
 import type { Reporter } from './reporter.js';
 import { jsonAt, NO_PAUSE, Spool, type Pause } from './spool.js';
 
@@ -169,11 +169,21 @@ export class SarifReporter implements Reporter {
 
   fileEnd(): void {}
 
-  async finish(_summary: ScanSummary): Promise<void> {
+  async finish(summary: ScanSummary): Promise<void> {
     this.start();
+    const b = summary.baseline;
+    if (b) {
+      // the baseline's sentence, then each stale entry (at most MAX_STALE_LISTED) as a note at the
+      // place its finding had; invocations[0].properties.baseline holds the full list
+      const { lines, more } = staleEntryLines(b);
+      const notes: Json[] = [{ level: 'note', message: { text: `${baselineSentence(b)}${more ? ` (${more} stale entries not listed here)` : ''}.` }, descriptor: { id: 'guard/baseline' } }];
+      lines.forEach((text, i) => notes.push({ level: 'note', message: { text: `Stale baseline entry: ${text}.` }, descriptor: { id: 'guard/baseline-stale' }, locations: [physical(b.stale[i]!.file, b.stale[i]!.line, this.options.cwd)] }));
+      for (const note of notes) this.notifications.add(`${this.notifications.size ? ',' : ''}\n            ${jsonAt(note, 6)}`);
+    }
     const n = this.notifications.size;
     this.write(`${this.results ? '\n      ' : ''}],\n      "invocations": [\n        {\n          "executionSuccessful": ${!this.failed},\n          "toolExecutionNotifications": [`);
     await this.notifications.drain(this.write, this.options.pause ?? NO_PAUSE);
-    this.write(`${n ? '\n          ' : ''}]\n        }\n      ]\n    }\n  ]\n}\n`);
+    const props = b ? `,\n          "properties": ${jsonAt({ baseline: b }, 5)}` : '';
+    this.write(`${n ? '\n          ' : ''}]${props}\n        }\n      ]\n    }\n  ]\n}\n`);
   }
 }

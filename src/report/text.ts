@@ -23,6 +23,7 @@ import type { FileSummary, ScanSummary } from '../verdict/summary.js';
 import { findingFails, isQuotationReason, type FailOn, type Finding, type JudgedReply } from '../verdict/findings.js';
 import { plural, printable as p } from './printable.js';
 import type { Reporter, ScanEnd } from './reporter.js';
+import { baselineSentence, staleEntryLines, type BaselineTotals } from './messages.js';
 
 /** Longest excerpt of recovered arguments shown on a reply line, in characters. */
 const ARGS_EXCERPT = 80;
@@ -61,6 +62,11 @@ export interface TextOptions {
   failOn?: FailOn;
   /** The format `--input-format` forced, if any: a file with no record of it is labelled so. */
   inputFormat?: string | null;
+  /**
+   * `--quiet`, as ESLint's: only what fails the scan is listed (findings that count toward exit
+   * code 1 under `failOn`, error-level input problems), with no summary. Default false.
+   */
+  quiet?: boolean;
 }
 
 /** A file's formats for its header: those read, else why there are none. */
@@ -123,12 +129,24 @@ function top(m: ReadonlyMap<string, number> | Record<string, number>, n = TOP): 
 }
 
 /**
- * The baseline's line of a summary: entries matched, stale (no finding used them, or their
- * capture is gone), and not checked (their capture exists but this scan did not read it).
+ * The hint of a summary when leaks were refused `no_advertised_tools` (the capture does not
+ * record the request's tools, so no call can be checked against them): said once per scan, with
+ * the option that supplies them. Null when there were none.
  */
-function baselineLine(b: NonNullable<ScanSummary['baseline']>): string {
-  const unchecked = b.unchecked ? `, ${b.unchecked} not checked (their captures were not scanned)` : '';
-  return `  baseline ${p(b.file)}: ${b.matched} entr${b.matched === 1 ? 'y' : 'ies'} matched, ${b.stale.length} stale${unchecked}`;
+export function noAdvertisedToolsHint(s: ScanSummary): string | null {
+  const n = s.leaks.refusedByReason['no_advertised_tools'] ?? 0;
+  if (n === 0) return null;
+  return `  hint: ${plural(n, 'leak was', 'leaks were')} refused no_advertised_tools: the capture does not record the tools the request advertised; --tools NAME,... (or recovery.tools in the configuration) advertises them, so the calls can be recovered`;
+}
+
+/** The baseline's lines of a summary: {@link baselineSentence}, then the stale entries. */
+function baselineLines(b: BaselineTotals): string[] {
+  const { lines, more } = staleEntryLines(b);
+  return [
+    `  ${p(baselineSentence(b))}`,
+    ...lines.map((l) => `    stale: ${p(l)}`),
+    ...(more ? [`    … ${more} more stale entr${more === 1 ? 'y' : 'ies'} (see --format json)`] : []),
+  ];
 }
 
 /**
@@ -173,9 +191,9 @@ function textSummary(s: ScanSummary, t: Tally, c: ChalkInstance, failOn: FailOn,
   }
   if (k.suppressed) lines.push(c.dim(`  suppressed:   ${s.suppressed.inline} allowed in record metadata, ${s.suppressed.baseline} in baseline (not counted)`));
   if (s.unusedAllows) lines.push(c.yellow(`  ${plural(s.unusedAllows, 'allow mark', 'allow marks')} matched no finding (listed on stderr)`));
-  if (s.baseline) {
-    lines.push(baselineLine(s.baseline));
-  }
+  if (s.baseline) lines.push(...baselineLines(s.baseline));
+  const hint = noAdvertisedToolsHint(s);
+  if (hint !== null) lines.push(c.dim(hint));
   lines.push(exitLine(s, c, failOn, end));
   return `${lines.join('\n')}\n`;
 }
@@ -253,6 +271,7 @@ export class TextReporter implements Reporter {
   private readonly redact: boolean;
   private readonly failOn: FailOn;
   private readonly inputFormat: string | null;
+  private readonly quiet: boolean;
 
   constructor(
     private readonly write: (s: string) => void,
@@ -262,6 +281,7 @@ export class TextReporter implements Reporter {
     this.redact = options.redact ?? true;
     this.failOn = options.failOn ?? 'refused';
     this.inputFormat = options.inputFormat ?? null;
+    this.quiet = options.quiet ?? false;
   }
 
   private at(file: string): FileBuffer {
@@ -313,6 +333,10 @@ export class TextReporter implements Reporter {
     if (b.findings === 0 && b.problems.length === 0) return;
     if (b.findings) this.tally.filesWithFindings++;
     else this.tally.problemsOnly(b.problems.map((e) => e.code));
+    // --quiet: only the failing findings and the error-level problems; a file with neither is not shown
+    const groups = [...b.groups.values()].filter((g) => !this.quiet || g.failing);
+    const problems = b.problems.filter((e) => !this.quiet || e.severity === 'error');
+    if (this.quiet && groups.length === 0 && problems.length === 0) return;
     const { c } = this;
     const counts = [plural(f.replies, 'reply', 'replies')];
     if (b.findings) counts.push(c.bold(plural(b.findings, 'finding', 'findings')));
@@ -322,7 +346,7 @@ export class TextReporter implements Reporter {
     const notFound = b.findings === 0 && b.problems.length > 0 && b.problems.every((e) => e.code === 'NO_MATCH');
     const formats = notFound ? 'nothing to read' : formatsLabel(f.formats, this.inputFormat, 'no format recognised');
     let out = `\n${c.underline(p(f.file))} ${c.dim(`(${formats})`)}  ${counts.join(' · ')}${clean > 0 && b.findings ? c.dim(` · ${clean} clean`) : ''}\n`;
-    for (const g of b.groups.values()) {
+    for (const g of groups) {
       const { what, action } = findingLabel(g.finding, g.verdict, c);
       const where = c.dim(`${p(f.file)}:${g.line}`);
       const who = `${c.cyan(g.id === null ? '-' : p(g.id))} ${c.dim(g.model === null ? '-' : p(g.model))}`;
@@ -331,7 +355,7 @@ export class TextReporter implements Reporter {
       out += `  ${mark} ${where}  ${who}  ${what}  ${action}  ${c.dim(p(findingExcerpt(g.finding, g.verdict, this.redact)))}${times}\n`;
     }
     if (b.overflow) out += c.dim(`  … ${plural(b.overflow, 'more finding', 'more findings')} of other kinds in this file (-f ndjson lists every one)\n`);
-    for (const e of b.problems) {
+    for (const e of problems) {
       const label = e.severity === 'error' ? c.red(`error ${e.code}`) : c.yellow(`warning ${e.code}`);
       out += `  ${c.dim(`${p(e.file)}${e.line === null ? '' : `:${e.line}`}`)}  ${label}  ${p(e.message)}\n`;
     }
@@ -345,6 +369,7 @@ export class TextReporter implements Reporter {
       const b = this.file;
       this.fileEnd({ file: this.currentFile, formats: [], replies: b.replies, errors: b.errors + b.warnings });
     }
+    if (this.quiet && !end?.interrupted) return;
     this.write(`\n${textSummary(summary, this.tally, this.c, this.failOn, end)}`);
   }
 }
@@ -481,12 +506,9 @@ export function formatSummary(s: ScanSummary, c: ChalkInstance, configPath: stri
   const { inline, baseline } = s.suppressed;
   if (inline || baseline) lines.push(`  suppressed: ${inline} allowed in record metadata, ${baseline} in baseline (not counted)`);
   if (s.unusedAllows) lines.push(`  ${s.unusedAllows} allow mark${s.unusedAllows === 1 ? '' : 's'} matched no finding`);
-  if (s.baseline) {
-    const { stale } = s.baseline;
-    lines.push(baselineLine(s.baseline));
-    for (const e of stale.slice(0, 20)) lines.push(`    stale: ${p(e.rule_id || '?')} ${p(e.file)}:${e.line} (${p(e.fingerprint)})`);
-    if (stale.length > 20) lines.push(`    … ${stale.length - 20} more stale entries (see --format json)`);
-  }
+  if (s.baseline) lines.push(...baselineLines(s.baseline));
+  const hint = noAdvertisedToolsHint(s);
+  if (hint !== null) lines.push(hint);
   // a guard.config.yaml picked up from the working directory changes results: say so
   if (configPath !== null) lines.push(`  configuration: ${p(configPath)}`);
   if (failOn !== undefined) lines.push(exitLine(s, c, failOn, end));

@@ -23,7 +23,7 @@
  */
 
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, createReadStream, fstatSync, fsyncSync, openSync, readSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, createReadStream, fstatSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { ReadOptions } from '../capture/read.js';
@@ -117,6 +117,8 @@ export interface CacheStats {
   scanned: number;
   /** Files scanned whose events were not stored: larger than {@link MAX_CACHED_FILE_BYTES}, unreadable, or changed while read. */
   uncached: number;
+  /** True when the cache file could not be written (a warning said why): nothing of this scan was stored. */
+  unwritable: boolean;
 }
 
 /**
@@ -198,7 +200,7 @@ type Plan = { kind: 'hit'; entry: CacheEntry; stat: Stats } | { kind: 'miss'; st
 
 /** The cache of one scan: the previous cache file (read), and the next one (being written). */
 export class ScanCache {
-  readonly stats: CacheStats = { replayed: 0, scanned: 0, uncached: 0 };
+  readonly stats: CacheStats = { replayed: 0, scanned: 0, uncached: 0, unwritable: false };
   private readonly abs: string;
   /** The key of the scan's report options (CacheEntry.rendered), or null without them. */
   private readonly renderKey: string | null;
@@ -278,6 +280,8 @@ export class ScanCache {
     if (next.file) return next.file;
     const temp = join(dirname(this.abs), `.${basename(this.abs)}.guard-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
     try {
+      // the folder of the cache is made when missing (`--cache-location new-dir/`), as ESLint does
+      mkdirSync(dirname(this.abs), { recursive: true });
       const fd = openSync(temp, 'wx');
       next.file = { fd, temp, at: 0 };
       this.write(CACHE_MAGIC);
@@ -286,6 +290,7 @@ export class ScanCache {
       return next.file;
     } catch (e) {
       this.setup.warn(`cannot write the cache ${this.setup.location} (${(e as Error).message}); it is left as it was`);
+      this.stats.unwritable = true;
       this.drop();
       return null;
     }
@@ -371,6 +376,7 @@ export class ScanCache {
       what();
     } catch (e) {
       this.setup.warn(`cannot write the cache ${this.setup.location} (${(e as Error).message}); it is left as it was`);
+      this.stats.unwritable = true;
       this.drop();
     }
   }
@@ -427,7 +433,8 @@ export class ScanCache {
   /** Stores the events of a scanned file, if it can be cached and did not change while read. */
   private async store(file: string, stat: Stats | null, events: ScanEvent[] | null): Promise<void> {
     if (stat === null || events === null || !this.next) {
-      if (file !== '-') this.stats.uncached++;
+      // a cache that cannot be written is said once (CacheStats.unwritable), not as files' reasons
+      if (file !== '-' && !this.stats.unwritable) this.stats.uncached++;
       return;
     }
     const abs = resolve(this.setup.cwd, file);
@@ -550,6 +557,7 @@ export class ScanCache {
       this.next = null;
     } catch (e) {
       this.setup.warn(`cannot write the cache ${this.setup.location} (${(e as Error).message}); it is left as it was`);
+      this.stats.unwritable = true;
       this.drop();
     }
     this.closeOld();

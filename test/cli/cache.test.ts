@@ -303,6 +303,37 @@ describe('guard scan --cache', () => {
     }
   });
 
+  it('puts .guard-cache in a directory named with a trailing slash, made when missing', async () => {
+    // bug: `--cache-location cd2/` for a directory that did not exist wrote a file named cd2
+    const base = mkdtempSync(join(tmpdir(), 'guard-cache-slash-'));
+    try {
+      const loc = `${join(base, 'new', 'dir')}/`;
+      const first = await scan(['--cache', '--cache-location', loc, '-f', 'ndjson']);
+      expect(first.stderr).toContain(`guard: cache ${join(base, 'new', 'dir', '.guard-cache')}: 0 files replayed, 7 files scanned\n`);
+      expect(readdirSync(join(base, 'new', 'dir'))).toEqual(['.guard-cache']);
+      const again = await scan(['--cache', '--cache-location', loc, '-f', 'ndjson']);
+      expect(again.stderr).toContain(`guard: cache ${join(base, 'new', 'dir', '.guard-cache')}: 7 files replayed, 0 files scanned\n`);
+      expect(again.report).toBe(first.report);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+
+  it('says the cache could not be written, not that the files were unreadable', async () => {
+    // bug: with the cache's folder a file, each file was "not cached: unreadable, changed while read, or results over 16 MiB"
+    const base = mkdtempSync(join(tmpdir(), 'guard-cache-unwritable-'));
+    try {
+      writeFileSync(join(base, 'plain'), 'a file, not a folder\n');
+      const loc = join(base, 'plain', 'cache');
+      const r = await scan(['--cache', '--cache-location', loc, '-f', 'ndjson']);
+      expect(r.stderr).toContain(`guard: warning: cannot write the cache ${loc}`);
+      expect(r.stderr).toContain(`guard: cache ${loc}: 0 files replayed, 7 files scanned (nothing stored: the cache could not be written)\n`);
+      expect(r.stderr).not.toContain('not cached');
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+
   it('refuses --cache-location without --cache, and a cache location that is an input', async () => {
     const a = await runGuard(['scan', '--cache-location', 'x', '.'], { cwd: dir });
     expect(a.code).toBe(2);

@@ -26,14 +26,16 @@ describe('guard replay', () => {
     expect(ndjson(readFileSync(events, 'utf8')).map((d) => d['type'])).toEqual(['hit', 'cut', 'summary']);
   });
 
-  it('under enforce sends nothing of an input that holds no stream event it reads (it copied the input out, then said UNKNOWN_FORMAT); observe passes it through', async () => {
+  it('under enforce sends nothing of an input that holds no stream event it reads (it copied the input out, then said UNKNOWN_FORMAT); observe too (it echoed the input before the error)', async () => {
     const file = 'fixtures/capture/openai-chat/completions.synthetic.jsonl';
     const enforce = await runGuard(['replay', file, '--mode', 'enforce']);
     expect(enforce.code).toBe(2);
     expect(enforce.stdout).toBe('');
     expect(ndjson(enforce.stderr).map((d) => d['code'] ?? d['type'])).toEqual(['UNKNOWN_FORMAT', 'summary']);
     const observe = await runGuard(['replay', file, '--mode', 'observe']);
-    expect(observe.stdout.trim().split('\n')).toHaveLength(3);
+    expect(observe.code).toBe(2);
+    expect(observe.stdout).toBe('');
+    expect(ndjson(observe.stderr).map((d) => d['code'] ?? d['type'])).toEqual(['UNKNOWN_FORMAT', 'summary']);
   });
 
   it('reads stdin and the chunks.jsonl form, writing the same form back', async () => {

@@ -21,7 +21,7 @@ import { EXIT, UsageError } from '../errors.js';
 import { refuseOverwrite } from '../files.js';
 import type { CliIO } from '../io.js';
 import type { CommandState } from '../state.js';
-import { CONFIG_OPTION_HELP, positiveInt } from '../flags.js';
+import { CONFIG_OPTION_HELP, positiveInt, MODE_OPTION_HELP } from '../flags.js';
 
 /** The default baseline file name, at the root of the repository. */
 export const DEFAULT_BASELINE_FILE = '.guard-baseline.json';
@@ -44,7 +44,7 @@ export function registerBaseline(program: Command, io: CliIO, state: CommandStat
     .option('-o, --output <file>', 'baseline file to write', DEFAULT_BASELINE_FILE)
     .addOption(new Option('--input-format <format>', 'read every input as this capture format instead of detecting it').choices([...CAPTURE_FORMATS]))
     .option('-c, --config <file>', CONFIG_OPTION_HELP)
-    .option('--mode <mode>', 'inspection mode: off, observe or enforce (default: observe)')
+    .option('--mode <mode>', MODE_OPTION_HELP)
     .option('--tools <names>', 'comma-separated tool names treated as advertised when a capture does not record them')
     .option('--prose-ceiling <ratio>', 'largest prose ratio (0..1) at which a leak is still recovered')
     .option('--no-inline-allow', 'record findings that allow marks in record metadata suppress, too')

@@ -14,14 +14,15 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../config/load.js';
 import { terminalSafeJson } from '../../report/printable.js';
 import { FrameLimitError, formatFrame, readJsonlFrames, readSseFrames, type Wire } from '../../replay/frames.js';
-import { replayFrames } from '../../replay/engine.js';
+import { ReplaySession } from '../../replay/engine.js';
+import type { ReplayItem } from '../../replay/types.js';
 import { resolveEngines, type EngineFlags } from '../engines.js';
 import { EXIT } from '../errors.js';
 import { UsageError } from '../errors.js';
 import type { CliIO } from '../io.js';
 import type { CommandState } from '../state.js';
 import { wellFormedJson } from '../../base/json.js';
-import { CONFIG_OPTION_HELP } from '../flags.js';
+import { CONFIG_OPTION_HELP, MODE_OPTION_HELP } from '../flags.js';
 
 interface ReplayFlags extends EngineFlags {
   config?: string;
@@ -34,7 +35,7 @@ export function registerReplay(program: Command, io: CliIO, state: CommandState)
     .description('re-emit a captured SSE stream as a client behind guard would receive it (decisions as NDJSON on stderr or --events)')
     .argument('<file>', 'OpenAI Chat, Anthropic Messages or OpenAI Responses stream: raw .sse body or .chunks.jsonl payloads; - for stdin')
     .option('-c, --config <file>', CONFIG_OPTION_HELP)
-    .option('--mode <mode>', 'inspection mode: off, observe or enforce (default: observe)')
+    .option('--mode <mode>', MODE_OPTION_HELP)
     .option('--tools <names>', 'comma-separated tool names the request advertised (a response stream does not carry them)')
     .option('--prose-ceiling <ratio>', 'largest prose ratio (0..1) at which a leak is still recovered')
     .option('--events <file>', 'write decisions as NDJSON to this file instead of stderr')
@@ -43,15 +44,44 @@ export function registerReplay(program: Command, io: CliIO, state: CommandState)
     });
 }
 
-/** The input decoded as UTF-8 text (invalid bytes become U+FFFD), chunk by chunk. */
-async function* decoded(stream: Readable): AsyncGenerator<string> {
+/** What {@link decoded} saw of the input: characters, and whether any was not whitespace. */
+interface InputSeen {
+  chars: number;
+  content: boolean;
+}
+
+/** The input decoded as UTF-8 text (invalid bytes become U+FFFD), chunk by chunk; `seen` is updated as it goes. */
+async function* decoded(stream: Readable, seen: InputSeen): AsyncGenerator<string> {
   const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+  const note = (text: string) => {
+    seen.chars += text.length;
+    if (!seen.content && /[^\s\uFEFF]/.test(text)) seen.content = true;
+  };
   for await (const chunk of stream) {
     const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk as Uint8Array, { stream: true });
+    note(text);
     if (text !== '') yield text;
   }
   const rest = decoder.decode();
+  note(rest);
   if (rest !== '') yield rest;
+}
+
+/**
+ * Frames read before any event names the stream's API are held, at most this many, and written
+ * once one does; an input where none does writes nothing on stdout (a text file, a JSON document
+ * that is no stream event), so its error is not preceded by an echo of it.
+ */
+const MAX_FRAMES_BEFORE_API = 1024;
+
+/**
+ * The problem of an input in which no event named a stream API, with scan's codes and wording
+ * (src/capture/read.ts): EMPTY_FILE for an input with no characters or only blank ones, else
+ * UNKNOWN_FORMAT.
+ */
+function noStreamProblem(seen: InputSeen): { code: 'EMPTY_FILE' | 'UNKNOWN_FORMAT'; message: string } {
+  if (!seen.content) return { code: 'EMPTY_FILE', message: seen.chars === 0 ? 'the input is empty' : 'the input holds only blank lines' };
+  return { code: 'UNKNOWN_FORMAT', message: 'no OpenAI Chat, Anthropic Messages or OpenAI Responses stream event in the input; nothing was judged (use guard scan for other capture formats)' };
 }
 
 /** Says whether the input is JSONL (by extension, else by its first character) and gives the text back whole. */
@@ -85,11 +115,24 @@ async function replayCommand(file: string, flags: ReplayFlags, io: CliIO): Promi
   let errors = 0;
   let cut = false;
   try {
-    const { wire, text } = await sniffWire(file, decoded(input));
+    const seen: InputSeen = { chars: 0, content: false };
+    const { wire, text } = await sniffWire(file, decoded(input, seen));
     const frames = wire === 'jsonl' ? readJsonlFrames(text) : readSseFrames(text);
-    for await (const item of replayFrames(frames, { recovery: judge.recovery, ruleSet: judge.ruleSet, mode: judge.mode })) {
+    const session = new ReplaySession({ recovery: judge.recovery, ruleSet: judge.ruleSet, mode: judge.mode });
+    const early: string[] = [];
+    const items = async function* (): AsyncGenerator<ReplayItem> {
+      for await (const frame of frames) yield* session.push(frame);
+      yield* session.end();
+    };
+    for await (const item of items()) {
       if (item.kind === 'frame') {
-        await write(io.stdout, formatFrame(item.frame, wire));
+        const out = formatFrame(item.frame, wire);
+        if (session.streamApi === null) {
+          if (early.length < MAX_FRAMES_BEFORE_API) early.push(out);
+          continue;
+        }
+        for (const e of early.splice(0)) await write(io.stdout, e);
+        await write(io.stdout, out);
         continue;
       }
       const d = item.decision;
@@ -99,10 +142,12 @@ async function replayCommand(file: string, flags: ReplayFlags, io: CliIO): Promi
         // nothing in the input was an OpenAI Chat, Anthropic or Responses stream event: passing it
         // through unjudged must not look like a clean replay
         errors++;
-        const problem = { type: 'problem', line: null, severity: 'error', code: 'UNKNOWN_FORMAT', message: 'no OpenAI Chat, Anthropic Messages or OpenAI Responses stream event in the input; nothing was judged (use guard scan for other capture formats)' };
+        const problem = { type: 'problem', line: null, severity: 'error', ...noStreamProblem(seen) };
         await write(eventSink, `${terminalSafeJson(wellFormedJson({ file, ...problem }))}\n`);
       }
-      await write(eventSink, `${terminalSafeJson(wellFormedJson(maskedDecision({ file, ...d })))}\n`);
+      // with no stream API nothing reached stdout (the frames were held, then dropped)
+      const record = d.type === 'summary' && d.api === null ? { file, ...d, frames_out: 0 } : { file, ...d };
+      await write(eventSink, `${terminalSafeJson(wellFormedJson(maskedDecision(record)))}\n`);
     }
   } catch (e) {
     if (e instanceof FrameLimitError) {

@@ -36,7 +36,7 @@ import { resolveSettings, type EngineFlags } from '../engines.js';
 import { findingRules } from '../../verdict/catalogue.js';
 import { deferJudge } from '../../verdict/engines.js';
 import { EXIT, UsageError } from '../errors.js';
-import { CONFIG_OPTION_HELP, positiveInt } from '../flags.js';
+import { CONFIG_OPTION_HELP, positiveInt, MODE_OPTION_HELP } from '../flags.js';
 import { chalkFor, type CliIO } from '../io.js';
 import { ScanProgress, progressWanted } from '../progress.js';
 import { printConfig } from '../print-config.js';
@@ -94,7 +94,7 @@ export function registerScan(program: Command, io: CliIO, state: CommandState): 
     .option('-c, --config <file>', CONFIG_OPTION_HELP)
     .option('--print-config', 'print the configuration in force (file, flags, defaults) and where each setting comes from, then exit')
     .option('--list-files', 'print the files the paths expand to (what a scan would read, in its order), one per line, then exit (2 when a path names nothing to read)')
-    .option('--mode <mode>', 'inspection mode: off, observe or enforce (default: observe)')
+    .option('--mode <mode>', MODE_OPTION_HELP)
     .option('--tools <names>', 'comma-separated tool names treated as advertised when a capture does not record them')
     .option('--prose-ceiling <ratio>', 'largest prose ratio (0..1) at which a leak is still recovered')
     .addOption(new Option('--fail-on <level>', `what makes the exit code 1 (default: ${DEFAULT_FAIL_ON})`).choices([...FAIL_ON_LEVELS]))
@@ -104,10 +104,10 @@ export function registerScan(program: Command, io: CliIO, state: CommandState): 
     .option('--max-line-bytes <bytes>', 'longest input line read; longer lines are reported and skipped (default: 256 MiB)')
     .option('-j, --jobs <n>', `worker threads reading files in parallel; 1 reads in this thread (default: the number of cores, fewer for small inputs; at most ${MAX_JOBS_PER_CORE} per core)`)
     .option('--cache', `replay unchanged files from a cache of their results instead of reading them again (default file: ${DEFAULT_CACHE_LOCATION}); never for stdin`)
-    .option('--cache-location <path>', `the cache file, or a directory to keep ${DEFAULT_CACHE_LOCATION} in (needs --cache)`)
+    .option('--cache-location <path>', `the cache file, or a directory to keep ${DEFAULT_CACHE_LOCATION} in: an existing one, or a path ending with / (needs --cache)`)
     .addOption(new Option('--cache-strategy <strategy>', 'how a file is known unchanged: metadata (size and mtime; a changed mtime is confirmed by content) or content (size and SHA-256) (needs --cache; default: metadata)').choices([...CACHE_STRATEGIES]))
     .option('-v, --verbose', 'text: list every reply with its verdict, not only the findings')
-    .option('-q, --quiet', 'no progress and no summary on stderr')
+    .option('-q, --quiet', 'as ESLint: text lists only what fails the scan (failing findings, error-level problems), no summary; no progress and no summary on stderr for any format')
     .action(async (paths: string[], flags: ScanFlags) => {
       state.exitCode = await scanCommand(paths, { ...flags, color: program.opts()['color'] as boolean | undefined }, io);
     });
@@ -166,6 +166,8 @@ export function cacheLocation(flags: Pick<ScanFlags, 'cache' | 'cacheLocation' |
     return null;
   }
   const given = flags.cacheLocation ?? DEFAULT_CACHE_LOCATION;
+  // a path ending with a separator names a directory, existing or not (ESLint's --cache-location)
+  if (/[\\/]$/.test(given)) return join(given, DEFAULT_CACHE_LOCATION);
   let dir = false;
   try {
     dir = statSync(resolve(cwd, given)).isDirectory();
@@ -178,6 +180,7 @@ export function cacheLocation(flags: Pick<ScanFlags, 'cache' | 'cacheLocation' |
 /** The cache's line for stderr: files replayed, scanned, and scanned but not stored. */
 export function cacheLine(location: string, s: CacheStats): string {
   const files = (n: number) => `${n} file${n === 1 ? '' : 's'}`;
+  if (s.unwritable) return `guard: cache ${printable(location)}: ${files(s.replayed)} replayed, ${files(s.scanned)} scanned (nothing stored: the cache could not be written)\n`;
   const uncached = s.uncached > 0 ? ` (${files(s.uncached)} not cached: unreadable, changed while read, or results over 16 MiB)` : '';
   return `guard: cache ${printable(location)}: ${files(s.replayed)} replayed, ${files(s.scanned)} scanned${uncached}\n`;
 }
@@ -226,6 +229,7 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
   // With a report file or a progress bar, the inputs are expanded first: a report file is then
   // never read as an input, and the bar knows how many files there are.
   // With the cache too: it plans per file, and is never an input or the report.
+  if (flags.quiet && flags.verbose) throw new UsageError('--quiet lists only what fails the scan and --verbose every reply: give one');
   const toFile = flags.output !== undefined && flags.output !== '-';
   const showProgress = progressWanted(io, flags.quiet === true);
   const cachePath = cacheLocation(flags, io.cwd);
@@ -271,6 +275,7 @@ async function scanCommand(paths: string[], flags: ScanFlags, io: CliIO): Promis
     baseline: baseline !== null,
     chalk: file ? chalkFor(file.stream, io.env, false) : out,
     verbose: flags.verbose === true,
+    quiet: flags.quiet === true,
     inputFormat: flags.inputFormat ?? null,
     proseCeiling: settings.recovery.proseCeiling,
     links: ruleLinks(),
