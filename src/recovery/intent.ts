@@ -149,10 +149,11 @@ function enclosedInEmphasis(text: string, [a, b]: Span): string | null {
  * The end of a data document's key that introduces a value: a JSON member name opening its line
  * or following `{`, `,` or `[` (RFC 8259 §4, `"source": [`, `"text": "`; not `Run "make":`), an
  * element of a JSON array after a string element (a notebook cell's `"source": ["## Title\\n",`),
- * a YAML key with a block scalar indicator (YAML 1.2.2 §8.1, `content: |-`, `run: >`), or a TOML
- * key opening a string (TOML 1.0, `body = """`, `body = """\\`), then only spaces and at most one line break before the markup.
+ * a YAML key with a block scalar indicator (YAML 1.2.2 §8.1, `content: |-`, `run: >`, after a
+ * tag or an anchor: `content: !!str |`), or an assignment of a TOML, INI, shell or Python key,
+ * bare or opening a string (`body = """`, `body = """\\`, `cmd = r"""`, `payload =`, `PAYLOAD=`), then only spaces and at most one line break before the markup.
  */
-const VALUE_KEY = /(?:^|[\n{,[])[ \t]*(?:"(?:[^"\\\n]|\\.){1,200}"|'(?:[^'\\\n]|\\.){1,200}')[ \t]*:[ \t]*[[{"']?[ \t]*\n?[ \t]*$|(?:^|[\n{,[])[ \t]*"(?:[^"\\\n]|\\.){0,200}"[ \t]*,[ \t]*\n?[ \t]*$|(?:^|\n)[ \t]*(?:- )?[\w.-]{1,80}[ \t]*:[ \t]*[|>][+-]?[1-9]?[+-]?[ \t]*\n[ \t]*$|(?:^|\n)[ \t]*[\w.-]{1,80}[ \t]*=[ \t]*(?:"""|'''|"|')\\?[ \t]*\n?[ \t]*$/;
+const VALUE_KEY = /(?:^|[\n{,[])[ \t]*(?:"(?:[^"\\\n]|\\.){1,200}"|'(?:[^'\\\n]|\\.){1,200}')[ \t]*:[ \t]*[[{"']?[ \t]*\n?[ \t]*$|(?:^|[\n{,[])[ \t]*"(?:[^"\\\n]|\\.){0,200}"[ \t]*,[ \t]*\n?[ \t]*$|(?:^|\n)[ \t]*(?:- )?[\w.-]{1,80}[ \t]*:[ \t]*(?:[!&][^\s]{1,40}[ \t]+){0,2}[|>][+-]?[1-9]?[+-]?[ \t]*\n[ \t]*$|(?:^|\n)[ \t]*[\w.-]{1,80}[ \t]*=[ \t]*(?:[rbfu]{0,2}(?:"""|'''|"|')\\?)?[ \t]*\n?[ \t]*$/;
 
 /** True when the span stands as the value of a key of a JSON or YAML document (a notebook cell's `"source": [`, a YAML `content: |`): data shown, not emitted. */
 function valueOfDataKey(text: string, [a]: Span): boolean {

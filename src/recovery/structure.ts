@@ -270,6 +270,11 @@ const DELIMITERS: readonly Delimiter[] = [
   { open: /^\d{1,2}:\d{2}:\d{2}\.\d{3},\d{1,2}:\d{2}:\d{2}\.\d{3}$/, close: () => /^$/, reason: 'quoted', detail: 'inside a subtitle cue (SBV)' },
   // a line of timed lyrics (LRC: `[mm:ss.xx]` and the line's text), to the blank line
   { open: /^\[\d{1,3}:\d{2}\.\d{2,3}\]/, close: () => /^$/, reason: 'quoted', detail: 'inside a line of timed lyrics (LRC)' },
+  // an Advanced SubStation Alpha event line (`Dialogue: 0,0:00:01.00,0:00:04.00,…`), a MicroDVD line (`{100}{200}…`), to the blank line
+  { open: /^Dialogue: ?\d+,\d{1,2}:\d{2}:\d{2}[.,]\d{2},/i, close: () => /^$/, reason: 'quoted', detail: 'inside a subtitle event (ASS/SSA)' },
+  { open: /^\{\d+\}\{\d+\}/, close: () => /^$/, reason: 'quoted', detail: 'inside a subtitle line (MicroDVD)' },
+  // a SAMI caption (`<SYNC Start=1000>`), to its end tag or the end of the text
+  { open: /^<sync\s+start\s*=/i, close: () => /<\/(?:sync|body|sami)>/i, reason: 'quoted', detail: 'inside a subtitle caption (SAMI)' },
   // a WebVTT file (https://www.w3.org/TR/webvtt1/#file-structure: `WEBVTT` then a space, a tab or a line break): all that follows its header is the file's
   { open: /^\ufeff?WEBVTT(?:[ \t]|$)/, close: () => /(?!)/, reason: 'quoted', detail: 'inside a WebVTT file' },
   // a Markdown comment written as a link reference definition whose title runs over lines: `[//]: # (` … `)`
@@ -437,6 +442,12 @@ const MATERIAL = new Set(['document', 'documents', 'search_result', 'search_resu
  */
 const NAMED_MATERIAL = new Set(['user_input', 'user_message', 'input', 'context', 'payload', 'injected', 'injection', 'prompt', 'message']);
 /**
+ * Elements of XML data documents that hold a value: Apple property lists
+ * (https://www.apple.com/DTDs/PropertyList-1.0.dtd: `plist`, `dict`, `array`, `string`) and
+ * XML-RPC (`value`, `string`). Markup inside, closed after it, is a document's data, not emitted.
+ */
+const DATA_VALUE = new Set(['plist', 'dict', 'array', 'string', 'value']);
+/**
  * Elements that style what they hold as text for a reader (bold, italics, highlight, small print,
  * super- and subscript, abbreviations, definitions): no template wraps a model's own call in them,
  * so markup inside is shown, not emitted.
@@ -511,6 +522,7 @@ function elementQuotes(name: string, attrs: string): { reason: Region['reason'];
   }
   if (CONTAINER.has(name)) return { reason: 'quoted', detail: `inside an HTML <${name}> element`, needsClose: true };
   if (NAMED_MATERIAL.has(name)) return { reason: 'quoted', detail: `inside a <${name}> element (material from elsewhere)`, needsClose: true };
+  if (DATA_VALUE.has(name)) return { reason: 'quoted', detail: `inside a <${name}> element of an XML data document`, needsClose: true };
   return null;
 }
 

@@ -19,7 +19,7 @@ export const MAIL: FramingLanguage = {
       says: 'the headers of an e-mail',
       place: 'before',
       pattern:
-        "(?:^|\\n)(?:subject|betreff|objet|asunto|assunto|oggetto|onderwerp|temat|тема|主题|主旨|件名) ?: ?\\S|(?:^|\\n)(?:from|to|cc|sent|date|von|an|gesendet|datum|de|à|para|envoyé|enviado|от|кому|отправлено|дата|发件人|收件人|差出人|宛先) ?: [^\\n]{0,120}(?:@[\\w-]+\\.[\\w.-]+|\\b(?:19|20)\\d\\d\\b)|-{2,} ?(?:original message|forwarded message|ursprüngliche nachricht|weitergeleitete nachricht|message d'origine|message transféré|mensaje original|mensaje reenviado|исходное сообщение|пересланное сообщение|原始邮件|转发的邮件) ?-{2,}",
+        "(?:^|\\n)(?:subject|betreff|objet|asunto|assunto|oggetto|onderwerp|temat|тема|主题|主旨|件名) ?: ?\\S|(?:^|\\n)(?:from|to|cc|reply-to|sent|date|von|an|gesendet|datum|de|à|para|envoyé|enviado|от|кому|отправлено|дата|发件人|收件人|差出人|宛先) ?: [^\\n]{0,120}(?:@[\\w-]+\\.[\\w.-]+|\\b(?:19|20)\\d\\d\\b)|-{2,} ?(?:original message|forwarded message|ursprüngliche nachricht|weitergeleitete nachricht|message d'origine|message transféré|mensaje original|mensaje reenviado|исходное сообщение|пересланное сообщение|原始邮件|转发的邮件) ?-{2,}",
       match: ['Subject: Re: cleanup', 'From: Bob <bob@acme.io>\nSent: Monday, November 30, 2026 10:02', '---------- Forwarded message ---------', '-----Original Message-----', 'Betreff: Aufräumen', 'От: Иван <ivan@acme.ru>', '件名：お願い'],
       not_match: ['From the repo root:', 'To do: list the files.', 'Date handling is broken; let me run the tests:', 'Let me reply to the email:'],
     },
@@ -28,8 +28,8 @@ export const MAIL: FramingLanguage = {
       says: "the attribution line of a quoted e-mail",
       place: 'before',
       pattern:
-        "(?:\\bwrote|\\bschrieb|\\ba écrit|\\bescribió|\\bescreveu|\\bha scritto|\\bschreef|(?<!\\p{L})napisał\\p{L}*|(?<!\\p{L})написал\\p{L}*|写道|寫道|のメッセージ)(?: (?:am|on|le|el|il|op|em) [^\\n]{1,40})? ?(?:\\([^)\\n]{0,10}\\))? ?:(?: |\\n|$)|@[\\w-]+(?:\\.[\\w-]+)+>?\\)? ?:(?:\\n|$)",
-      match: ['On Mon, 30 Nov 2026 at 10:02, Alice <alice@acme.io> wrote:', 'Bob Muster schrieb am 30.11.2026 um 10:02:', "Le lun. 30 nov. 2026 à 10:02, Alice <alice@acme.io> a écrit :", '30 нояб. 2026 г., в 10:02, Alice <alice@acme.io> написал(а):', '2026年11月30日(月) 10:02 Alice <alice@acme.io>:'],
+        "(?:\\bwrote|\\bwrites|\\bschrieb|\\ba écrit|\\bescribió|\\bescreveu|\\bha scritto|\\bschreef|(?<!\\p{L})napisał\\p{L}*|(?<!\\p{L})написал\\p{L}*|写道|寫道|のメッセージ)(?: (?:am|on|le|el|il|op|em) [^\\n]{1,40})? ?(?:\\([^)\\n]{0,10}\\))? ?:(?: |\\n|$)|@[\\w-]+(?:\\.[\\w-]+)+>?\\)?(?: \\[[^\\]\\n]{1,40}\\])? ?:(?:\\n|$)",
+      match: ['On Mon, 30 Nov 2026 at 10:02, Alice <alice@acme.io> wrote:', 'Bob Muster schrieb am 30.11.2026 um 10:02:', "Le lun. 30 nov. 2026 à 10:02, Alice <alice@acme.io> a écrit :", '30 нояб. 2026 г., в 10:02, Alice <alice@acme.io> написал(а):', '2026年11月30日(月) 10:02 Alice <alice@acme.io>:', 'Alice Lind <alice@acme.io> writes:', '* Alice Lind <alice@acme.io> [2026-11-30 10:02]:'],
       not_match: ['The subtitle file is at subs/en.srt; let me convert it:', 'Let me email alice@acme.io the results:', 'I rewrote the parser; let me run the tests:'],
     },
     {
