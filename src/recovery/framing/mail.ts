@@ -19,8 +19,8 @@ export const MAIL: FramingLanguage = {
       says: 'the headers of an e-mail',
       place: 'before',
       pattern:
-        "(?:^|\\n)(?:subject|betreff|objet|asunto|assunto|oggetto|onderwerp|temat|тема|主题|主旨|件名) ?: ?\\S|(?:^|\\n)(?:from|to|cc|reply-to|sent|date|von|an|gesendet|datum|de|à|para|envoyé|enviado|от|кому|отправлено|дата|发件人|收件人|差出人|宛先) ?: [^\\n]{0,120}(?:@[\\w-]+\\.[\\w.-]+|\\b(?:19|20)\\d\\d\\b)|-{2,} ?(?:original message|forwarded message|ursprüngliche nachricht|weitergeleitete nachricht|message d'origine|message transféré|mensaje original|mensaje reenviado|исходное сообщение|пересланное сообщение|原始邮件|转发的邮件) ?-{2,}",
-      match: ['Subject: Re: cleanup', 'From: Bob <bob@acme.io>\nSent: Monday, November 30, 2026 10:02', '---------- Forwarded message ---------', '-----Original Message-----', 'Betreff: Aufräumen', 'От: Иван <ivan@acme.ru>', '件名：お願い'],
+        "(?:^|\\n)(?:subject|betreff|objet|asunto|assunto|oggetto|onderwerp|temat|тема|主题|主旨|件名) ?: ?\\S|(?:^|\\n)(?:from|to|cc|reply-to|sent|date|von|an|gesendet|datum|de|à|para|envoyé|enviado|от|кому|отправлено|дата|发件人|收件人|差出人|宛先) ?: [^\\n]{0,120}(?:@[\\w-]+\\.[\\w.-]+|\\b(?:19|20)\\d\\d\\b)|(?:^|\\n)forwarded by [^\\n]{1,60}:|-{2,} ?(?:original message|forwarded message|ursprüngliche nachricht|weitergeleitete nachricht|message d'origine|message transféré|mensaje original|mensaje reenviado|исходное сообщение|пересланное сообщение|原始邮件|转发的邮件) ?-{2,}",
+      match: ['Subject: Re: cleanup', 'From: Bob <bob@acme.io>\nSent: Monday, November 30, 2026 10:02', '---------- Forwarded message ---------', '-----Original Message-----', 'Forwarded by Alice on 30/11/2026:', 'Betreff: Aufräumen', 'От: Иван <ivan@acme.ru>', '件名：お願い'],
       not_match: ['From the repo root:', 'To do: list the files.', 'Date handling is broken; let me run the tests:', 'Let me reply to the email:'],
     },
     {
@@ -37,8 +37,8 @@ export const MAIL: FramingLanguage = {
       says: 'the sign-off of a letter',
       place: 'after',
       pattern:
-        "(?:^|\\n)(?:(?:best|kind|warm|many|with) )?(?:regards|thanks|thank you|cheers|sincerely|best wishes|yours(?: truly| sincerely)?|mit freundlichen grüßen|freundliche grüße|viele grüße|beste grüße|gruß|cordialement|bien à vous|amicalement|saludos|atentamente|un saludo|cumprimentos|с уважением|всего доброго|此致|敬上|よろしくお願いします|以上),? ?\\n[^\\n]{1,40}(?:\\n|$)|(?:^|\\n)-- ?\\n\\S|(?:^|\\n)sent from my \\S",
-      match: ['Best regards,\nBob', 'Thanks,\nCarol', 'Mit freundlichen Grüßen\nAlice Muster', '-- \nAlice Muster\nSenior Engineer', 'С уважением,\nИван', 'Thanks,\nCarol\n\nSent from my iPhone'],
+        "(?:^|\\n)(?:(?:best|kind|warm|many|with) )?(?:best|regards|thanks|thank you|cheers|sincerely|best wishes|yours(?: truly| sincerely)?|mit freundlichen grüßen|freundliche grüße|viele grüße|beste grüße|gruß|cordialement|bien à vous|amicalement|saludos|atentamente|un saludo|cumprimentos|с уважением|всего доброго|此致|敬上|よろしくお願いします|以上),? ?\\n[^\\n]{1,40}(?:\\n|$)|(?:^|\\n)-- ?\\n\\S|(?:^|\\n)sent from my \\S",
+      match: ['Best regards,\nBob', 'Thanks,\nCarol', 'Mit freundlichen Grüßen\nAlice Muster', '-- \nAlice Muster\nSenior Engineer', 'С уважением,\nИван', 'Thanks,\nCarol\n\nSent from my iPhone', 'Best,\nAlice'],
       not_match: ['Thanks!', 'Let me know if the tests pass.', 'The tests pass now.', 'Thanks!\nThe tests pass now.'],
     },
   ],
