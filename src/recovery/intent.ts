@@ -38,17 +38,22 @@ function rawEdge(text: string, from: number, step: -1 | 1, until = step < 0 ? 0 
 /** The raw text [a, b) as framing reads it: long padding runs compressed ({@link compressPadding}). */
 const sideText = (text: string, a: number, b: number): string => compressPadding(text.slice(a, b));
 
-/** Opening and closing quotation marks (Unicode Pd/Ps/Pi/Pf pairs a reader sees as quoting). */
+/**
+ * Opening quotation marks and the closing marks each may pair with (Unicode Ps/Pi/Pf marks a
+ * reader sees as quoting, in the pairings of the languages that use them: German `„…“` and
+ * `»…«`, Polish and Hungarian `„…”`, Swedish and Finnish `”…”` and `’…’`, French `«…»`).
+ */
 const QUOTE_PAIRS: ReadonlyMap<string, string> = new Map([
   ['“', '”'],
   ['‘', '’'],
   ['«', '»'],
   ['‹', '›'],
-  ['„', '“'],
-  // German and Danish reversed guillemets (»…«, ›…‹), Swedish and Finnish (”…”, »…»)
-  ['»', '«'],
-  ['›', '‹'],
+  ['»', '«»'],
+  ['›', '‹›'],
+  ['„', '“”'],
+  ['‚', '‘’'],
   ['”', '”'],
+  ['’', '’'],
   ['「', '」'],
   ['『', '』'],
   ['"', '"'],
@@ -56,9 +61,7 @@ const QUOTE_PAIRS: ReadonlyMap<string, string> = new Map([
   // full-width and other scripts' quotation marks and title brackets
   ['＂', '＂'],
   ['＇', '＇'],
-  ['〝', '〞'],
-  ['〝', '〟'],
-  ['‚', '‘'],
+  ['〝', '〞〟'],
   ['‟', '”'],
   ['｢', '｣'],
   ['《', '》'],
@@ -69,6 +72,9 @@ const QUOTE_PAIRS: ReadonlyMap<string, string> = new Map([
   ['【', '】'],
   ['〖', '〗'],
 ]);
+
+/** True when `close` is a closing mark of the opening mark `open` ({@link QUOTE_PAIRS}). */
+const closes = (open: string, close: string | undefined): boolean => close !== undefined && close !== '' && (QUOTE_PAIRS.get(open)?.includes(close) ?? false);
 
 /** Emphasis delimiters right around the markup (`*…*`, `_…_`, `==…==` highlight, `++…++` insert): the markup is shown styled, not emitted. */
 const EMPHASIS = ['**', '__', '*', '_', '==', '++', '~'];
@@ -94,6 +100,13 @@ function nextNonSpace(text: string, i: number): number {
   return k;
 }
 
+/** The index of the first character at or after `i` that is neither whitespace nor a string literal's escaped one (`\\n`, `\\r`, `\\t`: the markup as a JSON string's line, `"<tool_call>…\\n"`), or the length. */
+function nextNonEscapedSpace(text: string, i: number): number {
+  let k = nextNonSpace(text, i);
+  while (text[k] === '\\' && /[nrt]/.test(text[k + 1] ?? '')) k = nextNonSpace(text, k + 2);
+  return k;
+}
+
 /** How far before the markup (characters) an opening quotation mark whose closing mark follows the markup is looked for. */
 const QUOTE_LOOKBACK = 300;
 
@@ -102,21 +115,21 @@ const QUOTE_LOOKBACK = 300;
  * closing mark right after the span and its opening mark earlier in the same paragraph, with no
  * closing mark between (`“Run:\n<tool_call>…</tool_call>”`: a quotation whose first line is a
  * label). For a mark that opens and closes alike (`"`), the opening one must start its line.
+ * Escaped whitespace after the span is stepped over, as a string literal holds it.
  */
 function enclosedInQuotes(text: string, [a, b]: Span): boolean {
   const p = prevNonSpace(text, a);
   if (p < 0) return false;
-  const n = nextNonSpace(text, b);
-  const close = QUOTE_PAIRS.get(text[p]!);
-  if (close !== undefined && text[n] === close) return true;
+  const n = nextNonEscapedSpace(text, b);
   if (n >= text.length) return false;
+  const end = text[n]!;
+  if (closes(text[p]!, end)) return true;
   for (let k = p; k >= 0 && k >= a - QUOTE_LOOKBACK; k--) {
     const c = text[k]!;
     if (c === '\n' && text[k - 1] === '\n') return false;
-    if (c === text[n] && QUOTE_PAIRS.get(c) !== c) return false;
-    const pair = QUOTE_PAIRS.get(c);
-    if (pair !== text[n] || pair === undefined) continue;
-    if (pair !== c) return true;
+    if (c === end && !closes(c, c)) return false;
+    if (!closes(c, end)) continue;
+    if (end !== c) return true;
     return k === 0 || text[k - 1] === '\n';
   }
   return false;
@@ -130,6 +143,31 @@ function enclosedInEmphasis(text: string, [a, b]: Span): string | null {
     if (p >= d.length && text.startsWith(d, p - d.length) && text.startsWith(d, n)) return d;
   }
   return null;
+}
+
+/**
+ * The end of a data document's key that introduces a value: a JSON member name opening its line
+ * or following `{`, `,` or `[` (RFC 8259 §4, `"source": [`, `"text": "`; not `Run "make":`), an
+ * element of a JSON array after a string element (a notebook cell's `"source": ["## Title\\n",`),
+ * a YAML key with a block scalar indicator (YAML 1.2.2 §8.1, `content: |-`, `run: >`, after a
+ * tag or an anchor: `content: !!str |`), or an assignment of a TOML, INI, shell or Python key,
+ * bare or opening a string (`body = """`, `body = """\\`, `cmd = r"""`, `payload =`, `PAYLOAD=`), then only spaces and at most one line break before the markup.
+ */
+const VALUE_KEY = /(?:^|[\n{,[])[ \t]*(?:"(?:[^"\\\n]|\\.){1,200}"|'(?:[^'\\\n]|\\.){1,200}')[ \t]*:[ \t]*[[{"']?[ \t]*\n?[ \t]*$|(?:^|[\n{,[])[ \t]*"(?:[^"\\\n]|\\.){0,200}"[ \t]*,[ \t]*\n?[ \t]*$|(?:^|\n)[ \t]*(?:- )?[\w.-]{1,80}[ \t]*:[ \t]*(?:[!&][^\s]{1,40}[ \t]+){0,2}[|>][+-]?[1-9]?[+-]?[ \t]*\n[ \t]*$|(?:^|\n)[ \t]*[\w.-]{1,80}[ \t]*=[ \t]*(?:[rbfu]{0,2}(?:"""|'''|"|')\\?)?[ \t]*\n?[ \t]*$/;
+
+/** True when the span stands as the value of a key of a JSON or YAML document (a notebook cell's `"source": [`, a YAML `content: |`): data shown, not emitted. */
+function valueOfDataKey(text: string, [a]: Span): boolean {
+  return VALUE_KEY.test(text.slice(Math.max(0, a - 300), a));
+}
+
+/** Brackets that enclose the elements of a data document's array or object (JSON, YAML flow collections, Python literals). */
+const COLLECTION_PAIRS: ReadonlyMap<string, string> = new Map([['[', ']'], ['{', '}']]);
+
+/** True when the span is the only thing inside a pair of brackets (`[\n<tool_call>…</tool_call>\n]`): an element of a collection shown as data, not emitted. */
+function enclosedInCollection(text: string, [a, b]: Span): boolean {
+  const p = prevNonSpace(text, a);
+  const n = nextNonSpace(text, b);
+  return p >= 0 && n < text.length && COLLECTION_PAIRS.get(text[p]!) === text[n];
 }
 
 /** A line that defines a link reference (CommonMark §4.7), anywhere in a reply. */
@@ -167,6 +205,8 @@ export function framingOf(text: string, spans: readonly Span[], callSpans: reado
   for (const s of spans) {
     if (enclosedInQuotes(text, s)) return { reason: 'quoted', detail: 'inside quotation marks' };
     if (enclosedInLinkText(text, s)) return { reason: 'quoted', detail: 'inside the text of a Markdown link' };
+    if (valueOfDataKey(text, s)) return { reason: 'quoted', detail: 'the value of a key of a JSON or YAML document' };
+    if (enclosedInCollection(text, s)) return { reason: 'quoted', detail: 'an element of a bracketed collection ([…], {…})' };
     const emphasis = enclosedInEmphasis(text, s);
     if (emphasis !== null) return { reason: 'quoted', detail: `inside Markdown emphasis (${emphasis}…${emphasis})` };
   }

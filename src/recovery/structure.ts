@@ -29,7 +29,7 @@
  * `display:none`, `visibility:hidden`, `opacity:0` or `font-size:0`), and comments → `quoted`.
  * Other markup languages: Org mode blocks, AsciiDoc delimited blocks, reStructuredText literal
  * blocks and code directives (→ `fenced`), Pandoc/MyST fenced divs, Jinja/Liquid raw blocks,
- * Textile `bq.`/`bc.` blocks, subtitle cues (SRT, WebVTT), Ruby, Perl POD and `#if 0` block comments,
+ * Textile `bq.`/`bc.` blocks, subtitle cues (SRT, WebVTT, SBV, LRC lines) and WebVTT files, Ruby, Perl POD and `#if 0` block comments,
  * Handlebars, JSP, FreeMarker and `%%` comments, TeX `\iffalse`, Haskell `{-…-}` and Lisp `#|…|#`
  * comments, shell and Ruby here-documents, and YAML block scalars (→ `quoted`): {@link DELIMITERS}.
  * Lines that hold recorded or someone else's text (→ `quoted`, {@link lineBlocks}): unified diffs,
@@ -339,8 +339,20 @@ const DELIMITERS: readonly Delimiter[] = [
   { open: /^#\s*if\s+(?:0|false)\b/, close: () => /^#\s*endif\b/, reason: 'quoted', detail: 'inside a disabled C preprocessor block (#if 0)' },
   // Textile block quotes, code and preformatted blocks (`bq. `, `bc. `, `pre. `, extended with `..`), to the blank line
   { open: /^(?:bq|bc|pre|notextile)(?:\([^)\n]{0,40}\))?\.\.? /, close: () => /^$/, reason: 'quoted', detail: 'inside a Textile block quote or code block' },
-  // a subtitle cue (SubRip .srt, WebVTT: https://www.w3.org/TR/webvtt1/#webvtt-cue-timings): its timing line and text, to the blank line
-  { open: /^(?:\d{1,3}:)?\d{2}:\d{2}[.,]\d{3} +--> +(?:\d{1,3}:)?\d{2}:\d{2}[.,]\d{3}/, close: () => /^$/, reason: 'quoted', detail: 'inside a subtitle cue (SRT, WebVTT)' },
+  // a subtitle cue (SubRip .srt, WebVTT: https://www.w3.org/TR/webvtt1/#webvtt-cue-timings): its timing line and text, to the blank line;
+  // the timing as lenient players read it (no spaces or tabs around `-->`, fractions of 0 to 3 digits or frames after a colon, one-digit hours)
+  { open: /^(?:\d{1,3}:)?\d{1,2}:\d{2}(?:[.,:]\d{1,3})?[ \t]*-->[ \t]*(?:\d{1,3}:)?\d{1,2}:\d{2}(?:[.,:]\d{1,3})?(?:[ \t]|$)/, close: () => /^$/, reason: 'quoted', detail: 'inside a subtitle cue (SRT, WebVTT)' },
+  // a YouTube SubViewer (.sbv) cue: `0:00:01.000,0:00:04.000` and its text, to the blank line
+  { open: /^\d{1,2}:\d{2}:\d{2}\.\d{3},\d{1,2}:\d{2}:\d{2}\.\d{3}$/, close: () => /^$/, reason: 'quoted', detail: 'inside a subtitle cue (SBV)' },
+  // a line of timed lyrics (LRC: `[mm:ss.xx]` and the line's text), to the blank line
+  { open: /^\[\d{1,3}:\d{2}\.\d{2,3}\]/, close: () => /^$/, reason: 'quoted', detail: 'inside a line of timed lyrics (LRC)' },
+  // an Advanced SubStation Alpha event line (`Dialogue: 0,0:00:01.00,0:00:04.00,…`), a MicroDVD line (`{100}{200}…`), to the blank line
+  { open: /^Dialogue: ?\d+,\d{1,2}:\d{2}:\d{2}[.,]\d{2},/i, close: () => /^$/, reason: 'quoted', detail: 'inside a subtitle event (ASS/SSA)' },
+  { open: /^\{\d+\}\{\d+\}/, close: () => /^$/, reason: 'quoted', detail: 'inside a subtitle line (MicroDVD)' },
+  // a SAMI caption (`<SYNC Start=1000>`), to its end tag or the end of the text
+  { open: /^<sync\s+start\s*=/i, close: () => /<\/(?:sync|body|sami)>/i, reason: 'quoted', detail: 'inside a subtitle caption (SAMI)' },
+  // a WebVTT file (https://www.w3.org/TR/webvtt1/#file-structure: `WEBVTT` then a space, a tab or a line break): all that follows its header is the file's
+  { open: /^\ufeff?WEBVTT(?:[ \t]|$)/, close: () => /(?!)/, reason: 'quoted', detail: 'inside a WebVTT file' },
   // a Markdown comment written as a link reference definition whose title runs over lines: `[//]: # (` … `)`
   { open: /^\[(?:\/\/|comment|#)\]: ?(?:#|<>) ?\($/i, close: () => /^\)$/, reason: 'quoted', detail: 'inside a Markdown comment ([//]: # (…))', needsClose: always },
   { open: /<<[-~]?\s*\\?(['"]?)([A-Za-z_]\w{0,31})\1(?:\s*$|(?=[\s;|&>)]))/, close: (m) => new RegExp(`^${escapeRe(m[2]!)}$`), reason: 'quoted', detail: 'inside a shell here-document',
@@ -509,6 +521,12 @@ const MATERIAL = new Set(['document', 'documents', 'search_result', 'search_resu
  */
 const NAMED_MATERIAL = new Set(['human', 'system', 'user_input', 'user_message', 'input', 'context', 'payload', 'injected', 'injection', 'prompt', 'message']);
 /**
+ * Elements of XML data documents that hold a value: Apple property lists
+ * (https://www.apple.com/DTDs/PropertyList-1.0.dtd: `plist`, `dict`, `array`, `string`) and
+ * XML-RPC (`value`, `string`). Markup inside, closed after it, is a document's data, not emitted.
+ */
+const DATA_VALUE = new Set(['plist', 'dict', 'array', 'string', 'value']);
+/**
  * Elements that style what they hold as text for a reader (bold, italics, highlight, small print,
  * super- and subscript, abbreviations, definitions): no template wraps a model's own call in them,
  * so markup inside is shown, not emitted.
@@ -583,6 +601,7 @@ function elementQuotes(name: string, attrs: string): { reason: Region['reason'];
   }
   if (CONTAINER.has(name)) return { reason: 'quoted', detail: `inside an HTML <${name}> element`, needsClose: true };
   if (NAMED_MATERIAL.has(name)) return { reason: 'quoted', detail: `inside a <${name}> element (material from elsewhere)`, needsClose: true };
+  if (DATA_VALUE.has(name)) return { reason: 'quoted', detail: `inside a <${name}> element of an XML data document`, needsClose: true };
   return null;
 }
 

@@ -6,6 +6,7 @@
 import { decodeHTML } from 'entities';
 import { lowerForAnchors, requiredLiterals } from '../../base/anchors.js';
 import { EN } from './en.js';
+import { MAIL } from './mail.js';
 import { MORE_LANGUAGES } from './more.js';
 import { DE, ES, FR, ID, IT, JA, KO, NL, PL, PT, RU, VI, ZH } from './others.js';
 import type { FramingEntry, FramingLanguage, FramingPlace } from './types.js';
@@ -13,7 +14,7 @@ import type { FramingEntry, FramingLanguage, FramingPlace } from './types.js';
 export type { FramingEntry, FramingLanguage, FramingPlace } from './types.js';
 
 /** Every language's vocabulary. */
-export const FRAMING_LANGUAGES: readonly FramingLanguage[] = [EN, ZH, ES, FR, DE, RU, JA, KO, PT, IT, NL, PL, ID, VI, ...MORE_LANGUAGES];
+export const FRAMING_LANGUAGES: readonly FramingLanguage[] = [EN, ZH, ES, FR, DE, RU, JA, KO, PT, IT, NL, PL, ID, VI, ...MORE_LANGUAGES, MAIL];
 
 /** A compiled entry. */
 export interface CompiledFraming {
