@@ -342,8 +342,13 @@ export async function* utf8Chunks(input: AsyncIterable<unknown>): AsyncGenerator
     if (decoder === undefined) {
       head.push(buf);
       headBytes += buf.length;
-      if (headBytes < HEAD_BYTES) continue;
       const first = head.length === 1 ? head[0]! : Buffer.concat(head);
+      // a short first record of a live stream is not held for HEAD_BYTES: four bytes without a
+      // byte order mark or a zero byte in either UTF-16 position already decide UTF-8
+      if (headBytes < HEAD_BYTES && !plainUtf8Head(first)) {
+        head = [first];
+        continue;
+      }
       head = [];
       decoder = decide(first);
       yield* pass(first);
@@ -361,6 +366,18 @@ export async function* utf8Chunks(input: AsyncIterable<unknown>): AsyncGenerator
     const rest = decoder.decode();
     if (rest !== '') yield Buffer.from(rest, 'utf8');
   }
+}
+
+/**
+ * True when the first bytes of an input already rule UTF-16 out whatever follows: at least four,
+ * no byte order mark, and neither the two odd nor the two even bytes zero (what
+ * {@link utf16WithoutBom} needs of its first two code units). The decision is then the one the
+ * full head gives, however the input is chunked.
+ */
+function plainUtf8Head(buf: Buffer): boolean {
+  if (buf.length < 4) return false;
+  if ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff)) return false;
+  return !(buf[1] === 0 && buf[3] === 0) && !(buf[0] === 0 && buf[2] === 0);
 }
 
 /** Bytes the encoding of an input is judged on: a byte order mark and the 64 bytes after it. */
