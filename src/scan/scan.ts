@@ -11,7 +11,7 @@ import { expandInputs } from '../capture/files.js';
 import { readCaptureBatches, type ReadOptions } from '../capture/read.js';
 import type { CaptureError, CaptureFormat, Reply } from '../capture/types.js';
 import { hasLoneSurrogate } from '../base/json.js';
-import { duplicatedKeys } from '../inspection/readings.js';
+import { duplicatedKeys } from '../verdict/judge.js';
 import { judgeReply, type JudgeOptions, type ReplyVerdict } from '../verdict/judge.js';
 
 /** What {@link scanInputs} yields, in input order. */
