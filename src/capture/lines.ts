@@ -310,9 +310,13 @@ export function utf16WithoutBom(buf: Buffer): 'utf-16le' | 'utf-16be' | null {
  * its lines are read as usual (unless no zero byte follows the mark: {@link looksUtf16}); so is
  * one without a mark whose first bytes are UTF-16 text ({@link utf16WithoutBom}); any
  * other input passes through unchanged. Unpaired surrogates
- * become U+FFFD, as the decoder does.
+ * become U+FFFD, as the decoder does. `guard scan`'s line reader and `guard replay` both read
+ * through it, so the two commands take the same encodings.
+ *
+ * @param input the input's chunks (Buffers; strings are taken as UTF-8), in any chunking.
+ * @returns the same input as UTF-8 Buffers (UTF-16 decoded and re-encoded; the mark dropped).
  */
-async function* utf8Chunks(input: AsyncIterable<unknown>): AsyncGenerator<Buffer> {
+export async function* utf8Chunks(input: AsyncIterable<unknown>): AsyncGenerator<Buffer> {
   let decoder: TextDecoder | null | undefined;
   // the encoding is judged on the first HEAD_BYTES bytes however the input is chunked: a stream
   // that hands over 4 bytes at a time is read as the same file read at once; an input whose first

@@ -420,6 +420,21 @@ async function* gunzip(input: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
  */
 const isGzip = (head: Buffer, file: string): boolean => head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b && (head[2] === 8 || /\.gz$/i.test(file));
 
+/**
+ * The compression format other than gzip that a file opens with, by its magic bytes, or null:
+ * Zstandard (RFC 8878 §3.1.1: 28 B5 2F FD), xz (.xz file format 1.2.1 §2.1.1.1: FD 37 7A 58 5A 00,
+ * https://tukaani.org/xz/xz-file-format.txt), bzip2 ("BZh", a block size digit 1-9, then a block's
+ * 31 41 59 26 53 59 or the end-of-stream 17 72 45 38 50 90). Such a file was BINARY_FILE, which did
+ * not say it only needs decompressing.
+ */
+function compressionOf(head: Buffer): { name: string; tool: string } | null {
+  const at = (bytes: number[], from = 0) => head.length >= from + bytes.length && bytes.every((b, i) => head[from + i] === b);
+  if (at([0x28, 0xb5, 0x2f, 0xfd])) return { name: 'Zstandard (zstd)', tool: 'zstd -d FILE' };
+  if (at([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00])) return { name: 'xz', tool: 'xz -d FILE' };
+  if (at([0x42, 0x5a, 0x68]) && head[3]! >= 0x31 && head[3]! <= 0x39 && (at([0x31, 0x41, 0x59, 0x26, 0x53, 0x59], 4) || at([0x17, 0x72, 0x45, 0x38, 0x50, 0x90], 4))) return { name: 'bzip2', tool: 'bunzip2 FILE' };
+  return null;
+}
+
 async function* readItemBatches(file: string, source0: Readable, options: ReadOptions, tally: Tally, gunzipped = false): AsyncGenerator<CaptureItem[]> {
   // a binary AWS event stream (Bedrock ConverseStream / InvokeModelWithResponseStream bodies) is
   // recognised by its first frame's prelude, before any line is read
@@ -429,6 +444,11 @@ async function* readItemBatches(file: string, source0: Readable, options: ReadOp
   // UNREADABLE, with what was read before it kept; lines count in the decompressed text
   if (isGzip(peeked.head, file) && !gunzipped) {
     yield* readItemBatches(file, Readable.from(gunzip(peeked.input)), options, tally, true);
+    return;
+  }
+  const compressed = compressionOf(peeked.head);
+  if (compressed !== null) {
+    yield [errorItem(captureError(file, null, 'COMPRESSED_FILE', `the input is ${compressed.name}-compressed (it opens with the format's magic bytes): guard reads gzip only; decompress it first (${compressed.tool}) and scan the result; not read`))];
     return;
   }
   if (isEventStreamPrelude(peeked.head)) {

@@ -171,7 +171,11 @@ export type CaptureErrorCode =
   /** guard itself failed on one reply (a bug): reported, and the scan goes on. */
   | 'INTERNAL_ERROR'
   /** A reply's string holds a lone UTF-16 surrogate: read, written as U+FFFD in reports (a warning). */
-  | 'LONE_SURROGATE';
+  | 'LONE_SURROGATE'
+  /** A tool call's arguments repeat a top-level key: read with the last value, both inspected (a warning). */
+  | 'DUPLICATE_KEY'
+  /** The file is zstd, xz or bzip2 compressed (gzip is read): decompress it first; not read. */
+  | 'COMPRESSED_FILE';
 
 /**
  * An input problem: it names the file and (when known) the 1-based line. `error` means guard

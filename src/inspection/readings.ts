@@ -82,6 +82,19 @@ export function firstWinsReading(raw: string): Record<string, unknown> | null {
 }
 
 /**
+ * The top-level keys that a JSON object text `raw` (a tool call's arguments as sent) holds more
+ * than once, in the order they first appear: JSON.parse keeps the last value of each, a
+ * dispatcher may read the first (RFC 8259 §4: names "SHOULD be unique"; behaviour then
+ * unpredictable). Empty when the text has none, is not an object, or is longer than the reading
+ * limit (1 Mi characters).
+ */
+export function duplicatedKeys(raw: string): string[] {
+  if (raw.length > MAX_RAW_FOR_DUPLICATES || !raw.includes('"')) return [];
+  const first = firstValues(raw);
+  return first === null ? [] : [...first].filter(([, f]) => f.count > 1).map(([k]) => k);
+}
+
+/**
  * The first value of each top-level key of a JSON object text, and how often the key appears.
  * A small scanner over the top level: strings and nesting are skipped, each member's value text is
  * parsed on its own. Null when the text is not an object.

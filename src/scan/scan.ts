@@ -11,6 +11,7 @@ import { expandInputs } from '../capture/files.js';
 import { readCaptureBatches, type ReadOptions } from '../capture/read.js';
 import type { CaptureError, CaptureFormat, Reply } from '../capture/types.js';
 import { hasLoneSurrogate } from '../base/json.js';
+import { duplicatedKeys } from '../verdict/judge.js';
 import { judgeReply, type JudgeOptions, type ReplyVerdict } from '../verdict/judge.js';
 
 /** What {@link scanInputs} yields, in input order. */
@@ -65,11 +66,34 @@ export function loneSurrogateNote(reply: Reply): CaptureError | null {
   };
 }
 
-/** The events of one reply, in order: its LONE_SURROGATE note (if any), then its verdict. */
+/**
+ * The DUPLICATE_KEY note of a reply whose tool-call arguments, as sent, hold a top-level key more
+ * than once (`{"command":"rm -rf /","command":"ls"}`): guard reads the last value, as JSON.parse
+ * does, and inspection also judges the first (inspection/readings.ts), but a dispatcher may run
+ * either, so the capture is ambiguous and said so, naming each call and key. Null when no call's
+ * arguments repeat a key.
+ */
+export function duplicateKeyNote(reply: Reply): CaptureError | null {
+  const parts: string[] = [];
+  for (const c of reply.toolCalls) {
+    const keys = c.argumentsRaw === null ? [] : duplicatedKeys(c.argumentsRaw);
+    if (keys.length > 0) parts.push(`${c.name}${c.id ? ` (call ${c.id})` : ''}: ${keys.map((k) => JSON.stringify(k)).join(', ')}`);
+  }
+  if (parts.length === 0) return null;
+  return {
+    file: reply.source.file,
+    line: reply.source.line,
+    code: 'DUPLICATE_KEY',
+    message: `tool-call arguments repeat a key, so a dispatcher may read either value (guard reads the last and inspects both): ${parts.join('; ')}`,
+    severity: 'warning',
+  };
+}
+
+/** The events of one reply, in order: its LONE_SURROGATE and DUPLICATE_KEY notes (if any), then its verdict. */
 export function replyEvents(reply: Reply, options: JudgeOptions): ScanEvent[] {
-  const note = loneSurrogateNote(reply);
+  const notes = [loneSurrogateNote(reply), duplicateKeyNote(reply)].filter((n): n is CaptureError => n !== null);
   const verdict = judgeSafely(reply, options);
-  return note === null ? [verdict] : [{ kind: 'error', error: note }, verdict];
+  return [...notes.map((error): ScanEvent => ({ kind: 'error', error })), verdict];
 }
 
 /**

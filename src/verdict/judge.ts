@@ -106,3 +106,6 @@ export function judgeReply(reply: Reply, options: JudgeOptions): ReplyVerdict {
   const inspection = inspectCalls(callsToInspect(reply, recovery), options.ruleSet, options.mode);
   return { reply, recovery, inspection };
 }
+
+/** Re-exported for the drivers (scan's DUPLICATE_KEY note), which reach the engines through this layer. */
+export { duplicatedKeys } from '../inspection/readings.js';

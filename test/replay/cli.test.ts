@@ -101,3 +101,21 @@ describe('guard replay on bad input (round 9)', () => {
     expect(ndjson(r.stderr).map((d) => [d.type, d.line, d.code])).toEqual([['problem', 1, 'BINARY_FILE']]);
   });
 });
+
+describe('guard replay decodes UTF-16 as guard scan does (issue 14 red-team pass)', () => {
+  it('a stream saved as UTF-16 LE or BE with a byte order mark is judged and re-emitted as UTF-8 (it was UNKNOWN_FORMAT, nothing judged)', async () => {
+    const sse = readFileSync('fixtures/replay/openai-chat-dangerous-call.sse', 'utf8');
+    const dir = mkdtempSync(join(tmpdir(), 'guard-replay-utf16-'));
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(sse, 'utf16le')]);
+    const be = Buffer.from(le.subarray(2)).swap16();
+    for (const [name, bytes] of [['le.sse', le], ['be.sse', Buffer.concat([Buffer.from([0xfe, 0xff]), be])]] as const) {
+      const file = join(dir, name);
+      writeFileSync(file, bytes);
+      const r = await runGuard(['replay', file, '--mode', 'enforce']);
+      expect(ndjson(r.stderr).map((d) => d['type']), name).toEqual(['hit', 'cut', 'summary']);
+      expect(ndjson(r.stderr).at(-1), name).toMatchObject({ api: 'openai-chat', cut: true });
+      expect(r.code, name).toBe(1);
+      expect(r.stdout.endsWith('data: [DONE]\n\n'), name).toBe(true);
+    }
+  });
+});

@@ -21,7 +21,7 @@ function filesUnder(dir: string): string[] {
     .sort()
     .flatMap((name) => {
       const p = join(dir, name);
-      return statSync(p).isDirectory() ? filesUnder(p) : /\.(jsonl|json|sse|ndjson|har|eventstream|yaml|yml)$/.test(name) && name !== 'manifest.yaml' ? [p] : [];
+      return statSync(p).isDirectory() ? filesUnder(p) : /\.(jsonl|json|sse|ndjson|har|eventstream|yaml|yml|traj|history|md)$/.test(name) && name !== 'manifest.yaml' && name !== 'README.md' ? [p] : [];
     });
 }
 
@@ -86,6 +86,10 @@ describe('fuzzing the capture fixtures', () => {
     expect(fixtures.length).toBeGreaterThan(90);
     // the new readers' fixtures are among them: Ollama NDJSON, HAR, binary event streams
     for (const ext of ['.ndjson', '.har', '.eventstream']) expect(fixtures.some((f) => f.name.endsWith(ext)), ext).toBe(true);
+    // and the readers of files that are not JSON by name: Aider's chat and LLM histories, SWE-agent's .traj
+    for (const ext of ['.aider.chat.history.md', '.aider.llm.history', '.traj']) expect(fixtures.some((f) => f.name.endsWith(ext)), ext).toBe(true);
+    // every capture format's folder has a fixture the properties mutate
+    for (const dir of readdirSync(FIXTURES).filter((d) => statSync(join(FIXTURES, d)).isDirectory())) expect(fixtures.some((f) => f.name.startsWith(`fixtures/capture/${dir}/`)), dir).toBe(true);
   });
 
   it('never crashes or hangs on random byte edits, and locates every problem', async () => {

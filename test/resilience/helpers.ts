@@ -54,4 +54,4 @@ export async function scanBytes(file: string, bytes: Buffer, cuts: number[] = []
 }
 
 /** Problems that concern the whole input and so carry no line (src/capture/read.ts). */
-export const WHOLE_FILE_CODES: ReadonlySet<string> = new Set(['BINARY_FILE', 'EMPTY_FILE', 'UNKNOWN_FORMAT', 'UNREADABLE', 'INVALID_RECORD']);
+export const WHOLE_FILE_CODES: ReadonlySet<string> = new Set(['BINARY_FILE', 'COMPRESSED_FILE', 'EMPTY_FILE', 'UNKNOWN_FORMAT', 'UNREADABLE', 'INVALID_RECORD']);

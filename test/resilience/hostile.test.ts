@@ -225,6 +225,11 @@ describe('hostile inputs', () => {
       ['log.jsonl.gz', Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x4b, 0x4c]), 'UNREADABLE'],
       ['shot.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52]), 'BINARY_FILE'],
       ['random.jsonl', Buffer.from(random), 'INVALID_UTF8'],
+      // {"text":"hi"}\n as zstd, xz and bzip2 wrote it (issue 14 red-team pass: each was BINARY_FILE,
+      // which did not say the file only needs decompressing)
+      ['log.jsonl.zst', Buffer.from('28b52ffd04587100007b2274657874223a226869227d0ae4e01097', 'hex'), 'COMPRESSED_FILE'],
+      ['log.jsonl.xz', Buffer.from('fd377a585a000004e6d6b4460200210116000000742fe5a301000d7b2274657874223a226869227d0a000000fb8c97b4377a83790001260e081be004', 'hex'), 'COMPRESSED_FILE'],
+      ['log.jsonl.bz2', Buffer.from('425a683931415926535915f2752900000659800010100000100260044a2000220036a100303ac5b708909f17724538509015f27529', 'hex'), 'COMPRESSED_FILE'],
     ];
     for (const [name, bytes, code] of inputs) {
       const r = await scanBytes(name, bytes);
@@ -232,7 +237,12 @@ describe('hostile inputs', () => {
       expect(r.ends).toBe(1);
       expect(r.errors.map((e) => e.code), name).toContain(code);
       for (const e of r.errors) expect(e.file).toBe(name);
+      if (code === 'COMPRESSED_FILE') expect(r.errors.map((e) => [e.line, e.code, e.severity]), name).toEqual([[null, 'COMPRESSED_FILE', 'error']]);
     }
+    const tools = (await Promise.all(inputs.filter((i) => i[2] === 'COMPRESSED_FILE').map(([name, bytes]) => scanBytes(name, bytes)))).map((r) => r.errors[0]!.message.match(/\((\w+) (-d )?FILE\)/)?.[1]);
+    expect(tools).toEqual(['zstd', 'xz', 'bunzip2']);
+    // text that merely opens with "BZh9" is read as text
+    expect((await scanBytes('bzh.jsonl', Buffer.from('BZh9 not a header\n{"id":"ok","text":"hi"}\n'))).verdicts.map((v) => v.reply.id)).toEqual(['ok']);
   });
 
   it('walks a directory holding a symbolic-link loop once and ends', async () => {

@@ -6,6 +6,7 @@
  */
 
 import { redactSecrets } from '../../base/redact.js';
+import { utf8Chunks } from '../../capture/lines.js';
 import { once } from 'node:events';
 import { openInputFile, openOutputFile } from '../files.js';
 import { resolve } from 'node:path';
@@ -50,14 +51,19 @@ interface InputSeen {
   content: boolean;
 }
 
-/** The input decoded as UTF-8 text (invalid bytes become U+FFFD), chunk by chunk; `seen` is updated as it goes. */
+/**
+ * The input decoded as text, chunk by chunk: UTF-16 with or without a byte order mark (what
+ * Windows PowerShell's `>` writes) is decoded as `guard scan` decodes it ({@link utf8Chunks}),
+ * any other input as UTF-8 (invalid bytes become U+FFFD). A UTF-16 stream is re-emitted as UTF-8,
+ * the encoding of an event stream (WHATWG HTML §9.2: always UTF-8). `seen` is updated as it goes.
+ */
 async function* decoded(stream: Readable, seen: InputSeen): AsyncGenerator<string> {
   const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
   const note = (text: string) => {
     seen.chars += text.length;
     if (!seen.content && /[^\s\uFEFF]/.test(text)) seen.content = true;
   };
-  for await (const chunk of stream) {
+  for await (const chunk of utf8Chunks(stream)) {
     const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk as Uint8Array, { stream: true });
     note(text);
     if (text !== '') yield text;
