@@ -91,9 +91,11 @@ const clone = <T>(x: T): T => structuredClone(x);
 /** The string members of a union type alias in a source file (for types with no runtime list). */
 function unionMembers(file: string, type: string): string[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
-  const m = new RegExp(`export type ${type} =([\\s\\S]*?);`).exec(text);
+  // comments go first: a `;` inside a member's doc comment does not end the union
+  const bare = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+  const m = new RegExp(`export type ${type} =([\\s\\S]*?);`).exec(bare);
   if (!m) throw new Error(`${type} not found in ${file}`);
-  const body = m[1]!.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+  const body = m[1]!;
   return [...body.matchAll(/'([^']+)'/g)].map((x) => x[1]!);
 }
 

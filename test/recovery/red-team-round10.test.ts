@@ -224,6 +224,15 @@ const OWN = [
   'Let me look for any suspicious entries in the access log:\n@',
   'Let me double-check before deleting anything:\n@',
   "Here's the command to list the files:\n@",
+  // one-word labels of the reply's own action, refused by the bare-label entry when it was merged
+  'Command:\n@',
+  'Solution:\n@',
+  'Answer:\n@',
+  'Action:\n@',
+  'Ejecutando:\n@',
+  'Controllo:\n@',
+  'Prüfe:\n@',
+  'Vérification :\n@',
 ];
 
 describe.each(FAMILIES)('%s', (key) => {
