@@ -69,9 +69,10 @@ describe.skipIf(!HAVE_BROWSER)('the HTML report in headless Chromium', () => {
     expect(all).toBeGreaterThan(5);
 
     // filter by rule: the curl | sh calls of the fixtures (an SSE stream's, an OpenAI batch output's,
-    // a TGI text-completion stream's leaked markup, a request history's turn), then search for one
+    // a TGI text-completion stream's leaked markup, a request history's turn, a pair log's request
+    // history, a SWE-agent step missing from its history), then search for one
     await page.selectOption('#filter-rule', 'curl-pipe-shell');
-    await expect(page.locator('#findings tr.finding').count()).resolves.toBe(4);
+    await expect(page.locator('#findings tr.finding').count()).resolves.toBe(6);
     await page.fill('#search', 'example.invalid/x.sh');
     await expect(page.locator('#findings tr.finding').count()).resolves.toBe(1);
     await page.locator('#findings tr.finding').first().click();
