@@ -51,6 +51,9 @@ const TAGS = [KEY, END_KEY, VAL, END_VAL, OPENER, CLOSER];
 
 /** True when the block at `o` (its opener) starts as only TeleChat4 writes one: a name, then `{` or `<param_key>`. */
 function isTelechatBlock(text: string, o: number): boolean {
+  // an opener right after a `"` is inside a JSON string (`{"<tool_call>0{": …}` as a key of
+  // another dialect's arguments: a property-test counterexample labelled telechat4)
+  if (o > 0 && text[o - 1] === '"') return false;
   // whitespace before the name is not the grammar, but the block is still recognisably TeleChat4's (parse refuses it)
   let k = skipWs(text, o + OPENER.length);
   const name = k;
