@@ -323,42 +323,38 @@ export async function* utf8Chunks(input: AsyncIterable<unknown>): AsyncGenerator
   // two bytes rule UTF-16 out (the usual case) is passed on at once, so a live capture's first
   // record is not held back
   let head: Buffer[] = [];
-  let headBytes = 0;
   const decide = (buf: Buffer): TextDecoder | null => {
-    const le = buf[0] === 0xff && buf[1] === 0xfe;
-    const be = buf[0] === 0xfe && buf[1] === 0xff;
-    if (le || be) return looksUtf16(buf) ? new TextDecoder(le ? 'utf-16le' : 'utf-16be', { fatal: false, ignoreBOM: false }) : null;
+    const bom = bomOf(buf);
+    if (bom) return looksUtf16(buf) ? new TextDecoder(bom, { fatal: false, ignoreBOM: false }) : null;
     const bare = utf16WithoutBom(buf);
     return bare ? new TextDecoder(bare, { fatal: false, ignoreBOM: false }) : null;
   };
   function* pass(buf: Buffer): Generator<Buffer> {
-    if (decoder === null) yield buf;
+    if (!decoder) yield buf;
     else {
-      const text = decoder!.decode(buf, { stream: true });
+      const text = decoder.decode(buf, { stream: true });
       if (text !== '') yield Buffer.from(text, 'utf8');
     }
+  }
+  // decides on the held chunks, then passes them on as they came (a batch never holds more than a chunk's lines)
+  function* flush(first: Buffer): Generator<Buffer> {
+    decoder = decide(first);
+    for (const c of head) yield* pass(c);
+    head = [];
   }
   for await (const chunk of input) {
     const buf: Buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
     if (buf.length === 0) continue;
-    if (decoder === undefined) {
-      head.push(buf);
-      headBytes += buf.length;
-      const first = head.length === 1 ? head[0]! : Buffer.concat(head);
-      if (headBytes < HEAD_BYTES && mayOpenUtf16(first)) continue;
-      decoder = decide(first);
-      // the held chunks are passed on as they came (a batch never holds more than a chunk's lines)
-      for (const c of head) yield* pass(c);
-      head = [];
+    if (decoder !== undefined) {
+      yield* pass(buf);
       continue;
     }
-    yield* pass(buf);
+    head.push(buf);
+    const first = head.length === 1 ? head[0]! : Buffer.concat(head);
+    if (first.length < HEAD_BYTES && mayOpenUtf16(first)) continue;
+    yield* flush(first);
   }
-  if (decoder === undefined) {
-    if (headBytes === 0) return;
-    decoder = decide(head.length === 1 ? head[0]! : Buffer.concat(head));
-    for (const c of head) yield* pass(c);
-  }
+  if (decoder === undefined && head.length > 0) yield* flush(Buffer.concat(head));
   if (decoder) {
     const rest = decoder.decode();
     if (rest !== '') yield Buffer.from(rest, 'utf8');
@@ -370,9 +366,14 @@ export async function* utf8Chunks(input: AsyncIterable<unknown>): AsyncGenerator
  * fewer than two bytes, a byte order mark, or a zero among the first two (an ASCII code unit).
  */
 function mayOpenUtf16(buf: Buffer): boolean {
-  if (buf.length < 2) return true;
-  if ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff)) return true;
-  return buf[0] === 0 || buf[1] === 0;
+  return buf.length < 2 || bomOf(buf) !== null || buf[0] === 0 || buf[1] === 0;
+}
+
+/** The UTF-16 encoding named by a byte order mark at the start (FF FE little endian, FE FF big endian), or null. */
+function bomOf(buf: Buffer): 'utf-16le' | 'utf-16be' | null {
+  if (buf[0] === 0xff && buf[1] === 0xfe) return 'utf-16le';
+  if (buf[0] === 0xfe && buf[1] === 0xff) return 'utf-16be';
+  return null;
 }
 
 /** Bytes the encoding of an input is judged on: a byte order mark and the 64 bytes after it. */
